@@ -1,0 +1,5 @@
+"""Allow ``python -m pbd``."""
+
+from pbd.cli import main
+
+main()

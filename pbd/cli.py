@@ -1,0 +1,204 @@
+"""The command line: parse arguments, call one library function, format its result.
+
+This is the only module that imports click, and the one place where pbd's errors
+become messages and exit codes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from pbd import __version__, match
+from pbd.errors import PbdError
+
+EPILOG_NEW = """\b
+Examples:
+  pbd new cnc match.txt --as Ann --deck forces-of-justice
+  pbd new cnc match.txt --as Ann --deck my-deck.txt --first random
+"""
+
+
+def _emit(result: match.Result, as_json: bool = False) -> None:
+    if as_json:
+        click.echo(json.dumps(result.data if result.data is not None else {"lines": result.lines},
+                              indent=2, ensure_ascii=False))
+    else:
+        for line in result.lines:
+            click.echo(line)
+
+
+class PbdGroup(click.Group):
+    """A click group that turns pbd errors into a message and the error's exit code."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PbdError as exc:
+            click.echo(f"pbd: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+as_option = click.option("--as", "player", required=True, metavar="NAME", help="Your player name.")
+seed_option = click.option("--seed", metavar="TEXT",
+                           help="Fix your random stream (tutorials, tests, replays); only its commitment is published.")
+
+
+@click.group(cls=PbdGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbd")
+def cli():
+    """Play a card or board game on a shared match document.
+
+    DOC is a local text file, a Google Docs URL, or gdoc:ID.
+
+    \b
+    A match between Ann and Ben on a local file:
+      pbd new cnc match.txt --as Ann --deck forces-of-justice
+      pbd join match.txt --as Ben --deck forces-of-corruption
+      pbd hand match.txt --as Ann
+      pbd move match.txt --as Ann "draw; play Spider-Man"
+      pbd move match.txt --as Ann "end turn"
+    """
+
+
+@cli.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def games_command(as_json):
+    """List the games pbd can referee."""
+    _emit(match.games_list(), as_json)
+
+
+@cli.command("template")
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead.")
+def template_command(game, output):
+    """Print the blank board of GAME (e.g. pbd template cnc)."""
+    result = match.template(game)
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(result.lines) + "\n")
+        click.echo(f"wrote {output}")
+    else:
+        _emit(result)
+
+
+@cli.command("new", epilog=EPILOG_NEW, context_settings={"ignore_unknown_options": False})
+@click.argument("game")
+@click.argument("doc")
+@as_option
+@click.option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
+@seed_option
+@click.option("--first", metavar="NAME|random", help="Who moves first (default: you).")
+@click.option("--option", "-O", "game_options", multiple=True, metavar="KEY[=VALUE]",
+              help="A game option, e.g. -O face-up for Twin Tower City.")
+def new_command(game, doc, player, deck, seed, first, game_options):
+    """Start a match of GAME on DOC as player 1."""
+    options = dict(_kv(o) for o in game_options)
+    if first:
+        options["first"] = first
+    _emit(match.new(game, doc, player, deck, seed, options))
+
+
+@cli.command("join")
+@click.argument("doc")
+@as_option
+@click.option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
+@seed_option
+def join_command(doc, player, deck, seed):
+    """Join the match on DOC; your hand is dealt privately."""
+    _emit(match.join(doc, player, deck, seed))
+
+
+@cli.command("show")
+@click.argument("doc")
+@click.option("--json", "as_json", is_flag=True, help="Print the parsed state as JSON.")
+@click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
+def show_command(doc, as_json, game):
+    """Print the board of DOC, parsed."""
+    _emit(match.show(doc, game), as_json)
+
+
+@cli.command("hand")
+@click.argument("doc")
+@as_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def hand_command(doc, player, as_json):
+    """Show your private hand (never written to the document)."""
+    _emit(match.hand(doc, player), as_json)
+
+
+@cli.command("draw")
+@click.argument("doc")
+@as_option
+@click.argument("count", type=click.IntRange(1, 10), default=1, required=False)
+def draw_command(doc, player, count):
+    """Draw COUNT cards (default 1) from your deck."""
+    _emit(match.draw(doc, player, count))
+
+
+@cli.command("move")
+@click.argument("doc")
+@as_option
+@click.argument("moves")
+def move_command(doc, player, moves):
+    """Make MOVES, joined by ';' (all or nothing).
+
+    \b
+    Examples:
+      pbd move match.txt --as Ann "draw; play Spider-Man"
+      pbd move match.txt --as Ann "Spider-Man attacks Nill"
+      pbd move match.txt --as Ann "play Carnivorous Plants on Nill; end turn"
+    """
+    _emit(match.move(doc, player, moves))
+
+
+@cli.command("legal")
+@click.argument("doc")
+@as_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def legal_command(doc, player, as_json):
+    """List every move legal for you now, in notation."""
+    _emit(match.legal(doc, player), as_json)
+
+
+@cli.command("check")
+@click.argument("doc")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
+def check_command(doc, as_json, game):
+    """Check a board as people left it; exit 1 if it breaks any rule."""
+    try:
+        _emit(match.check(doc, game), as_json)
+    except PbdError as exc:
+        if as_json and hasattr(exc, "problems"):
+            click.echo(json.dumps({"problems": exc.problems}, indent=2, ensure_ascii=False))
+        raise
+
+
+@cli.group("deck", cls=PbdGroup)
+def deck_group():
+    """Deck lists."""
+
+
+@deck_group.command("check")
+@click.argument("deck")
+@click.option("--game", metavar="GAME", help="The game the deck is for (default cnc).")
+def deck_check_command(deck, game):
+    """Check that DECK (a file or bundled deck name) is a legal deck."""
+    _emit(match.deck_check(deck, game))
+
+
+def _kv(text: str) -> tuple[str, str]:
+    key, _, value = text.partition("=")
+    return key.strip(), (value.strip() or "yes")
+
+
+def main() -> None:
+    """Run the CLI; no traceback reaches the user for expected failures."""
+    try:
+        cli.main(prog_name="pbd")
+    except KeyboardInterrupt:
+        click.echo("pbd: interrupted; the document was not changed by this command", err=True)
+        sys.exit(130)

@@ -1,0 +1,84 @@
+"""The document interface: read text with a revision, write guarded by that revision.
+
+A backend is chosen from the DOC argument by :func:`open_document`:
+
+* ``gdoc:ID``, ``gdoc:new`` or a ``https://docs.google.com/document/d/ID/...`` URL
+  -> Google Docs (imported lazily, so local commands never load the Google client);
+* anything else -> a local text file.
+
+Every backend guarantees: ``write`` either replaces the whole document text with
+the new text or changes nothing, and raises :class:`~pbd.errors.StaleRevision`
+when the document moved since the snapshot it was given.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from pbd.errors import UsageError
+
+GDOC_URL = re.compile(r"^https?://docs\.google\.com/document/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The text of a document and the revision it was read at."""
+
+    text: str
+    revision: str
+
+
+class Document(Protocol):
+    """What the match pipeline needs from a document store."""
+
+    #: How to name the document to a user (path or URL).
+    label: str
+
+    def exists(self) -> bool:
+        """Return True if the document exists (``new`` refuses to overwrite one with content)."""
+
+    def read(self) -> Snapshot:
+        """Return the current text and revision.
+
+        :raises BackendError: the store cannot be reached or read.
+        """
+
+    def write(self, text: str, base: Snapshot | None) -> Snapshot:
+        """Replace the text, only if the document is still at ``base.revision``.
+
+        ``base=None`` creates the document (``gdoc:new``) or fills an empty one.
+
+        :raises StaleRevision: someone changed the document since ``base``.
+        :raises BackendError: the store failed; nothing was written.
+        """
+
+
+def open_document(spec: str, *, create: bool = False, **options) -> Document:
+    """Return the backend for DOC ``spec`` (path, Docs URL, ``gdoc:ID`` or ``gdoc:new``).
+
+    :raises UsageError: ``gdoc:new`` outside ``new``, or an empty spec.
+    """
+    if not spec:
+        raise UsageError("no document given")
+    gid = _google_id(spec)
+    if gid is not None:
+        if gid == "new" and not create:
+            raise UsageError("gdoc:new only makes sense with 'pbd new'")
+        from pbd.documents.gdocs import GoogleDocument  # lazy: keeps local commands light
+
+        return GoogleDocument(gid, **options)
+    from pbd.documents.local import LocalDocument
+
+    return LocalDocument(spec)
+
+
+def _google_id(spec: str) -> str | None:
+    if spec.startswith("gdoc:"):
+        ident = spec[5:]
+        if not ident or not re.fullmatch(r"[A-Za-z0-9_-]+", ident):
+            raise UsageError(f"{spec!r} is not a Google Docs id (expected gdoc:ID or gdoc:new)")
+        return ident
+    m = GDOC_URL.match(spec)
+    return m.group(1) if m else None

@@ -1,0 +1,139 @@
+"""One exception tree for pbd, split by cause; each cause carries its exit code.
+
+The CLI translates these into messages and exit codes in one place
+(:func:`pbd.cli.main`).  Library code raises them and never prints.
+
+Exit codes: 0 ok, 1 rule broken / check found problems, 2 usage and notation,
+3 document (or deck list) format, 4 conflict, 5 backend or auth.
+"""
+
+from __future__ import annotations
+
+
+class PbdError(Exception):
+    """Base of every error pbd reports to a user."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message if not self.hint else f"{self.message}\n  {self.hint}"
+
+
+# -- 1: the rules said no -----------------------------------------------------
+
+class IllegalMoveError(PbdError):
+    """A well-formed move that the rules forbid now ("needs 2 AP, you have 1")."""
+
+    exit_code = 1
+
+
+class ProblemsFound(PbdError):
+    """``check`` or ``deck check`` found problems; ``problems`` lists every one."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, problems: list[str]):
+        super().__init__(message)
+        self.problems = problems
+
+    def __str__(self) -> str:
+        return "\n".join([self.message, *(f"  - {p}" for p in self.problems)])
+
+
+class DeckError(ProblemsFound):
+    """A deck list that breaks the construction rules (every problem listed)."""
+
+
+# -- 2: the user said something we cannot read ----------------------------------
+
+class UsageError(PbdError):
+    """Bad arguments or options."""
+
+    exit_code = 2
+
+
+class NotationError(UsageError):
+    """A move written in a way pbd cannot read."""
+
+
+class UnknownNameError(NotationError):
+    """A card or player name that matches nothing; suggests close names."""
+
+    def __init__(self, kind: str, name: str, suggestions: list[str] | tuple = ()):
+        hint = f"did you mean {_or_list(suggestions)}?" if suggestions else None
+        super().__init__(f"unknown {kind} {name!r}", hint=hint)
+        self.name = name
+        self.suggestions = list(suggestions)
+
+
+class AmbiguousNameError(NotationError):
+    """A name that matches several things; lists them."""
+
+    def __init__(self, kind: str, name: str, candidates: list[str]):
+        super().__init__(f"{kind} {name!r} is ambiguous", hint=f"did you mean {_or_list(candidates)}?")
+        self.candidates = list(candidates)
+
+
+# -- 3: a file we read is not in the shape we expect -----------------------------
+
+class FormatError(PbdError):
+    """A document or deck list that cannot be parsed; names the line and what was expected."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, line: int | None = None, source: str | None = None,
+                 hint: str | None = None):
+        where = ""
+        if source and line:
+            where = f"{source}, line {line}: "
+        elif line:
+            where = f"line {line}: "
+        elif source:
+            where = f"{source}: "
+        super().__init__(where + message, hint=hint)
+        self.line = line
+        self.source = source
+
+
+class DocumentFormatError(FormatError):
+    """The match document is mangled or not a pbd board."""
+
+
+class DeckFormatError(FormatError):
+    """A deck list or card catalogue file that cannot be read."""
+
+
+# -- 4: someone else changed the document -----------------------------------------
+
+class ConflictError(PbdError):
+    """The document changed since we read it (or the move is no longer legal on the new board)."""
+
+    exit_code = 4
+
+
+class StaleRevision(ConflictError):
+    """A guarded write was refused because the revision moved; the pipeline may retry."""
+
+
+# -- 5: the outside world failed ---------------------------------------------------
+
+class BackendError(PbdError):
+    """The document store (file system, Google) failed."""
+
+    exit_code = 5
+
+
+class AuthError(BackendError):
+    """Missing, malformed, expired or revoked credentials."""
+
+
+def _or_list(items) -> str:
+    items = [repr(i) if not str(i).startswith("'") else str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]

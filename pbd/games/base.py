@@ -1,0 +1,343 @@
+"""What every game provides, and the parts of a match document all games share.
+
+A game is metadata plus a small fixed interface (see :class:`Game`).  The document
+frame common to all games is::
+
+    pbd match 7f3a9c2e · C&C Trading Card Game
+    <game header lines>
+
+    <game body: the board>
+
+    Fair play
+    Ann: commitment 3fa1… · chain 2 91ab…
+    Ben: commitment …
+
+    Log
+    1. Ann: new match
+    2. Ben: joined
+
+:func:`split_frame` and :func:`render_frame` handle the frame; games handle the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pbd.errors import DocumentFormatError
+
+TITLE_RE = re.compile(r"^\s*pbd match\s+(?P<id>[0-9a-f]{4,32})\s*(?:[·|-]\s*(?P<title>.*?))?\s*$", re.I)
+FAIRPLAY_RE = re.compile(
+    r"^(?P<name>.+?):\s*commitment\s+(?P<commit>[0-9a-f]{64})\s*·\s*chain\s+(?P<idx>\d+)\s+(?P<chain>[0-9a-f]{64})"
+    r"(?:\s*·\s*draws\s+(?P<draws>\d+))?\s*$")
+LOG_RE = re.compile(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
+
+
+@dataclass
+class Line:
+    """One line of a document, with its 1-based number as the player sees it."""
+
+    number: int
+    text: str
+
+
+@dataclass
+class PlayerMeta:
+    """A player's public fair-play record: commitment, latest chain value, events so far."""
+
+    name: str
+    commitment: str = ""
+    chain: str = ""
+    chain_index: int = 0
+    draws: int = 0
+
+
+@dataclass
+class LogEntry:
+    """One numbered line of the move log."""
+
+    number: int
+    player: str
+    text: str
+
+
+@dataclass
+class Meta:
+    """What every match document has besides its board."""
+
+    game: str
+    match_id: str = ""
+    fairplay: list[PlayerMeta] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
+
+    def record(self, player: str, text: str) -> None:
+        """Append a log entry."""
+        self.log.append(LogEntry(len(self.log) + 1, player, text))
+
+    def player(self, name: str) -> PlayerMeta | None:
+        """Return the fair-play record of ``name`` (case-insensitive), if any."""
+        for p in self.fairplay:
+            if p.name.casefold() == name.casefold():
+                return p
+        return None
+
+
+@dataclass
+class Frame:
+    """A document split into its parts (each a list of numbered lines)."""
+
+    match_id: str
+    title: str
+    header: list[Line]
+    body: list[Line]
+    fairplay: list[Line]
+    log: list[Line]
+
+
+def split_frame(text: str) -> Frame:
+    """Split a document into title, header, body, fair-play and log parts.
+
+    A document without the ``pbd match`` title line (a board typed by hand, or the
+    rulebook's example) is all body.  The header runs from the title to the first
+    blank line; ``Fair play`` and ``Log`` headings start their sections.
+    """
+    lines = [Line(i, t.rstrip()) for i, t in enumerate(text.split("\n"), 1)]
+    match_id = title = ""
+    header: list[Line] = []
+    start = 0
+    while start < len(lines) and not lines[start].text.strip():
+        start += 1
+    if start < len(lines) and (m := TITLE_RE.match(lines[start].text)):
+        match_id, title = m.group("id"), (m.group("title") or "").strip()
+        start += 1
+        while start < len(lines) and lines[start].text.strip():
+            header.append(lines[start])
+            start += 1
+    parts: dict[str, list[Line]] = {"body": [], "fair play": [], "log": []}
+    current = "body"
+    for line in lines[start:]:
+        key = line.text.strip().lower().rstrip(":")
+        if key in ("fair play", "log") and current != "log":
+            current = key
+            continue
+        parts[current].append(line)
+    return Frame(match_id, title, header, _trim(parts["body"]), _trim(parts["fair play"]), _trim(parts["log"]))
+
+
+def parse_meta(game: str, frame: Frame) -> Meta:
+    """Return the :class:`Meta` of a split document.
+
+    :raises DocumentFormatError: a fair-play or log line that cannot be read.
+    """
+    meta = Meta(game, frame.match_id)
+    for line in frame.fairplay:
+        m = FAIRPLAY_RE.match(line.text.strip())
+        if not m:
+            raise DocumentFormatError(
+                "expected 'NAME: commitment <64 hex> · chain N <64 hex>' in the Fair play section", line=line.number)
+        meta.fairplay.append(PlayerMeta(m.group("name").strip(), m.group("commit"), m.group("chain"),
+                                        int(m.group("idx")), int(m.group("draws") or 0)))
+    for line in frame.log:
+        m = LOG_RE.match(line.text)
+        if not m:
+            raise DocumentFormatError("expected a log entry like '12. Ann: draw'", line=line.number)
+        meta.log.append(LogEntry(int(m.group("n")), m.group("player").strip(), m.group("text")))
+    return meta
+
+
+def render_frame(meta: Meta, title: str, header: list[str], body: list[str]) -> str:
+    """Return the whole document text for a game's header and body lines."""
+    out = [f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header, "", *body]
+    if meta.fairplay:
+        out += ["", "Fair play"]
+        out += [f"{p.name}: commitment {p.commitment} · chain {p.chain_index} {p.chain} · draws {p.draws}"
+                for p in meta.fairplay]
+    out += ["", "Log"]
+    out += [f"{e.number}. {e.player}: {e.text}" for e in meta.log]
+    return "\n".join(out) + "\n"
+
+
+def _trim(lines: list[Line]) -> list[Line]:
+    while lines and not lines[0].text.strip():
+        lines = lines[1:]
+    while lines and not lines[-1].text.strip():
+        lines = lines[:-1]
+    return lines
+
+
+@dataclass
+class Secrets:
+    """One player's private state for one match (kept under PBD_HOME, never in the document)."""
+
+    match_id: str
+    player: str
+    game: str
+    seed: bytes
+    deck: list[str]
+    drawn: list[int] = field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def remaining(self) -> list[int]:
+        """Return the 1-based deck positions not drawn yet."""
+        taken = set(self.drawn)
+        return [i for i in range(1, len(self.deck) + 1) if i not in taken]
+
+
+class Game:
+    """The interface every game implements (metadata + a small fixed set of functions).
+
+    State objects are game-specific dataclasses with a ``meta: Meta`` attribute.
+    ``parse(render(s)) == s`` must hold for every reachable state.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str] = ""
+    players: ClassVar[tuple[int, int]] = (2, 2)
+
+    def sniff(self, text: str) -> bool:
+        """Return True if a document without a pbd title looks like this game's board."""
+        return False
+
+    def template(self) -> str:
+        """Return the blank board."""
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Any:
+        """Return the state a document shows.
+
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+        raise NotImplementedError
+
+    def render(self, state: Any) -> str:
+        """Return the document text of ``state``."""
+        raise NotImplementedError
+
+
+class Chance:
+    """Draws and rolls for the players whose secrets we hold, derived by :mod:`pbd.fairplay`.
+
+    In a real match pbd holds only the acting player's secrets; a simulation holds both.
+    Each event advances the player's public counter (``PlayerMeta.draws``) so that an
+    audit can re-derive it once the seed is revealed.
+    """
+
+    def __init__(self, meta: Meta, secrets: dict[str, Secrets]):
+        self.meta = meta
+        self.secrets = {k.casefold(): v for k, v in secrets.items()}
+
+    def can_draw_for(self, player: str) -> bool:
+        """Return True if we hold ``player``'s secrets."""
+        return player.casefold() in self.secrets
+
+    def beacon(self, player: str) -> str:
+        """Return the opponent's latest published chain value ('' before anyone published)."""
+        others = [p.chain for p in self.meta.fairplay if p.name.casefold() != player.casefold()]
+        return others[0] if others else ""
+
+    def draw(self, player: str, n: int = 1) -> list[str]:
+        """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
+        from pbd import fairplay
+
+        sec = self.secrets[player.casefold()]
+        pub = self.meta.player(player)
+        cards = []
+        for _ in range(n):
+            remaining = sec.remaining()
+            if not remaining:
+                break
+            counter = pub.draws if pub else len(sec.drawn)
+            pos = fairplay.draw(sec.seed, counter, self.beacon(player), remaining)
+            sec.drawn.append(pos)
+            if pub:
+                pub.draws += 1
+            cards.append(sec.deck[pos - 1])
+        return cards
+
+    def roll(self, player: str, sides: int = 6) -> int:
+        """Roll a die of ``sides`` faces for ``player``."""
+        from pbd import fairplay
+
+        sec = self.secrets[player.casefold()]
+        pub = self.meta.player(player)
+        counter = pub.draws if pub else 0
+        if pub:
+            pub.draws += 1
+        return fairplay.roll(sec.seed, counter, self.beacon(player), sides)
+
+
+class Playable(Game):
+    """The match hooks the pipeline (:mod:`pbd.match`) calls; states carry ``meta: Meta``.
+
+    Every hook is pure apart from the :class:`Chance` it is handed: no files, no network.
+    """
+
+    def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
+        """Return ``(state, secrets)`` for a new match created by ``player``.
+
+        :raises DeckError: the deck breaks the construction rules.
+        """
+        raise NotImplementedError
+
+    def join(self, state, player: str, deck: str | None, seed: bytes):
+        """Return ``(state, secrets)`` after ``player`` joins; the state is changed in place.
+
+        :raises IllegalMoveError: the match is full, or the name is taken.
+        """
+        raise NotImplementedError
+
+    def attach(self, state, secrets: Secrets) -> None:
+        """Put a player's private information (their hand) into ``state``.
+
+        :raises DocumentFormatError: the board disagrees with the private state.
+        """
+        raise NotImplementedError
+
+    def detach(self, state, secrets: Secrets) -> None:
+        """Copy a player's private information back out of ``state`` into ``secrets``."""
+        raise NotImplementedError
+
+    def play(self, state, player: str, notation: str, chance: Chance) -> list[str]:
+        """Parse and apply ``notation`` (moves joined by ';') for ``player``, in place.
+
+        Returns one public summary line per move.
+
+        :raises NotationError: a move cannot be read.
+        :raises IllegalMoveError: a move breaks a rule (which one, with the numbers).
+        """
+        raise NotImplementedError
+
+    def legal(self, state, player: str) -> list[str]:
+        """Return every move legal now for ``player``, in notation."""
+        raise NotImplementedError
+
+    def problems(self, state) -> list[str]:
+        """Return every rule the position breaks (for ``pbd check``)."""
+        raise NotImplementedError
+
+    def describe(self, state) -> dict:
+        """Return the public state as plain JSON-able data (for ``--json``)."""
+        raise NotImplementedError
+
+    def hand(self, state, secrets: Secrets) -> dict:
+        """Return the player's private view: hand and deck counts."""
+        raise NotImplementedError
+
+    def player_names(self, state) -> list[str]:
+        """Return the names of the seated players, in seat order."""
+        raise NotImplementedError
+
+    def deck_check(self, deck: str) -> tuple[str, list[str]]:
+        """Return ``(summary, problems)`` for a deck list path or bundled deck name.
+
+        :raises DeckFormatError: the file cannot be read.
+        """
+        raise NotImplementedError
+
+    def status(self, state) -> list[str]:
+        """Return a line or two on where the match stands (whose turn, result)."""
+        raise NotImplementedError

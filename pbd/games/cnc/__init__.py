@@ -1,0 +1,1 @@
+"""C&C Trading Card Game (placeholder until the engine lands)."""

@@ -1,0 +1,345 @@
+"""C&C cards: the catalogue model, its TOML schema and the effect vocabulary.
+
+A catalogue is a TOML file of ``[[card]]`` tables::
+
+    [[card]]
+    name = "Spider-Man"
+    kind = "character"        # character | city | event | porter
+    class = "Hero"            # characters only: Hero, Anti-Hero, Civilian, Government,
+                              #   Anti-Villain, Villain
+    rarity = "uncommon"       # common | uncommon | rare   (the Porter: "porter")
+    cost = 1                  # AP to play
+    hp = 15                   # characters only, 1..50
+    cp = 0                    # cities: CP gained when played
+    text = "..."              # optional: the card text, shown to players
+    aliases = ["Spidey"]      # optional other names
+
+    [[card.attack]]           # characters: zero or more attacks
+    name = "Web Strike"
+    type = "Physical"         # one of ATTACK_TYPES
+    cost = 1
+    damage = 10               # 0..50
+    after = [ ... effects ... ]   # optional: effects after the attack resolves
+
+    [[card.ability]]          # characters: zero or more abilities; events: exactly one, the play effect
+    name = "Mirror Trap"
+    cost = 0
+    passive = false           # passive abilities use `mods` and `each_turn`, never `effects`
+    target = "opposing character"   # see TARGETS
+    effects = [{ do = "status", status = "frozen" }]
+    mods = []                 # passive: modifiers (see MODS)
+    each_turn = []            # passive: effects at the start of the owner's turn
+
+    # cities put `mods` and `each_turn` on the card itself; events put their play
+    # `target` and `effects` on the card itself.
+
+An effect is ``{do = VERB, ...}`` with one of the VERBS below; a modifier is
+``{mod = NAME, ...}``.  A card text the vocabulary cannot express uses
+``{do = "manual", text = "..."}``: the cost is charged and the outcome is recorded
+with an explicit ``adjust`` move.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
+
+KINDS = ("character", "city", "event", "porter")
+CLASSES = ("Hero", "Anti-Hero", "Civilian", "Government", "Anti-Villain", "Villain")
+RARITIES = ("common", "uncommon", "rare", "porter")
+ATTACK_TYPES = ("Physical", "Tech", "Psychic", "Fire", "Ice", "Electric", "Magic", "Toxic", "Air", "Earth",
+                "Energy", "Speed", "Shadow", "Sound", "Water", "Magnetic", "Gravity")
+STATUSES = ("confused", "frozen", "poisoned")
+TARGETS = ("none", "opposing character", "friendly character", "any character", "opposing city",
+           "own city", "opposing character or cp")
+
+#: verb -> the keys it accepts besides ``do``
+VERBS = {
+    "damage": {"amount", "to"},          # to: target | opponent cp | all opposing characters | self | own cp
+    "heal": {"amount", "to"},            # to: target | self | all friendly | most damaged friendly
+    "cp": {"amount", "who"},             # who: self | opponent  (opponent: direct CP damage, not screened)
+    "draw": {"count"},                   # the acting player draws, free
+    "discard_hand": {"count", "who"},    # who: opponent | self   (the owner chooses which cards)
+    "ap": {"amount", "who"},             # now: +gain / -drain (a drain beyond 0 comes off their next income)
+    "ap_next": {"amount", "who"},        # change the next turn's income (Shutdown: who=opponent, amount=-2)
+    "destroy_city": {"to"},              # to: target
+    "return_to_hand": {"to"},            # to: target | self
+    "status": {"status", "to"},          # to: target
+    "cure": {"to"},                      # removes every status
+    "recover": {"count"},                # take the newest cards of your discard pile back to your hand
+    "roll": {"sides", "outcomes"},       # outcomes: [{on = [faces], effects = [...]}]
+    "manual": {"text"},                  # not expressible: record the outcome with 'adjust'
+}
+#: modifier name -> the keys it accepts besides ``mod``
+MODS = {
+    "attack_bonus": {"amount", "class", "type", "whose"},   # whose: own (default) | opponent | all
+    "ap_per_turn": {"amount", "per_class"},                  # extra AP at the start of each of your turns
+    "character_limit": {"amount"},                           # MAC: 4
+    "no_attrition_loss": set(),                              # Heroic Resolve
+    "protect_cities": set(),                                 # Ninja Death Cult: destroy me first
+    "extra_event": {"amount"},
+    "extra_city": {"amount"},
+    "immune": {"types"},                                     # attacks of these types do nothing to me
+    "only_harmed_by": {"types"},                             # only attacks of these types harm me
+    "damage_reduction": {"amount"},
+}
+
+
+@dataclass(frozen=True)
+class Attack:
+    """A character's attack."""
+
+    name: str
+    type: str
+    cost: int
+    damage: int
+    after: tuple = ()
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A character's ability (or an event's play effect)."""
+
+    name: str
+    cost: int = 0
+    passive: bool = False
+    target: str = "none"
+    effects: tuple = ()
+    mods: tuple = ()
+    each_turn: tuple = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card of the catalogue."""
+
+    name: str
+    kind: str
+    rarity: str
+    cost: int = 1
+    klass: str | None = None
+    hp: int = 0
+    cp: int = 0
+    text: str = ""
+    attacks: tuple[Attack, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    target: str = "none"
+    effects: tuple = ()
+    mods: tuple = ()
+    each_turn: tuple = ()
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def colour(self) -> str:
+        """Return the rulebook's colour code for the card."""
+        return {"Hero": "Blue", "Anti-Hero": "Gray", "Civilian": "Yellow", "Government": "Green",
+                "Anti-Villain": "Orange", "Villain": "Red"}.get(self.klass or "", "Black")
+
+    def all_mods(self) -> tuple:
+        """Return the card's passive modifiers (its own and its passive abilities')."""
+        return self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
+
+    def all_each_turn(self) -> tuple:
+        """Return the effects this card triggers at the start of its owner's turn."""
+        return self.each_turn + tuple(e for a in self.abilities if a.passive for e in a.each_turn)
+
+
+@dataclass
+class Catalogue:
+    """Cards by name, with case-insensitive lookup and suggestions."""
+
+    cards: dict[str, Card] = field(default_factory=dict)
+    source: str = ""
+
+    def __post_init__(self):
+        self._index = {}
+        for card in self.cards.values():
+            for key in (card.name, *card.aliases):
+                self._index[_fold(key)] = card
+
+    def __contains__(self, name: str) -> bool:
+        return _fold(name) in self._index
+
+    def get(self, name: str) -> Card:
+        """Return the card called ``name`` (case, spacing and punctuation forgiven).
+
+        :raises UnknownNameError: no such card, with close names suggested.
+        """
+        card = self._index.get(_fold(name))
+        if card is None:
+            raise UnknownNameError("card", name, suggest(name, [c.name for c in self.cards.values()]))
+        return card
+
+    def porter(self) -> Card:
+        """Return the catalogue's Porter card."""
+        return next(c for c in self.cards.values() if c.kind == "porter")
+
+
+def _fold(name: str) -> str:
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
+
+
+def suggest(name: str, names: list[str], n: int = 3) -> list[str]:
+    """Return up to ``n`` names close to ``name`` (for "did you mean ...")."""
+    folded = {_fold(x): x for x in names}
+    hits = difflib.get_close_matches(_fold(name), list(folded), n=n, cutoff=0.6)
+    prefix = [x for k, x in folded.items() if k.startswith(_fold(name)) and _fold(name)]
+    return list(dict.fromkeys([*prefix[:n], *(folded[h] for h in hits)]))[:n]
+
+
+def match_name(name: str, names: list[str], kind: str = "card") -> str:
+    """Return the one of ``names`` that ``name`` means: exact (folded), else a unique prefix.
+
+    :raises UnknownNameError: nothing matches.
+    :raises AmbiguousNameError: several names start with it.
+    """
+    key = _fold(name)
+    exact = [x for x in dict.fromkeys(names) if _fold(x) == key]
+    if exact:
+        return exact[0]
+    starts = [x for x in dict.fromkeys(names) if key and _fold(x).startswith(key)]
+    if len(starts) == 1:
+        return starts[0]
+    if starts:
+        raise AmbiguousNameError(kind, name, starts)
+    raise UnknownNameError(kind, name, suggest(name, list(dict.fromkeys(names))))
+
+
+# -- loading -------------------------------------------------------------------------
+
+def load_catalogue(path: str | Path) -> Catalogue:
+    """Return the catalogue in a TOML file, validated against the schema above.
+
+    :raises DeckFormatError: the file is missing, not TOML, or a card breaks the schema.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DeckFormatError("catalogue not found", source=str(path)) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DeckFormatError(f"not a TOML catalogue ({exc})", source=str(path)) from None
+    cards: dict[str, Card] = {}
+    for i, raw in enumerate(data.get("card", []), 1):
+        card = _card(raw, f"{path.name}: card #{i}")
+        if card.name in cards:
+            raise DeckFormatError(f"card {card.name!r} is defined twice", source=str(path))
+        cards[card.name] = card
+    if not any(c.kind == "porter" for c in cards.values()):
+        raise DeckFormatError("the catalogue has no Porter (kind = \"porter\")", source=str(path))
+    return Catalogue(cards, str(path))
+
+
+@cache
+def bundled_catalogue() -> Catalogue:
+    """Return the catalogue shipped in decks/cnc/catalogue.toml."""
+    from pbd.paths import resource_dir
+
+    return load_catalogue(resource_dir("decks") / "cnc" / "catalogue.toml")
+
+
+def _card(raw: dict, where: str) -> Card:
+    def need(key, kind=str):
+        if key not in raw:
+            raise DeckFormatError(f"{where}: missing '{key}'")
+        if not isinstance(raw[key], kind):
+            raise DeckFormatError(f"{where}: '{key}' should be a {kind.__name__}")
+        return raw[key]
+
+    name = need("name")
+    where = f"{where} ({name})"
+    kind = need("kind")
+    if kind not in KINDS:
+        raise DeckFormatError(f"{where}: kind must be one of {', '.join(KINDS)}")
+    rarity = raw.get("rarity", "porter" if kind == "porter" else None)
+    if rarity not in RARITIES:
+        raise DeckFormatError(f"{where}: rarity must be common, uncommon or rare")
+    klass = raw.get("class")
+    if kind == "character" and klass not in CLASSES:
+        raise DeckFormatError(f"{where}: class must be one of {', '.join(CLASSES)}")
+    hp = int(raw.get("hp", 0))
+    if kind == "character" and not 1 <= hp <= 50:
+        raise DeckFormatError(f"{where}: hp must be 1..50 (50 is the hard cap)")
+    attacks = tuple(_attack(a, where) for a in raw.get("attack", []))
+    abilities = tuple(_ability(a, where) for a in raw.get("ability", []))
+    return Card(
+        name=name, kind=kind, rarity=rarity, cost=int(raw.get("cost", 0 if kind == "porter" else 1)),
+        klass=klass, hp=hp, cp=int(raw.get("cp", 0)), text=str(raw.get("text", "")),
+        attacks=attacks, abilities=abilities, target=_target(raw.get("target", "none"), where),
+        effects=tuple(_effects(raw.get("effects", []), where)), mods=tuple(_mods(raw.get("mods", []), where)),
+        each_turn=tuple(_effects(raw.get("each_turn", []), where)), aliases=tuple(raw.get("aliases", ())))
+
+
+def _attack(raw: dict, where: str) -> Attack:
+    try:
+        attack = Attack(str(raw["name"]), str(raw["type"]), int(raw.get("cost", 1)), int(raw["damage"]),
+                        tuple(_effects(raw.get("after", []), where)))
+    except (KeyError, ValueError, TypeError) as exc:
+        raise DeckFormatError(f"{where}: an attack needs name, type, cost and damage ({exc})") from None
+    if attack.type not in ATTACK_TYPES:
+        raise DeckFormatError(f"{where}: attack type {attack.type!r} is not one of {', '.join(ATTACK_TYPES)}")
+    if not 0 <= attack.damage <= 50:
+        raise DeckFormatError(f"{where}: attack damage must be 0..50 (50 is the hard cap)")
+    return attack
+
+
+def _ability(raw: dict, where: str) -> Ability:
+    if "name" not in raw:
+        raise DeckFormatError(f"{where}: an ability needs a name")
+    return Ability(str(raw["name"]), int(raw.get("cost", 0 if raw.get("passive") else 1)), bool(raw.get("passive", False)),
+                   _target(raw.get("target", "none"), where), tuple(_effects(raw.get("effects", []), where)),
+                   tuple(_mods(raw.get("mods", []), where)), tuple(_effects(raw.get("each_turn", []), where)))
+
+
+def _target(value, where: str) -> str:
+    if value not in TARGETS:
+        raise DeckFormatError(f"{where}: target {value!r} is not one of {', '.join(TARGETS)}")
+    return value
+
+
+def _effects(items: list, where: str):
+    for item in items:
+        verb = item.get("do") if isinstance(item, dict) else None
+        if verb not in VERBS:
+            raise DeckFormatError(f"{where}: effect {item!r} needs do = one of {', '.join(VERBS)}")
+        extra = set(item) - VERBS[verb] - {"do"}
+        if extra:
+            raise DeckFormatError(f"{where}: effect '{verb}' does not take {', '.join(sorted(extra))}")
+        if verb == "roll":
+            for outcome in item.get("outcomes", []):
+                list(_effects(outcome.get("effects", []), where))
+        if verb == "status" and item.get("status") not in STATUSES:
+            raise DeckFormatError(f"{where}: status must be one of {', '.join(STATUSES)}")
+        yield _freeze(item)
+
+
+def _mods(items: list, where: str):
+    for item in items:
+        name = item.get("mod") if isinstance(item, dict) else None
+        if name not in MODS:
+            raise DeckFormatError(f"{where}: modifier {item!r} needs mod = one of {', '.join(MODS)}")
+        extra = set(item) - MODS[name] - {"mod"}
+        if extra:
+            raise DeckFormatError(f"{where}: modifier '{name}' does not take {', '.join(sorted(extra))}")
+        yield _freeze(item)
+
+
+def _freeze(value):
+    """Return ``value`` with dicts and lists made hashable (frozen dataclasses hold these)."""
+    if isinstance(value, dict):
+        return FrozenDict((k, _freeze(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+class FrozenDict(dict):
+    """A dict that can sit in a frozen dataclass (hashable by identity of content)."""
+
+    def __hash__(self):
+        return hash(tuple(sorted(self.items(), key=lambda kv: kv[0])))
