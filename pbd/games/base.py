@@ -217,6 +217,15 @@ class Game:
         """Return the document text of ``state``."""
         raise NotImplementedError
 
+    def styles(self, text: str) -> list[tuple[int, int, str]]:
+        """Return ``(start, end, style)`` spans of a rendered document for rich backends.
+
+        Offsets are Python string indexes into ``text``; ``style`` is ``"heading"``,
+        ``"bold"`` or a rulebook colour name (``"Blue"``, ``"Gray"``, ``"Yellow"``,
+        ``"Green"``, ``"Orange"``, ``"Red"``, ``"Black"``).  Plain-text backends ignore it.
+        """
+        return []
+
 
 class Chance:
     """Draws and rolls for the players whose secrets we hold, derived by :mod:`pbd.fairplay`.
