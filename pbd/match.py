@@ -75,6 +75,11 @@ def _seat(game, state, player: str) -> str:
 
 # -- the write path ---------------------------------------------------------------
 
+def _write(doc: Document, game, state, base: Snapshot | None) -> Snapshot:
+    text = game.render(state)
+    return doc.write(text, base, styles=game.styles(text))
+
+
 def transact(doc: Document, player: str, step) -> Result:
     """Read, apply ``step(game, state, chance)``, render and write once; retry if stale.
 
@@ -99,7 +104,7 @@ def transact(doc: Document, player: str, step) -> Result:
             raise
         game.detach(state, sec)
         try:
-            doc.write(game.render(state), snap)
+            _write(doc, game, state, snap)
         except StaleRevision:
             continue
         private.save(sec)
@@ -139,7 +144,7 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
     match_id = _secrets.token_hex(4)
     state, sec = game.create(match_id, player, deck, _seed(seed_text), dict(options or {}))
-    doc.write(game.render(state), base)
+    _write(doc, game, state, base)
     private.save(sec)
     return Result([f"{game.title}: match {match_id} started on {doc.label}; you are {player} (player 1).",
                    "Your opponent joins with: pbd join DOC --as NAME --deck DECK"],
@@ -155,7 +160,7 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
         _need_match(state, doc.label)
         state, sec = game.join(state, player, deck, seed)
         try:
-            doc.write(game.render(state), snap)
+            _write(doc, game, state, snap)
         except StaleRevision:
             continue
         private.save(sec)

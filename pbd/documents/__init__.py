@@ -45,10 +45,11 @@ class Document(Protocol):
         :raises BackendError: the store cannot be reached or read.
         """
 
-    def write(self, text: str, base: Snapshot | None) -> Snapshot:
+    def write(self, text: str, base: Snapshot | None, styles=None) -> Snapshot:
         """Replace the text, only if the document is still at ``base.revision``.
 
         ``base=None`` creates the document (``gdoc:new``) or fills an empty one.
+        ``styles`` are ``Game.styles(text)`` spans; rich backends apply them to new text.
 
         :raises StaleRevision: someone changed the document since ``base``.
         :raises BackendError: the store failed; nothing was written.

@@ -35,10 +35,11 @@ class LocalDocument:
             raise DocumentFormatError(f"not UTF-8 text (byte {exc.start})", source=self.label) from None
         return Snapshot(text.replace("\r\n", "\n"), _digest(data))
 
-    def write(self, text: str, base: Snapshot | None) -> Snapshot:
+    def write(self, text: str, base: Snapshot | None, styles=None) -> Snapshot:
         """Atomically replace the file (temp file + rename) if it still hashes to ``base``.
 
         ``base=None`` creates the document: it must not exist or be empty.
+        ``styles`` (see :meth:`pbd.games.base.Game.styles`) mean nothing to a text file.
 
         :raises StaleRevision: the file changed since ``base`` was read.
         :raises BackendError: the file could not be written; it is left as it was.
