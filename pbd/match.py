@@ -220,8 +220,8 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
 
     :raises ProblemsFound: the position breaks rules (exit 1).
     """
-    _, game, state = load(open_document(doc_spec), game_name)
-    problems = game.problems(state)
+    snap = open_document(doc_spec).read()
+    problems = identify(snap.text, game_name).check_text(snap.text)
     if problems:
         raise ProblemsFound(f"{doc_spec}: {len(problems)} problem(s) found", problems)
     return Result([f"{doc_spec}: the board is consistent with the rules."], {"problems": []})

@@ -328,6 +328,13 @@ class Playable(Game):
         """Return every rule the position breaks (for ``pbd check``)."""
         raise NotImplementedError
 
+    def check_text(self, text: str) -> list[str]:
+        """Return every problem of a document as people left it (unknown cards included).
+
+        :raises DocumentFormatError: the document cannot be read at all.
+        """
+        return self.problems(self.parse(text))
+
     def describe(self, state) -> dict:
         """Return the public state as plain JSON-able data (for ``--json``)."""
         raise NotImplementedError

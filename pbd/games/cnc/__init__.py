@@ -1,1 +1,329 @@
-"""C&C Trading Card Game (placeholder until the engine lands)."""
+"""C&C Trading Card Game: the game object the registry loads (``GAME``).
+
+This module is the edge of the game: it loads decks and catalogues and hands plain
+objects to the pure parts (:mod:`.board`, :mod:`.notation`, :mod:`.rules`).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+from pbd import fairplay, paths
+from pbd.errors import DocumentFormatError, IllegalMoveError, PbdError, UsageError
+from pbd.games.base import Chance, Meta, PlayerMeta, Playable, Secrets
+from pbd.games.cnc import board, rules
+from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue
+from pbd.games.cnc.notation import parse_moves
+from pbd.games.cnc.state import HAND_LIMIT, HIDDEN, OPENING_HAND, Side, State, clone, key_of
+
+DECK_SIZE = 50
+
+
+def match_catalogue() -> Catalogue:
+    """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``."""
+    cards = dict(bundled_catalogue().cards)
+    folder = paths.home() / "catalogues"
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.toml")):
+            cards.update(load_catalogue(path).cards)
+    return Catalogue(cards, "bundled + " + str(folder))
+
+
+def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
+    """Return the commitment to a seed and a deck (the 50 numbered cards, then the Porter)."""
+    return fairplay.commitment(seed, [*cards, f"Porter: {porter}"])
+
+
+class DryChance(Chance):
+    """Chance for trying a move without consequences: draws are hidden, rolls are 1."""
+
+    def __init__(self, meta: Meta):
+        super().__init__(meta, {})
+
+    def draw(self, player: str, n: int = 1) -> list[str]:
+        return [HIDDEN] * n
+
+    def roll(self, player: str, sides: int = 6) -> int:
+        return 1
+
+
+class CncGame(Playable):
+    """The C&C Trading Card Game (rules/cnc-tcg.txt)."""
+
+    name = "cnc"
+    title = board.TITLE
+    aliases = ("c&c", "cnc-tcg", "candc")
+    summary = "two players, 51-card decks, CP/AP, characters, City and Event cards"
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return match_catalogue()
+
+    # -- documents ----------------------------------------------------------------
+
+    def sniff(self, text: str) -> bool:
+        return bool(re.search(r"^\s*CP\s*[=:]\s*-?\d+", text, re.M | re.I)) and bool(
+            re.search(r"^\s*-{3,}\s*$", text, re.M))
+
+    def template(self) -> str:
+        import jinja2
+
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(paths.resource_dir("templates")),
+                                 keep_trailing_newline=True, trim_blocks=True)
+        return env.get_template("cnc.txt.j2").render(player2="Player 2")
+
+    def parse(self, text: str) -> State:
+        return board.parse(text, self.catalogue)
+
+    def render(self, state: State) -> str:
+        return board.render(state)
+
+    def styles(self, text: str) -> list[tuple[int, int, str]]:
+        return board.styles(text, self.catalogue)
+
+    # -- starting ---------------------------------------------------------------------
+
+    def _deck(self, spec: str | None):
+        from pbd.games.cnc.deck import load_cnc_deck
+
+        if not spec:
+            from pbd.decks import bundled_decks
+
+            raise UsageError("a C&C player needs a deck: --deck FILE or a bundled deck",
+                             hint="bundled decks: " + ", ".join(bundled_decks("cnc")))
+        deck = load_cnc_deck(spec)
+        _install_catalogue(deck)
+        return deck
+
+    def _seat(self, state: State, match_id: str, player: str, deck, seed: bytes) -> Secrets:
+        sec = Secrets(match_id, player, self.name, seed, list(deck.cards))
+        state.meta.fairplay.append(PlayerMeta(player, deck_commitment(seed, deck.cards, deck.porter),
+                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
+        side = Side(player, cities=[deck.porter], deck=len(deck.cards))
+        state.sides.append(side)
+        side.hand = Chance(state.meta, {player: sec}).draw(player, OPENING_HAND)
+        side.deck -= len(side.hand)
+        sec.hand = list(side.hand)
+        return sec
+
+    def create(self, match_id, player, deck, seed, options):
+        _check_name(player)
+        unknown = set(options) - {"first"}
+        if unknown:
+            raise UsageError(f"C&C has no option {', '.join(sorted(unknown))}")
+        loaded = self._deck(deck)
+        state = State(Meta(self.name, match_id))
+        first = options.get("first", "")
+        if first and first.casefold() not in (player.casefold(), "me"):
+            state.first_choice = "random" if first.casefold() == "random" else first
+        sec = self._seat(state, match_id, player, loaded, seed)
+        state.meta.record(player, f"new match · deck committed ({loaded.title}) · {OPENING_HAND} cards dealt")
+        return state, sec
+
+    def join(self, state: State, player: str, deck, seed):
+        _check_name(player)
+        if state.started:
+            raise IllegalMoveError("this match already has two players: "
+                                   + " and ".join(s.name for s in state.sides))
+        if state.sides[0].name.casefold() == player.casefold():
+            raise IllegalMoveError(f"{state.sides[0].name} is already playing; choose another name")
+        choice = state.first_choice
+        if choice and choice != "random" and choice.casefold() != player.casefold():
+            raise IllegalMoveError(f"this match was set up for {choice} to move first; join as {choice}")
+        loaded = self._deck(deck)
+        sec = self._seat(state, state.meta.match_id, player, loaded, seed)
+        note = ""
+        if choice == "random":
+            state.first = Chance(state.meta, {player: sec}).roll(player, 2) - 1
+            note = f" · a fair draw chose {state.sides[state.first].name} to move first"
+        elif choice:
+            state.first = 1
+        state.first_choice = ""
+        state.to_move = state.first
+        state.turn_number = 1
+        ctx = rules.Ctx(state, self.catalogue, DryChance(state.meta), player)
+        rules.start_turn(ctx)
+        state.meta.record(player, f"joined · deck committed ({loaded.title}) · {OPENING_HAND} cards dealt{note}")
+        return state, sec
+
+    # -- private hands ----------------------------------------------------------------------
+
+    def attach(self, state: State, secrets: Secrets) -> None:
+        side = state.side(secrets.player)
+        takes = [p for p in state.pending if p.player == side.name and p.kind == "take"]
+        expected = len(secrets.hand) + len(takes)
+        if len(side.hand) != expected:
+            raise DocumentFormatError(
+                f"the board says {side.name} holds {len(side.hand)} cards, but {side.name}'s private hand "
+                f"has {expected}", hint="was the 'hand' count edited by hand? put it back, or run pbd check")
+        drawn = len(secrets.deck) - len(secrets.drawn)
+        if side.deck != drawn:
+            raise DocumentFormatError(f"the board says {side.name}'s deck has {side.deck} cards, but "
+                                      f"{drawn} are left undrawn", hint="was the 'deck' count edited by hand?")
+        side.hand = list(secrets.hand) + [p.card for p in takes]
+        state.pending = [p for p in state.pending if p not in takes]
+
+    def detach(self, state: State, secrets: Secrets) -> None:
+        secrets.hand = list(state.side(secrets.player).hand)
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def play(self, state: State, player: str, notation: str, chance: Chance) -> list[str]:
+        moves = parse_moves(notation)
+        ctx = rules.Ctx(state, self.catalogue, chance, player)
+        out = _resolve_reveals(ctx)
+        for i, move in enumerate(moves, 1):
+            try:
+                summary = rules.apply(ctx, move)
+            except PbdError as exc:
+                if len(moves) > 1:
+                    exc.message = f"move {i} of {len(moves)} ({move.source!r}): {exc.message}"
+                    exc.args = (exc.message,)
+                raise
+            state.meta.record(player, summary)
+            out.append(summary)
+        return out
+
+    def legal(self, state: State, player: str) -> list[str]:
+        cat = self.catalogue
+        out = []
+        for text in candidates(state, cat, player):
+            trial = clone(state)
+            try:
+                rules.apply(rules.Ctx(trial, cat, DryChance(trial.meta), player), parse_moves(text)[0])
+            except PbdError:
+                continue
+            out.append(text)
+        return out
+
+    def problems(self, state: State) -> list[str]:
+        from pbd.games.cnc.check import problems
+
+        return problems(state, self.catalogue)
+
+    def check_text(self, text: str) -> list[str]:
+        unknown: list[str] = []
+        state = board.parse(text, self.catalogue, unknown)
+        return unknown + self.problems(state)
+
+    # -- views ------------------------------------------------------------------------------
+
+    def describe(self, state: State) -> dict:
+        cat = self.catalogue
+
+        def char(side, i):
+            c = side.characters[i]
+            return {"name": c.name, "key": key_of(side.characters, i), "hp": c.hp,
+                    "max_hp": cat.get(c.name).hp if c.name in cat else None,
+                    "class": cat.get(c.name).klass if c.name in cat else None,
+                    "statuses": c.statuses, "combo": c.combo, "combo_attack": c.combo_attack}
+
+        return {
+            "game": self.name, "match": state.meta.match_id, "turn": state.turn_number,
+            "to_move": state.current.name if state.started else None,
+            "first": state.sides[state.first].name if state.started else None,
+            "result": state.result or None,
+            "players": [{"name": s.name, "seat": i + 1, "cp": s.cp, "ap": s.ap, "ap_next": s.ap_next,
+                         "hand": len(s.hand), "deck": s.deck, "cities": s.cities,
+                         "characters": [char(s, j) for j in range(len(s.characters))], "discards": s.discards}
+                        for i, s in enumerate(state.sides)],
+            "this_turn": {"played": state.turn.played, "withdrew": state.turn.withdrawn,
+                          "acted": state.turn.acted, "attacked": state.turn.attacked, "effects": state.turn.effects},
+            "pending": [{"player": p.player, "kind": p.kind, "count": p.count, "card": p.card or None,
+                         "source": p.source} for p in state.pending],
+            "log": [{"n": e.number, "player": e.player, "text": e.text} for e in state.meta.log],
+        }
+
+    def hand(self, state: State, secrets: Secrets) -> dict:
+        side = state.side(secrets.player)
+        return {"hand": list(side.hand), "deck": side.deck, "ap": side.ap, "cp": side.cp}
+
+    def player_names(self, state: State) -> list[str]:
+        return [s.name for s in state.sides]
+
+    def status(self, state: State) -> list[str]:
+        if state.result:
+            return [f"Result: {state.result}"]
+        if not state.started:
+            return [f"Waiting for player 2 to join ({state.sides[0].name} is player 1)."]
+        return [f"Turn {state.turn_number}: {state.current.name} to move with {state.current.ap} AP."]
+
+    def deck_check(self, deck: str) -> tuple[str, list[str]]:
+        from pbd.games.cnc.deck import deck_report
+
+        return deck_report(deck)
+
+
+def _check_name(player: str) -> None:
+    if not player.strip() or any(ch in player for ch in ":()·[]\n") or player.strip() != player:
+        raise UsageError(f"{player!r} cannot be a player name",
+                         hint="use letters, digits, spaces and dashes (no ':', '(', ')', '·' or brackets)")
+
+
+def _install_catalogue(deck) -> None:
+    """Keep a player's own catalogue under PBD_HOME/catalogues so later commands know its cards."""
+    source = getattr(deck, "catalogue_path", None)
+    if source:
+        folder = paths.home() / "catalogues"
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, folder / source.name)
+
+
+def _resolve_reveals(ctx: rules.Ctx) -> list[str]:
+    """Reveal the hand cards the opponent's Hack asked for (only our pbd can see them)."""
+    out = []
+    for p in [p for p in ctx.state.pending if p.player == ctx.me.name and p.kind == "reveal"]:
+        hand = ctx.me.hand
+        card = hand[min(p.count, len(hand)) - 1] if hand else "nothing (empty hand)"
+        text = f"reveals hand card {p.count}: {card} ({p.source})"
+        ctx.state.meta.record(ctx.me.name, text)
+        out.append(text)
+        ctx.state.pending.remove(p)
+    return out
+
+
+def candidates(state: State, cat: Catalogue, player: str) -> list[str]:
+    """Return every move worth trying for ``player`` now (legality is checked by trying)."""
+    if not state.started or state.result:
+        return []
+    me, opp = state.side(player), state.opponent(player)
+    mine = [key_of(me.characters, i) for i in range(len(me.characters))]
+    theirs = [key_of(opp.characters, i) for i in range(len(opp.characters))]
+    owed = any(p.player == me.name and p.kind == "discard" for p in state.pending)
+    hand = sorted({c for c in me.hand if c != HIDDEN and c in cat})
+    if owed:
+        return [f"discard {c} from hand" for c in hand]
+    out = ["end turn"] + [f"draw {n}" if n > 1 else "draw" for n in range(1, min(me.ap, HAND_LIMIT) + 1)]
+    for name in hand:
+        card = cat.get(name)
+        out += _with_targets(f"play {name}", card.target, state, cat, me, opp, "on")
+    for key in mine:
+        card = cat.get(key.split("#")[0])
+        for attack in card.attacks:
+            suffix = f" with {attack.name}" if len(card.attacks) > 1 else ""
+            out += [f"{key} attacks {t}{suffix}" for t in (theirs or [opp.name])]
+        for ability in card.abilities:
+            if not ability.passive:
+                out += _with_targets(f"{key} uses {ability.name}", ability.target, state, cat, me, opp, "on")
+        out += [f"withdraw {key}", f"discard {key}"]
+    for city in me.cities:
+        if cat.get(city).kind != "porter":
+            out += [f"withdraw {city}", f"discard {city}"]
+    out += [f"discard {c} from hand" for c in hand]
+    return out
+
+
+def _with_targets(prefix, spec, state, cat, me, opp, word) -> list[str]:
+    keys = lambda side: [key_of(side.characters, i) for i in range(len(side.characters))]  # noqa: E731
+    targets = {
+        "none": [""], "opposing character": keys(opp), "friendly character": keys(me),
+        "any character": keys(opp) + keys(me),
+        "opposing city": [c for c in opp.cities if cat.get(c).kind == "city"],
+        "own city": [c for c in me.cities if cat.get(c).kind == "city"],
+        "opposing character or cp": keys(opp) + ["city"],
+    }.get(spec, [])
+    return [f"{prefix} {word} {t}" if t else prefix for t in dict.fromkeys(targets)]
+
+
+GAME = CncGame()

@@ -1,0 +1,99 @@
+"""C&C move notation: what players write in chat, read into :class:`Move` objects.
+
+    draw | draw 2
+    play Spider-Man | play Carnivorous Plants on Nill
+    Spider-Man attacks Nill | Spider-Man attacks city | Iron Man attacks Nill with Unibeam then Batman
+    Mirror Master uses Mirror Trap on Batman
+    withdraw Batman | discard Nill | discard Nill from hand
+    adjust Ben CP -10: the Sentry's Void | adjust Nill HP -5: fell off a roof
+    end turn
+
+Several moves are joined with ';'.  Names are resolved later, against the board.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbd.errors import NotationError
+
+EXAMPLES = ('draw', 'draw 2', 'play Spider-Man', 'play Carnivorous Plants on Nill', 'Spider-Man attacks Nill',
+            'Spider-Man attacks city', 'Mirror Master uses Mirror Trap on Batman', 'withdraw Batman',
+            'discard Nill', 'discard Nill from hand', 'adjust Ben CP -10: reason', 'end turn')
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: ``kind`` plus the names and numbers it mentions."""
+
+    kind: str                 # draw | play | attack | use | withdraw | discard | adjust | end
+    card: str = ""            # the card played / acting character / withdrawn or discarded card
+    target: str = ""
+    detail: str = ""          # attack or ability name; discard place ("hand"/"field"); adjust field
+    then: str = ""            # combo effect target
+    amount: int = 0
+    text: str = ""            # adjust reason
+    source: str = ""          # the notation as written
+
+
+_PATTERNS = [
+    ("end", re.compile(r"^(?:end(?:\s+(?:of\s+)?(?:my\s+)?turn)?|pass|done)$", re.I)),
+    ("draw", re.compile(r"^draw(?:\s+(?P<n>\d+|a|one|two|three))?(?:\s+cards?)?$", re.I)),
+    ("adjust", re.compile(r"^adjust\s+(?P<who>.+?)\s+(?P<field>cp|ap|hp)\s*(?P<amount>[+-]?\s*\d+)\s*"
+                          r"(?::\s*(?P<reason>.*))?$", re.I)),
+    ("play", re.compile(r"^(?:play|cast|put)\s+(?P<card>.+?)(?:\s+(?:on|at|against|targeting)\s+(?P<target>.+))?$",
+                        re.I)),
+    ("withdraw", re.compile(r"^(?:withdraw|return)\s+(?P<card>.+?)(?:\s+to\s+(?:my\s+)?hand)?$", re.I)),
+    ("discard", re.compile(r"^discard\s+(?P<card>.+?)(?:\s+from\s+(?:my\s+|the\s+)?(?P<place>hand|field|play))?$",
+                           re.I)),
+    ("use", re.compile(r"^(?P<card>.+?)\s+uses\s+(?P<detail>.+?)(?:\s+(?:on|at|against)\s+(?P<target>.+?))?"
+                       r"(?:\s+then\s+(?P<then>.+))?$", re.I)),
+    ("attack", re.compile(r"^(?P<card>.+?)\s+attacks?\s+(?P<target>.+?)(?:\s+with\s+(?P<detail>.+?))?"
+                          r"(?:\s+then\s+(?P<then>.+))?$", re.I)),
+]
+_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
+
+
+def parse_moves(text: str) -> list[Move]:
+    """Return the moves in ``text`` (joined by ';' or new lines), in order.
+
+    :raises NotationError: a move matches no known form; the examples are listed.
+    """
+    parts = [p.strip() for p in re.split(r"[;\n]", text) if p.strip()]
+    if not parts:
+        raise NotationError("no move given", hint="for example: " + "; ".join(EXAMPLES[:3]))
+    return [parse_move(p) for p in parts]
+
+
+def parse_move(text: str) -> Move:
+    """Return the one move written in ``text``.
+
+    :raises NotationError: it matches no known form.
+    """
+    clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
+    for kind, pattern in _PATTERNS:
+        m = pattern.match(clean)
+        if m:
+            return _build(kind, m, clean)
+    raise NotationError(f"cannot read the move {text.strip()!r}",
+                        hint="moves look like: " + " | ".join(EXAMPLES))
+
+
+def _build(kind: str, m: re.Match, source: str) -> Move:
+    g = m.groupdict()
+    if kind == "draw":
+        n = g.get("n") or "1"
+        return Move("draw", amount=int(_WORDS.get(n.lower(), n)), source=source)
+    if kind == "adjust":
+        reason = (g.get("reason") or "").strip()
+        if not reason:
+            raise NotationError("an adjustment needs a reason after a colon",
+                                hint="for example: adjust Ben CP -10: the Sentry's Void")
+        return Move("adjust", card=g["who"].strip(), detail=g["field"].lower(),
+                    amount=int(g["amount"].replace(" ", "")), text=reason, source=source)
+    if kind == "discard":
+        place = (g.get("place") or "").lower().replace("play", "field")
+        return Move("discard", card=g["card"].strip(), detail=place, source=source)
+    return Move(kind, card=(g.get("card") or "").strip(), target=(g.get("target") or "").strip(),
+                detail=(g.get("detail") or "").strip(), then=(g.get("then") or "").strip(), source=source)

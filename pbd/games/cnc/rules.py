@@ -1,0 +1,902 @@
+"""The C&C rules engine: apply a move to a state, or say which rule it breaks.
+
+Every function takes a :class:`Ctx` (state, catalogue, chance, acting player) and
+changes the state in place; the pipeline throws the state away if anything raises.
+Rule readings where the rulebook is ambiguous (also in the README's rules notes):
+
+* AP: the player to move receives their income at the start of their turn: 3, or 5
+  while their CP is below 50 (Emergency Overdrive; exactly 50 gives 3), plus card
+  bonuses, minus drains owed.  A drain larger than the AP a player has comes off
+  their next income ("next turn -2" on the board).
+* Freeze lasts until the end of the frozen character's owner's next turn.  Poison
+  deals 1 HP at the start of its owner's turn.  Healing cures Confusion and Poison.
+  A Confused character's next act fails: its AP is spent and it takes 5 HP.
+* A combo is the same attack used on consecutive turns of its owner (or several
+  times in one turn, with Hyperspeed); the third use fires the type effect and the
+  count starts again.  A turn without attacking breaks it.  Physical never combos.
+* Only the first player's very first turn forbids attacking CP.
+* Withdraw and discard work on characters and City cards (never the Porter); a card
+  with the name of one played this turn may not be withdrawn, nor one withdrawn be
+  played again, in the same turn.
+* Cards that would go to a full hand (10) are discarded instead; draws stop at 10.
+* Effects on the opponent's hand (discard, Hack, Banish) become "Pending" lines that
+  the opponent's pbd resolves, because only it can see that hand.
+* Destroy-City effects must take Ninja Death Cult first while it guards the City.
+* Outcome: Destruction (CP 0 or less), Construction (CP 200 or more), Attrition
+  (25 discards, unless Heroic Resolve is in play).  If both players meet an end
+  condition on the same move, the match is a draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbd import fairplay
+from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
+from pbd.games.base import Chance
+from pbd.games.cnc.cards import Catalogue, Card, match_name
+from pbd.games.cnc.notation import Move
+from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
+                                 find_key, key_of)
+
+BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
+CONSTRUCTION_CP = 200
+CAP = 50
+BASE_CHARACTER_LIMIT = 3
+STORM_TYPES = ("Ice", "Air", "Water", "Electric")
+TYPE_EFFECTS = {
+    "Tech": "Hack", "Psychic": "Confusion", "Fire": "Firestorm", "Ice": "Freeze", "Electric": "Shutdown",
+    "Magic": "Banish", "Toxic": "Poison", "Air": "Perfect Storm", "Earth": "Elemental Force", "Energy": "Pulse",
+    "Speed": "Hyperspeed", "Shadow": "Sinister", "Sound": "Discordant", "Water": "Flood", "Magnetic": "Mend",
+    "Gravity": "Summon",
+}
+
+
+@dataclass
+class Ctx:
+    """Everything a rule needs: the state, the cards, the dice, who is acting."""
+
+    state: State
+    cat: Catalogue
+    chance: Chance
+    player: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def me(self) -> Side:
+        return self.state.side(self.player)
+
+    @property
+    def opp(self) -> Side:
+        return self.state.opponent(self.player)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+
+def illegal(message: str) -> IllegalMoveError:
+    """Return the error for a move a rule forbids."""
+    return IllegalMoveError(message)
+
+
+# -- entry point ------------------------------------------------------------------
+
+def apply(ctx: Ctx, move: Move) -> str:
+    """Apply one move for ``ctx.player``; return its public summary.
+
+    :raises IllegalMoveError: which rule, with the numbers.
+    :raises NotationError: a name that matches nothing on the board.
+    """
+    state = ctx.state
+    if state.result:
+        raise illegal(f"the match is over: {state.result}")
+    if not state.started:
+        raise illegal("the match has not started: waiting for player 2 to join")
+    ap_before = ctx.me.ap
+    handler = {"draw": _draw, "play": _play, "attack": _attack, "use": _use, "withdraw": _withdraw,
+               "discard": _discard, "adjust": _adjust, "end": _end}[move.kind]
+    ctx.notes = []
+    handler(ctx, move)
+    check_outcome(state, ctx.cat)
+    summary = move.source or move.kind
+    if ctx.me.ap != ap_before and move.kind != "end":
+        ctx.note(f"AP {ap_before}→{ctx.me.ap}")
+    if state.result:
+        ctx.note(state.result)
+    return " · ".join([summary, *ctx.notes])
+
+
+def _own_turn(ctx: Ctx, what: str) -> None:
+    if ctx.state.current.name != ctx.me.name:
+        raise illegal(f"it is {ctx.state.current.name}'s turn, not yours ({what} waits for your turn)")
+    owed = [p for p in ctx.state.pending if p.player == ctx.me.name and p.kind == "discard"]
+    if owed:
+        p = owed[0]
+        raise illegal(f"first discard {p.count} card{'s' if p.count > 1 else ''} from your hand ({p.source}): "
+                      f"write 'discard CARD from hand'")
+
+
+def _spend(ctx: Ctx, cost: int, what: str) -> None:
+    if ctx.me.ap < cost:
+        raise illegal(f"{what} costs {cost} AP; you have {ctx.me.ap}")
+    ctx.me.ap -= cost
+
+
+# -- drawing -------------------------------------------------------------------------
+
+def _draw(ctx: Ctx, move: Move) -> None:
+    _own_turn(ctx, "drawing")
+    n = move.amount
+    me = ctx.me
+    if n < 1:
+        raise NotationError("draw at least one card")
+    if len(me.hand) + n > HAND_LIMIT:
+        raise illegal(f"your hand would hold {len(me.hand) + n} cards; the limit is {HAND_LIMIT}")
+    if me.deck < n:
+        raise illegal(f"your deck has {me.deck} card{'s' if me.deck != 1 else ''} left")
+    _spend(ctx, n, f"drawing {n} card{'s' if n > 1 else ''}")
+    _take_cards(ctx, me, n)
+
+
+def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
+    """Draw up to ``n`` cards into ``side``'s hand (stopping at the hand limit); return how many."""
+    n = max(0, min(n, HAND_LIMIT - len(side.hand), side.deck))
+    if n:
+        side.hand += ctx.chance.draw(side.name, n)
+        side.deck -= n
+    ctx.note(f"hand {len(side.hand)}")
+    return n
+
+
+# -- playing cards --------------------------------------------------------------------
+
+def _hand_card(ctx: Ctx, name: str) -> Card:
+    known = [c for c in ctx.me.hand if c != HIDDEN]
+    try:
+        return ctx.cat.get(match_name(name, known, "card in your hand"))
+    except UnknownNameError:
+        if name in ctx.cat:
+            raise illegal(f"{ctx.cat.get(name).name} is not in your hand") from None
+        raise
+
+
+def _play(ctx: Ctx, move: Move) -> None:
+    _own_turn(ctx, "playing a card")
+    card = _hand_card(ctx, move.card)
+    me, turn = ctx.me, ctx.state.turn
+    if card.name in turn.withdrawn:
+        raise illegal(f"you withdrew {card.name} this turn; it cannot be played again until your next turn")
+    if card.kind == "porter":
+        raise illegal(f"{card.name} is put into play at the start of the game, not played")
+    if card.kind == "character":
+        limit = character_limit(ctx.state, ctx.cat, me)
+        if len(me.characters) >= limit:
+            raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
+                          + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
+    elif card.kind == "city":
+        if card.name in me.cities:
+            raise illegal(f"{card.name} is already in play; only one of each City card at a time")
+        allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_city")
+        if _played_of_kind(ctx, "city") >= allowed:
+            raise illegal(f"only {allowed} City card{'s' if allowed > 1 else ''} may be played each turn")
+    elif card.kind == "event":
+        allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_event")
+        if _played_of_kind(ctx, "event") >= allowed:
+            raise illegal(f"only {allowed} Event{'s' if allowed > 1 else ''} may be played each turn")
+    target = _target(ctx, card.target, move.target, card.name) if card.kind == "event" else None
+    if card.kind != "event" and move.target:
+        raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
+    _spend(ctx, card.cost, f"{card.name}")
+    me.hand.remove(card.name)
+    turn.played.append(card.name)
+    if card.kind == "character":
+        me.characters.append(Character(card.name, card.hp))
+    elif card.kind == "city":
+        me.cities.append(card.name)
+        if card.cp:
+            me.cp += card.cp
+            ctx.note(f"CP {me.cp - card.cp}→{me.cp}")
+    else:
+        _run_effects(ctx, card.effects, target, None, card.name)
+        me.discards.append(card.name)
+
+
+def _played_of_kind(ctx: Ctx, kind: str) -> int:
+    return sum(1 for n in ctx.state.turn.played if n in ctx.cat and ctx.cat.get(n).kind == kind)
+
+
+# -- targets ------------------------------------------------------------------------
+
+@dataclass
+class Target:
+    """A resolved target: a character on a side, a City card on a side, or a side's CP."""
+
+    side: Side
+    kind: str                  # character | city | cp
+    key: str = ""
+
+
+def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
+    """Resolve the target named in ``text`` against the card's target ``spec``."""
+    if spec == "none":
+        if text:
+            raise illegal(f"{what} takes no target")
+        return None
+    if not text:
+        raise NotationError(f"{what} needs a target ({spec})", hint=f"write it as '... on NAME'")
+    me, opp = ctx.me, ctx.opp
+    if spec == "opposing character or cp" and _is_cp_word(text, opp):
+        return Target(opp, "cp")
+    if spec in ("opposing character", "opposing character or cp"):
+        return _char_target(opp, text, f"{opp.name}'s characters")
+    if spec == "friendly character":
+        return _char_target(me, text, "your characters")
+    if spec == "any character":
+        keys = [(s, k) for s in (opp, me) for k in _keys(s)]
+        name = match_name(text, [k for _, k in keys], "character in play")
+        side = next(s for s, k in keys if k == name)
+        return Target(side, "character", name)
+    if spec in ("opposing city", "own city"):
+        side = opp if spec == "opposing city" else me
+        cities = [c for c in side.cities if ctx.cat.get(c).kind == "city"]
+        if not cities:
+            raise illegal(f"{side.name} has no City card that can be targeted (the Porter cannot)")
+        return Target(side, "city", match_name(text, cities, f"City card of {side.name}"))
+    raise NotationError(f"{what} has an unknown target kind {spec!r}")
+
+
+def _char_target(side: Side, text: str, where: str) -> Target:
+    if not side.characters:
+        raise illegal(f"there are no characters among {where}")
+    return Target(side, "character", match_name(text, _keys(side), f"character among {where}"))
+
+
+def _keys(side: Side) -> list[str]:
+    return [key_of(side.characters, i) for i in range(len(side.characters))]
+
+
+def _is_cp_word(text: str, opp: Side) -> bool:
+    words = text.casefold().replace("'s", "").split()
+    return bool(words) and (words[-1] in ("city", "cp", "porter") or text.casefold() == opp.name.casefold())
+
+
+def _char(target: Target) -> Character | None:
+    i = find_key(target.side.characters, target.key)
+    return None if i is None else target.side.characters[i]
+
+
+# -- characters acting ------------------------------------------------------------------
+
+def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
+    key = match_name(name, _keys(ctx.me), "character of yours in play")
+    return key, ctx.me.characters[find_key(ctx.me.characters, key)]
+
+
+def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
+    if key in ctx.state.turn.acted:
+        raise illegal(f"{key} has already acted this turn; characters act once a turn")
+    if "frozen" in ch.statuses:
+        raise illegal(f"{key} is frozen and cannot act this turn")
+
+
+def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
+    """Resolve Confusion if ``ch`` has it: the act fails and it takes 5 HP. Return True if so."""
+    if "confused" not in ch.statuses:
+        return False
+    ch.statuses.remove("confused")
+    ctx.state.turn.acted.append(key)
+    ctx.note(f"{key} is confused: the act fails and {key} takes 5 HP")
+    _hurt(ctx, Target(ctx.me, "character", key), 5)
+    return True
+
+
+def _attack(ctx: Ctx, move: Move) -> None:
+    _own_turn(ctx, "attacking")
+    key, ch = _actor(ctx, move.card)
+    card = ctx.cat.get(ch.name)
+    if not card.attacks:
+        raise illegal(f"{ch.name} has no attack; use one of its abilities")
+    attack = card.attacks[0]
+    if move.detail:
+        attack = next(a for a in card.attacks if a.name == match_name(move.detail, [a.name for a in card.attacks],
+                                                                        f"attack of {ch.name}"))
+    _can_act(ctx, key, ch)
+    target = _attack_target(ctx, move.target)
+    _spend(ctx, attack.cost, f"{key}'s {attack.name}")
+    if _confused(ctx, key, ch):
+        return
+    turn = ctx.state.turn
+    turn.acted.append(key)
+    if key not in turn.attacked:
+        turn.attacked.append(key)
+    amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
+    _strike(ctx, target, amount, attack.type, f"{key}'s {attack.name}")
+    _run_effects(ctx, attack.after, target, key, f"{key}'s {attack.name}")
+    ch = ctx.me.characters[find_key(ctx.me.characters, key)] if find_key(ctx.me.characters, key) is not None else None
+    if ch is not None:
+        _combo(ctx, key, ch, card, attack, target, move.then)
+
+
+def _attack_target(ctx: Ctx, text: str) -> Target:
+    opp = ctx.opp
+    if _is_cp_word(text, opp):
+        if opp.characters:
+            raise illegal(f"{opp.name}'s characters screen their CP: attack "
+                          + " or ".join(_keys(opp)) + " first")
+        if ctx.state.turn_number == 1:
+            raise illegal("the first player cannot attack CP on their very first turn")
+        return Target(opp, "cp")
+    return _char_target(opp, text, f"{opp.name}'s characters")
+
+
+def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) -> int:
+    """Return an attack's damage with City and Perfect Storm bonuses, capped at 50.
+
+    A 50-strength attack cannot be boosted at all (the rulebook's top tier).
+    """
+    if attack.damage >= CAP:
+        return CAP
+    bonus = 0
+    for owner in state.sides:
+        for mod in active_mods(state, cat, owner):
+            if mod["mod"] != "attack_bonus":
+                continue
+            whose = mod.get("whose", "own")
+            if (whose == "own" and owner is not side) or (whose == "opponent" and owner is side):
+                continue
+            if "class" in mod and mod["class"] != card.klass:
+                continue
+            if "type" in mod and mod["type"] != attack.type:
+                continue
+            bonus += mod.get("amount", 0)
+    if "Perfect Storm" in state.turn.effects and state.current is side and attack.type in STORM_TYPES:
+        bonus += 5
+    return max(0, min(CAP, attack.damage + bonus))
+
+
+def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what: str) -> None:
+    """Deal attack damage: to a character (immunities apply), or to CP.  No spillover."""
+    if target.kind == "cp":
+        target.side.cp -= amount
+        ctx.note(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
+        return
+    ch = _char(target)
+    if ch is None:
+        return
+    card = ctx.cat.get(ch.name)
+    for mod in card.all_mods():
+        if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
+            ctx.note(f"{ch.name} is immune to {attack_type} attacks")
+            return
+        if attack_type and mod["mod"] == "only_harmed_by" and attack_type not in mod.get("types", ()):
+            ctx.note(f"{ch.name} is only harmed by {', '.join(mod.get('types', ()))} attacks")
+            return
+        if mod["mod"] == "damage_reduction":
+            amount = max(0, amount - mod.get("amount", 0))
+    _hurt(ctx, target, amount)
+
+
+def _hurt(ctx: Ctx, target: Target, amount: int) -> None:
+    """Take ``amount`` HP from a character; at 0 it goes to its owner's discard pile."""
+    ch = _char(target)
+    if ch is None:
+        return
+    before = ch.hp
+    ch.hp -= amount
+    if ch.hp <= 0:
+        _remove_character(ctx, target.side, target.key)
+        target.side.discards.append(ch.name)
+        ctx.note(f"{target.key} HP {before}→0, discarded")
+    else:
+        ctx.note(f"{target.key} HP {before}→{ch.hp}")
+
+
+def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
+    i = find_key(side.characters, key)
+    ch = side.characters.pop(i)
+    if side is ctx.state.current:
+        # keys shift when a copy leaves: rename the turn's records of later copies
+        turn = ctx.state.turn
+        for lst in (turn.acted, turn.attacked):
+            if key in lst:
+                lst.remove(key)
+    return ch
+
+
+def _heal(ctx: Ctx, side: Side, key: str, amount: int) -> None:
+    i = find_key(side.characters, key)
+    if i is None:
+        return
+    ch = side.characters[i]
+    top = ctx.cat.get(ch.name).hp
+    before = ch.hp
+    ch.hp = min(top, ch.hp + amount)
+    ch.statuses = [s for s in ch.statuses if s == "frozen"]
+    ctx.note(f"{key} healed HP {before}→{ch.hp}")
+
+
+# -- combos -----------------------------------------------------------------------------
+
+def _combo(ctx: Ctx, key: str, ch: Character, card: Card, attack, target: Target, then: str) -> None:
+    if attack.type == "Physical":
+        ch.combo, ch.combo_attack = 0, ""
+        return
+    label = attack.name if len(card.attacks) > 1 else ""
+    ch.combo = ch.combo + 1 if ch.combo and ch.combo_attack == label else 1
+    ch.combo_attack = label
+    if ch.combo >= 3:
+        ch.combo, ch.combo_attack = 0, ""
+        ctx.note(f"combo: {TYPE_EFFECTS[attack.type]}")
+        type_effect(ctx, attack.type, key, target, then)
+
+
+def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str) -> None:
+    """Unleash the Type Effect of a level-3 combo (the rulebook's list, one per type)."""
+    opp, me = ctx.opp, ctx.me
+
+    def pick_char() -> Target | None:
+        if then:
+            return _char_target(opp, then, f"{opp.name}'s characters")
+        if target.kind == "character" and _char(target) is not None:
+            return target
+        return Target(opp, "character", _keys(opp)[0]) if opp.characters else None
+
+    if attack_type == "Tech":
+        pos = int(then.split()[-1]) if then and then.split()[-1].isdigit() else 1
+        if opp.hand:
+            _reveal(ctx, opp, min(max(pos, 1), len(opp.hand)), "Hack")
+    elif attack_type in ("Psychic", "Ice", "Toxic"):
+        t = pick_char()
+        status = {"Psychic": "confused", "Ice": "frozen", "Toxic": "poisoned"}[attack_type]
+        if t is not None:
+            _add_status(ctx, t, status)
+    elif attack_type == "Fire":
+        _strike(ctx, Target(opp, "cp"), 10, None, "Firestorm")
+    elif attack_type == "Electric":
+        opp.ap_next -= 2
+        ctx.note(f"{opp.name} receives 2 fewer AP next turn")
+    elif attack_type == "Magic":
+        t = pick_char()
+        if t is not None:
+            _return_to_hand(ctx, t)
+    elif attack_type == "Air":
+        if "Perfect Storm" not in ctx.state.turn.effects:
+            ctx.state.turn.effects.append("Perfect Storm")
+    elif attack_type == "Earth":
+        cities = [c for c in opp.cities if ctx.cat.get(c).kind == "city"]
+        if cities:
+            choice = match_name(then, cities, "City card") if then else cities[-1]
+            _destroy_city(ctx, Target(opp, "city", choice))
+    elif attack_type in ("Energy", "Sound"):
+        t = pick_char() if attack_type == "Sound" or then or target.kind == "character" else target
+        if t is not None:
+            _strike(ctx, t, 10 if attack_type == "Energy" else 5, None, TYPE_EFFECTS[attack_type])
+    elif attack_type == "Speed":
+        atk = ctx.cat.get(me.characters[find_key(me.characters, key)].name).attacks
+        refund = next((a.cost for a in atk), 0)
+        me.ap += refund
+        ctx.state.turn.acted.remove(key)
+        ctx.note(f"{key} may act again; {refund} AP refunded")
+    elif attack_type == "Shadow":
+        _owe_discard(ctx, opp, 1, "Sinister")
+    elif attack_type == "Water":
+        if "Flood" not in ctx.state.turn.effects:
+            ctx.state.turn.effects.append("Flood")
+    elif attack_type == "Magnetic":
+        me.cp += 10
+        ctx.note(f"CP {me.cp - 10}→{me.cp}")
+    elif attack_type == "Gravity":
+        _take_cards(ctx, me, 1)
+
+
+def _add_status(ctx: Ctx, target: Target, status: str) -> None:
+    ch = _char(target)
+    if ch is not None and status not in ch.statuses:
+        ch.statuses = sorted([*ch.statuses, status])
+        ctx.note(f"{target.key} is {status}")
+
+
+# -- abilities ---------------------------------------------------------------------------
+
+def _use(ctx: Ctx, move: Move) -> None:
+    _own_turn(ctx, "using an ability")
+    key, ch = _actor(ctx, move.card)
+    card = ctx.cat.get(ch.name)
+    names = [a.name for a in card.abilities]
+    if not names:
+        raise illegal(f"{ch.name} has no abilities")
+    ability = card.abilities[names.index(match_name(move.detail, names, f"ability of {ch.name}"))]
+    if ability.passive:
+        raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
+    _can_act(ctx, key, ch)
+    target = _target(ctx, ability.target, move.target, ability.name)
+    _spend(ctx, ability.cost, f"{key}'s {ability.name}")
+    if _confused(ctx, key, ch):
+        return
+    ctx.state.turn.acted.append(key)
+    _run_effects(ctx, ability.effects, target, key, ability.name)
+
+
+# -- effects -----------------------------------------------------------------------------
+
+def _run_effects(ctx: Ctx, effects, target: Target | None, actor: str | None, source: str) -> None:
+    for eff in effects:
+        run_effect(ctx, eff, target, actor, source)
+
+
+def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, source: str) -> None:
+    """Carry out one effect of the catalogue's vocabulary (see :mod:`pbd.games.cnc.cards`)."""
+    me, opp = ctx.me, ctx.opp
+    verb = eff["do"]
+    who = opp if eff.get("who") == "opponent" else me
+    to = eff.get("to", "target")
+    if verb == "damage":
+        for t in _effect_targets(ctx, to, target, actor):
+            if t.kind == "cp":
+                _strike(ctx, t, eff.get("amount", 0), None, source)
+            else:
+                _hurt(ctx, t, eff.get("amount", 0))
+    elif verb == "heal":
+        for t in _effect_targets(ctx, to, target, actor):
+            if t.kind == "character":
+                _heal(ctx, t.side, t.key, eff.get("amount", 0))
+    elif verb == "cp":
+        amount = eff.get("amount", 0)
+        who.cp += amount
+        ctx.note(f"{who.name}'s CP {who.cp - amount}→{who.cp}")
+    elif verb == "draw":
+        _take_cards(ctx, me, eff.get("count", 1))
+    elif verb == "discard_hand":
+        _owe_discard(ctx, who, eff.get("count", 1), source)
+    elif verb == "ap":
+        _change_ap(ctx, who, eff.get("amount", 0))
+    elif verb == "ap_next":
+        who.ap_next += eff.get("amount", 0)
+        ctx.note(f"{who.name}'s next income {eff.get('amount', 0):+d}")
+    elif verb == "destroy_city":
+        if target is not None and target.kind == "city":
+            _destroy_city(ctx, target)
+    elif verb == "return_to_hand":
+        for t in _effect_targets(ctx, to, target, actor):
+            if t.kind == "character":
+                _return_to_hand(ctx, t)
+    elif verb == "status":
+        for t in _effect_targets(ctx, to, target, actor):
+            if t.kind == "character":
+                _add_status(ctx, t, eff["status"])
+    elif verb == "cure":
+        for t in _effect_targets(ctx, to, target, actor):
+            ch = _char(t) if t.kind == "character" else None
+            if ch is not None:
+                ch.statuses = []
+                ctx.note(f"{t.key} is cured")
+    elif verb == "recover":
+        n = min(eff.get("count", 1), len(me.discards), HAND_LIMIT - len(me.hand))
+        for _ in range(n):
+            me.hand.append(me.discards.pop())
+        ctx.note(f"{n} card{'s' if n != 1 else ''} back from the discard pile")
+    elif verb == "roll":
+        face = ctx.chance.roll(me.name, eff.get("sides", 6))
+        ctx.note(f"rolled {face} (d{eff.get('sides', 6)})")
+        for outcome in eff.get("outcomes", ()):
+            if face in outcome.get("on", ()):
+                _run_effects(ctx, outcome.get("effects", ()), target, actor, source)
+    elif verb == "manual":
+        ctx.note(f"{source}: {eff.get('text', '')} — record the outcome with 'adjust'")
+
+
+def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None) -> list[Target]:
+    me, opp = ctx.me, ctx.opp
+    if to == "target":
+        return [target] if target is not None else []
+    if to == "self":
+        return [Target(me, "character", actor)] if actor else []
+    if to == "opponent cp":
+        return [Target(opp, "cp")]
+    if to == "own cp":
+        return [Target(me, "cp")]
+    if to == "all opposing characters":
+        return [Target(opp, "character", k) for k in _keys(opp)][::-1]
+    if to == "all friendly":
+        return [Target(me, "character", k) for k in _keys(me)]
+    if to == "most damaged friendly":
+        hurt = [(ctx.cat.get(c.name).hp - c.hp, -i, key_of(me.characters, i))
+                for i, c in enumerate(me.characters) if c.hp < ctx.cat.get(c.name).hp]
+        return [Target(me, "character", max(hurt)[2])] if hurt else []
+    raise NotationError(f"unknown effect destination {to!r} in the catalogue")
+
+
+def _change_ap(ctx: Ctx, side: Side, amount: int) -> None:
+    if amount >= 0:
+        side.ap += amount
+        ctx.note(f"{side.name} gains {amount} AP")
+        return
+    take = min(side.ap, -amount)
+    side.ap -= take
+    side.ap_next -= (-amount - take)
+    ctx.note(f"{side.name} loses {-amount} AP" + (f" ({-amount - take} from next turn)" if -amount > take else ""))
+
+
+def _destroy_city(ctx: Ctx, target: Target) -> None:
+    side = target.side
+    guards = [c for c in side.cities if c != target.key and _has_mod(ctx.cat, c, "protect_cities")
+              and not _flooded(ctx.state, side)]
+    if guards:
+        raise illegal(f"{guards[0]} guards {side.name}'s City cards: destroy {guards[0]} first")
+    side.cities.remove(target.key)
+    side.discards.append(target.key)
+    ctx.note(f"{side.name}'s {target.key} destroyed")
+
+
+def _has_mod(cat: Catalogue, name: str, mod: str) -> bool:
+    return any(m["mod"] == mod for m in cat.get(name).all_mods())
+
+
+def _return_to_hand(ctx: Ctx, target: Target) -> None:
+    side = target.side
+    ch = _remove_character(ctx, side, target.key)
+    if len(side.hand) >= HAND_LIMIT:
+        side.discards.append(ch.name)
+        ctx.note(f"{target.key} returned, but {side.name}'s hand is full: discarded")
+        return
+    if ctx.chance.can_draw_for(side.name) or side is ctx.me:
+        side.hand.append(ch.name)
+    else:
+        side.hand.append(HIDDEN)
+        ctx.state.pending.append(Pending(side.name, "take", card=ch.name, source="returned"))
+    ctx.note(f"{target.key} returned to {side.name}'s hand")
+
+
+def _owe_discard(ctx: Ctx, side: Side, count: int, source: str) -> None:
+    owed = sum(p.count for p in ctx.state.pending if p.player == side.name and p.kind == "discard")
+    count = min(count, len(side.hand) - owed)
+    if count > 0:
+        ctx.state.pending.append(Pending(side.name, "discard", count, source=source))
+        ctx.note(f"{side.name} must discard {count} card{'s' if count > 1 else ''} from hand")
+
+
+def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
+    card = side.hand[pos - 1]
+    if card != HIDDEN:
+        ctx.note(f"{source}: {side.name}'s hand card {pos} is {card}")
+    else:
+        ctx.state.pending.append(Pending(side.name, "reveal", pos, source=source))
+        ctx.note(f"{side.name} must reveal hand card {pos}")
+
+
+# -- withdrawing and discarding ---------------------------------------------------------------
+
+def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
+    """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
+    keys = _keys(side) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
+    porter = [c for c in side.cities if ctx.cat.get(c).kind == "porter"]
+    if porter and name.casefold() in (porter[0].casefold(), "porter", "the porter"):
+        raise illegal("the Porter stays in play for the whole game")
+    key = match_name(name, keys, "card of yours in play")
+    return ("character" if key in _keys(side) else "city"), key
+
+
+def _withdraw(ctx: Ctx, move: Move) -> None:
+    _own_turn(ctx, "withdrawing")
+    me, turn = ctx.me, ctx.state.turn
+    kind, key = _field_card(ctx, me, move.card)
+    name = key.split("#")[0]
+    if name in turn.played:
+        raise illegal(f"you played {name} this turn; a card cannot be played and withdrawn in the same turn")
+    if key in turn.acted:
+        raise illegal(f"{key} acted this turn: no acting then withdrawing")
+    if len(me.hand) >= HAND_LIMIT:
+        raise illegal(f"your hand is full ({HAND_LIMIT} cards)")
+    _spend(ctx, 1, "withdrawing a card")
+    if kind == "character":
+        _remove_character(ctx, me, key)
+    else:
+        me.cities.remove(key)
+    me.hand.append(name)
+    turn.withdrawn.append(name)
+
+
+def _discard(ctx: Ctx, move: Move) -> None:
+    me = ctx.me
+    owed = next((p for p in ctx.state.pending if p.player == me.name and p.kind == "discard"), None)
+    place = move.detail
+    if not place:
+        on_field = _on_field(ctx, me, move.card)
+        in_hand = _in_hand(me, move.card)
+        if owed and in_hand:
+            place = "hand"
+        elif on_field and in_hand:
+            raise NotationError(f"{move.card} is both in your hand and in play",
+                                hint=f"write 'discard {move.card} from hand' or 'discard {move.card} from field'")
+        else:
+            place = "field" if on_field else "hand"
+    if place == "hand" and owed:
+        card = _hand_card(ctx, move.card)
+        me.hand.remove(card.name)
+        me.discards.append(card.name)
+        owed.count -= 1
+        if owed.count <= 0:
+            ctx.state.pending.remove(owed)
+        ctx.note(f"discarded {card.name} from hand ({owed.source})")
+        return
+    _own_turn(ctx, "discarding")
+    if place == "hand":
+        card = _hand_card(ctx, move.card)
+        _spend(ctx, 1, "discarding a card")
+        me.hand.remove(card.name)
+        me.discards.append(card.name)
+        return
+    kind, key = _field_card(ctx, me, move.card)
+    _spend(ctx, 1, "discarding a card")
+    if kind == "character":
+        _remove_character(ctx, me, key)
+    else:
+        me.cities.remove(key)
+    me.discards.append(key.split("#")[0])
+
+
+def _on_field(ctx: Ctx, side: Side, name: str) -> bool:
+    try:
+        _field_card(ctx, side, name)
+        return True
+    except (NotationError, IllegalMoveError):
+        return False
+
+
+def _in_hand(side: Side, name: str) -> bool:
+    try:
+        match_name(name, [c for c in side.hand if c != HIDDEN])
+        return True
+    except NotationError:
+        return False
+
+
+# -- adjustments ------------------------------------------------------------------------------
+
+def _adjust(ctx: Ctx, move: Move) -> None:
+    """Record the outcome of a card text the vocabulary cannot express, in the log."""
+    state = ctx.state
+    if move.detail in ("cp", "ap"):
+        side = state.sides[[s.name for s in state.sides].index(
+            match_name(move.card, [s.name for s in state.sides], "player"))]
+        if move.detail == "cp":
+            side.cp += move.amount
+            ctx.note(f"{side.name}'s CP {side.cp - move.amount}→{side.cp}")
+        else:
+            if side.ap + move.amount < 0:
+                raise illegal(f"{side.name} has {side.ap} AP; AP cannot go below 0")
+            side.ap += move.amount
+            ctx.note(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
+        return
+    keys = [(s, k) for s in state.sides for k in _keys(s)]
+    name = match_name(move.card.split("'s ")[-1], [k for _, k in keys], "character in play")
+    owners = [s for s, k in keys if k == name]
+    if len(owners) > 1 and "'s " in move.card:
+        owner_name = move.card.split("'s ")[0]
+        owners = [s for s in owners if s.name.casefold() == owner_name.casefold()] or owners
+    side = owners[0]
+    if move.amount < 0:
+        _hurt(ctx, Target(side, "character", name), -move.amount)
+    else:
+        _heal(ctx, side, name, move.amount)
+
+
+# -- the end of a turn -----------------------------------------------------------------------
+
+def _end(ctx: Ctx, move: Move) -> None:
+    _own_turn(ctx, "ending the turn")
+    state, me = ctx.state, ctx.me
+    for i, ch in enumerate(me.characters):
+        if key_of(me.characters, i) not in state.turn.attacked:
+            ch.combo, ch.combo_attack = 0, ""
+        if "frozen" in ch.statuses:
+            ch.statuses.remove("frozen")
+    _publish_chain(ctx)
+    state.turn = Turn()
+    state.to_move = 1 - state.to_move
+    state.turn_number += 1
+    start_turn(ctx)
+
+
+def _publish_chain(ctx: Ctx) -> None:
+    pub = ctx.state.meta.player(ctx.me.name)
+    sec = ctx.chance.secrets.get(ctx.me.name.casefold())
+    if pub is None or sec is None or not pub.chain:
+        return
+    pub.chain_index += 1
+    pub.chain = fairplay.chain_value(sec.seed, fairplay.CHAIN_LENGTH - pub.chain_index)
+
+
+def income(state: State, cat: Catalogue, side: Side) -> int:
+    """Return the AP a side receives at the start of its turn, before drains."""
+    base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
+    bonus = 0
+    for mod in active_mods(state, cat, side):
+        if mod["mod"] == "ap_per_turn":
+            per = mod.get("per_class")
+            count = sum(1 for c in side.characters if cat.get(c.name).klass == per) if per else 1
+            bonus += mod.get("amount", 0) * count
+    return base + bonus
+
+
+def start_turn(ctx: Ctx) -> None:
+    """Begin the turn of the player now to move: income, Poison, City triggers."""
+    state = ctx.state
+    side = state.current
+    gained = income(state, ctx.cat, side) + side.ap_next
+    side.ap = max(0, side.ap + gained)
+    side.ap_next = 0
+    for i in reversed(range(len(side.characters))):
+        if "poisoned" in side.characters[i].statuses:
+            _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
+    acting = ctx.player
+    ctx.player = side.name
+    try:
+        for name in list(side.cities) + [c.name for c in side.characters]:
+            for eff in ctx.cat.get(name).all_each_turn():
+                run_effect(ctx, eff, None, None, name)
+    finally:
+        ctx.player = acting
+
+
+# -- modifiers and limits ---------------------------------------------------------------------
+
+def _flooded(state: State, side: Side) -> bool:
+    return "Flood" in state.turn.effects and state.current is not side
+
+
+def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
+    """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
+    mods = []
+    if not _flooded(state, side):
+        for name in side.cities:
+            mods += cat.get(name).all_mods()
+    for ch in side.characters:
+        mods += cat.get(ch.name).all_mods()
+    return mods
+
+
+def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
+    return sum(m.get("amount", 1) for m in active_mods(state, cat, side) if m["mod"] == name)
+
+
+def character_limit(state: State, cat: Catalogue, side: Side) -> int:
+    """Return how many characters a side may have in play (3; MAC makes it 4)."""
+    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for m in active_mods(state, cat, side)
+              if m["mod"] == "character_limit"]
+    return max([BASE_CHARACTER_LIMIT, *limits])
+
+
+def heroic_resolve(state: State, cat: Catalogue, side: Side) -> bool:
+    """Return True if the side cannot lose by Attrition now."""
+    return any(m["mod"] == "no_attrition_loss" for m in active_mods(state, cat, side))
+
+
+# -- the end of the match -----------------------------------------------------------------------
+
+def losing_reason(state: State, cat: Catalogue, side: Side) -> str:
+    """Return why ``side`` has lost ('' if it has not)."""
+    if side.cp <= 0:
+        return f"Destruction ({side.name}'s CP {side.cp})"
+    if len(side.discards) >= ATTRITION_LIMIT and not heroic_resolve(state, cat, side):
+        return f"Attrition ({side.name} has {len(side.discards)} discards)"
+    return ""
+
+
+def check_outcome(state: State, cat: Catalogue) -> None:
+    """Set ``state.result`` if a win condition is met."""
+    if state.result or not state.started:
+        return
+    wins = []
+    for i, side in enumerate(state.sides):
+        other = state.sides[1 - i]
+        if side.cp >= CONSTRUCTION_CP:
+            wins.append((side.name, f"Construction ({side.name}'s CP {side.cp})"))
+        reason = losing_reason(state, cat, other)
+        if reason:
+            wins.append((side.name, reason))
+    winners = {w for w, _ in wins}
+    if len(winners) == 1:
+        state.result = f"{wins[0][0]} wins by {wins[0][1]}"
+    elif len(winners) == 2:
+        state.result = "draw: " + "; ".join(r for _, r in wins)

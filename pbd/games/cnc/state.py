@@ -1,0 +1,137 @@
+"""The C&C game state: plain dataclasses, no behaviour beyond small lookups.
+
+A hand is a list of card names; cards pbd cannot see (the opponent's) are ``"?"``.
+Per-turn facts (what was played, who acted) live in :class:`Turn` so that a turn
+spread over several commands is judged the same as one command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbd.games.base import Meta
+
+HIDDEN = "?"
+START_CP = 100
+HAND_LIMIT = 10
+OPENING_HAND = 5
+ATTRITION_LIMIT = 25
+
+
+@dataclass
+class Character:
+    """A character card in play."""
+
+    name: str
+    hp: int
+    statuses: list[str] = field(default_factory=list)
+    combo: int = 0
+    combo_attack: str = ""
+
+
+@dataclass
+class Pending:
+    """Something a player owes the game that only their own pbd can do (their hand is private)."""
+
+    player: str
+    kind: str          # "discard" (count cards from hand) | "take" (card back to hand) | "reveal" (hand card #n)
+    count: int = 1
+    card: str = ""
+    source: str = ""
+
+
+@dataclass
+class Side:
+    """One player's half of the board plus their public counts."""
+
+    name: str
+    cp: int = START_CP
+    ap: int = 0
+    ap_next: int = 0
+    cities: list[str] = field(default_factory=list)
+    characters: list[Character] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    deck: int = 0
+
+
+@dataclass
+class Turn:
+    """What the player to move has done so far this turn."""
+
+    played: list[str] = field(default_factory=list)
+    withdrawn: list[str] = field(default_factory=list)
+    acted: list[str] = field(default_factory=list)
+    attacked: list[str] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)   # "Perfect Storm", "Flood"
+
+
+@dataclass
+class State:
+    """A whole C&C match: the board, whose turn it is, and the document's meta."""
+
+    meta: Meta
+    sides: list[Side] = field(default_factory=list)
+    to_move: int = 0
+    turn_number: int = 1
+    first: int = 0
+    first_choice: str = ""          # "random" while waiting for the opponent to join
+    turn: Turn = field(default_factory=Turn)
+    pending: list[Pending] = field(default_factory=list)
+    result: str = ""
+
+    def side(self, name: str) -> Side:
+        """Return the side of the player called ``name`` (case-insensitive)."""
+        for s in self.sides:
+            if s.name.casefold() == name.casefold():
+                return s
+        raise KeyError(name)
+
+    def index(self, name: str) -> int:
+        """Return the seat index (0 or 1) of player ``name``."""
+        return self.sides.index(self.side(name))
+
+    def opponent(self, name: str) -> Side:
+        """Return the other player's side."""
+        return self.sides[1 - self.index(name)]
+
+    @property
+    def current(self) -> Side:
+        """Return the side of the player to move."""
+        return self.sides[self.to_move]
+
+    @property
+    def started(self) -> bool:
+        """Return True once both players are seated."""
+        return len(self.sides) == 2
+
+
+def key_of(chars: list[Character], i: int) -> str:
+    """Return the name that identifies ``chars[i]``: ``Name``, or ``Name#2`` for a second copy."""
+    name = chars[i].name
+    n = sum(1 for c in chars[:i + 1] if c.name == name)
+    return name if n == 1 else f"{name}#{n}"
+
+
+def find_key(chars: list[Character], key: str) -> int | None:
+    """Return the index of the character identified by ``key``, or None."""
+    for i in range(len(chars)):
+        if key_of(chars, i) == key:
+            return i
+    return None
+
+
+def clone(state: State) -> State:
+    """Return a copy of ``state`` deep enough for a trial move (the log is shared, not copied)."""
+    from copy import copy
+
+    from pbd.games.base import Meta
+
+    meta = Meta(state.meta.game, state.meta.match_id, [copy(p) for p in state.meta.fairplay], state.meta.log)
+    sides = [Side(s.name, s.cp, s.ap, s.ap_next, list(s.cities),
+                  [Character(c.name, c.hp, list(c.statuses), c.combo, c.combo_attack) for c in s.characters],
+                  list(s.discards), list(s.hand), s.deck) for s in state.sides]
+    turn = Turn(list(state.turn.played), list(state.turn.withdrawn), list(state.turn.acted),
+                list(state.turn.attacked), list(state.turn.effects))
+    return State(meta, sides, state.to_move, state.turn_number, state.first, state.first_choice, turn,
+                 [copy(p) for p in state.pending], state.result)
