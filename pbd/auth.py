@@ -1,0 +1,239 @@
+"""Google sign-in for players: OAuth installed-app flow, cached token, service-account keys.
+
+The token lives at ``PBD_HOME/google-token.json`` with mode 0600 and is refreshed
+when it has expired.  ``PBD_GOOGLE_CREDENTIALS=FILE`` uses a service-account key (or
+an authorized-user token file) instead.  No message from here ever contains a token,
+a refresh token, a client secret or a private key.
+
+Google libraries are imported inside the functions, so ``pbd --help`` and local
+commands never load them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from pbd import paths
+from pbd.errors import AuthError, BackendError
+
+SCOPES = ["https://www.googleapis.com/auth/documents", "https://www.googleapis.com/auth/drive.file"]
+TOKEN_FILE = "google-token.json"
+CLIENT_FILE = "google-client.json"
+SIGN_IN_HINT = "run: pbd auth login --client CLIENT.json  (your OAuth client file; see credentials.example.json)"
+
+
+def token_path() -> Path:
+    """Return where the sign-in is cached (``PBD_HOME/google-token.json``)."""
+    return paths.home() / TOKEN_FILE
+
+
+def credentials():
+    """Return usable Google credentials, refreshing (and re-saving) an expired user token.
+
+    ``PBD_GOOGLE_CREDENTIALS`` wins over the cached token.
+
+    :raises AuthError: not signed in, or the file is missing, malformed or refused.
+    :raises BackendError: Google cannot be reached to refresh the token.
+    """
+    env = os.environ.get("PBD_GOOGLE_CREDENTIALS", "").strip()
+    path = Path(env).expanduser() if env else token_path()
+    if not env and not path.exists():
+        raise AuthError("not signed in to Google", hint=SIGN_IN_HINT)
+    source = f"PBD_GOOGLE_CREDENTIALS file {path}" if env else f"saved sign-in {path}"
+    creds = from_info(read_json(path, source), source)
+    if getattr(creds, "refresh_token", None) and not creds.valid:
+        refresh(creds)
+        if not env:
+            save_token(creds.to_json())
+    return creds
+
+
+def read_json(path: Path, what: str) -> dict:
+    """Return the JSON object in ``path``.
+
+    :raises AuthError: the file is missing, unreadable or not a JSON object.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AuthError(f"{what} does not exist", hint=SIGN_IN_HINT) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AuthError(f"cannot read {what}: {getattr(exc, 'strerror', None) or type(exc).__name__}") from None
+    except ValueError as exc:
+        raise AuthError(f"{what} is not valid JSON (line {getattr(exc, 'lineno', '?')})",
+                        hint=SIGN_IN_HINT) from None
+    if not isinstance(data, dict):
+        raise AuthError(f"{what} is not a Google credentials file (expected a JSON object)", hint=SIGN_IN_HINT)
+    return data
+
+
+def from_info(info: dict, source: str):
+    """Return credentials for a service-account key or an authorized-user token.
+
+    :raises AuthError: the shape is wrong (an OAuth client file, missing fields, bad key).
+    """
+    kind = info.get("type")
+    if "installed" in info or "web" in info:
+        raise AuthError(f"{source} is an OAuth client file, not a sign-in",
+                        hint="sign in with it: pbd auth login --client FILE")
+    try:
+        if kind == "service_account":
+            from google.oauth2 import service_account
+
+            return service_account.Credentials.from_service_account_info(info, scopes=SCOPES)
+        if kind == "authorized_user" or "refresh_token" in info:
+            from google.oauth2.credentials import Credentials
+
+            return Credentials.from_authorized_user_info(info, SCOPES)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise AuthError(f"{source} is malformed ({_safe(exc)})", hint=SIGN_IN_HINT) from None
+    raise AuthError(f"{source} is neither a saved sign-in nor a service-account key", hint=SIGN_IN_HINT)
+
+
+def refresh(creds) -> None:
+    """Refresh an expired user token in place.
+
+    :raises AuthError: Google refused it (revoked, expired, client deleted).
+    :raises BackendError: Google cannot be reached.
+    """
+    from google.auth.exceptions import RefreshError, TransportError
+    from google.auth.transport.requests import Request
+
+    try:
+        creds.refresh(Request())
+    except RefreshError:
+        raise AuthError("Google refused the saved sign-in (it was revoked or has expired)",
+                        hint="run: pbd auth login") from None
+    except TransportError:
+        raise BackendError("cannot reach Google to refresh the sign-in", hint="check your network connection") from None
+
+
+def save_token(data: str) -> Path:
+    """Write the token JSON ``data`` to the token file atomically, mode 0600.
+
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    path = token_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=".google-token.", dir=path.parent)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise BackendError(f"cannot save the sign-in in {path.parent}: {exc.strerror or exc}") from None
+    return path
+
+
+def client_config(path: Path) -> dict:
+    """Return an OAuth client file's contents after checking its shape.
+
+    :raises AuthError: missing, not JSON, not an "installed"/"web" client, or still placeholders.
+    """
+    info = read_json(path, f"OAuth client file {path}")
+    section = info.get("installed") or info.get("web")
+    if not isinstance(section, dict):
+        raise AuthError(f"{path} is not an OAuth client file (expected an \"installed\" section)",
+                        hint="download a Desktop-app OAuth client from Google Cloud console, "
+                             "APIs & Services > Credentials; see credentials.example.json")
+    missing = [k for k in ("client_id", "client_secret", "auth_uri", "token_uri") if not section.get(k)]
+    if missing:
+        raise AuthError(f"{path} lacks {', '.join(missing)} in its OAuth client section")
+    if "YOUR" in str(section["client_id"]).upper() or "PLACEHOLDER" in str(section["client_secret"]).upper():
+        raise AuthError(f"{path} still has the placeholder values of credentials.example.json",
+                        hint="put your own OAuth client's values in it")
+    return info
+
+
+def login(client_file: str | None = None, service_account: str | None = None, open_browser: bool = True):
+    """Sign in (browser OAuth flow) or register a service-account key; save it under PBD_HOME.
+
+    :raises AuthError: the client or key file is missing or malformed, or the sign-in failed.
+    """
+    from pbd.match import Result
+
+    if service_account:
+        info = read_json(Path(service_account).expanduser(), f"service-account key {service_account}")
+        if info.get("type") != "service_account":
+            raise AuthError(f"{service_account} is not a service-account key (its \"type\" is not service_account)")
+        creds = from_info(info, f"service-account key {service_account}")
+        path = save_token(json.dumps(info))
+        return Result([f"Using service account {creds.service_account_email}; key saved in {path} (mode 0600).",
+                       "It can edit documents shared with that address; it cannot create them (gdoc:new)."],
+                      {"kind": "service_account", "account": creds.service_account_email, "file": str(path)})
+    path = Path(client_file or os.environ.get("PBD_GOOGLE_CLIENT") or paths.home() / CLIENT_FILE).expanduser()
+    if not path.exists():
+        raise AuthError(f"no OAuth client file at {path}", hint=SIGN_IN_HINT)
+    config = client_config(path)
+    from google_auth_oauthlib.flow import InstalledAppFlow
+
+    flow = InstalledAppFlow.from_client_config(config, SCOPES)
+    try:
+        creds = flow.run_local_server(
+            port=0, open_browser=open_browser,
+            authorization_prompt_message="Open this address to let pbd edit your Google Docs:\n{url}",
+            success_message="pbd is signed in. You can close this tab.")
+    except Exception as exc:  # oauthlib/requests raise many types; none may leak a secret
+        raise AuthError(f"Google sign-in failed ({type(exc).__name__}: {_safe(exc)})") from None
+    saved = save_token(creds.to_json())
+    return Result([f"Signed in to Google; token saved in {saved} (mode 0600)."],
+                  {"kind": "authorized_user", "file": str(saved)})
+
+
+def status():
+    """Describe the sign-in in use, refreshing it if it expired.
+
+    :raises AuthError: not signed in, or the sign-in is broken or revoked.
+    """
+    from pbd.match import Result
+
+    lines = []
+    emulator = os.environ.get("PBD_DOCS_EMULATOR_HOST")
+    if emulator:
+        lines.append(f"PBD_DOCS_EMULATOR_HOST={emulator}: documents go to that local server, anonymously.")
+    creds = credentials()
+    env = os.environ.get("PBD_GOOGLE_CREDENTIALS")
+    source = env or str(token_path())
+    email = getattr(creds, "service_account_email", None)
+    if email:
+        lines.append(f"Signed in as service account {email} (from {source}).")
+        data = {"kind": "service_account", "account": email, "file": source}
+    else:
+        expiry = creds.expiry.strftime("%Y-%m-%d %H:%M UTC") if creds.expiry else "unknown"
+        lines.append(f"Signed in with a saved Google sign-in (from {source}); access valid until {expiry}.")
+        data = {"kind": "authorized_user", "file": source, "expiry": expiry}
+    granted = set(creds.scopes or [])
+    lacking = [s for s in SCOPES if granted and s not in granted]
+    if lacking:
+        lines.append("Missing scopes: " + ", ".join(lacking) + " (run pbd auth login again).")
+    return Result(lines, data)
+
+
+def logout():
+    """Forget the saved sign-in (delete the token file)."""
+    from pbd.match import Result
+
+    path = token_path()
+    if not path.exists():
+        return Result([f"Not signed in (no {path})."], {"removed": False})
+    try:
+        path.unlink()
+    except OSError as exc:
+        raise BackendError(f"cannot remove {path}: {exc.strerror or exc}") from None
+    return Result([f"Signed out: removed {path}.",
+                   "To revoke pbd's access entirely: https://myaccount.google.com/permissions"], {"removed": True})
+
+
+def _safe(exc: Exception) -> str:
+    """Return a short description of ``exc`` that cannot carry a secret (no long tokens)."""
+    text = str(exc).split("\n")[0][:160]
+    return " ".join(w if len(w) < 40 else "…" for w in text.split())
