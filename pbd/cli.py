@@ -93,12 +93,15 @@ def template_command(game, output):
 @click.option("--first", metavar="NAME|random", help="Who moves first (default: you).")
 @click.option("--option", "-O", "game_options", multiple=True, metavar="KEY[=VALUE]",
               help="A game option, e.g. -O face-up for Twin Tower City.")
-def new_command(game, doc, player, deck, seed, first, game_options):
-    """Start a match of GAME on DOC as player 1."""
+@click.option("--title", metavar="TEXT", help="Name of the Google Doc created by gdoc:new (default: pbd match).")
+@click.option("--share", multiple=True, metavar="EMAIL", help="Share the Google Doc with EMAIL as editor (repeatable).")
+def new_command(game, doc, player, deck, seed, first, game_options, title, share):
+    """Start a match of GAME on DOC as player 1 (DOC may be gdoc:new to create a Google Doc)."""
     options = dict(_kv(o) for o in game_options)
     if first:
         options["first"] = first
-    _emit(match.new(game, doc, player, deck, seed, options))
+    doc_options = {k: v for k, v in (("title", title), ("share", list(share))) if v}
+    _emit(match.new(game, doc, player, deck, seed, options, doc_options=doc_options or None))
 
 
 @cli.command("join")
@@ -188,6 +191,40 @@ def deck_group():
 def deck_check_command(deck, game):
     """Check that DECK (a file or bundled deck name) is a legal deck."""
     _emit(match.deck_check(deck, game))
+
+
+@cli.group("auth", cls=PbdGroup)
+def auth_group():
+    """Sign in to Google, for match documents in Google Docs."""
+
+
+@auth_group.command("login")
+@click.option("--client", "client_file", metavar="FILE",
+              help="Your OAuth client file (Desktop app), shaped like credentials.example.json.")
+@click.option("--service-account", metavar="KEY", help="Use a service-account key file instead (documents shared with it).")
+@click.option("--no-browser", is_flag=True, help="Print the sign-in address instead of opening a browser.")
+def auth_login_command(client_file, service_account, no_browser):
+    """Sign in to Google; the token is kept in PBD_HOME (mode 0600)."""
+    from pbd import auth
+
+    _emit(auth.login(client_file, service_account, open_browser=not no_browser))
+
+
+@auth_group.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def auth_status_command(as_json):
+    """Show which Google sign-in pbd uses (refreshing it if expired)."""
+    from pbd import auth
+
+    _emit(auth.status(), as_json)
+
+
+@auth_group.command("logout")
+def auth_logout_command():
+    """Forget the saved Google sign-in."""
+    from pbd import auth
+
+    _emit(auth.logout())
 
 
 def _kv(text: str) -> tuple[str, str]:
