@@ -212,8 +212,11 @@ def match_name(name: str, names: list[str], kind: str = "card") -> str:
 
 # -- loading -------------------------------------------------------------------------
 
-def load_catalogue(path: str | Path) -> Catalogue:
+def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
     """Return the catalogue in a TOML file, validated against the schema above.
+
+    ``require_porter=False`` accepts a partial catalogue (a player's own cards, merged
+    over the bundled one, need not define a Porter).
 
     :raises DeckFormatError: the file is missing, not TOML, or a card breaks the schema.
     """
@@ -230,7 +233,7 @@ def load_catalogue(path: str | Path) -> Catalogue:
         if card.name in cards:
             raise DeckFormatError(f"card {card.name!r} is defined twice", source=str(path))
         cards[card.name] = card
-    if not any(c.kind == "porter" for c in cards.values()):
+    if require_porter and not any(c.kind == "porter" for c in cards.values()):
         raise DeckFormatError("the catalogue has no Porter (kind = \"porter\")", source=str(path))
     return Catalogue(cards, str(path))
 
