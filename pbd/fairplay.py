@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from functools import lru_cache
 
 CHAIN_LENGTH = 4096
 _LIMIT_BITS = 64
@@ -45,6 +46,20 @@ def commitment(seed: bytes, deck: list[str]) -> str:
 
 def chain_value(seed: bytes, k: int) -> str:
     """Return ``c_k``, the k-th value of the player's hash chain, as hex."""
+    return _chain(seed)[k] if 0 <= k <= CHAIN_LENGTH else _walk(seed, k)
+
+
+@lru_cache(maxsize=16)
+def _chain(seed: bytes) -> tuple[str, ...]:
+    value = hmac.new(seed, b"chain", hashlib.sha256).digest()
+    out = [value.hex()]
+    for _ in range(CHAIN_LENGTH):
+        value = hashlib.sha256(value).digest()
+        out.append(value.hex())
+    return tuple(out)
+
+
+def _walk(seed: bytes, k: int) -> str:
     value = hmac.new(seed, b"chain", hashlib.sha256).digest()
     for _ in range(k):
         value = hashlib.sha256(value).digest()

@@ -357,3 +357,15 @@ class Playable(Game):
     def status(self, state) -> list[str]:
         """Return a line or two on where the match stands (whose turn, result)."""
         raise NotImplementedError
+
+    def outcome(self, state) -> str | None:
+        """Return the result of a finished match ("Ann wins by ..."), or None while it goes on."""
+        return getattr(state, "result", None) or None
+
+    def actors(self, state) -> list[str]:
+        """Return the players who may move now (the player to move, plus any who owe a move)."""
+        raise NotImplementedError
+
+    def sample_decks(self) -> list[str]:
+        """Return bundled deck names to seat players with in simulations and tutorials."""
+        raise NotImplementedError

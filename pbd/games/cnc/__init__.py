@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from functools import lru_cache
 
 from pbd import fairplay, paths
 from pbd.errors import DocumentFormatError, IllegalMoveError, PbdError, UsageError
@@ -22,12 +23,17 @@ DECK_SIZE = 50
 
 def match_catalogue() -> Catalogue:
     """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``."""
-    cards = dict(bundled_catalogue().cards)
     folder = paths.home() / "catalogues"
-    if folder.is_dir():
-        for path in sorted(folder.glob("*.toml")):
-            cards.update(load_catalogue(path).cards)
-    return Catalogue(cards, "bundled + " + str(folder))
+    files = tuple((str(p), p.stat().st_mtime_ns) for p in sorted(folder.glob("*.toml"))) if folder.is_dir() else ()
+    return _merged(files)
+
+
+@lru_cache(maxsize=4)
+def _merged(files: tuple) -> Catalogue:
+    cards = dict(bundled_catalogue().cards)
+    for path, _ in files:
+        cards.update(load_catalogue(path).cards)
+    return Catalogue(cards, "bundled" + "".join(f" + {p}" for p, _ in files))
 
 
 def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
@@ -248,6 +254,16 @@ class CncGame(Playable):
         if not state.started:
             return [f"Waiting for player 2 to join ({state.sides[0].name} is player 1)."]
         return [f"Turn {state.turn_number}: {state.current.name} to move with {state.current.ap} AP."]
+
+    def actors(self, state: State) -> list[str]:
+        if not state.started or state.result:
+            return []
+        owing = [p.player for p in state.pending if p.kind == "discard"]
+        return list(dict.fromkeys([*owing, state.current.name]))
+
+    def sample_decks(self) -> list[str]:
+        return ["forces-of-justice", "forces-of-corruption", "forces-of-peace", "forces-of-punishment",
+                "forces-of-mystery"]
 
     def deck_check(self, deck: str) -> tuple[str, list[str]]:
         from pbd.games.cnc.deck import deck_report

@@ -44,7 +44,7 @@ from __future__ import annotations
 import difflib
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
@@ -180,6 +180,7 @@ class Catalogue:
         return next(c for c in self.cards.values() if c.kind == "porter")
 
 
+@lru_cache(maxsize=4096)
 def _fold(name: str) -> str:
     return "".join(ch for ch in name.casefold() if ch.isalnum())
 

@@ -152,12 +152,12 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
 
 def _hand_card(ctx: Ctx, name: str) -> Card:
     known = [c for c in ctx.me.hand if c != HIDDEN]
-    try:
-        return ctx.cat.get(match_name(name, known, "card in your hand"))
-    except UnknownNameError:
-        if name in ctx.cat:
-            raise illegal(f"{ctx.cat.get(name).name} is not in your hand") from None
-        raise
+    if name in ctx.cat:
+        card = ctx.cat.get(name)
+        if card.name not in known:
+            raise illegal(f"{card.name} is not in your hand")
+        return card
+    return ctx.cat.get(match_name(name, known, "card in your hand"))
 
 
 def _play(ctx: Ctx, move: Move) -> None:
@@ -247,7 +247,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 
 def _char_target(side: Side, text: str, where: str) -> Target:
     if not side.characters:
-        raise illegal(f"there are no characters among {where}")
+        raise illegal(f"{side.name} has no characters in play")
     return Target(side, "character", match_name(text, _keys(side), f"character among {where}"))
 
 

@@ -1,0 +1,47 @@
+"""Random legal play of any registered game, in process (contract tests, benchmarks).
+
+Both players' secrets are held, so every draw is real; no document is involved.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from pbd import fairplay
+from pbd.games.base import Chance
+
+#: how much more likely a random player is to pick a move starting with these words
+WEIGHTS = {"end": 1.0, "withdraw": 0.2, "discard": 0.3}
+
+
+def seat(game, rng: random.Random, decks: tuple[str, str] | None = None, options: dict | None = None):
+    """Return ``(state, chance)`` for a new two-player match between Ann and Ben."""
+    decks = decks or tuple(rng.sample(game.sample_decks(), 2)) if len(game.sample_decks()) > 1 else (
+        game.sample_decks()[0],) * 2
+    seeds = [fairplay.seed_from_text(f"{rng.random()}") for _ in range(2)]
+    state, ann = game.create(f"{rng.getrandbits(32):08x}", "Ann", decks[0], seeds[0], dict(options or {}))
+    state, ben = game.join(state, "Ben", decks[1], seeds[1])
+    return state, Chance(state.meta, {"Ann": ann, "Ben": ben})
+
+
+def pick(moves: list[str], rng: random.Random) -> str:
+    """Return a random move, weighting away from ending the turn and giving cards up."""
+    weights = [WEIGHTS.get(m.split()[0].lower(), 3.0) for m in moves]
+    return rng.choices(moves, weights)[0]
+
+
+def random_game(game, rng: random.Random, max_moves: int = 3000, **seat_args) -> Iterator[tuple]:
+    """Play random legal moves until the match ends; yield ``(state, player, move)`` after each."""
+    state, chance = seat(game, rng, **seat_args)
+    for _ in range(max_moves):
+        actors = game.actors(state)
+        if not actors:
+            return
+        player = actors[0]
+        moves = game.legal(state, player)
+        if not moves:
+            return
+        move = pick(moves, rng)
+        game.play(state, player, move, chance)
+        yield state, player, move
