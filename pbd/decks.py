@@ -183,6 +183,8 @@ def find_deck(spec: str, game: str) -> Path:
     close = difflib.get_close_matches(stem.casefold(), names, n=3, cutoff=0.6)
     hint = f"did you mean {' or '.join(close)}? " if close else ""
     hint += f"bundled {game} decks: {', '.join(names)}" if names else f"no decks are bundled for {game}"
+    if any(sep in spec for sep in ("/", "\\")) or spec.lower().endswith(".txt"):
+        raise DeckFormatError("deck list file not found", source=spec, hint=hint)
     raise DeckFormatError(f"no deck file {spec!r}, and no bundled {game} deck of that name",
                           hint=hint)
 
