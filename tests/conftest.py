@@ -24,3 +24,43 @@ def docs_server(monkeypatch, tmp_path):
     server.sleeps = sleeps
     yield server
     server.stop()
+
+
+# -- every test: a private PBD_HOME, and a way to run the CLI as a user would -----------
+
+import json as _json
+
+import pytest as _pytest
+
+
+@_pytest.fixture(autouse=True)
+def _isolated_home(monkeypatch, tmp_path):
+    """Give every test its own PBD_HOME so nothing touches the real user data dir."""
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "pbd-home"))
+
+
+class Pbd:
+    """Run ``pbd`` through click's CliRunner; ``pbd("show", doc)`` returns the click Result."""
+
+    def __init__(self):
+        from click.testing import CliRunner
+
+        self.runner = CliRunner()
+
+    def __call__(self, *args, ok: bool | None = None):
+        from pbd.cli import cli
+
+        result = self.runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
+        if ok is True:
+            assert result.exit_code == 0, f"pbd {' '.join(map(str, args))} -> {result.exit_code}\n{result.output}"
+        return result
+
+    def json(self, *args):
+        """Run a command with --json and return the parsed output."""
+        return _json.loads(self(*args, "--json", ok=True).stdout)
+
+
+@_pytest.fixture
+def pbd():
+    """The CLI, run in process as a user would run it."""
+    return Pbd()

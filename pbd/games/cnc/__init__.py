@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 from functools import lru_cache
 
 from pbd import fairplay, paths
-from pbd.errors import DocumentFormatError, IllegalMoveError, PbdError, UsageError
+from pbd.errors import BackendError, DocumentFormatError, IllegalMoveError, PbdError, UsageError
 from pbd.games.base import Chance, Meta, PlayerMeta, Playable, Secrets
 from pbd.games.cnc import board, rules
 from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue
@@ -32,7 +33,7 @@ def match_catalogue() -> Catalogue:
 def _merged(files: tuple) -> Catalogue:
     cards = dict(bundled_catalogue().cards)
     for path, _ in files:
-        cards.update(load_catalogue(path).cards)
+        cards.update(load_catalogue(path, require_porter=False).cards)
     return Catalogue(cards, "bundled" + "".join(f" + {p}" for p, _ in files))
 
 
@@ -279,11 +280,14 @@ def _check_name(player: str) -> None:
 
 def _install_catalogue(deck) -> None:
     """Keep a player's own catalogue under PBD_HOME/catalogues so later commands know its cards."""
-    source = getattr(deck, "catalogue_path", None)
-    if source:
+    if deck.catalogue_path:
+        source = Path(deck.catalogue_path)
         folder = paths.home() / "catalogues"
-        folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, folder / source.name)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, folder / source.name)
+        except OSError as exc:
+            raise BackendError(f"cannot keep a copy of {source} under {folder}: {exc}") from None
 
 
 def _resolve_reveals(ctx: rules.Ctx) -> list[str]:

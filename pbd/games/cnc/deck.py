@@ -31,6 +31,8 @@ class CncDeck:
     cards: list[str]
     catalogue: Catalogue
     source: str = ""
+    #: the player's own catalogue file named by the list's ``Catalogue:`` line, if any
+    catalogue_path: str | None = None
 
 
 def load_cnc_deck(spec: str) -> CncDeck:
@@ -47,7 +49,7 @@ def load_cnc_deck(spec: str) -> CncDeck:
                         f"({len(problems)} problem{'s' if len(problems) != 1 else ''})", problems)
     return CncDeck(title=deck_list.title, porter=catalogue.get(deck_list.porter).name,
                    cards=[catalogue.get(name).name for name in deck_list.cards],
-                   catalogue=catalogue, source=deck_list.source)
+                   catalogue=catalogue, source=deck_list.source, catalogue_path=deck_list.catalogue)
 
 
 def deck_report(spec: str) -> tuple[str, list[str]]:
