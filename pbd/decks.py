@@ -180,7 +180,7 @@ def find_deck(spec: str, game: str) -> Path:
     for name in names:
         if name.casefold() == stem.casefold():
             return resource_dir("decks") / game / f"{name}.txt"
-    close = difflib.get_close_matches(stem.casefold(), names, n=3, cutoff=0.6)
+    close = difflib.get_close_matches(stem.casefold(), names, n=1, cutoff=0.6)
     hint = f"did you mean {' or '.join(close)}? " if close else ""
     hint += f"bundled {game} decks: {', '.join(names)}" if names else f"no decks are bundled for {game}"
     if any(sep in spec for sep in ("/", "\\")) or spec.lower().endswith(".txt"):

@@ -109,6 +109,14 @@ def test_cards_are_well_formed_for_the_engine(cat):
         assert len(names) == len(set(names)), c.name
 
 
+def test_start_of_turn_effects_need_no_private_state(cat):
+    """Per-turn effects fire inside the *other* player's 'end turn', so they cannot draw, roll,
+    or touch a hand: pbd then holds only the player ending the turn's private state."""
+    for c in cat.cards.values():
+        for e in c.all_each_turn():
+            assert e["do"] not in {"roll", "draw", "discard_hand", "recover", "manual"}, c.name
+
+
 def test_targeted_effects_have_a_target(cat):
     """An effect aimed at 'target' sits on a play or ability that chooses one, and vice versa."""
 
