@@ -44,11 +44,29 @@ def credentials():
         raise AuthError("not signed in to Google", hint=SIGN_IN_HINT)
     source = f"PBD_GOOGLE_CREDENTIALS file {path}" if env else f"saved sign-in {path}"
     creds = from_info(read_json(path, source), source)
+    local = emulator_token_uri()
+    if local and hasattr(creds, "with_token_uri") and getattr(creds, "refresh_token", None):
+        expiry, creds = creds.expiry, creds.with_token_uri(local)
+        creds.expiry = expiry  # the copy forgets it
     if getattr(creds, "refresh_token", None) and not creds.valid:
         refresh(creds)
         if not env:
             save_token(creds.to_json())
     return creds
+
+
+def emulator_token_uri() -> str | None:
+    """Return the local test server's token endpoint, if ``PBD_DOCS_EMULATOR_HOST`` is a loopback address.
+
+    google-auth always refreshes user tokens at Google's endpoint; with a local
+    Docs API server (tests) the refresh goes to ``http://HOST/token`` instead.  Only
+    loopback hosts qualify, so the variable cannot send a refresh token off the machine.
+    """
+    host = os.environ.get("PBD_DOCS_EMULATOR_HOST", "").strip()
+    name = host.rsplit(":", 1)[0].strip("[]")
+    if name in ("127.0.0.1", "localhost", "::1"):
+        return f"http://{host}/token"
+    return None
 
 
 def read_json(path: Path, what: str) -> dict:

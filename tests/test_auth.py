@@ -1,0 +1,207 @@
+"""Google sign-in: bad credential files, the token cache, refresh and revocation, the OAuth flow.
+
+Everything runs offline: token refresh and the OAuth flow go to tests/docs_server.py.
+"""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbd.cli import cli
+
+SECRETS = ("emu-access", "emu-refresh", "s3cr3t-client", "PRIVATE KEY", "MIIE")
+
+
+def run(*args, env=None):
+    result = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    out = result.output + (result.stderr if result.stderr_bytes is not None else "")
+    for secret in SECRETS:
+        assert secret not in out, f"{secret!r} leaked: {out}"
+    assert "Traceback" not in out
+    return result.exit_code, out
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PBD_GOOGLE_CREDENTIALS", raising=False)
+    monkeypatch.delenv("PBD_DOCS_EMULATOR_HOST", raising=False)
+    return tmp_path / "home"
+
+
+def client_file(path: Path, host: str = "127.0.0.1:9", **override) -> Path:
+    section = {"client_id": "1234-abc.apps.googleusercontent.com", "client_secret": "s3cr3t-client",
+               "project_id": "p", "auth_uri": f"http://{host}/auth", "token_uri": f"http://{host}/token",
+               "redirect_uris": ["http://localhost"], **override}
+    path.write_text(json.dumps({"installed": section}))
+    return path
+
+
+def token_file(path: Path, host: str, expired: bool, refresh="emu-refresh-1") -> Path:
+    expiry = datetime.now(timezone.utc).replace(tzinfo=None) + timedelta(hours=-1 if expired else 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "type": "authorized_user", "token": "emu-access-0", "refresh_token": refresh,
+        "token_uri": f"http://{host}/token", "client_id": "1234-abc.apps.googleusercontent.com",
+        "client_secret": "s3cr3t-client", "scopes": ["https://www.googleapis.com/auth/documents",
+                                                     "https://www.googleapis.com/auth/drive.file"],
+        "expiry": expiry.isoformat() + "Z"}))
+    os.chmod(path, 0o600)
+    return path
+
+
+def test_not_signed_in(home):
+    code, out = run("auth", "status")
+    assert code == 5 and "not signed in" in out and "pbd auth login" in out
+
+
+def test_google_document_without_sign_in_is_exit_5(home):
+    code, out = run("show", "gdoc:abcDEF123")
+    assert code == 5 and "not signed in" in out
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no OAuth client file"),
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "expected a JSON object"),
+    ('{"type": "service_account"}', "expected an \"installed\" section"),
+    ('{"installed": {"client_id": "x"}}', "lacks client_secret"),
+])
+def test_bad_client_files(home, tmp_path, content, message):
+    path = tmp_path / "client.json"
+    if content is not None:
+        path.write_text(content)
+    code, out = run("auth", "login", "--client", str(path), "--no-browser")
+    assert code == 5 and message in out
+
+
+def test_the_example_client_file_is_refused_as_placeholder(home):
+    example = Path(__file__).parent.parent / "credentials.example.json"
+    assert "installed" in json.loads(example.read_text())
+    code, out = run("auth", "login", "--client", str(example), "--no-browser")
+    assert code == 5 and "placeholder" in out
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{oops", "not valid JSON"),
+    ('{"installed": {"client_id": "x", "client_secret": "s3cr3t-client"}}', "is an OAuth client file"),
+    ('{"type": "authorized_user", "refresh_token": "emu-refresh-9"}', "malformed"),
+    ('{"type": "service_account", "client_email": "a@b", "private_key": "MIIE-not-a-key", '
+     '"token_uri": "http://x"}', "malformed"),
+    ('{"hello": "world"}', "neither"),
+])
+def test_bad_credentials_files(home, tmp_path, content, message):
+    path = tmp_path / "creds.json"
+    path.write_text(content)
+    code, out = run("auth", "status", env={"PBD_GOOGLE_CREDENTIALS": str(path)})
+    assert code == 5 and message in out
+    code, out = run("show", "gdoc:abcDEF123", env={"PBD_GOOGLE_CREDENTIALS": str(path)})
+    assert code == 5
+
+
+def test_missing_credentials_file(home, tmp_path):
+    code, out = run("auth", "status", env={"PBD_GOOGLE_CREDENTIALS": str(tmp_path / "nope.json")})
+    assert code == 5 and "does not exist" in out
+
+
+def test_expired_token_is_refreshed_and_saved_0600(home, docs_server):
+    monkey_home = Path(os.environ["PBD_HOME"])
+    path = token_file(monkey_home / "google-token.json", docs_server.host, expired=True)
+    code, out = run("auth", "status")
+    assert code == 0 and "Signed in" in out
+    saved = json.loads(path.read_text())
+    assert saved["token"] == "emu-access-1" and saved["refresh_token"] == "emu-refresh-1"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert docs_server.count("/token") == 1
+    code, out = run("auth", "status")  # still valid: no new refresh
+    assert code == 0 and docs_server.count("/token") == 1
+
+
+def test_revoked_token_is_exit_5(home, docs_server):
+    token_file(Path(os.environ["PBD_HOME"]) / "google-token.json", docs_server.host, expired=True)
+    docs_server.revoked_refresh_tokens.add("emu-refresh-1")
+    code, out = run("auth", "status")
+    assert code == 5 and "revoked" in out
+
+
+def test_logout_forgets_the_token(home, docs_server):
+    path = token_file(Path(os.environ["PBD_HOME"]) / "google-token.json", docs_server.host, expired=False)
+    code, out = run("auth", "logout")
+    assert code == 0 and not path.exists()
+    code, out = run("auth", "logout")
+    assert code == 0 and "Not signed in" in out
+
+
+def _service_account_key(tmp_path: Path) -> Path:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption()).decode()
+    path = tmp_path / "sa.json"
+    path.write_text(json.dumps({"type": "service_account", "project_id": "p", "private_key_id": "k1",
+                                "private_key": pem, "client_email": "pbd-bot@p.iam.gserviceaccount.com",
+                                "client_id": "1", "token_uri": "https://oauth2.googleapis.com/token"}))
+    return path
+
+
+def test_service_account_key_by_login_and_by_environment(home, tmp_path):
+    key = _service_account_key(tmp_path)
+    code, out = run("auth", "login", "--service-account", str(key))
+    assert code == 0 and "pbd-bot@p.iam.gserviceaccount.com" in out
+    saved = home / "google-token.json"
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+    code, out = run("auth", "status")
+    assert code == 0 and "service account pbd-bot@" in out
+    code, out = run("auth", "status", env={"PBD_GOOGLE_CREDENTIALS": str(key)})
+    assert code == 0 and "service account pbd-bot@" in out
+
+
+def test_login_refuses_a_non_service_account_key(home, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"type": "authorized_user"}')
+    code, out = run("auth", "login", "--service-account", str(path))
+    assert code == 5 and "not a service-account key" in out
+
+
+FAKE_BROWSER = textwrap.dedent("""
+    # Plays the user's browser: follows the sign-in address (the test server approves at once
+    # and redirects to pbd's local callback).  Detaches first, as a real browser would.
+    import os, sys, urllib.request
+    if os.fork():
+        sys.exit(0)
+    os.setsid()
+    urllib.request.urlopen(sys.argv[1], timeout=20).read()
+""")
+
+
+def test_full_oauth_installed_app_flow(home, tmp_path, docs_server):
+    browser = tmp_path / "browser.py"
+    browser.write_text(FAKE_BROWSER)
+    client = client_file(tmp_path / "client.json", docs_server.host)
+    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s", "OAUTHLIB_INSECURE_TRANSPORT": "1",
+           "PBD_HOME": str(home)}
+    env.pop("PBD_DOCS_EMULATOR_HOST", None)
+    pbd = Path(sys.executable).parent / "pbd"
+    proc = subprocess.run([str(pbd), "auth", "login", "--client", str(client)], env=env, capture_output=True,
+                          text=True, timeout=60)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "Signed in" in out and "Traceback" not in out
+    for secret in SECRETS:
+        assert secret not in out
+    token = home / "google-token.json"
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600
+    saved = json.loads(token.read_text())
+    assert saved["refresh_token"].startswith("emu-refresh-")
+    assert set(saved["scopes"]) == {"https://www.googleapis.com/auth/documents",
+                                    "https://www.googleapis.com/auth/drive.file"}
