@@ -1,0 +1,415 @@
+"""Twin Tower City: deal from one shared deck, play and score five rounds on a match document.
+
+Modules: :mod:`.catalogue` (TOML catalogues, deck lists), :mod:`.score` (exact, explained
+scoring), :mod:`.sra` and :mod:`.deal` (dealing without a dealer), :mod:`.rules` (turn
+order, legal moves), :mod:`.notation`, :mod:`.board` (render/parse).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from pbd import fairplay
+from pbd.errors import DeckError, DocumentFormatError, IllegalMoveError, NotationError, PbdError, UsageError
+from pbd.games.base import Meta, PlayerMeta, Playable, Secrets, render_frame
+from pbd.games.ttc import board, deal, notation, rules, sra
+from pbd.games.ttc.catalogue import deck_problems, load_deck
+from pbd.games.ttc.state import Options, Seat, Slot, State, other
+
+OPTION_HELP = "face-up, open-hands, no-environments, no-bonuses, team=N, side=light|dark"
+NAME_RE = re.compile(r"^[^(),:;·|]+$")
+
+
+def parse_new_options(options: dict, creator: str) -> tuple[Options, str, str]:
+    """Return ``(options, creator's side, first side)`` from ``pbd new``'s ``-O`` options and ``--first``.
+
+    :raises UsageError: an unknown option or value.
+    """
+    opts, side, first = Options(), "light", None
+    for raw_key, value in options.items():
+        key = raw_key.strip().lower().replace("_", "-")
+        if key in ("face-up", "faceup", "starting-face-up"):
+            opts.face_up = True
+        elif key in ("open-hands", "open-hand", "open"):
+            opts.open_hands = True
+        elif key in ("no-environments", "no-environment", "no-env"):
+            opts.environments = False
+        elif key in ("no-bonuses", "no-bonus"):
+            opts.bonuses = opts.environments = False
+        elif key in ("team", "team-size", "players-per-side"):
+            if not str(value).isdigit() or not 1 <= int(value) <= 4:
+                raise UsageError(f"team must be 1 to 4 players a side, not {value!r}")
+            opts.team = int(value)
+        elif key == "side":
+            if str(value).lower() not in ("light", "dark"):
+                raise UsageError(f"side must be light or dark, not {value!r}")
+            side = str(value).lower()
+        elif key == "first":
+            first = str(value)
+        else:
+            raise UsageError(f"unknown Twin Tower City option {raw_key!r}", hint=f"options: {OPTION_HELP}")
+    if first is None or first.casefold() == creator.casefold():
+        first_side = side
+    elif first.lower() in ("random", "light", "dark"):
+        first_side = first.lower()
+    else:
+        first_side = other(side)
+    return opts, side, first_side
+
+
+class TwinTowerCity(Playable):
+    """Twin Tower City for pbd: the metadata and the match hooks."""
+
+    name = "ttc"
+    title = "Twin Tower City"
+    aliases = ("twin-tower-city", "twintowercity", "twin tower city")
+    summary = "five rounds of three cards a side, dealt from one shared 80-card deck"
+    players = (2, 8)
+
+    # -- documents -------------------------------------------------------------------------
+
+    def sniff(self, text: str) -> bool:
+        """Return True for a hand-made board: titled Twin Tower City, or with TTC card lines."""
+        first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
+        if first.lower().rstrip(".:!") == board.TITLE.lower():
+            return True
+        return bool(re.search(r"^\s*(light|dark)\b[^:\n]*:\s*(battle|army|warrior)\b", text, re.I | re.M))
+
+    def template(self) -> str:
+        """Return the blank board (templates/ttc.txt)."""
+        from pbd import paths
+
+        path = paths.resource_dir("templates") / "ttc.txt"
+        return path.read_text(encoding="utf-8")
+
+    def parse(self, text: str) -> State:
+        """Return the state a document shows.
+
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+        return board.parse(text, self.name)
+
+    def render(self, state: State) -> str:
+        """Return the document text of ``state``."""
+        header, body = board.render(state)
+        if not state.meta.match_id:
+            return "\n".join([board.TITLE, *header, "", *body]) + "\n"
+        return render_frame(state.meta, self.title, header, body)
+
+    # -- starting ----------------------------------------------------------------------------
+
+    def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
+        """Return ``(state, secrets)`` of a new match: the deck locked and shuffled by the creator.
+
+        :raises UsageError: no deck, a bad name or option.
+        :raises DeckError: the deck is not an 80-card Twin Tower City deck.
+        """
+        if not deck:
+            raise UsageError("a Twin Tower City match needs the deck: --deck sample (or a deck list / catalogue)")
+        _check_name(player)
+        opts, side, first = parse_new_options(options, player)
+        d = load_deck(deck)
+        problems = deck_problems(d)
+        if problems:
+            raise DeckError(f"{deck}: not a legal Twin Tower City deck", problems)
+        deal._DECKS[deck] = d
+        meta = Meta(self.name, match_id)
+        state = State(meta, deck=deck, fingerprint=d.fingerprint(), options=opts, seats=[Seat(player, side)],
+                      first=first, layers=[player])
+        state.piles = {name: sra.lock_and_shuffle(codes, seed, match_id, name)
+                       for name, codes in deal.codes(match_id, d).items()}
+        sec = self._secrets(state, player, seed, d)
+        meta.record(player, f"new match ({side.capitalize()}); deck {deck} locked and shuffled")
+        return state, sec
+
+    def _secrets(self, state: State, player: str, seed: bytes, d) -> Secrets:
+        ids = [str(i) for i in d.ids]
+        state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, ids),
+                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH),
+                                              fairplay.CHAIN_LENGTH))
+        state.keys[player] = sra.key(seed, state.meta.match_id)
+        state.hands[player] = []
+        return Secrets(state.meta.match_id, player, self.name, seed, ids)
+
+    def join(self, state: State, player: str, deck: str | None, seed: bytes):
+        """Seat ``player``, lock and shuffle the deck again; the last joiner deals.
+
+        :raises IllegalMoveError: the match is full, or the name is taken.
+        :raises UsageError: a deck other than the match's.
+        """
+        _check_name(player)
+        if rules.seated(state) or len(state.seats) >= 2 * state.options.team:
+            raise IllegalMoveError(f"the match is full ({', '.join(s.name for s in state.seats)})")
+        if any(s.name.casefold() == player.casefold() for s in state.seats):
+            raise IllegalMoveError(f"{player} is already playing in this match; choose another name")
+        d = deal.load_deck_cached(state.deck)
+        if d.fingerprint() != state.fingerprint:
+            raise DocumentFormatError(f"the deck '{state.deck}' here differs from the one the match was created "
+                                      f"with (fingerprint {d.fingerprint()}, the document says {state.fingerprint})")
+        if deck:
+            mine = load_deck(deck)
+            if mine.fingerprint() != state.fingerprint:
+                raise UsageError(f"this match is played with the deck '{state.deck}' ({state.fingerprint}); "
+                                 f"'{deck}' is a different deck",
+                                 hint="Twin Tower City deals both sides from one deck: join without --deck")
+        counts = {side: len(deal.members(state, side)) for side in ("light", "dark")}
+        side = "light" if counts["light"] < counts["dark"] else "dark" if counts["dark"] < counts["light"] else (
+            other(state.seats[0].side))
+        state.seats.append(Seat(player, side))
+        state.layers.append(player)
+        state.piles = {name: sra.lock_and_shuffle(values, seed, state.meta.match_id, name)
+                       for name, values in state.piles.items()}
+        sec = self._secrets(state, player, seed, d)
+        text = f"joined ({side.capitalize()}); deck locked and shuffled again"
+        if len(state.seats) == 2 * state.options.team:
+            state.slots = [Slot(pile, i, state.piles[pile][i - 1]) for pile, i in deal.dealt_positions()]
+            state.piles = {}
+            duties = deal.deal_duties(state, player) + deal.flip_duties(state, player, 1)
+            deal.apply_peels(state, player, duties, state.keys[player], deal.code_table(state.meta.match_id, d))
+            text += f"; cards dealt, {len(duties)} unlock(s) published"
+        state.meta.record(player, text)
+        return state, sec
+
+    # -- private state -----------------------------------------------------------------------
+
+    def attach(self, state: State, secrets: Secrets) -> None:
+        """Unlock the player's hand from the document with their key.
+
+        :raises DocumentFormatError: the deal does not unlock to cards of this deck.
+        """
+        name = next((s.name for s in state.seats if s.name.casefold() == secrets.player.casefold()), secrets.player)
+        key = sra.key(secrets.seed, state.meta.match_id)
+        state.keys[name] = key
+        if not state.slots:
+            state.hands[name] = []
+            return
+        table = deal.code_table(state.meta.match_id, deal.load_deck_cached(state.deck))
+        cache = secrets.extra.setdefault("cards", {})
+        cards = []
+        for slot in state.slots:
+            if deal.owner(state, slot) != name:
+                continue
+            tag = f"{slot.pile} {slot.index}"
+            if slot.card is not None:
+                cards.append(slot.card)
+            elif tag in cache and cache[tag][1] == _tag(slot.value):
+                cards.append(cache[tag][0])
+            elif set(s.name for s in state.seats) - {name} <= set(slot.peeled):
+                card = deal.read(table, slot, sra.peel(slot.value, key))
+                cache[tag] = [card, _tag(slot.value)]
+                cards.append(card)
+        public = {s.card for s in state.slots if s.card is not None and deal.owner(state, s) != name}
+        if public & set(cards) or len(set(cards)) != len(cards):
+            raise DocumentFormatError("the deal is corrupt: a card in your hand is also elsewhere "
+                                      "(the document was altered, or a player's pbd cheated)")
+        played = {p.card for r in state.rounds for p in r.plays if p.player == name}
+        state.hands[name] = [c for c in cards if c not in played]
+
+    def detach(self, state: State, secrets: Secrets) -> None:
+        """Copy the player's hand back into their private state."""
+        name = next((s.name for s in state.seats if s.name.casefold() == secrets.player.casefold()), secrets.player)
+        secrets.hand = [str(c) for c in state.hands.get(name, [])]
+
+    def pending(self, state: State, player: str) -> bool:
+        """Return True if ``player``'s pbd owes unlocks of the deal (written by its next command)."""
+        return rules.seated(state) and bool(deal.deal_duties(state, player))
+
+    def settle(self, state: State, player: str, chance=None) -> list[str]:
+        """Publish the unlocks ``player`` owes for the other players' hands; return the summary."""
+        duties = deal.deal_duties(state, player) if rules.seated(state) else []
+        if not duties or player not in state.keys:
+            return []
+        deal.apply_peels(state, player, duties, state.keys[player], self._table(state))
+        text = f"published {len(duties)} unlock(s) of the deal"
+        state.meta.record(player, text)
+        return [text]
+
+    def _table(self, state: State) -> dict:
+        return deal.code_table(state.meta.match_id, deal.load_deck_cached(state.deck))
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def play(self, state: State, player: str, text: str, chance=None) -> list[str]:
+        """Parse and apply ``text`` (moves joined by ';') for ``player``, all or nothing.
+
+        :raises NotationError: a move cannot be read.
+        :raises IllegalMoveError: a move breaks a rule.
+        """
+        moves = notation.split(text)
+        if not moves:
+            raise NotationError("no move given", hint=f"moves look like: {notation.EXAMPLES}")
+        parsed = [notation.parse(m) for m in moves]
+        held = [s for s in (chance.secrets.values() if chance is not None else []) if s.match_id == state.meta.match_id]
+        for sec in held:
+            self.attach(state, sec)
+        lines = [] if parsed[0].verb == "flip" else self.settle(state, player, chance)
+        table = self._table(state) if rules.seated(state) else {}
+        for move in parsed:
+            out = rules.apply(state, player, move, table)
+            state.meta.record(player, "; ".join(out))
+            lines += out
+        for sec in held:
+            self.attach(state, sec)
+        return lines
+
+    def outcome(self, state: State) -> str | None:
+        """Return the result of a finished match, or None while it goes on."""
+        try:
+            return rules.result_line(state) if rules.phase(state).name == "over" and state.seats else None
+        except PbdError:
+            return None
+
+    def actors(self, state: State) -> list[str]:
+        """Return the players who may move now (every player who owes a flip; the side to play)."""
+        ph = rules.phase(state)
+        if ph.name in ("joining", "over"):
+            return []
+        owing = [s.name for s in state.seats if deal.deal_duties(state, s.name)]
+        if owing:
+            return owing
+        if ph.name == "flip":
+            return [s.name for s in state.seats if deal.flip_duties(state, s.name, ph.round.number)]
+        sides = ph.nullify if ph.name == "nullify" else (ph.side,)
+        return [s.name for s in state.seats if s.side in sides]
+
+    def sample_decks(self) -> list[str]:
+        """Return the bundled deck (one deck serves both sides)."""
+        return ["sample"]
+
+    def legal(self, state: State, player: str) -> list[str]:
+        """Return every move legal now for ``player``, in notation."""
+        return rules.legal(state, player)
+
+    def problems(self, state: State) -> list[str]:
+        """Return every rule the board breaks (for ``pbd check``)."""
+        out = []
+        seen: dict[tuple[str, int], int] = {}
+        unfinished = None
+        for rnd in state.rounds:
+            if rnd.plays and unfinished is not None:
+                out.append(f"round {rnd.number} has cards while round {unfinished} is not finished")
+            per_side = {"light": [], "dark": []}
+            for p in rnd.plays:
+                per_side[p.side].append(p)
+                if p.card is not None:
+                    key = ("battle" if p.kind == "battle" else "special", p.card)
+                    if key in seen:
+                        out.append(f"{p.kind} {p.card} is played twice (round {seen[key]} and round {rnd.number})")
+                    seen[key] = rnd.number
+            limit = 1 + 2 * state.options.team if not state.seats else 3
+            for side, plays in per_side.items():
+                if len(plays) > limit:
+                    out.append(f"round {rnd.number}: {side.capitalize()} has {len(plays)} cards; a side plays "
+                               f"{limit} a round")
+                for i, p in enumerate(plays, 1):
+                    if p.kind != "battle" and i < 3:
+                        out.append(f"round {rnd.number}: {p.kind} {p.card or ''} is {side.capitalize()}'s card {i}; "
+                                   "Army and Warrior Cards can only be the third card".replace("  ", " "))
+            try:
+                rules.round_score(state, rnd)
+                finished = rules.done(state, rnd)
+            except PbdError as exc:
+                out.append(f"round {rnd.number}: {exc.message}")
+                finished = False
+            if rnd.plays and not finished and unfinished is None:
+                unfinished = rnd.number
+            elif not rnd.plays and unfinished is None:
+                unfinished = rnd.number
+        return out
+
+    def describe(self, state: State) -> dict:
+        """Return the public state as JSON-able data."""
+        rounds = []
+        for rnd in state.rounds:
+            entry = {"round": rnd.number, "cards": board.play_lines(rnd.plays),
+                     "nullified": rnd.nullified, "finished": False}
+            if rnd.plays:
+                try:
+                    s = rules.round_score(state, rnd)
+                    entry |= {"score": s.data(), "finished": rules.done(state, rnd)}
+                    if entry["finished"]:
+                        entry["winner"] = s.leader()
+                except PbdError as exc:
+                    entry["error"] = exc.message
+            rounds.append(entry)
+        data = {"game": self.name, "match": state.meta.match_id,
+                "players": [{"name": s.name, "side": s.side} for s in state.seats],
+                "options": state.options.words(), "first": state.first, "turn": board.turn_line(state),
+                "rounds": rounds}
+        try:
+            data |= {"rounds_won": rules.rounds_won(state), "winner": rules.winner(state)}
+        except PbdError as exc:
+            data["error"] = exc.message
+        if rules.seated(state):
+            data["hands"] = {s.name: board.hand_counts(state, s.name) for s in state.seats}
+            if state.options.open_hands:
+                data["open_hands"] = {s.name: board.open_hand(state, s.name) for s in state.seats}
+        return data
+
+    def hand(self, state: State, secrets: Secrets) -> dict:
+        """Return the player's private view: their cards, described."""
+        name = next((s.name for s in state.seats if s.name.casefold() == secrets.player.casefold()), secrets.player)
+        cat = rules.catalogue(state)
+        cards = sorted(state.hands.get(name, []), key=lambda c: (cat.cards[c].kind != "battle", c))
+        data = {"hand": [cat.describe(cat.cards[c]) for c in cards], "cards": cards}
+        try:
+            data["side"] = rules.side_of(state, name)
+        except PbdError:
+            pass
+        if rules.seated(state) and not cards:
+            others = [s.name for s in state.seats if s.name != name]
+            data["note"] = f"your cards unlock once {', '.join(others)} published their unlocks (their next command)"
+        data["face_down"] = "pbd does not know your five face-down round cards either; they show at each flip"
+        return data
+
+    def player_names(self, state: State) -> list[str]:
+        """Return the seated players in seat order."""
+        return [s.name for s in state.seats]
+
+    def deck_check(self, deck: str) -> tuple[str, list[str]]:
+        """Return ``(summary, problems)`` for a deck list, bundled deck or catalogue.
+
+        :raises DeckFormatError: the file cannot be read.
+        """
+        d = load_deck(deck)
+        problems = deck_problems(d)
+        counts = ", ".join(f"{len(d.pile(k, s))} {(s or '').capitalize()} {k.capitalize()}".replace("  ", " ")
+                           for k, s in (("battle", None), ("army", "dark"), ("warrior", "dark"),
+                                        ("army", "light"), ("warrior", "light")))
+        return f"{deck}: a legal Twin Tower City deck ({len(d.ids)} cards: {counts}).", problems
+
+    def status(self, state: State) -> list[str]:
+        """Return where the match stands."""
+        return [f"Turn: {board.turn_line(state)}", f"Rounds won: {board._won(state)}"]
+
+    def score(self, state: State) -> tuple[list[str], dict]:
+        """Return the breakdown of the current round (the last played one when the match is over).
+
+        :raises IllegalMoveError: the cards on the board cannot be scored (a bad swap).
+        """
+        rnd = board.scored_round(state)
+        if rnd is None:
+            return ["No cards on the board yet: nothing to score."], {"round": None}
+        s = rules.round_score(state, rnd)
+        finished = rules.done(state, rnd)
+        head = f"Round {rnd.number}" + ("" if finished else " (so far)")
+        lead = s.leader()
+        verdict = (f"{lead.capitalize()} leads" if not finished else f"{lead.capitalize()} wins the round") if lead \
+            else "level"
+        lines = [head, *s.lines(), f"{verdict}: Light {s.light.total}, Dark {s.dark.total}",
+                 f"Rounds won: {board._won(state)}"]
+        return lines, {"round": rnd.number, "finished": finished, "score": s.data(),
+                       "rounds_won": rules.rounds_won(state)}
+
+
+def _check_name(name: str) -> None:
+    if not name.strip() or not NAME_RE.match(name):
+        raise UsageError(f"{name!r} cannot be a player name here (no commas, brackets, colons or '·')")
+
+
+def _tag(value: int) -> str:
+    return hashlib.sha256(str(value).encode()).hexdigest()[:16]
+
+
+GAME = TwinTowerCity()

@@ -1,0 +1,488 @@
+"""Twin Tower City card catalogues (TOML) and deck lists.
+
+A catalogue, in the shape players write by hand::
+
+    [[warrior]]        # name, side = "dark" | "light", power
+    name = "Don Triumph"
+    side = "light"
+    power = 9
+
+    [[item]]           # name, side, power, bonus = [{wielder = NAME, plus = N} | {against = NAME, plus = N}]
+    name = "Virus"
+    side = "dark"
+    power = 6
+    bonus = [{ wielder = "Doctor Sickle", plus = 5 }, { against = "Don Triumph", plus = 5 }]
+
+    [[environment]]    # name, side, power
+    [[battle]]         # id, dark_warrior, dark_item, light_warrior, light_item, environment
+    [[army]]           # id, side, warriors = [five names]
+    [[levelled]]       # id, side, warrior (the base warrior it stands in for), level, power
+
+A deck list names the 80 cards of one deck by id, one entry a line::
+
+    # Twin Tower City sample deck
+    catalogue: sample.toml        (relative to the deck file; default: the bundled catalogue)
+    battle 1-50
+    army 101-110
+    warrior 201, 202, 203
+
+``battle`` / ``army`` / ``warrior`` is optional (checked against the catalogue when
+given); ``#`` starts a comment.  A ``.toml`` catalogue given as a deck is the deck of
+all its cards.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbd import paths
+from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
+
+SIDES = ("light", "dark")
+KINDS = ("battle", "army", "warrior")
+#: The composition of a deck: (kind, side or None) -> count.
+COMPOSITION = {("battle", None): 50, ("army", "dark"): 10, ("warrior", "dark"): 5,
+               ("army", "light"): 10, ("warrior", "light"): 5}
+DEFAULT_CATALOGUE = "sample.toml"
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """An item bonus: ``plus`` when ``warrior`` wields it (``wielder``) or is its target (``against``)."""
+
+    kind: str
+    warrior: str
+    plus: int
+
+
+@dataclass(frozen=True)
+class Warrior:
+    """A Dark or Light warrior with its Power."""
+
+    name: str
+    side: str
+    power: int
+
+
+@dataclass(frozen=True)
+class Item:
+    """A Dark or Light item with its Power and bonuses."""
+
+    name: str
+    side: str
+    power: int
+    bonuses: tuple[Bonus, ...] = ()
+
+
+@dataclass(frozen=True)
+class Environment:
+    """An environment: adds its Power to its own side."""
+
+    name: str
+    side: str
+    power: int
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A Battle Card: a Dark warrior and item, a Light warrior and item, an environment."""
+
+    id: int
+    dark_warrior: str
+    dark_item: str
+    light_warrior: str
+    light_item: str
+    environment: str
+    kind: str = "battle"
+
+
+@dataclass(frozen=True)
+class Army:
+    """An Army Card: five warriors of one side."""
+
+    id: int
+    side: str
+    warriors: tuple[str, ...]
+    kind: str = "army"
+
+
+@dataclass(frozen=True)
+class Levelled:
+    """A Warrior Card: a levelled-up warrior standing in for its base warrior."""
+
+    id: int
+    side: str
+    warrior: str
+    level: int
+    power: int
+    kind: str = "warrior"
+
+    @property
+    def name(self) -> str:
+        """Return the name players see: ``Level 10 Don Triumph``."""
+        return f"Level {self.level} {self.warrior}"
+
+
+@dataclass
+class Catalogue:
+    """Every warrior, item, environment and card of a collection."""
+
+    source: str = ""
+    warriors: dict[str, Warrior] = field(default_factory=dict)
+    items: dict[str, Item] = field(default_factory=dict)
+    environments: dict[str, Environment] = field(default_factory=dict)
+    cards: dict[int, Battle | Army | Levelled] = field(default_factory=dict)
+
+    def card(self, card_id: int, kind: str | None = None):
+        """Return card ``card_id``, checking its kind when given.
+
+        :raises UnknownNameError: no such card (of that kind).
+        """
+        card = self.cards.get(card_id)
+        if card is None or (kind and card.kind != kind):
+            what = f"{kind} card" if kind else "card"
+            near = sorted((i for i, c in self.cards.items() if not kind or c.kind == kind),
+                          key=lambda i: abs(i - card_id))[:3]
+            raise UnknownNameError(what, str(card_id), [str(i) for i in near])
+        return card
+
+    def warrior(self, name: str, side: str | None = None) -> Warrior | Levelled:
+        """Return the warrior called ``name`` (``Level N X`` finds a levelled warrior).
+
+        :raises UnknownNameError: no such warrior; suggests close names.
+        """
+        m = re.fullmatch(r"\s*level\s+(\d+)\s+(.+?)\s*", name, re.I)
+        if m:
+            base = self.warrior(m.group(2), side)
+            for c in self.cards.values():
+                if c.kind == "warrior" and c.warrior == base.name and c.level == int(m.group(1)):
+                    return c
+            raise UnknownNameError("levelled warrior", name, [c.name for c in self.cards.values()
+                                                                 if c.kind == "warrior" and c.warrior == base.name])
+        pool = {n: w for n, w in self.warriors.items() if not side or w.side == side}
+        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}warrior")]
+
+    def item(self, name: str, side: str | None = None) -> Item:
+        """Return the item called ``name``.
+
+        :raises UnknownNameError: no such item; suggests close names.
+        """
+        pool = {n: i for n, i in self.items.items() if not side or i.side == side}
+        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}item")]
+
+    def environment(self, name: str) -> Environment:
+        """Return the environment called ``name``.
+
+        :raises UnknownNameError: no such environment; suggests close names.
+        """
+        return self.environments[_lookup(self.environments, name, "environment")]
+
+    def describe(self, card) -> str:
+        """Return a card as a line: ``battle 17 · dark X + Y · light Z + W · env E``."""
+        if card.kind == "battle":
+            return (f"battle {card.id} · dark {card.dark_warrior} + {card.dark_item} · "
+                    f"light {card.light_warrior} + {card.light_item} · env {card.environment}")
+        if card.kind == "army":
+            return f"army {card.id} · {card.side} · {', '.join(card.warriors)}"
+        return f"warrior {card.id} · {card.side} · {card.name} ({card.power})"
+
+
+def _lookup(pool: dict, name: str, kind: str) -> str:
+    key = " ".join(name.split()).casefold()
+    for n in pool:
+        if n.casefold() == key:
+            return n
+    starts = [n for n in pool if n.casefold().startswith(key)] if key else []
+    if len(starts) == 1:
+        return starts[0]
+    if len(starts) > 1:
+        raise AmbiguousNameError(kind, name, starts)
+    raise UnknownNameError(kind, name, difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5))
+
+
+# -- loading ---------------------------------------------------------------------------
+
+def bundled_dir() -> Path:
+    """Return the folder of the bundled Twin Tower City catalogues and decks."""
+    return paths.resource_dir("decks") / "ttc"
+
+
+def load_catalogue(spec: str | Path | None = None) -> Catalogue:
+    """Return the catalogue at ``spec`` (a path, or a bundled name like ``sample``).
+
+    :raises DeckFormatError: the file is missing, not TOML, or breaks the schema (every problem listed).
+    """
+    path = _resolve(spec or DEFAULT_CATALOGUE, ".toml")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DeckFormatError(f"cannot read the catalogue: {exc.strerror or exc}", source=str(path)) from None
+    return parse_catalogue(text, str(path))
+
+
+def _resolve(spec: str | Path, suffix: str) -> Path:
+    path = Path(spec).expanduser()
+    if path.exists():
+        return path
+    name = str(spec)
+    for cand in (bundled_dir() / name, bundled_dir() / f"{name}{suffix}"):
+        if cand.is_file():
+            return cand
+    return path
+
+
+def parse_catalogue(text: str, source: str = "catalogue") -> Catalogue:
+    """Return the catalogue a TOML text describes.
+
+    :raises DeckFormatError: not TOML, or any entry breaks the schema (all listed).
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckFormatError(f"not valid TOML: {exc}", source=source) from None
+    problems: list[str] = []
+    cat = Catalogue(source)
+    unknown = set(data) - {"warrior", "item", "environment", "battle", "army", "levelled"}
+    problems += [f"unknown table [[{k}]] (expected warrior, item, environment, battle, army, levelled)"
+                 for k in sorted(unknown)]
+    for i, row in enumerate(_rows(data, "warrior", problems), 1):
+        if (v := _fields(row, f"warrior #{i}", {"name": str, "side": str, "power": int}, problems)):
+            _add(cat.warriors, Warrior(v["name"], v["side"], v["power"]), f"warrior #{i}", problems)
+    for i, row in enumerate(_rows(data, "environment", problems), 1):
+        if (v := _fields(row, f"environment #{i}", {"name": str, "side": str, "power": int}, problems)):
+            _add(cat.environments, Environment(v["name"], v["side"], v["power"]), f"environment #{i}", problems)
+    for i, row in enumerate(_rows(data, "item", problems), 1):
+        where = f"item #{i}"
+        v = _fields(row, where, {"name": str, "side": str, "power": int, "bonus": list}, problems, optional={"bonus"})
+        if v:
+            bonuses = tuple(b for b in (_bonus(b, v, cat, f"{where} ({v['name']})", problems)
+                                        for b in v.get("bonus", [])) if b)
+            _add(cat.items, Item(v["name"], v["side"], v["power"], bonuses), where, problems)
+    for i, row in enumerate(_rows(data, "battle", problems), 1):
+        where = f"battle #{i}"
+        spec = {"id": int, "dark_warrior": str, "dark_item": str, "light_warrior": str, "light_item": str,
+                "environment": str}
+        if (v := _fields(row, where, spec, problems)):
+            where = f"battle {v['id']}"
+            ok = all(_ref(pool, v[key], side, where, key, problems) for key, pool, side in (
+                ("dark_warrior", cat.warriors, "dark"), ("dark_item", cat.items, "dark"),
+                ("light_warrior", cat.warriors, "light"), ("light_item", cat.items, "light"),
+                ("environment", cat.environments, None)))
+            if ok:
+                _card(cat, Battle(v["id"], v["dark_warrior"], v["dark_item"], v["light_warrior"], v["light_item"],
+                                  v["environment"]), problems)
+    for i, row in enumerate(_rows(data, "army", problems), 1):
+        if (v := _fields(row, f"army #{i}", {"id": int, "side": str, "warriors": list}, problems)):
+            where = f"army {v['id']}"
+            names = v["warriors"]
+            if len(names) != 5 or not all(isinstance(n, str) for n in names):
+                problems.append(f"{where}: warriors must be a list of five names (found {len(names)})")
+            elif len({n.casefold() for n in names}) != 5:
+                problems.append(f"{where}: the five warriors must be different")
+            elif all(_ref(cat.warriors, n, v["side"], where, "warriors", problems) for n in names):
+                _card(cat, Army(v["id"], v["side"], tuple(names)), problems)
+    for i, row in enumerate(_rows(data, "levelled", problems), 1):
+        spec = {"id": int, "side": str, "warrior": str, "level": int, "power": int}
+        if (v := _fields(row, f"levelled #{i}", spec, problems)):
+            if _ref(cat.warriors, v["warrior"], v["side"], f"levelled {v['id']}", "warrior", problems):
+                _card(cat, Levelled(v["id"], v["side"], v["warrior"], v["level"], v["power"]), problems)
+    if problems:
+        raise DeckFormatError(f"{len(problems)} problem(s) in the catalogue:\n  - " + "\n  - ".join(problems),
+                              source=source)
+    return cat
+
+
+def _rows(data: dict, key: str, problems: list[str]) -> list[dict]:
+    rows = data.get(key, [])
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        problems.append(f"{key} must be written as [[{key}]] tables")
+        return []
+    return rows
+
+
+def _fields(row: dict, where: str, spec: dict, problems: list[str], optional: set = frozenset()) -> dict | None:
+    out, ok = {}, True
+    for key in row:
+        if key not in spec:
+            problems.append(f"{where}: unknown key {key!r} (expected {', '.join(spec)})")
+            ok = False
+    for key, typ in spec.items():
+        if key not in row:
+            if key not in optional:
+                problems.append(f"{where}: missing {key}")
+                ok = False
+            continue
+        value = row[key]
+        if typ is int and (isinstance(value, bool) or not isinstance(value, int)):
+            problems.append(f"{where}: {key} must be a whole number, not {value!r}")
+            ok = False
+        elif typ is not int and not isinstance(value, typ):
+            problems.append(f"{where}: {key} must be a {typ.__name__}, not {value!r}")
+            ok = False
+        else:
+            out[key] = value.strip() if isinstance(value, str) else value
+    if ok and "side" in out:
+        out["side"] = out["side"].lower()
+        if out["side"] not in SIDES:
+            problems.append(f"{where}: side must be \"dark\" or \"light\", not {row['side']!r}")
+            ok = False
+    if ok and "power" in out and out["power"] < 0:
+        problems.append(f"{where}: power must not be negative")
+        ok = False
+    return out if ok else None
+
+
+def _add(pool: dict, entry, where: str, problems: list[str]) -> None:
+    if any(n.casefold() == entry.name.casefold() for n in pool):
+        problems.append(f"{where}: {entry.name!r} is listed twice")
+    else:
+        pool[entry.name] = entry
+
+
+def _ref(pool: dict, name: str, side: str | None, where: str, key: str, problems: list[str]) -> bool:
+    hit = next((v for n, v in pool.items() if n.casefold() == name.casefold()), None)
+    if hit is None:
+        near = difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5)
+        problems.append(f"{where}: {key} {name!r} is not in the catalogue"
+                        + (f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""))
+        return False
+    if side and hit.side != side:
+        problems.append(f"{where}: {key} {hit.name!r} is a {hit.side} card, not {side}")
+        return False
+    return True
+
+
+def _bonus(raw, item: dict, cat: Catalogue, where: str, problems: list[str]) -> Bonus | None:
+    if not isinstance(raw, dict) or "plus" not in raw or len(raw) != 2 or not ({"wielder", "against"} & set(raw)):
+        problems.append(f"{where}: a bonus is {{wielder = NAME, plus = N}} or {{against = NAME, plus = N}}, "
+                        f"not {raw!r}")
+        return None
+    kind = "wielder" if "wielder" in raw else "against"
+    name, plus = raw[kind], raw["plus"]
+    if not isinstance(plus, int) or isinstance(plus, bool):
+        problems.append(f"{where}: bonus plus must be a whole number, not {plus!r}")
+        return None
+    side = item["side"] if kind == "wielder" else ("dark" if item["side"] == "light" else "light")
+    if not isinstance(name, str) or not _ref(cat.warriors, name, side, where, kind, problems):
+        return None
+    canonical = next(n for n in cat.warriors if n.casefold() == name.casefold())
+    return Bonus(kind, canonical, plus)
+
+
+def _card(cat: Catalogue, card, problems: list[str]) -> None:
+    if card.id in cat.cards:
+        problems.append(f"{card.kind} {card.id}: id {card.id} is used twice")
+    else:
+        cat.cards[card.id] = card
+
+
+# -- decks -------------------------------------------------------------------------------
+
+@dataclass
+class Deck:
+    """An 80-card deck: card ids in the order listed, and the catalogue they come from."""
+
+    name: str
+    catalogue: Catalogue
+    ids: list[int]
+    catalogue_spec: str = ""
+
+    def pile(self, kind: str, side: str | None = None) -> list[int]:
+        """Return the ids of one pile (``battle``; ``army``/``warrior`` of a side), in deck order."""
+        out = []
+        for i in self.ids:
+            card = self.catalogue.cards.get(i)
+            if card and card.kind == kind and (side is None or card.side == side):
+                out.append(i)
+        return out
+
+    def fingerprint(self) -> str:
+        """Return a short hash of the deck's cards and catalogue source (to compare decks)."""
+        body = "\n".join(self.catalogue.describe(self.catalogue.cards[i]) for i in self.ids
+                         if i in self.catalogue.cards)
+        return hashlib.sha256(body.encode()).hexdigest()[:12]
+
+
+DECK_LINE = re.compile(r"^(?:(?P<kind>battle|army|warrior)s?\s+)?(?P<ids>\d[\d\s,\-–]*)$", re.I)
+
+
+def load_deck(spec: str) -> Deck:
+    """Return the deck at ``spec``: a deck list path, a bundled deck name, or a catalogue (.toml).
+
+    :raises DeckFormatError: unreadable, or a line that is not a deck entry.
+    :raises UnknownNameError: a card id the catalogue does not have.
+    """
+    path = _resolve(spec, ".txt")
+    if path.suffix.lower() == ".toml" and path.is_file():
+        cat = load_catalogue(path)
+        return Deck(spec, cat, sorted(cat.cards), str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DeckFormatError(f"cannot read the deck list: {exc.strerror or exc}", source=str(spec),
+                              hint="bundled Twin Tower City decks: "
+                                   + ", ".join(p.stem for p in sorted(bundled_dir().glob("*.txt")))) from None
+    return parse_deck(text, str(path), path.parent, name=str(spec))
+
+
+def parse_deck(text: str, source: str, base: Path | None = None, name: str = "") -> Deck:
+    """Return the deck a deck list text describes.
+
+    :raises DeckFormatError: a line that is not a deck entry (line number given).
+    :raises UnknownNameError: an id the catalogue does not have.
+    """
+    cat_spec: str | None = None
+    entries: list[tuple[int, str | None, int]] = []
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower().startswith("catalogue:") or line.lower().startswith("catalog:"):
+            cat_spec = line.split(":", 1)[1].strip()
+            continue
+        m = DECK_LINE.match(line)
+        if not m:
+            raise DeckFormatError(f"expected a deck entry like 'battle 1-50', 'army 104' or '17', not {line!r}",
+                                  line=number, source=source)
+        kind = m.group("kind").lower() if m.group("kind") else None
+        for part in re.split(r"[,\s]+", re.sub(r"\s*[-–]\s*", "-", m.group("ids").strip())):
+            if not part:
+                continue
+            lo, _, hi = part.partition("-")
+            if not lo.isdigit() or (hi and not hi.isdigit()) or (hi and int(hi) < int(lo)):
+                raise DeckFormatError(f"{part!r} is not a card id or a range like 1-50", line=number, source=source)
+            entries += [(number, kind, i) for i in range(int(lo), int(hi or lo) + 1)]
+    if cat_spec:
+        local = (base / cat_spec) if base else Path(cat_spec)
+        cat = load_catalogue(local if local.exists() else cat_spec)
+    else:
+        cat = load_catalogue(None)
+    for number, kind, i in entries:
+        try:
+            cat.card(i, kind)
+        except UnknownNameError as exc:
+            raise DeckFormatError(f"{exc.message}", line=number, source=source, hint=exc.hint) from None
+    return Deck(name or source, cat, [i for _, _, i in entries], cat_spec or DEFAULT_CATALOGUE)
+
+
+def deck_problems(deck: Deck) -> list[str]:
+    """Return every way ``deck`` breaks the 80-card composition (empty when legal)."""
+    problems = []
+    seen: set[int] = set()
+    for i in deck.ids:
+        if i in seen:
+            problems.append(f"card {i} is listed more than once")
+        seen.add(i)
+    for (kind, side), want in COMPOSITION.items():
+        have = len(set(deck.pile(kind, side)))
+        label = f"{side.capitalize()} {kind.capitalize()}" if side else "Battle"
+        if have != want:
+            problems.append(f"{label} Cards: {have}, a deck needs {want}")
+    if len(deck.ids) != 80 and not problems:
+        problems.append(f"{len(deck.ids)} cards, a deck has 80")
+    return problems

@@ -1,0 +1,178 @@
+"""Who owns each dealt position, and the peels each player owes (see :mod:`.sra`).
+
+Pure functions over :class:`~pbd.games.ttc.state.State`; the arithmetic is in :mod:`.sra`.
+"""
+
+from __future__ import annotations
+
+from pbd.errors import DocumentFormatError
+from pbd.games.ttc import sra
+from pbd.games.ttc.catalogue import Deck
+from pbd.games.ttc.state import BATTLE_DEALT, PILES, Play, Slot, State, other
+
+
+def pile_cards(deck: Deck) -> dict[str, list[int]]:
+    """Return the card ids of each pile of ``deck``, in deck order."""
+    return {name: deck.pile(kind, side) for name, (kind, side, _) in PILES.items()}
+
+
+def codes(match_id: str, deck: Deck) -> dict[str, list[int]]:
+    """Return the public codes of every pile, in deck order."""
+    return {name: [sra.code(match_id, name, i) for i in ids] for name, ids in pile_cards(deck).items()}
+
+
+def code_table(match_id: str, deck: Deck) -> dict[str, dict[int, int]]:
+    """Return, per pile, ``{code: card id}`` (to read a fully peeled number)."""
+    return {name: {sra.code(match_id, name, i): i for i in ids} for name, ids in pile_cards(deck).items()}
+
+
+def dealt_positions() -> list[tuple[str, int]]:
+    """Return the positions that are dealt: Battle 1-26, Army 1-3 and Warrior 1 of each side."""
+    out = [("battle", i) for i in range(1, BATTLE_DEALT + 1)]
+    for name, (_, side, count) in PILES.items():
+        if side:
+            out += [(name, i) for i in range(1, count + 1)]
+    return out
+
+
+def role(pile: str, index: int) -> tuple[str, int | None, int | None]:
+    """Return ``(side, round, hand position)`` of a dealt position (one of the two is None)."""
+    if pile == "battle":
+        side = "light" if index <= 13 else "dark"
+        local = index if side == "light" else index - 13
+        return (side, local, None) if local <= 5 else (side, None, local - 6)
+    kind, side, _ = PILES[pile]
+    return side, None, (8 + index - 1) if kind == "army" else 11
+
+
+def members(state: State, side: str) -> list[str]:
+    """Return the names of the players on ``side``, in seat order."""
+    return [s.name for s in state.seats if s.side == side]
+
+
+def owner(state: State, slot: Slot) -> str | None:
+    """Return the player a hand position is dealt to (``None`` for a round card)."""
+    side, rnd, pos = role(slot.pile, slot.index)
+    if pos is None:
+        return None
+    team = members(state, side)
+    return team[pos % len(team)] if team else None
+
+
+def pair(state: State, rnd: int) -> list[Slot]:
+    """Return the Light and Dark face-down slots of round ``rnd``."""
+    want = {("battle", rnd), ("battle", 13 + rnd)}
+    return sorted((s for s in state.slots if (s.pile, s.index) in want), key=lambda s: s.index)
+
+
+def deal_duties(state: State, player: str) -> list[Slot]:
+    """Return the slots ``player`` must peel now, apart from flips.
+
+    Everyone peels every hand position but their own (open hands: their own too);
+    with face-up starting cards, every round card as well.
+    """
+    out = []
+    for slot in state.slots:
+        if slot.card is not None or player in slot.peeled:
+            continue
+        side, rnd, pos = role(slot.pile, slot.index)
+        if pos is not None and (owner(state, slot) != player or state.options.open_hands):
+            out.append(slot)
+        elif rnd is not None and state.options.face_up:
+            out.append(slot)
+    return out
+
+
+def flip_duties(state: State, player: str, rnd: int) -> list[Slot]:
+    """Return the slots of round ``rnd``'s pair that ``player`` has not peeled yet."""
+    return [s for s in pair(state, rnd) if s.card is None and player not in s.peeled]
+
+
+def apply_peels(state: State, player: str, slots: list[Slot], key: int, table: dict[str, dict[int, int]]) -> int:
+    """Peel ``player``'s lock off ``slots``; a slot peeled by everyone becomes a public card.
+
+    Returns how many cards became public.
+
+    :raises DocumentFormatError: a fully peeled number is no card of this deck (tampering).
+    """
+    unkey = sra.unkey(key)
+    opened = 0
+    for slot in slots:
+        slot.value = pow(slot.value, unkey, sra.P)
+        slot.peeled.append(player)
+        if len(slot.peeled) == len(state.seats):
+            slot.card = read(table, slot, slot.value)
+            slot.value = None
+            slot.peeled = [s.name for s in state.seats]
+            opened += 1
+    reveal_pairs(state)
+    return opened
+
+
+def read(table: dict[str, dict[int, int]], slot: Slot, value: int) -> int:
+    """Return the card a fully peeled number stands for.
+
+    :raises DocumentFormatError: it is not the code of a card of the pile.
+    """
+    card = table[slot.pile].get(value)
+    if card is None:
+        raise DocumentFormatError(f"the deal is corrupt: {slot.pile} {slot.index} does not unlock to a card of "
+                                  "this deck (the document was altered, or a player's pbd cheated)")
+    return card
+
+
+def hand_cards(state: State, player: str, key: int, table: dict[str, dict[int, int]]) -> list[tuple[Slot, int]]:
+    """Return ``(slot, card)`` for every hand position of ``player`` that every other player has peeled.
+
+    :raises DocumentFormatError: a number that unlocks to no card (tampering).
+    """
+    out = []
+    others = {s.name for s in state.seats} - {player}
+    for slot in state.slots:
+        if owner(state, slot) != player:
+            continue
+        if slot.card is not None:
+            out.append((slot, slot.card))
+        elif others <= set(slot.peeled):
+            out.append((slot, read(table, slot, pow(slot.value, sra.unkey(key), sra.P))))
+    return out
+
+
+def reveal_pairs(state: State) -> None:
+    """Put every fully revealed round pair on the table as the round's first two cards."""
+    for rnd in state.rounds:
+        slots = pair(state, rnd.number)
+        if rnd.plays or len(slots) != 2 or any(s.card is None for s in slots):
+            continue
+        cat = load_deck_cached(state.deck).catalogue
+        rnd.plays = [battle_play(cat, slots[0].card, "light"), battle_play(cat, slots[1].card, "dark")]
+        if rnd.number == 1 and state.first == "random":
+            state.first = "light" if (slots[0].card + slots[1].card) % 2 == 0 else "dark"
+
+
+def battle_play(cat, card_id: int, side: str, player: str = "") -> Play:
+    """Return the play of Battle Card ``card_id`` by ``side``."""
+    c = cat.card(card_id, "battle")
+    return Play(side, "battle", c.id, player, c.dark_warrior, c.dark_item, c.light_warrior, c.light_item,
+                c.environment)
+
+
+_DECKS: dict[str, Deck] = {}
+
+
+def load_deck_cached(spec: str) -> Deck:
+    """Return the deck ``spec`` names, loaded once per process.
+
+    :raises DeckFormatError: it cannot be read.
+    """
+    from pbd.games.ttc.catalogue import load_deck
+
+    if spec not in _DECKS:
+        _DECKS[spec] = load_deck(spec)
+    return _DECKS[spec]
+
+
+def first_side(state: State, rnd: int) -> str:
+    """Return the side that plays card 2 first in round ``rnd`` (it alternates round to round)."""
+    first = state.first if state.first in ("light", "dark") else "light"
+    return first if rnd % 2 else other(first)
