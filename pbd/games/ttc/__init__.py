@@ -352,7 +352,9 @@ class TwinTowerCity(Playable):
         name = next((s.name for s in state.seats if s.name.casefold() == secrets.player.casefold()), secrets.player)
         cat = rules.catalogue(state)
         cards = sorted(state.hands.get(name, []), key=lambda c: (cat.cards[c].kind != "battle", c))
-        data = {"hand": [cat.describe(cat.cards[c]) for c in cards], "cards": cards}
+        data = {"hand": [cat.describe(cat.cards[c]) for c in cards]}
+        kinds = [cat.cards[c].kind for c in cards]
+        data["holding"] = f"{kinds.count('battle')} Battle, {kinds.count('army')} Army, {kinds.count('warrior')} Warrior"
         try:
             data["side"] = rules.side_of(state, name)
         except PbdError:
@@ -360,7 +362,6 @@ class TwinTowerCity(Playable):
         if rules.seated(state) and not cards:
             others = [s.name for s in state.seats if s.name != name]
             data["note"] = f"your cards unlock once {', '.join(others)} published their unlocks (their next command)"
-        data["face_down"] = "pbd does not know your five face-down round cards either; they show at each flip"
         return data
 
     def player_names(self, state: State) -> list[str]:

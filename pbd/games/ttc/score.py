@@ -129,11 +129,11 @@ def warriors(plays: list[Play], side: str, cat: Catalogue) -> list[Entry]:
             if target is None:
                 raise IllegalMoveError(f"{old} is not one of {side.capitalize()}'s warriors on the table "
                                        f"(they are: {', '.join(e.name for e in out if e.status != 'replaced')})")
-            w = cat.warrior(new, side)
             if play.kind == "army" and play.card is not None:
                 shown = cat.card(play.card, "army").warriors
-                if w.name not in shown:
-                    raise IllegalMoveError(f"army {play.card} shows {', '.join(shown)}, not {w.name}")
+                if " ".join(new.split()).casefold() not in [n.casefold() for n in shown]:
+                    raise IllegalMoveError(f"army {play.card} shows {', '.join(shown)}, not {new}")
+            w = cat.warrior(new, side)
             identity = getattr(w, "warrior", w.name)
             target.status, target.note = "replaced", f"replaced by {w.name} ({play.label()})"
             out.append(Entry("warrior", w.name, play.label(), w.power, identity=identity))
