@@ -166,6 +166,15 @@ def legal_command(doc, player, as_json):
     _emit(match.legal(doc, player), as_json)
 
 
+@cli.command("score")
+@click.argument("doc")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
+def score_command(doc, as_json, game):
+    """Explain the score of the current round, line by line (hand-made boards too)."""
+    _emit(match.score(doc, game), as_json)
+
+
 @cli.command("check")
 @click.argument("doc")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

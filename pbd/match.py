@@ -174,11 +174,24 @@ def show(doc_spec: str, game_name: str | None = None) -> Result:
     return Result(game.render(state).rstrip("\n").split("\n"), game.describe(state))
 
 
+def _settle(doc: Document, player: str):
+    """Return ``(game, state, name)``, after writing what the player's pbd owes (``Playable.pending``).
+
+    A game may need a step only this player's pbd can take (Twin Tower City: the unlocks
+    of a shared deal); read commands given ``--as`` take it first, in one guarded write.
+    """
+    _, game, state = load(doc)
+    _need_match(state, doc.label)
+    name = _seat(game, state, player)
+    if game.pending(state, name):
+        transact(doc, name, lambda g, s, n, c: Result(g.settle(s, n, c)))
+        _, game, state = load(doc)
+    return game, state, name
+
+
 def hand(doc_spec: str, player: str) -> Result:
     """Return a player's private hand."""
-    _, game, state = load(open_document(doc_spec))
-    _need_match(state, doc_spec)
-    name = _seat(game, state, player)
+    game, state, name = _settle(open_document(doc_spec), player)
     sec = private.load(state.meta.match_id, name)
     game.attach(state, sec)
     data = game.hand(state, sec)
@@ -207,9 +220,7 @@ def draw(doc_spec: str, player: str, count: int = 1) -> Result:
 
 def legal(doc_spec: str, player: str) -> Result:
     """List every move legal now for the player."""
-    _, game, state = load(open_document(doc_spec))
-    _need_match(state, doc_spec)
-    name = _seat(game, state, player)
+    game, state, name = _settle(open_document(doc_spec), player)
     game.attach(state, private.load(state.meta.match_id, name))
     moves = game.legal(state, name)
     return Result(moves or ["(no legal moves now)"], {"moves": moves})
@@ -239,3 +250,13 @@ def deck_check(deck: str, game_name: str | None = None) -> Result:
     if problems:
         raise DeckError(f"{deck}: not a legal {game.title} deck", problems)
     return Result([summary])
+
+
+def score(doc_spec: str, game_name: str | None = None) -> Result:
+    """Return the score breakdown of the current round of any board, hand-made ones included.
+
+    :raises UsageError: the game has no scoring to explain.
+    """
+    _, game, state = load(open_document(doc_spec), game_name)
+    lines, data = game.score(state)
+    return Result(lines, data)

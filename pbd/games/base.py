@@ -358,6 +358,23 @@ class Playable(Game):
         """Return a line or two on where the match stands (whose turn, result)."""
         raise NotImplementedError
 
+    def pending(self, state, player: str) -> bool:
+        """Return True if ``player``'s pbd owes a step only it can take (written by its next command)."""
+        return False
+
+    def settle(self, state, player: str, chance: Chance) -> list[str]:
+        """Take the steps ``player`` owes (see :meth:`pending`), in place; return summary lines."""
+        return []
+
+    def score(self, state) -> tuple[list[str], dict]:
+        """Return ``(lines, data)``: the current score explained line by line.
+
+        :raises UsageError: the game keeps no score to explain.
+        """
+        from pbd.errors import UsageError
+
+        raise UsageError(f"{self.title} has no score breakdown; try 'pbd show'")
+
     def outcome(self, state) -> str | None:
         """Return the result of a finished match ("Ann wins by ..."), or None while it goes on."""
         return getattr(state, "result", None) or None
