@@ -155,7 +155,7 @@ class TwinTowerCity(Playable):
                                  hint="Twin Tower City deals both sides from one deck: join without --deck")
         counts = {side: len(deal.members(state, side)) for side in ("light", "dark")}
         side = "light" if counts["light"] < counts["dark"] else "dark" if counts["dark"] < counts["light"] else (
-            other(state.seats[0].side))
+            state.seats[0].side)
         state.seats.append(Seat(player, side))
         state.layers.append(player)
         state.piles = {name: sra.lock_and_shuffle(values, seed, state.meta.match_id, name)

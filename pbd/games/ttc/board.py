@@ -414,6 +414,10 @@ def _read_battle(side: str, player: str, card, detail: str, cat: Catalogue, line
     parts = [p.strip() for p in re.split(r"\s*[·|]\s*|\s+/\s+", detail) if p.strip()]
     fields: dict[str, str] = {}
     order = ["dark", "light", "env"]
+    keyed = [bool(re.match(r"^(dark|light|env|environment)\b", p, re.I)) for p in parts]
+    if any(keyed) and not all(keyed) or len(parts) > 3:
+        raise DocumentFormatError(f"a battle card shows 'dark W + I · light W + I · env E', not {detail!r}",
+                                  line=line.number)
     for i, part in enumerate(parts):
         pm = re.match(r"^(dark|light|env|environment)\b\s*:?\s*(.*)$", part, re.I)
         key, value = (pm.group(1).lower()[:5].replace("envir", "env"), pm.group(2)) if pm else (

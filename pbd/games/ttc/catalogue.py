@@ -402,9 +402,11 @@ class Deck:
         return out
 
     def fingerprint(self) -> str:
-        """Return a short hash of the deck's cards and catalogue source (to compare decks)."""
-        body = "\n".join(self.catalogue.describe(self.catalogue.cards[i]) for i in self.ids
-                         if i in self.catalogue.cards)
+        """Return a short hash of the deck's cards and everything they score with (order aside)."""
+        cat = self.catalogue
+        body = "\n".join([*sorted(repr(cat.cards[i]) for i in self.ids if i in cat.cards),
+                          *sorted(repr(x) for pool in (cat.warriors, cat.items, cat.environments)
+                                  for x in pool.values())])
         return hashlib.sha256(body.encode()).hexdigest()[:12]
 
 

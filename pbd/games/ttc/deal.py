@@ -97,7 +97,7 @@ def apply_peels(state: State, player: str, slots: list[Slot], key: int, table: d
     """
     unkey = sra.unkey(key)
     opened = 0
-    for slot in slots:
+    for slot in {id(s): s for s in slots}.values():
         slot.value = pow(slot.value, unkey, sra.P)
         slot.peeled.append(player)
         if len(slot.peeled) == len(state.seats):

@@ -70,7 +70,7 @@ class Play:
 
     def label(self) -> str:
         """Return how the breakdown names this card: ``battle 17`` (or ``battle`` by hand)."""
-        return f"{self.kind} {self.card}" if self.card is not None else f"{self.kind} ({self.side})"
+        return f"{self.kind} {self.card}" if self.card is not None else f"{self.side.capitalize()}'s {self.kind}"
 
 
 @dataclass
