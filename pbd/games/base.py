@@ -9,18 +9,38 @@ frame common to all games is::
     <game body: the board>
 
     Fair play
-    Ann: commitment 3fa1… · chain 2 91ab…
+    Ann: commitment 3fa1… · chain 2 91ab… · draws 7
     Ben: commitment …
 
+    Revealed                      (only once someone ran ``pbd reveal``)
+    Ann: seed 5c0e…
+    Ann 1. Spider-Man
+    …
+
     Log
-    1. Ann: new match
-    2. Ben: joined
+    1. Ann: new match · rng 0-4@- · #1f0c3a9b
+    2. Ben: joined · rng 0-4@0, 5@0 d2=1 · #77d2e410
+    3. Ann: draw · hand 6 · AP 3→2 · rng 5@0 · #c4e1b0aa
+    4. Ann: end turn · chain 1 · #0b9d51e3
+
+Log entries end with optional fair-play tags and a hash:
+
+* ``rng A-B@J`` — the entry used the player's random events number A..B (their public
+  ``draws`` counter), with the opponent's chain value number J as beacon (``-``: no
+  opponent seated yet); ``d6=4`` after an event is a die roll and its public result;
+  a name before the numbers says whose events they were when not the entry's player.
+* ``chain K`` — the player published chain value number K during this entry.
+* ``#hhhhhhhh`` — the first 8 hex digits of SHA-256 over the previous entry's hash and
+  this entry's line, so an edited, inserted or deleted entry breaks the chain.
+
+Older documents without the tags parse as before (entries without a hash).
 
 :func:`split_frame` and :func:`render_frame` handle the frame; games handle the rest.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -32,6 +52,15 @@ FAIRPLAY_RE = re.compile(
     r"^(?P<name>.+?):\s*commitment\s+(?P<commit>[0-9a-f]{64})\s*·\s*chain\s+(?P<idx>\d+)\s+(?P<chain>[0-9a-f]{64})"
     r"(?:\s*·\s*draws\s+(?P<draws>\d+))?\s*$")
 LOG_RE = re.compile(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
+HASH_RE = re.compile(r"\s*·?\s*#(?P<hash>[0-9a-f]{8})$")
+_EVENT = r"(?:[^,@·]+?\s+)?\d+(?:-\d+)?@(?:\d+|-)(?:\s+d\d+=\d+)?"
+RNG_RE = re.compile(rf"\s*·\s*rng\s+(?P<events>{_EVENT}(?:,\s*{_EVENT})*)$")
+EVENT_RE = re.compile(r"^(?:(?P<name>[^,@·]+?)\s+)?(?P<a>\d+)(?:-(?P<b>\d+))?@(?P<j>\d+|-)(?:\s+d(?P<sides>\d+)=(?P<face>\d+))?$")
+_PUB = r"(?:[^,·]+?\s+)?\d+"
+CHAIN_TAG_RE = re.compile(rf"\s*·\s*chain\s+(?P<pubs>{_PUB}(?:,\s*{_PUB})*)$")
+PUB_RE = re.compile(r"^(?:(?P<name>[^,·]+?)\s+)?(?P<k>\d+)$")
+SEED_RE = re.compile(r"^(?P<name>[^:]+?):\s*seed\s+(?P<seed>[0-9a-f]{64})\s*$")
+DECK_LINE_RE = re.compile(r"^(?P<name>.+?)\s+(?P<n>\d+)\.\s+(?P<card>.+?)\s*$")
 
 
 @dataclass
@@ -54,12 +83,106 @@ class PlayerMeta:
 
 
 @dataclass
+class Event:
+    """One random event of a player: a draw (``sides == 0``) or a die roll and its face."""
+
+    player: str
+    counter: int
+    beacon: int | None
+    sides: int = 0
+    face: int = 0
+
+
+@dataclass
 class LogEntry:
-    """One numbered line of the move log."""
+    """One numbered line of the move log, with its fair-play tags and chain hash."""
 
     number: int
     player: str
     text: str
+    events: list[Event] = field(default_factory=list)
+    published: dict[str, int] = field(default_factory=dict)
+    hash: str = ""
+
+    def line(self) -> str:
+        """Return the entry as written in the document, without its hash."""
+        out = f"{self.number}. {self.player}: {self.text}"
+        if self.events:
+            out += " · rng " + ", ".join(_event_tokens(self.player, self.events))
+        if self.published:
+            out += " · chain " + ", ".join(
+                (str(k) if name == self.player else f"{name} {k}") for name, k in self.published.items())
+        return out
+
+
+@dataclass
+class Reveal:
+    """A player's revealed seed and committed deck list (the ``Revealed`` section)."""
+
+    name: str
+    seed: str
+    deck: list[str] = field(default_factory=list)
+
+
+def log_genesis(match_id: str) -> str:
+    """Return the hash the first log entry chains to."""
+    return hashlib.sha256(f"pbd-log-v1|{match_id}".encode()).hexdigest()[:8]
+
+
+def log_link(previous: str, entry: LogEntry) -> str:
+    """Return the hash of ``entry`` chained to the ``previous`` entry's hash."""
+    return hashlib.sha256(f"{previous}|{entry.line()}".encode("utf-8")).hexdigest()[:8]
+
+
+def _event_tokens(owner: str, events: list[Event]) -> list[str]:
+    tokens: list[str] = []
+    run: list[Event] = []
+
+    def flush():
+        if run:
+            e = run[0]
+            who = "" if e.player == owner else f"{e.player} "
+            span = str(e.counter) if len(run) == 1 else f"{e.counter}-{run[-1].counter}"
+            tokens.append(f"{who}{span}@{'-' if e.beacon is None else e.beacon}")
+            run.clear()
+
+    for e in events:
+        if e.sides:
+            flush()
+            who = "" if e.player == owner else f"{e.player} "
+            tokens.append(f"{who}{e.counter}@{'-' if e.beacon is None else e.beacon} d{e.sides}={e.face}")
+        elif run and (run[-1].player, run[-1].beacon, run[-1].counter + 1) == (e.player, e.beacon, e.counter):
+            run.append(e)
+        else:
+            flush()
+            run.append(e)
+    flush()
+    return tokens
+
+
+def _parse_entry(number: int, player: str, text: str) -> LogEntry:
+    entry = LogEntry(number, player, text)
+    if m := HASH_RE.search(text):
+        entry.hash, text = m.group("hash"), text[:m.start()]
+    if m := CHAIN_TAG_RE.search(text):
+        for token in re.split(r",\s*", m.group("pubs")):
+            p = PUB_RE.match(token.strip())
+            entry.published[(p.group("name") or player).strip()] = int(p.group("k"))
+        text = text[:m.start()]
+    if m := RNG_RE.search(text):
+        for token in re.split(r",\s*", m.group("events")):
+            e = EVENT_RE.match(token.strip())
+            who = (e.group("name") or player).strip()
+            beacon = None if e.group("j") == "-" else int(e.group("j"))
+            a = int(e.group("a"))
+            b = int(e.group("b") or a)
+            if e.group("sides"):
+                entry.events.append(Event(who, a, beacon, int(e.group("sides")), int(e.group("face"))))
+            else:
+                entry.events += [Event(who, c, beacon) for c in range(a, b + 1)]
+        text = text[:m.start()]
+    entry.text = text.rstrip()
+    return entry
 
 
 @dataclass
@@ -70,10 +193,44 @@ class Meta:
     match_id: str = ""
     fairplay: list[PlayerMeta] = field(default_factory=list)
     log: list[LogEntry] = field(default_factory=list)
+    revealed: list[Reveal] = field(default_factory=list)
+    #: random events since the last log entry (attached to the next one by :meth:`record`)
+    pending_events: list[Event] = field(default_factory=list, compare=False, repr=False)
+    #: each player's chain index as of the last log entry (to tag publications)
+    published: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
-    def record(self, player: str, text: str) -> None:
-        """Append a log entry."""
-        self.log.append(LogEntry(len(self.log) + 1, player, text))
+    def record(self, player: str, text: str) -> LogEntry:
+        """Append a log entry with the random events and chain publications since the last one.
+
+        The entry is chained to the previous one by its hash (see :func:`log_link`).
+        """
+        entry = LogEntry(len(self.log) + 1, player, text, list(self.pending_events))
+        self.pending_events.clear()
+        for p in self.fairplay:
+            if p.chain_index != self.published.get(p.name, 0):
+                entry.published[p.name] = p.chain_index
+                self.published[p.name] = p.chain_index
+        entry.hash = log_link(self.last_hash(), entry)
+        self.log.append(entry)
+        return entry
+
+    def last_hash(self) -> str:
+        """Return the hash the next log entry chains to."""
+        if not self.log:
+            return log_genesis(self.match_id)
+        if self.log[-1].hash:
+            return self.log[-1].hash
+        previous = log_genesis(self.match_id)
+        for e in self.log:
+            previous = log_link(previous, e)
+        return previous
+
+    def revealed_by(self, name: str) -> Reveal | None:
+        """Return ``name``'s revealed seed and deck, if they revealed."""
+        for r in self.revealed:
+            if r.name.casefold() == name.casefold():
+                return r
+        return None
 
     def player(self, name: str) -> PlayerMeta | None:
         """Return the fair-play record of ``name`` (case-insensitive), if any."""
@@ -93,6 +250,7 @@ class Frame:
     body: list[Line]
     fairplay: list[Line]
     log: list[Line]
+    revealed: list[Line] = field(default_factory=list)
 
 
 def split_frame(text: str) -> Frame:
@@ -114,15 +272,16 @@ def split_frame(text: str) -> Frame:
         while start < len(lines) and lines[start].text.strip():
             header.append(lines[start])
             start += 1
-    parts: dict[str, list[Line]] = {"body": [], "fair play": [], "log": []}
+    parts: dict[str, list[Line]] = {"body": [], "fair play": [], "revealed": [], "log": []}
     current = "body"
     for line in lines[start:]:
         key = line.text.strip().lower().rstrip(":")
-        if key in ("fair play", "log") and current != "log":
+        if key in ("fair play", "log") and current != "log" or key == "revealed" and current == "fair play":
             current = key
             continue
         parts[current].append(line)
-    return Frame(match_id, title, header, _trim(parts["body"]), _trim(parts["fair play"]), _trim(parts["log"]))
+    return Frame(match_id, title, header, _trim(parts["body"]), _trim(parts["fair play"]), _trim(parts["log"]),
+                 _trim(parts["revealed"]))
 
 
 def parse_meta(game: str, frame: Frame) -> Meta:
@@ -138,11 +297,21 @@ def parse_meta(game: str, frame: Frame) -> Meta:
                 "expected 'NAME: commitment <64 hex> · chain N <64 hex>' in the Fair play section", line=line.number)
         meta.fairplay.append(PlayerMeta(m.group("name").strip(), m.group("commit"), m.group("chain"),
                                         int(m.group("idx")), int(m.group("draws") or 0)))
+    meta.published = {p.name: p.chain_index for p in meta.fairplay}
+    for line in frame.revealed:
+        text = line.text.strip()
+        if m := SEED_RE.match(text):
+            meta.revealed.append(Reveal(m.group("name").strip(), m.group("seed")))
+        elif (m := DECK_LINE_RE.match(text)) and meta.revealed_by(m.group("name").strip()):
+            meta.revealed_by(m.group("name").strip()).deck.append(m.group("card"))
+        else:
+            raise DocumentFormatError("expected 'NAME: seed <64 hex>' or 'NAME 12. CARD' in the Revealed section",
+                                      line=line.number)
     for line in frame.log:
         m = LOG_RE.match(line.text)
         if not m:
             raise DocumentFormatError("expected a log entry like '12. Ann: draw'", line=line.number)
-        meta.log.append(LogEntry(int(m.group("n")), m.group("player").strip(), m.group("text")))
+        meta.log.append(_parse_entry(int(m.group("n")), m.group("player").strip(), m.group("text")))
     return meta
 
 
@@ -153,8 +322,12 @@ def render_frame(meta: Meta, title: str, header: list[str], body: list[str]) -> 
         out += ["", "Fair play"]
         out += [f"{p.name}: commitment {p.commitment} · chain {p.chain_index} {p.chain} · draws {p.draws}"
                 for p in meta.fairplay]
+    if meta.revealed:
+        out += ["", "Revealed"]
+        for r in meta.revealed:
+            out += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
     out += ["", "Log"]
-    out += [f"{e.number}. {e.player}: {e.text}" for e in meta.log]
+    out += [e.line() + (f" · #{e.hash}" if e.hash else "") for e in meta.log]
     return "\n".join(out) + "\n"
 
 
@@ -248,6 +421,31 @@ class Chance:
         others = [p.chain for p in self.meta.fairplay if p.name.casefold() != player.casefold()]
         return others[0] if others else ""
 
+    def beacon_index(self, player: str) -> int | None:
+        """Return the number of the opponent's chain value :meth:`beacon` gives (None: no opponent)."""
+        others = [p.chain_index for p in self.meta.fairplay if p.name.casefold() != player.casefold()]
+        return others[0] if others else None
+
+    def _note(self, player: str, counter: int, sides: int = 0, face: int = 0) -> None:
+        pub = self.meta.player(player)
+        self.meta.pending_events.append(
+            Event(pub.name if pub else player, counter, self.beacon_index(player), sides, face))
+
+    def publish(self, player: str) -> None:
+        """Publish ``player``'s next chain value (at the end of each of their turns).
+
+        Value number k is ``c_{N-k}`` of :func:`pbd.fairplay.chain_value`: each one hashes to
+        the one before, so anyone can check it; only the seed's holder can compute it.
+        """
+        from pbd import fairplay
+
+        pub = self.meta.player(player)
+        sec = self.secrets.get(player.casefold())
+        if pub is None or sec is None or not pub.chain:
+            return
+        pub.chain_index += 1
+        pub.chain = fairplay.chain_value(sec.seed, fairplay.CHAIN_LENGTH - pub.chain_index)
+
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
         from pbd import fairplay
@@ -261,6 +459,7 @@ class Chance:
                 break
             counter = pub.draws if pub else len(sec.drawn)
             pos = fairplay.draw(sec.seed, counter, self.beacon(player), remaining)
+            self._note(player, counter)
             sec.drawn.append(pos)
             if pub:
                 pub.draws += 1
@@ -274,9 +473,11 @@ class Chance:
         sec = self.secrets[player.casefold()]
         pub = self.meta.player(player)
         counter = pub.draws if pub else 0
+        face = fairplay.roll(sec.seed, counter, self.beacon(player), sides)
+        self._note(player, counter, sides, face)
         if pub:
             pub.draws += 1
-        return fairplay.roll(sec.seed, counter, self.beacon(player), sides)
+        return face
 
 
 class Playable(Game):
@@ -323,6 +524,14 @@ class Playable(Game):
     def legal(self, state, player: str) -> list[str]:
         """Return every move legal now for ``player``, in notation."""
         raise NotImplementedError
+
+    def candidates(self, state, player: str) -> list[str]:
+        """Return moves worth trying for ``player``; every legal move is among them."""
+        return self.legal(state, player)
+
+    def is_legal(self, state, player: str, move: str) -> bool:
+        """Return True if ``move`` is legal for ``player`` now (without changing ``state``)."""
+        return move in self.legal(state, player)
 
     def problems(self, state) -> list[str]:
         """Return every rule the position breaks (for ``pbd check``)."""

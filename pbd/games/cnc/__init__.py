@@ -193,16 +193,18 @@ class CncGame(Playable):
         return out
 
     def legal(self, state: State, player: str) -> list[str]:
-        cat = self.catalogue
-        out = []
-        for text in candidates(state, cat, player):
-            trial = clone(state)
-            try:
-                rules.apply(rules.Ctx(trial, cat, DryChance(trial.meta), player), parse_moves(text)[0])
-            except PbdError:
-                continue
-            out.append(text)
-        return out
+        return [m for m in self.candidates(state, player) if self.is_legal(state, player, m)]
+
+    def candidates(self, state: State, player: str) -> list[str]:
+        return candidates(state, self.catalogue, player)
+
+    def is_legal(self, state: State, player: str, move: str) -> bool:
+        trial = clone(state)
+        try:
+            rules.apply(rules.Ctx(trial, self.catalogue, DryChance(trial.meta), player), parse_moves(move)[0])
+        except PbdError:
+            return False
+        return True
 
     def problems(self, state: State) -> list[str]:
         from pbd.games.cnc.check import problems

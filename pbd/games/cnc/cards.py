@@ -160,17 +160,17 @@ class Catalogue:
         self._index = {}
         for card in self.cards.values():
             for key in (card.name, *card.aliases):
-                self._index[_fold(key)] = card
+                self._index[fold(key)] = card
 
     def __contains__(self, name: str) -> bool:
-        return _fold(name) in self._index
+        return fold(name) in self._index
 
     def get(self, name: str) -> Card:
         """Return the card called ``name`` (case, spacing and punctuation forgiven).
 
         :raises UnknownNameError: no such card, with close names suggested.
         """
-        card = self._index.get(_fold(name))
+        card = self._index.get(fold(name))
         if card is None:
             raise UnknownNameError("card", name, suggest(name, [c.name for c in self.cards.values()]))
         return card
@@ -181,15 +181,16 @@ class Catalogue:
 
 
 @lru_cache(maxsize=4096)
-def _fold(name: str) -> str:
+def fold(name: str) -> str:
+    """Return ``name`` reduced to lower-case letters and digits (how names are compared)."""
     return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
 def suggest(name: str, names: list[str], n: int = 3) -> list[str]:
     """Return up to ``n`` names close to ``name`` (for "did you mean ...")."""
-    folded = {_fold(x): x for x in names}
-    hits = difflib.get_close_matches(_fold(name), list(folded), n=n, cutoff=0.6)
-    prefix = [x for k, x in folded.items() if k.startswith(_fold(name)) and _fold(name)]
+    folded = {fold(x): x for x in names}
+    hits = difflib.get_close_matches(fold(name), list(folded), n=n, cutoff=0.6)
+    prefix = [x for k, x in folded.items() if k.startswith(fold(name)) and fold(name)]
     return list(dict.fromkeys([*prefix[:n], *(folded[h] for h in hits)]))[:n]
 
 
@@ -199,11 +200,11 @@ def match_name(name: str, names: list[str], kind: str = "card") -> str:
     :raises UnknownNameError: nothing matches.
     :raises AmbiguousNameError: several names start with it.
     """
-    key = _fold(name)
-    exact = [x for x in dict.fromkeys(names) if _fold(x) == key]
+    key = fold(name)
+    exact = [x for x in dict.fromkeys(names) if fold(x) == key]
     if exact:
         return exact[0]
-    starts = [x for x in dict.fromkeys(names) if key and _fold(x).startswith(key)]
+    starts = [x for x in dict.fromkeys(names) if key and fold(x).startswith(key)]
     if len(starts) == 1:
         return starts[0]
     if starts:

@@ -22,6 +22,9 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 * Effects on the opponent's hand (discard, Hack, Banish) become "Pending" lines that
   the opponent's pbd resolves, because only it can see that hand.
 * Destroy-City effects must take Ninja Death Cult first while it guards the City.
+* A City card that raises the character limit (MAC) cannot be withdrawn or discarded
+  while that would leave too many characters; if the opponent destroys it, the
+  newest characters over the limit go to the discard pile.  Flood does not lower it.
 * Outcome: Destruction (CP 0 or less), Construction (CP 200 or more), Attrition
   (25 discards, unless Heroic Resolve is in play).  If both players meet an end
   condition on the same move, the match is a draw.
@@ -34,7 +37,7 @@ from dataclasses import dataclass, field
 from pbd import fairplay
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
-from pbd.games.cnc.cards import Catalogue, Card, match_name
+from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
                                  find_key, key_of)
@@ -64,11 +67,14 @@ class Ctx:
 
     @property
     def me(self) -> Side:
-        return self.state.side(self.player)
+        """The acting player's side."""
+        sides = self.state.sides
+        return sides[0] if sides[0].name == self.player else self.state.side(self.player)
 
     @property
     def opp(self) -> Side:
-        return self.state.opponent(self.player)
+        """The other player's side."""
+        return self.state.sides[1] if self.me is self.state.sides[0] else self.state.sides[0]
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -77,6 +83,26 @@ class Ctx:
 def illegal(message: str) -> IllegalMoveError:
     """Return the error for a move a rule forbids."""
     return IllegalMoveError(message)
+
+
+def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
+    """Return the one of ``names`` meant by ``text``; a card's alias works too ("Sentry", "Cap#2").
+
+    :raises UnknownNameError: nothing matches (close names suggested).
+    :raises AmbiguousNameError: several names start with ``text``.
+    """
+    try:
+        return match_name(text, names, kind)
+    except UnknownNameError:
+        base, sep, n = text.partition("#")
+        real = cat.get(base).name + sep + n.strip() if base.strip() and base in cat else text
+        if real == text:
+            raise
+        try:
+            return match_name(real, names, kind)
+        except UnknownNameError:
+            pass
+        raise
 
 
 # -- entry point ------------------------------------------------------------------
@@ -225,15 +251,15 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     if not text:
         raise NotationError(f"{what} needs a target ({spec})", hint=f"write it as '... on NAME'")
     me, opp = ctx.me, ctx.opp
-    if spec == "opposing character or cp" and _is_cp_word(text, opp):
-        return Target(opp, "cp")
-    if spec in ("opposing character", "opposing character or cp"):
-        return _char_target(opp, text, f"{opp.name}'s characters")
+    if spec == "opposing character or cp":
+        return _attack_target(ctx, text)
+    if spec == "opposing character":
+        return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
     if spec == "friendly character":
-        return _char_target(me, text, "your characters")
+        return _char_target(ctx.cat, me, text, "your characters")
     if spec == "any character":
         keys = [(s, k) for s in (opp, me) for k in _keys(s)]
-        name = match_name(text, [k for _, k in keys], "character in play")
+        name = _pick(ctx.cat, text, [k for _, k in keys], "character in play")
         side = next(s for s, k in keys if k == name)
         return Target(side, "character", name)
     if spec in ("opposing city", "own city"):
@@ -241,14 +267,14 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
         cities = [c for c in side.cities if ctx.cat.get(c).kind == "city"]
         if not cities:
             raise illegal(f"{side.name} has no City card that can be targeted (the Porter cannot)")
-        return Target(side, "city", match_name(text, cities, f"City card of {side.name}"))
+        return Target(side, "city", _pick(ctx.cat, text, cities, f"City card of {side.name}"))
     raise NotationError(f"{what} has an unknown target kind {spec!r}")
 
 
-def _char_target(side: Side, text: str, where: str) -> Target:
+def _char_target(cat: Catalogue, side: Side, text: str, where: str) -> Target:
     if not side.characters:
         raise illegal(f"{side.name} has no characters in play")
-    return Target(side, "character", match_name(text, _keys(side), f"character among {where}"))
+    return Target(side, "character", _pick(cat, text, _keys(side), f"character among {where}"))
 
 
 def _keys(side: Side) -> list[str]:
@@ -268,7 +294,7 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
-    key = match_name(name, _keys(ctx.me), "character of yours in play")
+    key = _pick(ctx.cat, name, _keys(ctx.me), "character of yours in play")
     return key, ctx.me.characters[find_key(ctx.me.characters, key)]
 
 
@@ -326,7 +352,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
-    return _char_target(opp, text, f"{opp.name}'s characters")
+    return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
 
 
 def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) -> int:
@@ -392,14 +418,15 @@ def _hurt(ctx: Ctx, target: Target, amount: int) -> None:
 
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
-    i = find_key(side.characters, key)
-    ch = side.characters.pop(i)
+    """Take a character off the field; the turn's records follow later copies' new names."""
+    before = _keys(side)
+    ch = side.characters.pop(find_key(side.characters, key))
     if side is ctx.state.current:
-        # keys shift when a copy leaves: rename the turn's records of later copies
+        after = _keys(side)
+        renamed = dict(zip([k for k in before if k != key], after))
         turn = ctx.state.turn
-        for lst in (turn.acted, turn.attacked):
-            if key in lst:
-                lst.remove(key)
+        turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
+        turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
     return ch
 
 
@@ -427,16 +454,19 @@ def _combo(ctx: Ctx, key: str, ch: Character, card: Card, attack, target: Target
     if ch.combo >= 3:
         ch.combo, ch.combo_attack = 0, ""
         ctx.note(f"combo: {TYPE_EFFECTS[attack.type]}")
-        type_effect(ctx, attack.type, key, target, then)
+        type_effect(ctx, attack.type, key, target, then, attack.cost)
 
 
-def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str) -> None:
-    """Unleash the Type Effect of a level-3 combo (the rulebook's list, one per type)."""
+def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str, cost: int = 0) -> None:
+    """Unleash the Type Effect of a level-3 combo (the rulebook's list, one per type).
+
+    ``cost`` is what the third attack cost (Hyperspeed gives it back).
+    """
     opp, me = ctx.opp, ctx.me
 
     def pick_char() -> Target | None:
         if then:
-            return _char_target(opp, then, f"{opp.name}'s characters")
+            return _char_target(ctx.cat, opp, then, f"{opp.name}'s characters")
         if target.kind == "character" and _char(target) is not None:
             return target
         return Target(opp, "character", _keys(opp)[0]) if opp.characters else None
@@ -465,18 +495,17 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str)
     elif attack_type == "Earth":
         cities = [c for c in opp.cities if ctx.cat.get(c).kind == "city"]
         if cities:
-            choice = match_name(then, cities, "City card") if then else cities[-1]
+            guards = [c for c in cities if _has_mod(ctx.cat, c, "protect_cities") and not _flooded(ctx.state, opp)]
+            choice = _pick(ctx.cat, then, cities, "City card") if then else (guards or cities)[-1]
             _destroy_city(ctx, Target(opp, "city", choice))
     elif attack_type in ("Energy", "Sound"):
         t = pick_char() if attack_type == "Sound" or then or target.kind == "character" else target
         if t is not None:
             _strike(ctx, t, 10 if attack_type == "Energy" else 5, None, TYPE_EFFECTS[attack_type])
     elif attack_type == "Speed":
-        atk = ctx.cat.get(me.characters[find_key(me.characters, key)].name).attacks
-        refund = next((a.cost for a in atk), 0)
-        me.ap += refund
+        me.ap += cost
         ctx.state.turn.acted.remove(key)
-        ctx.note(f"{key} may act again; {refund} AP refunded")
+        ctx.note(f"{key} may act again; {cost} AP refunded")
     elif attack_type == "Shadow":
         _owe_discard(ctx, opp, 1, "Sinister")
     elif attack_type == "Water":
@@ -626,6 +655,7 @@ def _destroy_city(ctx: Ctx, target: Target) -> None:
     side.cities.remove(target.key)
     side.discards.append(target.key)
     ctx.note(f"{side.name}'s {target.key} destroyed")
+    _enforce_character_limit(ctx, side)
 
 
 def _has_mod(cat: Catalogue, name: str, mod: str) -> bool:
@@ -669,11 +699,16 @@ def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
 def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
     keys = _keys(side) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
-    porter = [c for c in side.cities if ctx.cat.get(c).kind == "porter"]
-    if porter and name.casefold() in (porter[0].casefold(), "porter", "the porter"):
-        raise illegal("the Porter stays in play for the whole game")
-    key = match_name(name, keys, "card of yours in play")
+    _not_the_porter(ctx, side, name)
+    key = _pick(ctx.cat, name, keys, "card of yours in play")
     return ("character" if key in _keys(side) else "city"), key
+
+
+def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
+    porter = [c for c in side.cities if ctx.cat.get(c).kind == "porter"]
+    if porter and (name.casefold() in ("porter", "the porter")
+                   or (name in ctx.cat and ctx.cat.get(name).name == porter[0])):
+        raise illegal("the Porter stays in play for the whole game")
 
 
 def _withdraw(ctx: Ctx, move: Move) -> None:
@@ -683,7 +718,7 @@ def _withdraw(ctx: Ctx, move: Move) -> None:
     name = key.split("#")[0]
     if name in turn.played:
         raise illegal(f"you played {name} this turn; a card cannot be played and withdrawn in the same turn")
-    if key in turn.acted:
+    if key in turn.acted or key in turn.attacked:
         raise illegal(f"{key} acted this turn: no acting then withdrawing")
     if len(me.hand) >= HAND_LIMIT:
         raise illegal(f"your hand is full ({HAND_LIMIT} cards)")
@@ -691,6 +726,7 @@ def _withdraw(ctx: Ctx, move: Move) -> None:
     if kind == "character":
         _remove_character(ctx, me, key)
     else:
+        _city_may_leave(ctx, me, key)
         me.cities.remove(key)
     me.hand.append(name)
     turn.withdrawn.append(name)
@@ -700,6 +736,8 @@ def _discard(ctx: Ctx, move: Move) -> None:
     me = ctx.me
     owed = next((p for p in ctx.state.pending if p.player == me.name and p.kind == "discard"), None)
     place = move.detail
+    if place != "hand":
+        _not_the_porter(ctx, me, move.card)
     if not place:
         on_field = _on_field(ctx, me, move.card)
         in_hand = _in_hand(me, move.card)
@@ -731,24 +769,19 @@ def _discard(ctx: Ctx, move: Move) -> None:
     if kind == "character":
         _remove_character(ctx, me, key)
     else:
+        _city_may_leave(ctx, me, key)
         me.cities.remove(key)
     me.discards.append(key.split("#")[0])
 
 
 def _on_field(ctx: Ctx, side: Side, name: str) -> bool:
-    try:
-        _field_card(ctx, side, name)
-        return True
-    except (NotationError, IllegalMoveError):
-        return False
+    key = fold(name)
+    return any(fold(k).startswith(key) for k in _keys(side) + side.cities) if key else False
 
 
 def _in_hand(side: Side, name: str) -> bool:
-    try:
-        match_name(name, [c for c in side.hand if c != HIDDEN])
-        return True
-    except NotationError:
-        return False
+    key = fold(name)
+    return any(fold(c).startswith(key) for c in side.hand if c != HIDDEN) if key else False
 
 
 # -- adjustments ------------------------------------------------------------------------------
@@ -769,7 +802,7 @@ def _adjust(ctx: Ctx, move: Move) -> None:
             ctx.note(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
         return
     keys = [(s, k) for s in state.sides for k in _keys(s)]
-    name = match_name(move.card.split("'s ")[-1], [k for _, k in keys], "character in play")
+    name = _pick(ctx.cat, move.card.split("'s ")[-1], [k for _, k in keys], "character in play")
     owners = [s for s, k in keys if k == name]
     if len(owners) > 1 and "'s " in move.card:
         owner_name = move.card.split("'s ")[0]
@@ -860,11 +893,34 @@ def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
     return sum(m.get("amount", 1) for m in active_mods(state, cat, side) if m["mod"] == name)
 
 
-def character_limit(state: State, cat: Catalogue, side: Side) -> int:
-    """Return how many characters a side may have in play (3; MAC makes it 4)."""
-    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for m in active_mods(state, cat, side)
+def character_limit(state: State, cat: Catalogue, side: Side, without: str = "") -> int:
+    """Return how many characters a side may have in play (3; MAC makes it 4).
+
+    Flood does not lower it (it only matters on the owner's own turn); ``without``
+    names a City card to leave out (to ask what the limit would be without it).
+    """
+    names = [c for c in side.cities if c != without] + [ch.name for ch in side.characters]
+    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for n in names for m in cat.get(n).all_mods()
               if m["mod"] == "character_limit"]
     return max([BASE_CHARACTER_LIMIT, *limits])
+
+
+def _city_may_leave(ctx: Ctx, side: Side, city: str) -> None:
+    """Refuse to withdraw or discard a City card whose loss would break the character limit."""
+    limit = character_limit(ctx.state, ctx.cat, side, without=city)
+    if len(side.characters) > limit:
+        raise illegal(f"without {city} the limit is {limit} characters and you have {len(side.characters)}: "
+                      f"remove a character first")
+
+
+def _enforce_character_limit(ctx: Ctx, side: Side) -> None:
+    """After a City card like MAC is destroyed, the newest characters over the limit are discarded."""
+    limit = character_limit(ctx.state, ctx.cat, side)
+    while len(side.characters) > limit:
+        key = key_of(side.characters, len(side.characters) - 1)
+        ch = _remove_character(ctx, side, key)
+        side.discards.append(ch.name)
+        ctx.note(f"{side.name} is over the limit of {limit} characters: {key} discarded")
 
 
 def heroic_resolve(state: State, cat: Catalogue, side: Side) -> bool:

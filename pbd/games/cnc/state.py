@@ -123,15 +123,15 @@ def find_key(chars: list[Character], key: str) -> int | None:
 
 def clone(state: State) -> State:
     """Return a copy of ``state`` deep enough for a trial move (the log is shared, not copied)."""
-    from copy import copy
+    from pbd.games.base import Meta, PlayerMeta
 
-    from pbd.games.base import Meta
-
-    meta = Meta(state.meta.game, state.meta.match_id, [copy(p) for p in state.meta.fairplay], state.meta.log)
-    sides = [Side(s.name, s.cp, s.ap, s.ap_next, list(s.cities),
-                  [Character(c.name, c.hp, list(c.statuses), c.combo, c.combo_attack) for c in s.characters],
-                  list(s.discards), list(s.hand), s.deck) for s in state.sides]
-    turn = Turn(list(state.turn.played), list(state.turn.withdrawn), list(state.turn.acted),
-                list(state.turn.attacked), list(state.turn.effects))
+    meta = Meta(state.meta.game, state.meta.match_id,
+                [PlayerMeta(p.name, p.commitment, p.chain, p.chain_index, p.draws) for p in state.meta.fairplay],
+                state.meta.log)
+    sides = [Side(s.name, s.cp, s.ap, s.ap_next, s.cities[:],
+                  [Character(c.name, c.hp, c.statuses[:], c.combo, c.combo_attack) for c in s.characters],
+                  s.discards[:], s.hand[:], s.deck) for s in state.sides]
+    t = state.turn
+    turn = Turn(t.played[:], t.withdrawn[:], t.acted[:], t.attacked[:], t.effects[:])
     return State(meta, sides, state.to_move, state.turn_number, state.first, state.first_choice, turn,
-                 [copy(p) for p in state.pending], state.result)
+                 [Pending(p.player, p.kind, p.count, p.card, p.source) for p in state.pending], state.result)
