@@ -6,6 +6,7 @@ objects to the pure parts (:mod:`.board`, :mod:`.notation`, :mod:`.rules`).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -24,9 +25,12 @@ DECK_SIZE = 50
 
 def match_catalogue() -> Catalogue:
     """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``."""
-    folder = paths.home() / "catalogues"
-    files = tuple((str(p), p.stat().st_mtime_ns) for p in sorted(folder.glob("*.toml"))) if folder.is_dir() else ()
-    return _merged(files)
+    folder = os.path.join(paths.home(), "catalogues")
+    try:
+        entries = sorted((e for e in os.scandir(folder) if e.name.endswith(".toml")), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    return _merged(tuple((e.path, e.stat().st_mtime_ns) for e in entries))
 
 
 @lru_cache(maxsize=4)
