@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbd.errors import DeckFormatError, UnknownNameError
-from pbd.games.cnc.cards import (ATTACK_TYPES, MODS, VERBS, Catalogue, _fold, bundled_catalogue,
+from pbd.games.cnc.cards import (ATTACK_TYPES, MODS, VERBS, Catalogue, fold, bundled_catalogue,
                                  load_catalogue)
 
 
@@ -141,7 +141,7 @@ def test_names_and_aliases_do_not_collide(cat):
     seen: dict[str, str] = {}
     for c in cat.cards.values():
         for key in (c.name, *c.aliases):
-            owner = seen.setdefault(_fold(key), c.name)
+            owner = seen.setdefault(fold(key), c.name)
             assert owner == c.name, f"{key!r} names both {owner} and {c.name}"
 
 
