@@ -38,6 +38,7 @@ import hashlib
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from pbd import paths
@@ -401,13 +402,17 @@ class Deck:
                 out.append(i)
         return out
 
-    def fingerprint(self) -> str:
-        """Return a short hash of the deck's cards and everything they score with (order aside)."""
+    @cached_property
+    def _fingerprint(self) -> str:
         cat = self.catalogue
         body = "\n".join([*sorted(repr(cat.cards[i]) for i in self.ids if i in cat.cards),
                           *sorted(repr(x) for pool in (cat.warriors, cat.items, cat.environments)
                                   for x in pool.values())])
         return hashlib.sha256(body.encode()).hexdigest()[:12]
+
+    def fingerprint(self) -> str:
+        """Return a short hash of the deck's cards and everything they score with (order aside)."""
+        return self._fingerprint
 
 
 DECK_LINE = re.compile(r"^(?:(?P<kind>battle|army|warrior)s?\s+)?(?P<ids>\d[\d\s,\-–]*)$", re.I)

@@ -23,7 +23,13 @@ def codes(match_id: str, deck: Deck) -> dict[str, list[int]]:
 
 def code_table(match_id: str, deck: Deck) -> dict[str, dict[int, int]]:
     """Return, per pile, ``{code: card id}`` (to read a fully peeled number)."""
-    return {name: {sra.code(match_id, name, i): i for i in ids} for name, ids in pile_cards(deck).items()}
+    key = (match_id, deck.fingerprint())
+    if key not in _TABLES:
+        _TABLES[key] = {name: {sra.code(match_id, name, i): i for i in ids} for name, ids in pile_cards(deck).items()}
+    return _TABLES[key]
+
+
+_TABLES: dict[tuple[str, str], dict[str, dict[int, int]]] = {}
 
 
 def dealt_positions() -> list[tuple[str, int]]:
