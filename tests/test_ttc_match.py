@@ -353,3 +353,11 @@ def test_score_json_is_json(pbd, tmp_path):
     pbd("move", doc, "--as", "Lia", "flip", ok=True)
     data = json.loads(pbd("score", doc, "--json", ok=True).stdout)
     assert set(data["score"]) == {"light", "dark", "leader"}
+
+
+def test_check_passes_on_a_match_in_progress(pbd, tmp_path):
+    doc = start(pbd, tmp_path, "face-up")
+    for _ in range(4):
+        step(pbd, doc)
+    r = pbd("check", doc)
+    assert r.exit_code == 0, r.output

@@ -130,3 +130,37 @@ def test_shuffle_is_a_permutation_fixed_by_the_seed():
     out = sra.shuffle(list(range(50)), seed, "m|battle")
     assert sorted(out) == list(range(50)) and out != list(range(50))
     assert out == sra.shuffle(list(range(50)), seed, "m|battle")
+
+
+def test_a_side_with_more_items_than_warriors_must_nullify_before_the_round_ends():
+    from pbd.games.ttc import notation
+
+    for seed in range(40):
+        rng = random.Random(seed)
+        state, secrets = seat(rng, {})
+        chance = Chance(state.meta, secrets)
+        for sec in secrets.values():
+            GAME.attach(state, sec)
+        while rules.phase(state).name not in ("nullify", "over"):
+            who, move = rng.choice([(w, m) for w in GAME.actors(state) for m in GAME.legal(state, w)])
+            GAME.play(state, who, move, chance)
+        ph = rules.phase(state)
+        if ph.name != "nullify":
+            continue
+        side = ph.nullify[0]
+        player = deal.members(state, side)[0]
+        other_player = deal.members(state, "dark" if side == "light" else "light")[0]
+        moves = GAME.legal(state, player)
+        assert moves and all(m.startswith("nullify ") for m in moves)
+        if len(ph.nullify) == 1:
+            assert GAME.legal(state, other_player) == []
+        with pytest.raises(Exception, match="must nullify first"):
+            rules.apply(state, player, notation.parse("play battle 1"), {})
+        number = ph.round.number
+        s = rules.round_score(state, ph.round).side(side)
+        for _ in range(s.to_nullify):
+            GAME.play(state, player, GAME.legal(state, player)[0], chance)
+        assert rules.round_score(state, state.rounds[number - 1]).side(side).to_nullify == 0
+        assert f"Nullified: {side.capitalize()}" in GAME.render(state)
+        return
+    pytest.fail("no random match needed a nullification")

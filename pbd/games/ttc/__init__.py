@@ -287,7 +287,7 @@ class TwinTowerCity(Playable):
         seen: dict[tuple[str, int], int] = {}
         unfinished = None
         for rnd in state.rounds:
-            if rnd.plays and unfinished is not None:
+            if len(rnd.plays) > 2 and unfinished is not None:
                 out.append(f"round {rnd.number} has cards while round {unfinished} is not finished")
             per_side = {"light": [], "dark": []}
             for p in rnd.plays:
