@@ -15,7 +15,8 @@ It keeps the semantics pbd relies on:
 * Drive ``files.create/get/delete`` and ``permissions.create``, and an OAuth token
   endpoint (``/token``) so refresh and revocation can be tested offline.
 
-Test hooks: :meth:`DocsServer.fail` injects 429/5xx answers, :meth:`DocsServer.before_write`
+Test hooks: :meth:`DocsServer.fail` injects 429/5xx answers (and
+:meth:`DocsServer.fail_after_write` loses the answer of a write it applied), :meth:`DocsServer.before_write`
 runs "the other player's" edit between pbd's read and its write, :attr:`DocsServer.log`
 records every request (method, path, body bytes) for assertions and benchmarks.
 """
@@ -110,6 +111,7 @@ class DocsServer:
         self.revoked_refresh_tokens: set[str] = set()
         self.tokens_issued = 0
         self._failures: list[tuple[int, str]] = []
+        self._lost_answers: list[int] = []
         self._before_write: list = []
         self._lock = threading.RLock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -148,6 +150,11 @@ class DocsServer:
         """Answer the next ``count`` requests whose path contains ``match`` with ``status``."""
         with self._lock:
             self._failures.extend([(status, match)] * count)
+
+    def fail_after_write(self, count: int = 1, status: int = 500) -> None:
+        """Apply the next ``count`` batchUpdates but answer them with ``status`` (the answer got lost)."""
+        with self._lock:
+            self._lost_answers.extend([status] * count)
 
     def before_write(self, callback) -> None:
         """Run ``callback(server, doc_id)`` once, when the next batchUpdate arrives (before it is checked)."""
@@ -242,7 +249,10 @@ class DocsServer:
                 hooks, self._before_write = self._before_write, []
                 for hook in hooks:
                     hook(self, m.group(1))
-                return 200, self._batch_update(m.group(1), data), {}
+                answer = self._batch_update(m.group(1), data)
+                if self._lost_answers:
+                    raise ApiError(self._lost_answers.pop(0), "Internal error encountered.")
+                return 200, answer, {}
             if m := re.fullmatch(r"/v1/documents/([^/:]+)", path):
                 return 200, _render(self._doc(m.group(1))), {}
             if path == "/v1/documents" and method == "POST":

@@ -154,6 +154,15 @@ def test_transient_errors_are_retried_with_growing_backoff(docs_server, status):
     assert 0 < write_pauses[0] < write_pauses[1] < write_pauses[2] <= 2
 
 
+def test_a_write_whose_answer_was_lost_is_not_applied_twice(docs_server):
+    gid, doc = doc_for(docs_server)
+    snap = doc.read()
+    docs_server.fail_after_write(1, status=503)
+    doc.write(BOARD + "2. Ben: joined\n", snap)
+    assert docs_server.text(gid) == BOARD + "2. Ben: joined\n"
+    assert docs_server.count(":batchUpdate") == 2  # applied + lost answer, retry refused as stale
+
+
 def test_retries_are_bounded_and_leave_the_document_as_it_was(docs_server):
     gid, doc = doc_for(docs_server)
     snap = doc.read()
