@@ -249,7 +249,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
             raise illegal(f"{what} takes no target")
         return None
     if not text:
-        raise NotationError(f"{what} needs a target ({spec})", hint=f"write it as '... on NAME'")
+        raise NotationError(f"{what} needs a target ({spec})", hint="write it as '... on NAME'")
     me, opp = ctx.me, ctx.opp
     if spec == "opposing character or cp":
         return _attack_target(ctx, text)
