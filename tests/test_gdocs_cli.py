@@ -280,3 +280,10 @@ def test_local_commands_do_not_import_the_google_client(tmp_path):
     env = {**os.environ, "PBD_HOME": str(tmp_path / "home")}
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_google_only_options_are_refused_for_a_local_file(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    result = pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--share", "ben@example.com")
+    assert result.exit_code == 2 and "--share: Google Docs only" in result.output
+    assert not doc.exists()

@@ -59,7 +59,8 @@ class Document(Protocol):
 def open_document(spec: str, *, create: bool = False, **options) -> Document:
     """Return the backend for DOC ``spec`` (path, Docs URL, ``gdoc:ID`` or ``gdoc:new``).
 
-    :raises UsageError: ``gdoc:new`` outside ``new``, or an empty spec.
+    :raises UsageError: ``gdoc:new`` outside ``new``, an empty spec, or Google-only options
+        (``title``, ``share``) for a local file.
     """
     if not spec:
         raise UsageError("no document given")
@@ -70,6 +71,9 @@ def open_document(spec: str, *, create: bool = False, **options) -> Document:
         from pbd.documents.gdocs import GoogleDocument  # lazy: keeps local commands light
 
         return GoogleDocument(gid, **options)
+    if any(options.values()):
+        raise UsageError(f"{' and '.join('--' + k.replace('_', '-') for k, v in options.items() if v)}"
+                         ": Google Docs only (DOC must be gdoc:new, gdoc:ID or a Docs URL)")
     from pbd.documents.local import LocalDocument
 
     return LocalDocument(spec)
