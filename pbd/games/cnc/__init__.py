@@ -27,18 +27,20 @@ def match_catalogue() -> Catalogue:
     """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``."""
     folder = os.path.join(paths.home(), "catalogues")
     try:
-        entries = sorted((e for e in os.scandir(folder) if e.name.endswith(".toml")), key=lambda e: e.name)
+        stamp = os.stat(folder).st_mtime_ns
     except OSError:
-        entries = []
-    return _merged(tuple((e.path, e.stat().st_mtime_ns) for e in entries))
+        stamp = None
+    return _merged(folder, stamp)
 
 
 @lru_cache(maxsize=4)
-def _merged(files: tuple) -> Catalogue:
+def _merged(folder: str, stamp: int | None) -> Catalogue:
+    """Return the merged catalogue for a folder as it was at ``stamp`` (its modification time)."""
     cards = dict(bundled_catalogue().cards)
-    for path, _ in files:
+    files = sorted(Path(folder).glob("*.toml")) if stamp is not None else []
+    for path in files:
         cards.update(load_catalogue(path, require_porter=False).cards)
-    return Catalogue(cards, "bundled" + "".join(f" + {p}" for p, _ in files))
+    return Catalogue(cards, "bundled" + "".join(f" + {p}" for p in files))
 
 
 def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
@@ -292,6 +294,7 @@ def _install_catalogue(deck) -> None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, folder / source.name)
+            _merged.cache_clear()
         except OSError as exc:
             raise BackendError(f"cannot keep a copy of {source} under {folder}: {exc}") from None
 

@@ -28,7 +28,8 @@ A catalogue is a TOML file of ``[[card]]`` tables::
     target = "opposing character"   # see TARGETS
     effects = [{ do = "status", status = "frozen" }]
     mods = []                 # passive: modifiers (see MODS)
-    each_turn = []            # passive: effects at the start of the owner's turn
+    each_turn = []            # passive: effects at the start of the owner's turn (not roll,
+                              #   draw, discard_hand, recover or manual: see PRIVATE_VERBS)
 
     # cities put `mods` and `each_turn` on the card itself; events put their play
     # `target` and `effects` on the card itself.
@@ -277,7 +278,7 @@ def _card(raw: dict, where: str) -> Card:
         klass=klass, hp=hp, cp=int(raw.get("cp", 0)), text=str(raw.get("text", "")),
         attacks=attacks, abilities=abilities, target=_target(raw.get("target", "none"), where),
         effects=tuple(_effects(raw.get("effects", []), where)), mods=tuple(_mods(raw.get("mods", []), where)),
-        each_turn=tuple(_effects(raw.get("each_turn", []), where)), aliases=tuple(raw.get("aliases", ())))
+        each_turn=tuple(_each_turn(raw.get("each_turn", []), where)), aliases=tuple(raw.get("aliases", ())))
 
 
 def _attack(raw: dict, where: str) -> Attack:
@@ -298,7 +299,7 @@ def _ability(raw: dict, where: str) -> Ability:
         raise DeckFormatError(f"{where}: an ability needs a name")
     return Ability(str(raw["name"]), int(raw.get("cost", 0 if raw.get("passive") else 1)), bool(raw.get("passive", False)),
                    _target(raw.get("target", "none"), where), tuple(_effects(raw.get("effects", []), where)),
-                   tuple(_mods(raw.get("mods", []), where)), tuple(_effects(raw.get("each_turn", []), where)))
+                   tuple(_mods(raw.get("mods", []), where)), tuple(_each_turn(raw.get("each_turn", []), where)))
 
 
 def _target(value, where: str) -> str:
@@ -321,6 +322,20 @@ def _effects(items: list, where: str):
         if verb == "status" and item.get("status") not in STATUSES:
             raise DeckFormatError(f"{where}: status must be one of {', '.join(STATUSES)}")
         yield _freeze(item)
+
+
+#: verbs a start-of-turn effect may not use: they need the owner's private hand or dice,
+#: and the turn starts inside the other player's command
+PRIVATE_VERBS = ("roll", "draw", "discard_hand", "recover", "manual")
+
+
+def _each_turn(items: list, where: str):
+    effects = list(_effects(items, where))
+    for eff in effects:
+        if eff["do"] in PRIVATE_VERBS:
+            raise DeckFormatError(f"{where}: a start-of-turn effect cannot '{eff['do']}' (it runs during the "
+                                  f"other player's command, where the owner's hand and dice are not at hand)")
+    return effects
 
 
 def _mods(items: list, where: str):
