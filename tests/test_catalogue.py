@@ -325,3 +325,14 @@ def test_a_partial_catalogue_needs_no_porter_only_when_asked(tmp_path):
     with pytest.raises(DeckFormatError, match="Porter"):
         load_catalogue(path)
     assert "Cityzen Alice" in load_catalogue(path, require_porter=False)
+
+
+def test_a_players_catalogue_cannot_give_a_city_a_random_start_of_turn_effect(tmp_path):
+    from pbd.errors import DeckFormatError
+    from pbd.games.cnc.cards import load_catalogue
+
+    path = tmp_path / "mine.toml"
+    path.write_text('[[card]]\nname = "Dice House"\nkind = "city"\nrarity = "common"\n'
+                    'each_turn = [{ do = "roll", sides = 6, outcomes = [] }]\n')
+    with pytest.raises(DeckFormatError, match="start-of-turn effect cannot 'roll'"):
+        load_catalogue(path, require_porter=False)
