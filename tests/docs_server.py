@@ -12,6 +12,8 @@ It keeps the semantics pbd relies on:
   with a 400 shaped like Google's error JSON;
 * atomic batches: every request is validated and applied on a copy, committed only if
   all succeed;
+* request bodies checked against the API's discovery schemas (unknown field names and
+  wrong types are refused with Google's "Invalid JSON payload received" 400);
 * Drive ``files.create/get/delete`` and ``permissions.create``, and an OAuth token
   endpoint (``/token``) so refresh and revocation can be tested offline.
 
@@ -243,6 +245,14 @@ class DocsServer:
                         "Internal error encountered."
                     raise ApiError(status, msg)
             data = json.loads(body or b"{}") if not path.startswith("/token") else {}
+            if path.endswith(":batchUpdate"):
+                validate(data, {"$ref": "BatchUpdateDocumentRequest"}, "docs.v1")
+            elif path == "/v1/documents":
+                validate(data, {"$ref": "Document"}, "docs.v1")
+            elif path.endswith("/permissions"):
+                validate(data, {"$ref": "Permission"}, "drive.v3")
+            elif path == "/drive/v3/files" and method == "POST":
+                validate(data, {"$ref": "File"}, "drive.v3")
             if m := re.fullmatch(r"/v1/documents/([^/:]+):batchUpdate", path):
                 if method != "POST":
                     raise ApiError(404, "Not found")
@@ -340,6 +350,65 @@ class DocsServer:
         doc.revision = _new_revision()
         return {"documentId": doc.id, "replies": [{} for _ in requests],
                 "writeControl": {"requiredRevisionId": doc.revision}}
+
+
+# -- request bodies checked against the API's own schemas ------------------------------
+
+_SCHEMAS: dict[str, dict] = {}
+
+
+def schemas(api: str) -> dict:
+    """Return the discovery schemas of ``docs.v1`` or ``drive.v3`` (shipped with googleapiclient)."""
+    if api not in _SCHEMAS:
+        from pathlib import Path
+
+        import googleapiclient
+
+        folder = Path(googleapiclient.__file__).parent / "discovery_cache" / "documents"
+        _SCHEMAS[api] = json.loads((folder / f"{api}.json").read_text(encoding="utf-8"))["schemas"]
+    return _SCHEMAS[api]
+
+
+def validate(value, schema: dict, api: str, where: str = "") -> None:
+    """Refuse ``value`` the way Google does if it does not fit ``schema`` (unknown names, wrong types).
+
+    :raises ApiError: 400 "Invalid JSON payload received. ..."
+    """
+    if "$ref" in schema:
+        schema = schemas(api)[schema["$ref"]]
+    kind = schema.get("type")
+    bad = ApiError(400, f"Invalid JSON payload received. Invalid value at '{where or 'body'}' ({kind})")
+    if kind == "object":
+        if not isinstance(value, dict):
+            raise bad
+        props, extra = schema.get("properties"), schema.get("additionalProperties")
+        for key, item in value.items():
+            if props is not None and key in props:
+                validate(item, props[key], api, f"{where}.{key}" if where else key)
+            elif extra is not None:
+                validate(item, extra, api, f"{where}[{key!r}]")
+            else:
+                raise ApiError(400, f"Invalid JSON payload received. Unknown name \"{key}\" at "
+                                    f"'{where or 'body'}': Cannot find field.")
+    elif kind == "array":
+        if not isinstance(value, list):
+            raise bad
+        for i, item in enumerate(value):
+            validate(item, schema.get("items", {}), api, f"{where}[{i}]")
+    elif kind == "integer":
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).lstrip("-").isdigit():
+            raise bad
+    elif kind == "number":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise bad
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            raise bad
+    elif kind == "string":
+        if not isinstance(value, str):
+            raise bad
+        if "enum" in schema and value not in schema["enum"]:
+            raise ApiError(400, f"Invalid value at '{where}' ({schema.get('id', 'enum')}), \"{value}\"")
 
 
 # -- the body model -----------------------------------------------------------------

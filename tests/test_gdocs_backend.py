@@ -267,3 +267,22 @@ def test_any_text_round_trips_through_the_server(docs_server, old, new, bold):
     expected = new if new.endswith("\n") else new + "\n"
     assert docs_server.text(gid) == expected
     assert doc.read().text == expected
+
+
+def test_the_server_refuses_what_google_would_and_answers_in_google_shapes(docs_server):
+    import docs_server as emulator
+
+    gid, doc = doc_for(docs_server)
+    with pytest.raises(emulator.ApiError, match="Unknown name \"idx\""):
+        docs_server.handle("POST", f"/v1/documents/{gid}:batchUpdate", {}, json.dumps(
+            {"requests": [{"insertText": {"text": "x", "location": {"idx": 1}}}]}).encode())
+    with pytest.raises(emulator.ApiError, match="Invalid value"):
+        docs_server.handle("POST", f"/v1/documents/{gid}:batchUpdate", {}, json.dumps(
+            {"requests": [{"updateTextStyle": {"range": {"startIndex": 1, "endIndex": 2},
+                                               "textStyle": {"bold": "yes"}, "fields": "bold"}}]}).encode())
+    # every request pbd sends passes the same check, and what the server answers fits the Document schema
+    snap = doc.read()
+    new = BOARD.replace("Ann CP 7", "Ann 😀 CP 6") + "2. Ben: joined\n"
+    doc.write(new, snap, styles=[(0, 5, "bold"), (0, 5, "Orange"), (new.index("Log"), new.index("Log") + 3, "heading")])
+    docs_server.insert_inline_object(gid, 3)
+    emulator.validate(docs_server.document(gid), {"$ref": "Document"}, "docs.v1")
