@@ -47,15 +47,19 @@ STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENI
 class ApiError(Exception):
     """An error answer: HTTP status and Google's message."""
 
-    def __init__(self, code: int, message: str, status: str | None = None):
+    def __init__(self, code: int, message: str, status: str | None = None, errors: list | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status or STATUS.get(code, "UNKNOWN")
+        self.errors = errors
 
     def body(self) -> dict:
-        """Return the error JSON the way Google shapes it."""
-        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
+        """Return the error JSON the way Google shapes it (Drive adds an ``errors`` list with reasons)."""
+        error = {"code": self.code, "message": self.message, "status": self.status}
+        if self.errors:
+            error["errors"] = self.errors
+        return {"error": error}
 
 
 @dataclass
@@ -114,6 +118,7 @@ class DocsServer:
         self.tokens_issued = 0
         self._failures: list[tuple[int, str]] = []
         self._lost_answers: list[int] = []
+        self.forbidden: set[str] = set()
         self._before_write: list = []
         self._lock = threading.RLock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -241,6 +246,10 @@ class DocsServer:
             for i, (status, match) in enumerate(self._failures):
                 if match in path:
                     del self._failures[i]
+                    if status == 403:
+                        raise ApiError(403, "User rate limit exceeded.", "PERMISSION_DENIED",
+                                       [{"domain": "usageLimits", "reason": "userRateLimitExceeded",
+                                         "message": "User rate limit exceeded."}])
                     msg = "Quota exceeded for quota metric 'Write requests'" if status == 429 else \
                         "Internal error encountered."
                     raise ApiError(status, msg)
@@ -289,7 +298,14 @@ class DocsServer:
                 return 302, None, {"Location": target}
             raise ApiError(404, f"Method not found: {method} {path}")
 
+    def forbid(self, doc_id: str) -> None:
+        """Make a document answer 403, as one that is not shared with the caller."""
+        with self._lock:
+            self.forbidden.add(doc_id)
+
     def _doc(self, doc_id: str, drive: bool = False) -> Doc:
+        if doc_id in self.forbidden:
+            raise ApiError(403, "The caller does not have permission")
         doc = self.docs.get(doc_id)
         if doc is None:
             raise ApiError(404, f"File not found: {doc_id}." if drive else "Requested entity was not found.")

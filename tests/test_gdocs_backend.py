@@ -163,6 +163,19 @@ def test_a_write_whose_answer_was_lost_is_not_applied_twice(docs_server):
     assert docs_server.count(":batchUpdate") == 2  # applied + lost answer, retry refused as stale
 
 
+def test_drive_rate_limit_403_is_retried_but_a_permission_403_is_not(docs_server):
+    docs_server.fail(2, status=403, match="/permissions")
+    doc = GoogleDocument("new", share=["ben@example.com"])
+    doc.write(BOARD, None)
+    assert docs_server.permissions[doc.gid][-1]["emailAddress"] == "ben@example.com"
+    assert len(docs_server.sleeps) == 2
+    gid, doc = doc_for(docs_server)
+    docs_server.forbid(gid)
+    with pytest.raises(BackendError, match="no permission") as info:
+        doc.read()
+    assert "share it with you" in str(info.value) and len(docs_server.sleeps) == 2
+
+
 def test_retries_are_bounded_and_leave_the_document_as_it_was(docs_server):
     gid, doc = doc_for(docs_server)
     snap = doc.read()

@@ -417,7 +417,7 @@ class GoogleDocument:
                 return make().execute(num_retries=0) or {}
             except HttpError as exc:
                 status = int(exc.resp.status)
-                if status in TRANSIENT and not last:
+                if (status in TRANSIENT or _rate_limited(status, exc)) and not last:
                     BACKOFF.sleep(BACKOFF.delay(attempt))
                     continue
                 raise self._http_error(status, _message(exc), attempt + 1) from None
@@ -449,6 +449,18 @@ class GoogleDocument:
             return BackendError(f"Google Docs kept failing (HTTP {status}, {tries} tries): {message}; "
                                 "nothing was changed", hint="try again in a minute")
         return BackendError(f"Google Docs answered HTTP {status}: {message}")
+
+
+def _rate_limited(status: int, exc) -> bool:
+    """Return True for Drive's way of saying "slow down": a 403 whose reason is a rate limit."""
+    if status != 403:
+        return False
+    try:
+        content = exc.content.decode("utf-8", "replace")
+    except AttributeError:
+        return False
+    return any(reason in content for reason in ("rateLimitExceeded", "userRateLimitExceeded",
+                                                "sharingRateLimitExceeded", "RATE_LIMIT_EXCEEDED"))
 
 
 def _message(exc) -> str:
