@@ -38,14 +38,13 @@ def identify(text: str, game_name: str | None = None):
     if game_name:
         return games.get(game_name)
     frame = split_frame(text)
-    registry = games.registry()
     if frame.title:
-        for game in registry.values():
+        for game in games.games():
             if frame.title.casefold() in (game.title.casefold(), game.name):
                 return game
         raise DocumentFormatError(f"the title names an unknown game {frame.title!r}", line=1,
-                                  hint="known games: " + ", ".join(registry))
-    for game in registry.values():
+                                  hint="known games: " + ", ".join(games.registry()))
+    for game in games.games():
         if game.sniff(text):
             return game
     raise DocumentFormatError("this is not a pbd match document or a board pbd recognises",

@@ -20,13 +20,24 @@ GROUP = "pbd.games"
 
 
 @cache
+def _entry_points() -> dict:
+    return {ep.name: ep for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name)}
+
+
+@cache
+def _load(name: str):
+    return _entry_points()[name].load()
+
+
+def games():
+    """Yield every installed game, importing each only when it is reached (start-up stays light)."""
+    for name in _entry_points():
+        yield _load(name)
+
+
 def registry() -> dict:
-    """Return ``{name: Game}`` for every installed game, loaded once."""
-    games = {}
-    for ep in entry_points(group=GROUP):
-        game = ep.load()
-        games[game.name] = game
-    return dict(sorted(games.items()))
+    """Return ``{name: Game}`` for every installed game."""
+    return {game.name: game for game in games()}
 
 
 def get(name: str):
@@ -35,6 +46,8 @@ def get(name: str):
     :raises UnknownNameError: no such game; suggests close names.
     """
     key = name.strip().lower()
+    if key in _entry_points():
+        return _load(key)
     games = registry()
     for game in games.values():
         if key == game.name or key in game.aliases:
