@@ -992,3 +992,30 @@ def test_aliases_name_characters_in_play():
     g = pos(side(ap=3, chars=["Captain America"]), side(chars=["The Sentry"]))
     g.play("Ann", "Cap attacks Sentry")
     assert g.char("Ben", "The Sentry").hp == 25
+
+
+# -- all or nothing, through the CLI on a real file --------------------------------------------
+
+@pytest.fixture
+def match_file(tmp_path, pbd):
+    doc = tmp_path / "match.txt"
+    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "rules-ann", ok=True)
+    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "rules-ben", ok=True)
+    return doc
+
+
+@pytest.mark.parametrize("moves, code, message", [
+    ("draw; draw; draw; draw", 1, "move 4 of 4 ('draw'): drawing 1 card costs 1 AP; you have 0"),
+    ("draw; draw; play Spoder-Mann", 2, "move 3 of 3"),
+    ("draw; end turn; draw", 1, "it is Ben's turn"),
+])
+def test_several_moves_apply_all_or_nothing(match_file, pbd, moves, code, message):
+    before = match_file.read_bytes()
+    hand = pbd.json("hand", match_file, "--as", "Ann")
+    result = pbd("move", match_file, "--as", "Ann", moves)
+    assert result.exit_code == code, result.output
+    assert message in result.output
+    assert match_file.read_bytes() == before
+    assert pbd.json("hand", match_file, "--as", "Ann") == hand
+    pbd("move", match_file, "--as", "Ann", "draw; draw", ok=True)
+    assert len(pbd.json("hand", match_file, "--as", "Ann")["hand"]) == len(hand["hand"]) + 2

@@ -38,6 +38,7 @@ TITLE = "C&C Trading Card Game"
 SEPARATOR = re.compile(r"^\s*[-–—=_]{3,}\s*$")
 CP_LINE = re.compile(r"^\s*CP\s*[=:]\s*(?P<cp>-?\d+)\s*,?\s*AP\s*[=:]\s*(?P<ap>-?\d+)"
                      r"\s*(?:\(\s*next turn\s*(?P<next>[+-]\s*\d+)\s*\))?\s*$", re.I)
+CP_START = re.compile(r"^\s*(?:CP|AP)\s*[=:]", re.I)
 BRACKET = re.compile(r"\[([^\]]*)\]\s*(\+*)(?:\s*\(([^)]*)\))?")
 LABELS = {"discarded cards": "discards", "discards": "discards", "discard pile": "discards",
           "city cards": "cities", "cities": "cities", "character cards": "characters", "characters": "characters"}
@@ -273,6 +274,9 @@ def _parse_half(lines: list[Line], mirrored: bool, catalogue: Catalogue) -> dict
             if owner:
                 _assign(half, owner, pending, catalogue)
                 pending, owner = [], None
+        elif CP_START.match(line.text):
+            raise DocumentFormatError(f"cannot read {line.text.strip()!r}", line=line.number,
+                                      hint="expected a line like 'CP = 100 AP= 3'")
         else:
             pending.append(line)
     if mirrored and pending and re.fullmatch(r"(player\s*2|p2)", pending[-1].text.strip(), re.I):
