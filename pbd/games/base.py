@@ -124,9 +124,13 @@ class Reveal:
     deck: list[str] = field(default_factory=list)
 
 
-def log_genesis(match_id: str) -> str:
-    """Return the hash the first log entry chains to."""
-    return hashlib.sha256(f"pbd-log-v1|{match_id}".encode()).hexdigest()[:8]
+def log_genesis(match_id: str = "") -> str:
+    """Return the hash the first log entry chains to.
+
+    It is the same for every match (so two matches played alike read alike); the
+    entries themselves and the commitments tie a log to its match.
+    """
+    return hashlib.sha256(b"pbd-log-v1").hexdigest()[:8]
 
 
 def log_link(previous: str, entry: LogEntry) -> str:
@@ -412,6 +416,14 @@ class Chance:
         self.meta = meta
         self.secrets = {k.casefold(): v for k, v in secrets.items()}
 
+    def _secrets(self, player: str) -> Secrets:
+        try:
+            return self.secrets[player.casefold()]
+        except KeyError:
+            from pbd.errors import IllegalMoveError
+
+            raise IllegalMoveError(f"only {player}'s own pbd can draw cards or roll dice for {player}") from None
+
     def can_draw_for(self, player: str) -> bool:
         """Return True if we hold ``player``'s secrets."""
         return player.casefold() in self.secrets
@@ -450,7 +462,7 @@ class Chance:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
         from pbd import fairplay
 
-        sec = self.secrets[player.casefold()]
+        sec = self._secrets(player)
         pub = self.meta.player(player)
         cards = []
         for _ in range(n):
@@ -470,7 +482,7 @@ class Chance:
         """Roll a die of ``sides`` faces for ``player``."""
         from pbd import fairplay
 
-        sec = self.secrets[player.casefold()]
+        sec = self._secrets(player)
         pub = self.meta.player(player)
         counter = pub.draws if pub else 0
         face = fairplay.roll(sec.seed, counter, self.beacon(player), sides)
