@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -11,7 +12,11 @@ _PKG = Path(__file__).resolve().parent
 
 def home() -> Path:
     """Return PBD_HOME, the private state folder (created on demand by writers)."""
-    env = os.environ.get("PBD_HOME")
+    return _home(os.environ.get("PBD_HOME"))
+
+
+@lru_cache(maxsize=8)
+def _home(env: str | None) -> Path:
     if env:
         return Path(env).expanduser()
     if sys.platform == "win32":
