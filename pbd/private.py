@@ -42,6 +42,10 @@ def load(match_id: str, player: str) -> Secrets:
             hint=f"run pbd as the player who created or joined the match (looked in {path.parent})") from None
     except (OSError, ValueError) as exc:
         raise BackendError(f"private state {path} is unreadable: {exc}") from None
+    if isinstance(data, dict) and "hand_doc" in data:  # kept in the player's own Google Doc
+        from pbd import handdoc
+
+        data = handdoc.load(data["hand_doc"])
     try:
         return Secrets(data["match_id"], data["player"], data["game"], bytes.fromhex(data["seed"]),
                        list(data["deck"]), list(data["drawn"]), list(data["hand"]), dict(data.get("extra", {})))
@@ -50,13 +54,45 @@ def load(match_id: str, player: str) -> Secrets:
 
 
 def save(sec: Secrets) -> None:
-    """Write ``sec`` atomically with owner-only permissions.
+    """Write ``sec`` atomically with owner-only permissions (or into the player's hand document).
 
     :raises BackendError: PBD_HOME cannot be written.
     """
     path = _file(sec.match_id, sec.player)
-    data = {"match_id": sec.match_id, "player": sec.player, "game": sec.game, "seed": sec.seed.hex(),
+    data = as_dict(sec)
+    pointer = _hand_doc(path)
+    if pointer:
+        from pbd import handdoc
+
+        handdoc.save(pointer, data)
+        return
+    _write_json(path, data)
+
+
+def as_dict(sec: Secrets) -> dict:
+    """Return ``sec`` as the JSON-able dict that is stored."""
+    return {"match_id": sec.match_id, "player": sec.player, "game": sec.game, "seed": sec.seed.hex(),
             "deck": sec.deck, "drawn": sec.drawn, "hand": sec.hand, "extra": sec.extra}
+
+
+def link_hand_doc(match_id: str, player: str, spec: str) -> None:
+    """Keep ``player``'s private state in the Google Doc ``spec``; PBD_HOME holds only this pointer.
+
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    _write_json(_file(match_id, player), {"hand_doc": spec})
+
+
+def _hand_doc(path: Path) -> str | None:
+    """Return the hand document a private-state file points to, if it is such a pointer."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data.get("hand_doc") if isinstance(data, dict) else None
+
+
+def _write_json(path: Path, data: dict) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -376,6 +376,21 @@ class GoogleDocument:
             raise
         return snap
 
+    def create_empty(self) -> None:
+        """Create the (empty) document now, for ``gdoc:new``; fills :attr:`gid` and :attr:`label`.
+
+        :raises BackendError: Google failed or refused.
+        """
+        if self.gid is None:
+            answer = self._call(lambda: self._api().documents().create(body={"title": self.title}))
+            self.gid = answer["documentId"]
+            self.label = URL.format(self.gid)
+
+    def discard(self) -> None:
+        """Delete the document (best effort): undo a creation when the command failed."""
+        if self.gid is not None:
+            self._discard()
+
     def _share_all(self) -> None:
         for email in self.share:
             body = {"type": "user", "role": "writer", "emailAddress": email}
