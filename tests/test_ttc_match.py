@@ -340,7 +340,7 @@ def test_a_bad_hand_made_board_gets_a_clear_message(pbd, tmp_path, bad, code, wo
 def test_check_lists_broken_rules_on_a_hand_made_board(pbd, tmp_path):
     doc = tmp_path / "table.txt"
     doc.write_text("Twin Tower City\n\nRound 1\n  Light: battle 1\n  Dark: battle 2\n  Light: army 111 · "
-                   "Eagle Eye -> Don Triumph\nRound 2\n  Light: battle 1\n  Dark: battle 3\n")
+                   "Eagle Eye -> Liberty Belle\nRound 2\n  Light: battle 1\n  Dark: battle 3\n  Light: battle 4\n")
     r = pbd("check", doc, "--game", "ttc")
     assert r.exit_code == 1
     assert "battle 1 is played twice" in r.output
@@ -361,3 +361,11 @@ def test_check_passes_on_a_match_in_progress(pbd, tmp_path):
         step(pbd, doc)
     r = pbd("check", doc)
     assert r.exit_code == 0, r.output
+
+
+def test_the_creator_may_take_the_dark_side(pbd, tmp_path):
+    doc = start(pbd, tmp_path, "side=dark")
+    text = doc.read_text()
+    assert "Players: Lia (Dark), Max (Light)" in text and "First: Dark" in text
+    pbd("move", doc, "--as", "Lia", "flip", ok=True)
+    assert "card 2: Dark to play (Lia)" in doc.read_text()

@@ -42,9 +42,21 @@ OPTION_WORDS = {"face-up": "face_up", "open-hands": "open_hands", "no-environmen
 
 def render(state: State) -> tuple[list[str], list[str]]:
     """Return ``(header lines, body lines)`` of the board."""
+    options = f"Options: {', '.join(state.options.words()) or 'standard'}"
+    if not state.meta.match_id:                       # a board typed by hand: no seats, no deal
+        source = f"Catalogue: {state.catalogue}" if state.catalogue else f"Deck: {state.deck}"
+        body = []
+        for rnd in state.rounds:
+            body.append(f"Round {rnd.number}: {_round_note(state, rnd)}")
+            body += [f"  {line}" for line in play_lines(rnd.plays)]
+            marks = [f"{side.capitalize()} {name}" for side in ("light", "dark") for name in rnd.nullified[side]]
+            if marks:
+                body.append(f"  Nullified: {', '.join(marks)}")
+        scores = score_section(state)
+        return [source, options, f"Rounds won: {_won(state)}"], body + ([""] + scores if scores else [])
     header = [f"Players: {', '.join(f'{s.name} ({s.side.capitalize()})' for s in state.seats)}",
               f"Deck: {state.deck} · {state.fingerprint}",
-              f"Options: {', '.join(state.options.words()) or 'standard'}",
+              options,
               f"First: {state.first.capitalize()}",
               f"Turn: {turn_line(state)}",
               f"Rounds won: {_won(state)}"]
