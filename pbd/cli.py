@@ -42,6 +42,8 @@ class PbdGroup(click.Group):
 
 
 as_option = click.option("--as", "player", required=True, metavar="NAME", help="Your player name.")
+hand_doc_option = click.option("--hand-doc", metavar="gdoc:new|gdoc:ID",
+                               help="Keep your hand in your own Google Doc instead of PBD_HOME.")
 seed_option = click.option("--seed", metavar="TEXT",
                            help="Fix your random stream (tutorials, tests, replays); only its commitment is published.")
 
@@ -95,13 +97,16 @@ def template_command(game, output):
               help="A game option, e.g. -O face-up for Twin Tower City.")
 @click.option("--title", metavar="TEXT", help="Name of the Google Doc created by gdoc:new (default: pbd match).")
 @click.option("--share", multiple=True, metavar="EMAIL", help="Share the Google Doc with EMAIL as editor (repeatable).")
-def new_command(game, doc, player, deck, seed, first, game_options, title, share):
+@hand_doc_option
+def new_command(game, doc, player, deck, seed, first, game_options, title, share, hand_doc):
     """Start a match of GAME on DOC as player 1 (DOC may be gdoc:new to create a Google Doc)."""
     options = dict(_kv(o) for o in game_options)
     if first:
         options["first"] = first
     doc_options = {k: v for k, v in (("title", title), ("share", list(share))) if v}
-    _emit(match.new(game, doc, player, deck, seed, options, doc_options=doc_options or None))
+    result = match.new(game, doc, player, deck, seed, options, doc_options=doc_options or None)
+    _emit(result)
+    _keep_hand_in(hand_doc, result.location or doc, player)
 
 
 @cli.command("join")
@@ -109,9 +114,18 @@ def new_command(game, doc, player, deck, seed, first, game_options, title, share
 @as_option
 @click.option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
 @seed_option
-def join_command(doc, player, deck, seed):
+@hand_doc_option
+def join_command(doc, player, deck, seed, hand_doc):
     """Join the match on DOC; your hand is dealt privately."""
     _emit(match.join(doc, player, deck, seed))
+    _keep_hand_in(hand_doc, doc, player)
+
+
+def _keep_hand_in(hand_doc, doc, player):
+    if hand_doc:
+        from pbd import handdoc
+
+        _emit(handdoc.adopt(doc, player, hand_doc))
 
 
 @cli.command("show")

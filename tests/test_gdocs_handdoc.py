@@ -61,3 +61,17 @@ def test_a_damaged_hand_doc_is_a_backend_error(pbd, docs_server, gmatch):
     docs_server.set_text(hand_gid, "oops\n")
     out = pbd("hand", gmatch, "--as", "Ann")
     assert out.exit_code == 5 and "damaged" in out.output
+
+
+def test_cli_new_and_join_with_hand_docs(pbd, docs_server):
+    result = pbd("new", "cnc", "gdoc:new", "--as", "Ann", "--deck", "forces-of-justice", "--hand-doc", "gdoc:new",
+                 ok=True)
+    assert "kept in https://docs.google.com/document/d/" in result.output
+    match_gid = next(g for g, d in docs_server.docs.items() if d.title == "pbd match")
+    pbd("join", f"gdoc:{match_gid}", "--as", "Ben", "--deck", "forces-of-corruption", "--hand-doc", "gdoc:new",
+        ok=True)
+    hand_docs = [g for g, d in docs_server.docs.items() if d.title.startswith("pbd hand")]
+    assert len(hand_docs) == 2
+    assert not any("seed" in d for d in _home_files().values())
+    pbd("move", f"gdoc:{match_gid}", "--as", "Ann", "draw; end turn", ok=True)
+    assert len(pbd.json("hand", f"gdoc:{match_gid}", "--as", "Ann")["hand"]) == 6
