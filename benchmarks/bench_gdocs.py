@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from docs_server import DocsServer  # noqa: E402
+from docs_server import DocsServer
 
 
 def requests_per_move(server: DocsServer, moves: int = 10) -> tuple[float, list[str]]:

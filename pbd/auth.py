@@ -200,7 +200,7 @@ def login(client_file: str | None = None, service_account: str | None = None, op
             port=0, open_browser=open_browser,
             authorization_prompt_message="Open this address to let pbd edit your Google Docs:\n{url}",
             success_message="pbd is signed in. You can close this tab.")
-    except Exception as exc:  # oauthlib/requests raise many types; none may leak a secret
+    except Exception as exc:  # noqa: BLE001 -- oauthlib/requests raise many types; none may leak a secret
         raise AuthError(f"Google sign-in failed ({type(exc).__name__}: {_safe(exc)})") from None
     saved = save_token(creds.to_json())
     return Result([f"Signed in to Google; token saved in {saved} (mode 0600)."],

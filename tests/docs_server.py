@@ -126,7 +126,7 @@ class DocsServer:
 
     # -- life cycle ------------------------------------------------------------------
 
-    def start(self) -> "DocsServer":
+    def start(self) -> DocsServer:
         """Start serving on 127.0.0.1 on a free port, in a daemon thread."""
         server = self
 
@@ -492,7 +492,7 @@ def _insert_text(units: list[Unit], args: dict) -> None:
 
 
 def _delete_range(units: list[Unit], args: dict) -> None:
-    start, end, i, j = _range(units, args)
+    _, _, i, j = _range(units, args)
     if j >= len(units):
         raise ApiError(400, "The range cannot include the newline character at the end of the segment.")
     del units[i:j]

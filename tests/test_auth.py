@@ -9,7 +9,7 @@ import stat
 import subprocess
 import sys
 import textwrap
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -46,7 +46,7 @@ def client_file(path: Path, host: str = "127.0.0.1:9", **override) -> Path:
 
 
 def token_file(path: Path, host: str, expired: bool, refresh="emu-refresh-1") -> Path:
-    expiry = datetime.now(timezone.utc).replace(tzinfo=None) + timedelta(hours=-1 if expired else 1)
+    expiry = datetime.now(UTC).replace(tzinfo=None) + timedelta(hours=-1 if expired else 1)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({
         "type": "authorized_user", "token": "emu-access-0", "refresh_token": refresh,
@@ -94,8 +94,8 @@ def test_the_example_client_file_is_refused_as_placeholder(home):
     ("{oops", "not valid JSON"),
     ('{"installed": {"client_id": "x", "client_secret": "s3cr3t-client"}}', "is an OAuth client file"),
     ('{"type": "authorized_user", "refresh_token": "emu-refresh-9"}', "malformed"),
-    ('{"type": "service_account", "client_email": "a@b", "private_key": "MIIE-not-a-key", '
-     '"token_uri": "http://x"}', "malformed"),
+    (('{"type": "service_account", "client_email": "a@b", "private_key": "MIIE-not-a-key", '
+      '"token_uri": "http://x"}'), "malformed"),
     ('{"hello": "world"}', "neither"),
 ])
 def test_bad_credentials_files(home, tmp_path, content, message):
@@ -193,7 +193,7 @@ def test_full_oauth_installed_app_flow(home, tmp_path, docs_server):
     env.pop("PBD_DOCS_EMULATOR_HOST", None)
     pbd = Path(sys.executable).parent / "pbd"
     proc = subprocess.run([str(pbd), "auth", "login", "--client", str(client)], env=env, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert "Signed in" in out and "Traceback" not in out

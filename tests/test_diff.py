@@ -1,5 +1,7 @@
 """The minimal-edit diff used by the Google Docs backend."""
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,7 +44,7 @@ def test_from_or_to_empty():
 def test_applying_the_edits_gives_the_new_text(old, new):
     changes = edits(old, new)
     assert apply(old, changes) == new
-    for a, b in zip(changes, changes[1:]):
+    for a, b in pairwise(changes):
         assert a.end < b.start  # ascending, non-overlapping, not touching
     for e in changes:
         assert 0 <= e.start <= e.end <= len(old)

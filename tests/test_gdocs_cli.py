@@ -109,7 +109,7 @@ def test_emoji_card_names_on_google_docs(pbd, docs_server, tmp_path):
     for place in (Place("local", tmp_path), Place("gdocs", tmp_path, docs_server)):
         pbd("new", "cnc", place.spec, "--as", "Ann", "--deck", towers, "--seed", "1", ok=True)
         pbd("join", place.spec, "--as", "Ben", "--deck", brutes, "--seed", "2", ok=True)
-        tower = sorted(set(pbd.json("hand", place.spec, "--as", "Ann")["hand"]))[0]
+        tower = min(pbd.json("hand", place.spec, "--as", "Ann")["hand"])
         assert "🏰" in tower
         pbd("move", place.spec, "--as", "Ann", f"play {tower}; end turn", ok=True)
         brute = pbd.json("hand", place.spec, "--as", "Ben")["hand"][0]
@@ -278,7 +278,8 @@ def test_local_commands_do_not_import_the_google_client(tmp_path):
         "assert not loaded, loaded\n"
     )
     env = {**os.environ, "PBD_HOME": str(tmp_path / "home")}
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
     assert proc.returncode == 0, proc.stderr
 
 

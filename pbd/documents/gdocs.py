@@ -19,8 +19,8 @@ import json
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from pbd.documents import Snapshot
 from pbd.documents.diff import Edit, edits
@@ -394,7 +394,7 @@ class GoogleDocument:
     def _share_all(self) -> None:
         for email in self.share:
             body = {"type": "user", "role": "writer", "emailAddress": email}
-            self._call(lambda: self._drive_api().permissions().create(
+            self._call(lambda body=body: self._drive_api().permissions().create(
                 fileId=self.gid, body=body, sendNotificationEmail=True, fields="id"))
 
     def _discard(self) -> None:
