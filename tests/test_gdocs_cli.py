@@ -255,10 +255,15 @@ def test_new_on_a_google_doc_with_content_is_refused(pbd, docs_server, gmatch):
     assert result.exit_code == 2 and gmatch.text() == before
 
 
-def test_check_reads_a_hand_edited_google_doc_with_line_numbers(pbd, docs_server, gmatch):
+def test_a_hand_edited_google_doc_gets_the_same_line_numbered_errors_as_a_file(pbd, docs_server, gmatch, tmp_path):
     _replace_once(docs_server, gmatch.gid, "City Cards", "Citty Cardz")
-    result = pbd("show", gmatch.spec)
-    assert result.exit_code == 3 and "line" in result.output
+    local = tmp_path / "same.txt"
+    local.write_text(gmatch.text(), encoding="utf-8")
+    for command in ("show", "check"):
+        on_docs, on_file = pbd(command, gmatch.spec), pbd(command, local)
+        assert on_docs.exit_code == on_file.exit_code == 3
+        assert re.search(r"line \d+", on_docs.output)
+        assert on_docs.output.replace(gmatch.spec, "DOC") == on_file.output.replace(str(local), "DOC")
 
 
 def test_local_commands_do_not_import_the_google_client(tmp_path):
