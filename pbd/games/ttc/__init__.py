@@ -97,6 +97,20 @@ class TwinTowerCity(Playable):
             return "\n".join([board.TITLE, *header, "", *body]) + "\n"
         return render_frame(state.meta, self.title, header, body)
 
+    def styles(self, text: str) -> list[tuple[int, int, str]]:
+        """Return headings for rounds and sections, bold for the side totals of the score."""
+        spans, offset = [], 0
+        for line in text.split("\n"):
+            bare = line.strip()
+            if re.match(r"^(Round \d+|Score, round \d+|Deal|Open hands)\b", line):
+                spans.append((offset, offset + len(line), "heading"))
+            elif re.match(r"^  (Light|Dark) \d+", line):
+                spans.append((offset + 2, offset + len(line), "bold"))
+            elif bare and line.startswith("pbd match"):
+                spans.append((offset, offset + len(line), "heading"))
+            offset += len(line) + 1
+        return spans
+
     # -- starting ----------------------------------------------------------------------------
 
     def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):

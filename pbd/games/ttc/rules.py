@@ -59,7 +59,23 @@ def round_score(state: State, rnd: Round) -> score.Score:
 
     :raises IllegalMoveError: the cards on the board allow no score (a bad swap).
     """
-    return score.score_round(rnd.plays, catalogue(state), state.options, rnd.nullified)
+    key = (state.catalogue, state.deck, repr(state.options), repr(rnd.plays), repr(rnd.nullified))
+    hit = _SCORES.get(key)
+    if hit is None:
+        try:
+            hit = score.score_round(rnd.plays, catalogue(state), state.options, rnd.nullified)
+        except IllegalMoveError as exc:
+            hit = exc
+        if len(_SCORES) > 4096:
+            _SCORES.clear()
+        _SCORES[key] = hit
+    if isinstance(hit, IllegalMoveError):
+        raise IllegalMoveError(hit.message, hint=hit.hint)
+    return hit
+
+
+#: Scores by (catalogue, deck, options, cards, nullified): a round is scored many times per command.
+_SCORES: dict[tuple, score.Score | IllegalMoveError] = {}
 
 
 def done(state: State, rnd: Round) -> bool:
