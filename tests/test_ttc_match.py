@@ -369,3 +369,14 @@ def test_the_creator_may_take_the_dark_side(pbd, tmp_path):
     assert "Players: Lia (Dark), Max (Light)" in text and "First: Dark" in text
     pbd("move", doc, "--as", "Lia", "flip", ok=True)
     assert "card 2: Dark to play (Lia)" in doc.read_text()
+
+
+def test_the_readme_hand_made_example_scores(pbd, tmp_path):
+    from pbd.games.ttc.catalogue import bundled_dir
+
+    readme = (bundled_dir() / "README.md").read_text()
+    block = readme.split("```\nTwin Tower City\n", 1)[1].split("```", 1)[0]
+    doc = tmp_path / "table.txt"
+    doc.write_text("Twin Tower City\n" + block)
+    r = pbd("score", doc, ok=True)
+    assert "~~Cabal Enforcer~~ (battle 17): 0 — replaced by Blamtifa Thug (army 104)" in r.output
