@@ -938,6 +938,20 @@ cost = 2
 damage = 10
 
 [[card]]
+name = "Test Titan"
+kind = "character"
+class = "Anti-Hero"
+rarity = "rare"
+cost = 2
+hp = 50
+
+[[card.attack]]
+name = "Titan Fist"
+type = "Physical"
+cost = 2
+damage = 50
+
+[[card]]
 name = "Test Bolt"
 kind = "event"
 rarity = "common"
@@ -974,6 +988,21 @@ def test_no_withdrawing_after_a_hyperspeed_attack(own_cards):
     g = pos(side(ap=3, chars=[char("Test Twin", combo=2, attack="Cheap Dash")]), side(chars=["Danger"]))
     g.play("Ann", "Test Twin attacks Danger with Cheap Dash")
     g.refused("Ann", "withdraw Test Twin", "no acting then withdrawing")
+
+
+def test_penalties_still_lower_a_50_attack(own_cards):
+    g = pos(side(ap=3, cities=["Vigilante Network"], chars=["Test Titan"]), side(cities=["Media Inquiry"]))
+    g.play("Ann", "Test Titan attacks city")          # +5 (Vigilante Network) -5 (Media Inquiry): 50
+    assert g.ben.cp == 50
+    g = pos(side(ap=3, chars=["Test Titan"]), side(cities=["Media Inquiry"]))
+    g.play("Ann", "Test Titan attacks city")
+    assert g.ben.cp == 55
+
+
+def test_vanished_cops_is_not_an_attack_so_the_first_turn_allows_it():
+    g = pos(side(ap=3, hand=["Vanished Cops"]), side(chars=["Nill"]), turn_number=1)
+    g.play("Ann", "play Vanished Cops")
+    assert g.ben.cp == 80
 
 
 def test_a_character_or_cp_target_is_screened_like_an_attack(own_cards):

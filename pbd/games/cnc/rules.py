@@ -14,7 +14,21 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 * A combo is the same attack used on consecutive turns of its owner (or several
   times in one turn, with Hyperspeed); the third use fires the type effect and the
   count starts again.  A turn without attacking breaks it.  Physical never combos.
-* Only the first player's very first turn forbids attacking CP.
+* Only the first player's very first turn forbids attacking CP.  Cards that take CP
+  directly (Vanished Cops) are not attacks: characters do not screen them and the
+  first turn allows them.  A card aimed at "a character or CP" is screened like an
+  attack and obeys the first-turn rule.
+* 50 is the cap: no bonus lifts an attack above 50 (a 50 attack is never boosted),
+  but penalties such as Media Inquiry still lower it.  Pulse and Discordant are
+  extra hits of 10 and 5, not bonuses to the attack.
+* Combo type effects aim where the attacker says ("... attacks Nill then Batman",
+  "then 2" for Hack's hand card); otherwise at the attack's target, else the first
+  opposing character.  Elemental Force takes a guarding Ninja Death Cult first.
+  The rulebook lists sixteen combo types besides Physical (its "fifteen" is a
+  miscount); all sixteen are implemented.  A Confused act that fails is not an
+  attack, so it does not keep a combo going.
+* Names of cards in play match case-insensitively, by a unique prefix, or by the
+  card's alias ("Cap", "Sentry"); a second copy in play is "Nill#2".
 * Withdraw and discard work on characters and City cards (never the Porter); a card
   with the name of one played this turn may not be withdrawn, nor one withdrawn be
   played again, in the same turn.
@@ -358,10 +372,9 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
 def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) -> int:
     """Return an attack's damage with City and Perfect Storm bonuses, capped at 50.
 
-    A 50-strength attack cannot be boosted at all (the rulebook's top tier).
+    No bonus raises an attack past 50, so a 50-strength attack (the rulebook's top
+    tier) is never boosted; penalties (Media Inquiry) still lower it.
     """
-    if attack.damage >= CAP:
-        return CAP
     bonus = 0
     for owner in state.sides:
         for mod in active_mods(state, cat, owner):
