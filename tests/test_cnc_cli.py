@@ -312,3 +312,12 @@ def test_attrition_loss(pbd, tmp_path):
         pbd("move", doc, "--as", "Ben", "end turn", ok=True)
         pbd("move", doc, "--as", "Ann", "end turn", ok=True)
     assert "Ann wins by Attrition (Ben has 25 discards)" in doc.read_text()
+
+
+def test_a_hand_made_board_without_the_separator_is_recognised_and_named(pbd, tmp_path):
+    board_file = tmp_path / "b.txt"
+    board_file.write_text("\n".join(line for line in pbd("template", "cnc", ok=True).output.split("\n")
+                                    if line != "----"))
+    result = pbd("check", board_file)
+    assert result.exit_code == 3
+    assert "no '----' line" in result.output

@@ -77,7 +77,7 @@ class CncGame(Playable):
 
     def sniff(self, text: str) -> bool:
         return bool(re.search(r"^\s*CP\s*[=:]\s*-?\d+", text, re.M | re.I)) and bool(
-            re.search(r"^\s*-{3,}\s*$", text, re.M))
+            re.search(r"^\s*(City|Character) Cards\s*$", text, re.M | re.I))
 
     def template(self) -> str:
         import jinja2
@@ -279,11 +279,104 @@ class CncGame(Playable):
 
         return deck_report(deck)
 
+    # -- fair play: reveal, replay, take-backs ----------------------------------------------------
+
+    def committed(self, state: State, secrets: Secrets) -> list[str]:
+        porter = next((c for c in state.side(secrets.player).cities
+                       if c in self.catalogue and self.catalogue.get(c).kind == "porter"), "")
+        return [*secrets.deck, f"Porter: {porter}"]
+
+    def drawable(self, committed: list[str]) -> list[str]:
+        return [c for c in committed if not c.startswith("Porter: ")]
+
+    def informative(self, entry) -> bool:
+        return super().informative(entry) or entry.text.startswith("reveals hand card")
+
+    def replay(self, state, entry, chance, board, strict=True):
+        """Apply one log entry (see :meth:`Playable.replay`): seating, a Hack reveal, or a move."""
+        text, player = entry.text, entry.player
+        if state is None or text.startswith("joined"):
+            return self._replay_seat(state, entry, chance, board, strict)
+        _take_returned(state, player)
+        if m := re.match(r"reveals hand card (\d+): (.+) \(", text):
+            hand = state.side(player).hand
+            pos = int(m.group(1))
+            if 0 < pos <= len(hand) and hand[pos - 1] == HIDDEN:
+                hand[pos - 1] = m.group(2)
+            _resolve_reveals(rules.Ctx(state, self.catalogue, chance, player))
+            return state
+        notation = text.split(" · ")[0]
+        self._unhide(state, player, notation, strict)
+        self.play(state, player, notation, chance)
+        return state
+
+    def _replay_seat(self, state, entry, chance, board, strict=True):
+        player = entry.player
+        if state is None:
+            if not entry.text.startswith("new match"):
+                raise IllegalMoveError("the log does not start with 'new match'")
+            state = State(chance.meta)
+        side = Side(player, deck=DECK_SIZE)
+        try:
+            side.cities = [c for c in board.side(player).cities if self.catalogue.get(c).kind == "porter"][:1]
+        except KeyError:
+            pass
+        state.sides.append(side)
+        side.hand = chance.draw(player, OPENING_HAND)
+        side.deck -= len(side.hand)
+        if entry.text.startswith("joined"):
+            m = re.search(r"a fair draw chose (.+?) to move first", entry.text)
+            if m:
+                state.first = chance.roll(player, 2) - 1
+                if not strict:
+                    state.first = 0 if state.sides[0].name == m.group(1) else 1
+                elif state.sides[state.first].name != m.group(1):
+                    raise IllegalMoveError(f"the log says {m.group(1)} won the draw to move first, but the roll "
+                                           f"chose {state.sides[state.first].name}")
+            else:
+                state.first = board.first if board.started else 0
+            state.to_move, state.turn_number = state.first, 1
+            rules.start_turn(rules.Ctx(state, self.catalogue, DryChance(state.meta), player))
+        state.meta.record(player, entry.text)
+        return state
+
+    def _unhide(self, state: State, player: str, notation: str, strict: bool) -> None:
+        """Before replaying a move, turn a hidden card into the one it plays (players not revealed)."""
+        side = state.side(player)
+        if HIDDEN not in side.hand and strict:
+            return
+        try:
+            move = parse_moves(notation)[0]
+        except PbdError:
+            return
+        from_hand = move.kind == "play" or move.kind == "discard" and (
+            move.detail == "hand" or not move.detail and move.card.casefold() not in
+            [c.name.casefold() for c in side.characters] + [c.casefold() for c in side.cities])
+        if not from_hand or move.card not in self.catalogue:
+            return
+        name = self.catalogue.get(move.card).name
+        if name in side.hand:
+            return
+        if HIDDEN in side.hand:
+            side.hand[side.hand.index(HIDDEN)] = name
+        elif not strict:
+            side.hand.append(name)
+
 
 def _check_name(player: str) -> None:
     if not player.strip() or any(ch in player for ch in ":()·[]\n") or player.strip() != player:
         raise UsageError(f"{player!r} cannot be a player name",
                          hint="use letters, digits, spaces and dashes (no ':', '(', ')', '·' or brackets)")
+
+
+def _take_returned(state: State, player: str) -> None:
+    """Put cards returned to ``player``'s hand by the opponent into it (as their pbd does on attach)."""
+    side = state.side(player)
+    for p in [p for p in state.pending if p.player == side.name and p.kind == "take"]:
+        if HIDDEN in side.hand:
+            side.hand.remove(HIDDEN)
+        side.hand.append(p.card)
+        state.pending.remove(p)
 
 
 def _install_catalogue(deck) -> None:
