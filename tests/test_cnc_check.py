@@ -159,7 +159,7 @@ def test_a_mangled_board_exits_3_with_the_line(tmp_path, pbd, old, new, line, ex
 def test_a_board_without_its_separator(tmp_path, pbd):
     doc = _board(tmp_path, BOARD.replace("----\n", ""))
     result = pbd("check", doc)
-    assert result.exit_code == 3 and "not a pbd match document or a board pbd recognises" in result.output
+    assert result.exit_code == 3 and "no '----' line between the two halves" in result.output
     result = pbd("check", doc, "--game", "cnc")
     assert result.exit_code == 3 and "no '----' line between the two halves" in result.output
 
