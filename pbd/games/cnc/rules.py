@@ -39,6 +39,8 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 * A City card that raises the character limit (MAC) cannot be withdrawn or discarded
   while that would leave too many characters; if the opponent destroys it, the
   newest characters over the limit go to the discard pile.  Flood does not lower it.
+* ``adjust`` records what a card's text did that pbd cannot work out; either player
+  may record one at any time, and it always goes into the log with its reason.
 * Outcome: Destruction (CP 0 or less), Construction (CP 200 or more), Attrition
   (25 discards, unless Heroic Resolve is in play).  If both players meet an end
   condition on the same move, the match is a draw.
