@@ -203,6 +203,61 @@ def check_command(doc, as_json, game):
         raise
 
 
+@cli.command("roll")
+@click.argument("doc")
+@as_option
+@click.argument("dice")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def roll_command(doc, player, dice, as_json):
+    """Roll DICE (e.g. 2d6, d20) fairly; the result is logged and public at once."""
+    _emit(match.roll(doc, player, dice), as_json)
+
+
+@cli.command("log")
+@click.argument("doc")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def log_command(doc, as_json):
+    """Print the move log of DOC and check its hash chain."""
+    _emit(match.log(doc), as_json)
+
+
+@cli.command("reveal")
+@as_option
+@click.argument("doc")
+@click.option("--now", is_flag=True, help="Reveal before the match has a result (both agree to stop).")
+def reveal_command(doc, player, now):
+    """Publish your seed and deck list so anyone can audit your draws (at the end of the match)."""
+    _emit(match.reveal(doc, player, now))
+
+
+@cli.command("audit")
+@click.argument("doc")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def audit_command(doc, as_json):
+    """Check every revealed draw and roll, every play, the log chain and the chain values; exit 1 on any problem."""
+    try:
+        _emit(match.audit(doc), as_json)
+    except PbdError as exc:
+        if as_json and hasattr(exc, "problems"):
+            click.echo(json.dumps({"problems": exc.problems}, indent=2, ensure_ascii=False))
+        raise
+
+
+@cli.command("replay")
+@click.argument("doc")
+def replay_command(doc):
+    """Rebuild the board from the log and name every difference (line and field); exit 1 if any."""
+    _emit(match.replay(doc))
+
+
+@cli.command("undo")
+@click.argument("doc")
+@as_option
+def undo_command(doc, player):
+    """Take back your last move, if your opponent has not moved since and it drew or rolled nothing."""
+    _emit(match.undo(doc, player))
+
+
 @cli.group("deck", cls=PbdGroup)
 def deck_group():
     """Deck lists."""

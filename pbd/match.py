@@ -79,12 +79,13 @@ def _write(doc: Document, game, state, base: Snapshot | None) -> Snapshot:
     return doc.write(text, base, styles=game.styles(text))
 
 
-def transact(doc: Document, player: str, step) -> Result:
+def transact(doc: Document, player: str, step, undoable: bool = False) -> Result:
     """Read, apply ``step(game, state, chance)``, render and write once; retry if stale.
 
     ``step`` returns a :class:`Result`.  If the document changed between our read and
     our write, the step is replayed on the new board; if it is no longer legal there,
-    that is reported as a conflict.
+    that is reported as a conflict.  With ``undoable``, the board before the step is
+    kept in the player's private state for ``pbd undo``.
 
     :raises ConflictError: the board kept changing, or the move became illegal.
     """
@@ -93,6 +94,8 @@ def transact(doc: Document, player: str, step) -> Result:
         _need_match(state, doc.label)
         name = _seat(game, state, player)
         sec = private.load(state.meta.match_id, name)
+        before = {"text": snap.text, "from": len(state.meta.log) + 1, "hand": list(sec.hand),
+                  "drawn": list(sec.drawn)}
         game.attach(state, sec)
         chance = Chance(state.meta, {name: sec})
         try:
@@ -106,10 +109,28 @@ def transact(doc: Document, player: str, step) -> Result:
             _write(doc, game, state, snap)
         except StaleRevision:
             continue
+        _remember(sec, state, before if undoable else None)
         private.save(sec)
         return result
     raise ConflictError(f"{doc.label} kept changing while pbd tried to write; nothing was written",
                         hint="wait for the other player to finish editing and try again")
+
+
+def _remember(sec, state, before: dict | None) -> None:
+    """Keep the log entry we last wrote (a witness for audits) and what undo needs."""
+    log = state.meta.log
+    if log:
+        sec.extra["log"] = [len(log), log[-1].hash]
+    sec.extra.pop("undo", None)
+    if before is not None and len(log) >= before["from"]:
+        sec.extra["undo"] = {**before, "to": len(log), "hash": log[-1].hash}
+
+
+def _stopped(state) -> None:
+    if state.meta.revealed and not getattr(state, "result", None):
+        names = " and ".join(r.name for r in state.meta.revealed)
+        raise IllegalMoveError(f"{names} revealed their seed, so the match is stopped: further draws would not be "
+                               "secret", hint="run pbd audit DOC")
 
 
 # -- commands ----------------------------------------------------------------------
@@ -205,9 +226,10 @@ def move(doc_spec: str, player: str, notation: str) -> Result:
         raise UsageError("no move given", hint='for example: pbd move DOC --as Ann "draw; play Spider-Man"')
 
     def step(game, state, name, chance):
+        _stopped(state)
         return Result(game.play(state, name, notation, chance))
 
-    return transact(open_document(doc_spec), player, step)
+    return transact(open_document(doc_spec), player, step, undoable=True)
 
 
 def draw(doc_spec: str, player: str, count: int = 1) -> Result:
@@ -259,3 +281,197 @@ def score(doc_spec: str, game_name: str | None = None) -> Result:
     _, game, state = load(open_document(doc_spec), game_name)
     lines, data = game.score(state)
     return Result(lines, data)
+
+
+# -- fair play ------------------------------------------------------------------------
+
+def roll(doc_spec: str, player: str, dice: str) -> Result:
+    """Roll dice (``2d6``, ``d20``) for the player; the result is logged and public at once.
+
+    :raises UsageError: not dice notation.
+    """
+    from pbd import audit
+
+    try:
+        n, sides = audit.parse_dice(dice)
+    except ValueError as exc:
+        raise UsageError(str(exc), hint="for example: pbd roll DOC --as Ann 2d6") from None
+
+    def step(game, state, name, chance):
+        _stopped(state)
+        faces = [chance.roll(name, sides) for _ in range(n)]
+        text = audit.roll_text(sides, faces)
+        state.meta.record(name, text)
+        return Result([f"{name} {text}"], {"dice": f"{n}d{sides}", "faces": faces, "total": sum(faces)})
+
+    return transact(open_document(doc_spec), player, step)
+
+
+def log(doc_spec: str) -> Result:
+    """Return the move log with its hash chain checked."""
+    from pbd import audit
+
+    snap = open_document(doc_spec).read()
+    state = identify(snap.text).parse(snap.text)
+    problems = audit.log_problems(state.meta, audit.entry_lines(snap.text))
+    lines = [e.line() + (f" · #{e.hash}" if e.hash else "") for e in state.meta.log] or ["(the log is empty)"]
+    lines.append(f"log chain: {'intact' if not problems else 'BROKEN'} ({len(state.meta.log)} entries)")
+    lines += [f"  - {p}" for p in problems]
+    entries = [{"n": e.number, "player": e.player, "text": e.text, "hash": e.hash,
+                "events": [vars(ev) for ev in e.events], "published": e.published} for e in state.meta.log]
+    return Result(lines, {"entries": entries, "problems": problems})
+
+
+def reveal(doc_spec: str, player: str, now: bool = False) -> Result:
+    """Publish the player's seed and committed deck list (at the end, or with ``now``).
+
+    :raises IllegalMoveError: the match is still on and ``now`` was not given.
+    :raises ProblemsFound: the private state does not match the published commitment.
+    """
+    from pbd.games.base import Reveal
+
+    def step(game, state, name, chance):
+        meta = state.meta
+        if meta.revealed_by(name):
+            raise UsageError(f"{name} has already revealed")
+        if not game.outcome(state) and not now and not meta.revealed:
+            raise IllegalMoveError("the match is still on; reveal once it has a result, or with --now when both "
+                                   "players agree to stop here (your coming draws become public)")
+        sec = chance.secrets[name.casefold()]
+        committed = game.committed(state, sec)
+        pub = meta.player(name)
+        if pub is None or fairplay.commitment(sec.seed, committed) != pub.commitment:
+            raise ProblemsFound("your private state does not match your published commitment; nothing revealed",
+                                [f"{name}'s commitment in the document: {pub.commitment if pub else 'none'}"])
+        meta.revealed.append(Reveal(pub.name, sec.seed.hex(), committed))
+        meta.record(pub.name, "revealed seed and deck list")
+        return Result([f"{pub.name} revealed the seed and the {len(committed)}-line deck list.",
+                       "Anyone can now check the draws: pbd audit DOC"])
+
+    return transact(open_document(doc_spec), player, step)
+
+
+def _rebuild(game, state, derived):
+    from pbd import audit
+
+    try:
+        return audit.rebuild(game, state, derived)
+    except NotImplementedError:
+        return None
+
+
+def audit(doc_spec: str) -> Result:
+    """Check the fair play of a match: log chain, chain values, every revealed draw and roll, every play.
+
+    :raises ProblemsFound: any discrepancy (exit 1), each one listed.
+    """
+    from pbd import audit as au
+
+    snap = open_document(doc_spec).read()
+    game = identify(snap.text)
+    state = game.parse(snap.text)
+    _need_match(state, doc_spec)
+    meta = state.meta
+    problems = au.log_problems(meta, au.entry_lines(snap.text)) + au.chain_problems(meta)
+    for p in meta.fairplay:
+        if private.exists(meta.match_id, p.name):
+            problems += au.witness_problems(meta, private.load(meta.match_id, p.name))
+    derived, lines = {}, []
+    for p in meta.fairplay:
+        r = meta.revealed_by(p.name)
+        if r is None:
+            lines.append(f"{p.name}: not revealed — {p.draws} random events; their draws are checked once "
+                         f"{p.name} runs pbd reveal")
+            continue
+        d = au.derive(meta, p.name, game.drawable(r.deck))
+        derived[d.player] = d
+        problems += d.problems
+        lines.append(f"{p.name}: revealed — {p.draws} random events re-derived from the seed")
+    for r in meta.revealed:
+        if meta.player(r.name) is None:
+            problems.append(f"Revealed: {r.name} is not a player of this match")
+    rebuilt = _rebuild(game, state, derived)
+    if rebuilt is None:
+        lines.append(f"{game.title} cannot replay its log yet: the plays were not checked against the hands")
+    else:
+        problems += rebuilt.problems
+        if rebuilt.complete and rebuilt.state is not None:
+            problems += au.board_differences(game, rebuilt.state, state)
+    lines.insert(0, f"{doc_spec}: {len(meta.log)} log entries")
+    if problems:
+        raise ProblemsFound("\n".join(lines + [f"audit: {len(problems)} problem(s) found"]), problems)
+    lines.append("audit: clean — the log chain holds, every chain value and revealed draw and roll checks out, "
+                 "and every logged move replays to the board")
+    return Result(lines, {"problems": [], "players": [p.name for p in meta.fairplay],
+                          "revealed": [r.name for r in meta.revealed]})
+
+
+def replay(doc_spec: str) -> Result:
+    """Rebuild the public state from the log and name every difference from the board.
+
+    :raises ProblemsFound: the board differs from what the log gives (exit 1).
+    """
+    from pbd import audit as au
+
+    snap = open_document(doc_spec).read()
+    game = identify(snap.text)
+    state = game.parse(snap.text)
+    _need_match(state, doc_spec)
+    rebuilt = _rebuild(game, state, {})
+    if rebuilt is None:
+        raise UsageError(f"{game.title} cannot replay its log yet")
+    problems = list(rebuilt.problems)
+    if rebuilt.complete and rebuilt.state is not None:
+        problems += au.board_differences(game, rebuilt.state, state)
+        problems += au.line_differences(game, rebuilt.state, state, snap.text)
+    if problems:
+        raise ProblemsFound(f"{doc_spec}: the board is not what the log gives ({len(problems)} difference(s))",
+                            problems)
+    return Result([f"{doc_spec}: replaying the {len(state.meta.log)} log entries gives exactly this board."],
+                  {"problems": []})
+
+
+def undo(doc_spec: str, player: str) -> Result:
+    """Take back the player's last move while the opponent has not moved and it revealed nothing.
+
+    The board before the move comes from the player's private state; the move stays in
+    the log, followed by a take-back entry.
+
+    :raises IllegalMoveError: nothing to take back, the opponent moved since, or the move
+        drew, rolled, published a chain value or showed a hand card.
+    """
+    doc = open_document(doc_spec)
+    for _ in range(RETRIES):
+        snap, game, state = load(doc)
+        _need_match(state, doc.label)
+        name = _seat(game, state, player)
+        sec = private.load(state.meta.match_id, name)
+        rec = sec.extra.get("undo")
+        log_ = state.meta.log
+        if not rec:
+            raise IllegalMoveError(f"{name} has no move to take back (only your last 'pbd move' can be, once)")
+        if len(log_) != rec["to"] or log_[-1].hash != rec["hash"]:
+            raise IllegalMoveError("the match went on after your last move (or the log was edited); "
+                                   "it can no longer be taken back")
+        entries = log_[rec["from"] - 1:rec["to"]]
+        for e in entries:
+            if game.informative(e):
+                raise IllegalMoveError(f"log entry {e.number} ({e.text}) revealed new information (a draw, a roll, "
+                                       "a chain value or a hand card); it cannot be taken back")
+        previous = game.parse(rec["text"])
+        previous.meta = state.meta
+        a, b = rec["from"], rec["to"]
+        span = f"{a}" if a == b else f"{a}-{b}"
+        moves = "; ".join(e.text.split(" · ")[0] for e in entries)
+        state.meta.record(name, f"takes back {span}: {moves}")
+        sec.hand, sec.drawn = list(rec["hand"]), list(rec["drawn"])
+        game.attach(previous, sec)
+        game.detach(previous, sec)
+        try:
+            _write(doc, game, previous, snap)
+        except StaleRevision:
+            continue
+        _remember(sec, previous, None)
+        private.save(sec)
+        return Result([f"{name} took back {moves} (log entries {span}).", *game.status(previous)])
+    raise ConflictError(f"{doc.label} kept changing while taking back; nothing was written")

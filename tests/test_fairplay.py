@@ -163,5 +163,8 @@ def test_chain_problems_catch_a_skipped_event_and_a_stale_beacon():
     assert any("event 9 where 7 was next" in p for p in audit.chain_problems(meta))
     meta = _meta()
     meta.fairplay[0].draws, meta.fairplay[1].draws = 5, 8
-    meta.log[2].events[0].beacon = 0
-    assert any("used Ann's chain value 0, but the latest published was 1" in p for p in audit.chain_problems(meta))
+    meta.log[1].events[0].beacon = None          # the joiner's opening hand ignoring Ann's head
+    meta.log[2].events[0].beacon = 2             # a value Ann never published
+    problems = audit.chain_problems(meta)
+    assert any("Player 2's event 0 used Ann's chain value -, but the latest published was 0" in p for p in problems)
+    assert any("Player 2's event 6 used Ann's chain value 2, but the latest published was 1" in p for p in problems)

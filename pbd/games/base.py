@@ -607,3 +607,30 @@ class Playable(Game):
     def sample_decks(self) -> list[str]:
         """Return bundled deck names to seat players with in simulations and tutorials."""
         raise NotImplementedError
+
+    # -- fair play: reveal, audit, replay, take-backs -------------------------------------
+
+    def committed(self, state, secrets: Secrets) -> list[str]:
+        """Return the exact list the player's commitment covers (published by ``pbd reveal``)."""
+        return list(secrets.deck)
+
+    def drawable(self, committed: list[str]) -> list[str]:
+        """Return the part of a committed list that draws are made from (positions 1..n)."""
+        return list(committed)
+
+    def informative(self, entry: LogEntry) -> bool:
+        """Return True if a log entry revealed information, so its move cannot be taken back."""
+        return bool(entry.events or entry.published)
+
+    def replay(self, state, entry: LogEntry, chance: Chance, board, strict: bool = True):
+        """Apply one log entry to ``state`` (None before the first) and return the new state.
+
+        ``chance`` hands out the entry's recorded random events (hidden cards for players
+        who have not revealed); ``board`` is the document's state, for facts the log does
+        not repeat (a Porter's name).  The entry must be re-recorded through
+        ``state.meta.record``.  With ``strict`` False, a card the player is not known to
+        hold may be played anyway (to carry on past a problem already reported).
+
+        :raises PbdError: the entry cannot be applied (which rule it breaks).
+        """
+        raise NotImplementedError(f"{self.title} cannot replay its log yet")
