@@ -380,3 +380,32 @@ def test_the_readme_hand_made_example_scores(pbd, tmp_path):
     doc.write_text("Twin Tower City\n" + block)
     r = pbd("score", doc, ok=True)
     assert "~~Cabal Enforcer~~ (battle 17): 0 — replaced by Blamtifa Thug (army 104)" in r.output
+
+
+@pytest.mark.parametrize("edit,words", [
+    (lambda t: t.replace("  Locked by: Lia, Max", "  Locked by: Lia"), "locked by Lia"),
+    (lambda t: re.sub(r"^  battle 7: .*\n", "", t, flags=re.M), "missing: battle 7"),
+    (lambda t: t.replace("peeled by Max", "peeled by Zed", 1), "not a list of the players"),
+])
+def test_a_damaged_deal_section_is_a_format_error(pbd, tmp_path, edit, words):
+    doc = start(pbd, tmp_path)
+    text = edit(doc.read_text())
+    doc.write_text(text)
+    r = pbd("move", doc, "--as", "Lia", "flip")
+    assert r.exit_code == 3 and words in r.output, r.output
+    assert doc.read_text() == text
+
+
+def test_a_played_card_that_was_never_dealt_to_the_player_is_caught_by_their_pbd(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    pbd("move", doc, "--as", "Lia", "flip", ok=True)
+    mine = ids(hand(pbd, doc, "Lia"))
+    card = next(c for c in mine if c <= 50)
+    pbd("move", doc, "--as", "Lia", f"play battle {card}", ok=True)
+    theirs = next(c for c in ids(hand(pbd, doc, "Max")) if c <= 50)
+    from pbd.games.ttc.catalogue import load_catalogue
+
+    cat = load_catalogue("sample")
+    doc.write_text(doc.read_text().replace(cat.describe(cat.cards[card]), cat.describe(cat.cards[theirs])))
+    r = pbd("hand", doc, "--as", "Lia")
+    assert r.exit_code == 3 and "never dealt" in r.output

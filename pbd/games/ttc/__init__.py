@@ -218,6 +218,9 @@ class TwinTowerCity(Playable):
             raise DocumentFormatError("the deal is corrupt: a card in your hand is also elsewhere "
                                       "(the document was altered, or a player's pbd cheated)")
         played = {p.card for r in state.rounds for p in r.plays if p.player == name}
+        if len(cards) == sum(1 for slot in state.slots if deal.owner(state, slot) == name) and played - set(cards):
+            raise DocumentFormatError(f"the board says {name} played {', '.join(map(str, sorted(played - set(cards))))}"
+                                      f", which {name} was never dealt (the board was edited by hand?)")
         state.hands[name] = [c for c in cards if c not in played]
 
     def detach(self, state: State, secrets: Secrets) -> None:

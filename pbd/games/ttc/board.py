@@ -346,6 +346,35 @@ def _read_body(state: State, lines: list[Line], cat: Catalogue, frame: Frame) ->
         state.slots = slots
     else:
         state.piles = piles
+    if frame.match_id:
+        _check_deal(state, frame)
+
+
+def _check_deal(state: State, frame: Frame) -> None:
+    """Check the Deal section agrees with the seats: who locked, which positions, who peeled.
+
+    :raises DocumentFormatError: naming what is missing or wrong.
+    """
+    names = [s.name for s in state.seats]
+    line = frame.body[-1].number if frame.body else None
+    if state.layers != names:
+        raise DocumentFormatError(f"the Deal section says the deck was locked by {', '.join(state.layers) or 'nobody'}"
+                                  f", but the players are {', '.join(names)}", line=line)
+    if state.slots:
+        want = deal.dealt_positions()
+        have = [(s.pile, s.index) for s in state.slots]
+        if have != want:
+            missing = [f"{p} {i}" for p, i in want if (p, i) not in have]
+            raise DocumentFormatError("the Deal section does not list the dealt positions in order"
+                                      + (f" (missing: {', '.join(missing[:5])})" if missing else ""), line=line)
+        for slot in state.slots:
+            if not set(slot.peeled) <= set(names) or len(set(slot.peeled)) != len(slot.peeled):
+                raise DocumentFormatError(f"{slot.pile} {slot.index}: peeled by {', '.join(slot.peeled)} "
+                                          "is not a list of the players", line=line)
+    else:
+        for pile, (_, _, _) in PILES.items():
+            if pile not in state.piles:
+                raise DocumentFormatError(f"the Deal section has no {pile} pile", line=line)
 
 
 def _read_slot(state: State, line: Line, slots: list[Slot], piles: dict[str, list[int]]) -> None:
