@@ -339,7 +339,7 @@ class TwinTowerCity(Playable):
         """Return the public state as JSON-able data."""
         rounds = []
         for rnd in state.rounds:
-            entry = {"round": rnd.number, "cards": board.play_lines(rnd.plays),
+            entry = {"round": rnd.number, "cards": board.play_lines(rnd.plays, rules.catalogue(state)),
                      "nullified": rnd.nullified, "finished": False}
             if rnd.plays:
                 try:

@@ -48,7 +48,7 @@ def render(state: State) -> tuple[list[str], list[str]]:
         body = []
         for rnd in state.rounds:
             body.append(f"Round {rnd.number}: {_round_note(state, rnd)}")
-            body += [f"  {line}" for line in play_lines(rnd.plays)]
+            body += [f"  {line}" for line in play_lines(rnd.plays, _cat(state))]
             marks = [f"{side.capitalize()} {name}" for side in ("light", "dark") for name in rnd.nullified[side]]
             if marks:
                 body.append(f"  Nullified: {', '.join(marks)}")
@@ -67,7 +67,7 @@ def render(state: State) -> tuple[list[str], list[str]]:
         body.append(f"Round {rnd.number}: {_round_note(state, rnd)}")
         if not rnd.plays and state.slots:
             body += ["  Light card 1: face down", "  Dark card 1: face down"]
-        body += [f"  {line}" for line in play_lines(rnd.plays)]
+        body += [f"  {line}" for line in play_lines(rnd.plays, _cat(state))]
         marks = [f"{side.capitalize()} {name}" for side in ("light", "dark") for name in rnd.nullified[side]]
         if marks:
             body.append(f"  Nullified: {', '.join(marks)}")
@@ -92,24 +92,48 @@ def render(state: State) -> tuple[list[str], list[str]]:
     return header, body
 
 
-def play_lines(plays: list[Play]) -> list[str]:
-    """Return one line per card played, numbered per side (the face-down card is card 1)."""
+def play_lines(plays: list[Play], cat: Catalogue | None = None) -> list[str]:
+    """Return one line per card played, numbered per side (the face-down card is card 1).
+
+    With the catalogue, a warrior replaced by an Army or Warrior Card is struck out on its
+    Battle Card (the rulebook's coin on top).
+    """
+    struck = _struck(plays, cat) if cat is not None else set()
     count = {"light": 0, "dark": 0}
     out = []
-    for p in plays:
+    for i, p in enumerate(plays):
         count[p.side] += 1
         who = f" ({p.player})" if p.player else ""
-        out.append(f"{p.side.capitalize()} card {count[p.side]}{who}: {card_text(p)}")
+        out.append(f"{p.side.capitalize()} card {count[p.side]}{who}: {card_text(p, i, struck)}")
     return out
 
 
-def card_text(p: Play) -> str:
-    """Return what a played card shows, as on the board."""
+def _struck(plays: list[Play], cat: Catalogue) -> set[tuple[int, str]]:
+    from pbd.games.ttc import score
+
+    try:
+        return {(e.play, side) for side in ("light", "dark") for e in score.warriors(plays, side, cat)
+                if e.status == "replaced" and e.play >= 0}
+    except PbdError:
+        return set()
+
+
+def card_text(p: Play, index: int = -1, struck: set = frozenset()) -> str:
+    """Return what a played card shows, as on the board (replaced warriors as ``~~Name~~``)."""
     ident = f"{p.kind} {p.card}" if p.card is not None else p.kind
     if p.kind == "battle":
-        return (f"{ident} · dark {p.dark_warrior} + {p.dark_item} · light {p.light_warrior} + {p.light_item}"
+        dark = f"~~{p.dark_warrior}~~" if (index, "dark") in struck else p.dark_warrior
+        light = f"~~{p.light_warrior}~~" if (index, "light") in struck else p.light_warrior
+        return (f"{ident} · dark {dark} + {p.dark_item} · light {light} + {p.light_item}"
                 f" · env {p.environment}")
     return f"{ident} · " + ", ".join(f"~~{o}~~ -> {n}" for o, n in p.swaps)
+
+
+def _cat(state: State) -> Catalogue | None:
+    try:
+        return rules.catalogue(state)
+    except PbdError:
+        return None
 
 
 def turn_line(state: State) -> str:
@@ -479,7 +503,7 @@ def _read_battle(side: str, player: str, card, detail: str, cat: Catalogue, line
             w, plus, item = fields[half].partition("+")
             if not plus:
                 raise DocumentFormatError(f"expected '{half} WARRIOR + ITEM', not {fields[half]!r}", line=line.number)
-            got = (_name(cat.warrior, w.strip(), half, line), _name(cat.item, item.strip(), half, line))
+            got = (_name(cat.warrior, w.strip().strip("~").strip(), half, line), _name(cat.item, item.strip(), half, line))
             if card is not None and got != (getattr(play, f"{half}_warrior"), getattr(play, f"{half}_item")):
                 raise DocumentFormatError(f"battle {card.id} shows {half} {getattr(play, f'{half}_warrior')} + "
                                           f"{getattr(play, f'{half}_item')}, not {got[0]} + {got[1]}",

@@ -37,6 +37,7 @@ class Entry:
     status: str = ""          # "" counts; replaced | duplicate | nullified | provisional | off
     note: str = ""
     identity: str = ""        # warriors: the base warrior name (for copies and bonuses)
+    play: int = -1            # the index of the card it is on, among the cards in play
 
     @property
     def value(self) -> int:
@@ -116,10 +117,11 @@ def warriors(plays: list[Play], side: str, cat: Catalogue) -> list[Entry]:
         brings in one its card does not show.
     """
     out: list[Entry] = []
-    for play in plays:
+    for index, play in enumerate(plays):
         if play.kind == "battle":
             w = cat.warrior(getattr(play, f"{side}_warrior"), side)
-            out.append(Entry("warrior", w.name, play.label(), w.power, identity=getattr(w, "warrior", w.name)))
+            out.append(Entry("warrior", w.name, play.label(), w.power, identity=getattr(w, "warrior", w.name),
+                             play=index))
             continue
         if play.side != side:
             continue
