@@ -278,7 +278,8 @@ def auth_group():
 
 @auth_group.command("login")
 @click.option("--client", "client_file", metavar="FILE",
-              help="Your OAuth client file (Desktop app), shaped like credentials.example.json.")
+              help="Your OAuth client file (Desktop app), shaped like credentials.example.json "
+                   "(default: $PBD_GOOGLE_CLIENT, else google-client.json in PBD_HOME).")
 @click.option("--service-account", metavar="KEY", help="Use a service-account key file instead (documents shared with it).")
 @click.option("--no-browser", is_flag=True, help="Print the sign-in address instead of opening a browser.")
 def auth_login_command(client_file, service_account, no_browser):
