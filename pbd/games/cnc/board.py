@@ -377,7 +377,7 @@ def character_keys(side: Side) -> list[str]:
     return [key_of(side.characters, i) for i in range(len(side.characters))]
 
 
-HEADINGS = {"discarded cards", "city cards", "character cards", "fair play", "log"}
+HEADINGS = {"discarded cards", "city cards", "character cards", "fair play", "revealed", "log"}
 
 
 def styles(text: str, catalogue: Catalogue) -> list[tuple[int, int, str]]:

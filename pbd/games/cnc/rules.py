@@ -50,7 +50,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbd import fairplay
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
@@ -839,20 +838,11 @@ def _end(ctx: Ctx, move: Move) -> None:
             ch.combo, ch.combo_attack = 0, ""
         if "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
-    _publish_chain(ctx)
+    ctx.chance.publish(ctx.me.name)
     state.turn = Turn()
     state.to_move = 1 - state.to_move
     state.turn_number += 1
     start_turn(ctx)
-
-
-def _publish_chain(ctx: Ctx) -> None:
-    pub = ctx.state.meta.player(ctx.me.name)
-    sec = ctx.chance.secrets.get(ctx.me.name.casefold())
-    if pub is None or sec is None or not pub.chain:
-        return
-    pub.chain_index += 1
-    pub.chain = fairplay.chain_value(sec.seed, fairplay.CHAIN_LENGTH - pub.chain_index)
 
 
 def income(state: State, cat: Catalogue, side: Side) -> int:
