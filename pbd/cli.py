@@ -42,6 +42,8 @@ class PbdGroup(click.Group):
 
 
 as_option = click.option("--as", "player", required=True, metavar="NAME", help="Your player name.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+game_option = click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
 hand_doc_option = click.option("--hand-doc", metavar="gdoc:new|gdoc:ID",
                                help="Keep your hand in your own Google Doc instead of PBD_HOME.")
 seed_option = click.option("--seed", metavar="TEXT",
@@ -66,7 +68,7 @@ def cli():
 
 
 @cli.command("games")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 def games_command(as_json):
     """List the games pbd can referee."""
     _emit(match.games_list(), as_json)
@@ -131,7 +133,7 @@ def _keep_hand_in(hand_doc, doc, player):
 @cli.command("show")
 @click.argument("doc")
 @click.option("--json", "as_json", is_flag=True, help="Print the parsed state as JSON.")
-@click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
+@game_option
 def show_command(doc, as_json, game):
     """Print the board of DOC, parsed."""
     _emit(match.show(doc, game), as_json)
@@ -140,7 +142,7 @@ def show_command(doc, as_json, game):
 @cli.command("hand")
 @click.argument("doc")
 @as_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 def hand_command(doc, player, as_json):
     """Show your private hand (never written to the document)."""
     _emit(match.hand(doc, player), as_json)
@@ -174,7 +176,7 @@ def move_command(doc, player, moves):
 @cli.command("legal")
 @click.argument("doc")
 @as_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 def legal_command(doc, player, as_json):
     """List every move legal for you now, in notation."""
     _emit(match.legal(doc, player), as_json)
@@ -182,8 +184,8 @@ def legal_command(doc, player, as_json):
 
 @cli.command("score")
 @click.argument("doc")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
+@json_option
+@game_option
 def score_command(doc, as_json, game):
     """Explain the score of the current round, line by line (hand-made boards too)."""
     _emit(match.score(doc, game), as_json)
@@ -191,8 +193,8 @@ def score_command(doc, as_json, game):
 
 @cli.command("check")
 @click.argument("doc")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
+@json_option
+@game_option
 def check_command(doc, as_json, game):
     """Check a board as people left it; exit 1 if it breaks any rule."""
     try:
@@ -207,7 +209,7 @@ def check_command(doc, as_json, game):
 @click.argument("doc")
 @as_option
 @click.argument("dice")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 def roll_command(doc, player, dice, as_json):
     """Roll DICE (e.g. 2d6, d20) fairly; the result is logged and public at once."""
     _emit(match.roll(doc, player, dice), as_json)
@@ -215,7 +217,7 @@ def roll_command(doc, player, dice, as_json):
 
 @cli.command("log")
 @click.argument("doc")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 def log_command(doc, as_json):
     """Print the move log of DOC and check its hash chain."""
     _emit(match.log(doc), as_json)
@@ -232,7 +234,7 @@ def reveal_command(doc, player, now):
 
 @cli.command("audit")
 @click.argument("doc")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 def audit_command(doc, as_json):
     """Check every revealed draw and roll, every play, the log chain and the chain values; exit 1 on any problem."""
     try:
@@ -290,7 +292,7 @@ def auth_login_command(client_file, service_account, no_browser):
 
 
 @auth_group.command("status")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 def auth_status_command(as_json):
     """Show which Google sign-in pbd uses (refreshing it if expired)."""
     from pbd import auth

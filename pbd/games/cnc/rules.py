@@ -737,11 +737,7 @@ def _withdraw(ctx: Ctx, move: Move) -> None:
     if len(me.hand) >= HAND_LIMIT:
         raise illegal(f"your hand is full ({HAND_LIMIT} cards)")
     _spend(ctx, 1, "withdrawing a card")
-    if kind == "character":
-        _remove_character(ctx, me, key)
-    else:
-        _city_may_leave(ctx, me, key)
-        me.cities.remove(key)
+    _leave_field(ctx, me, kind, key)
     me.hand.append(name)
     turn.withdrawn.append(name)
 
@@ -780,12 +776,17 @@ def _discard(ctx: Ctx, move: Move) -> None:
         return
     kind, key = _field_card(ctx, me, move.card)
     _spend(ctx, 1, "discarding a card")
-    if kind == "character":
-        _remove_character(ctx, me, key)
-    else:
-        _city_may_leave(ctx, me, key)
-        me.cities.remove(key)
+    _leave_field(ctx, me, kind, key)
     me.discards.append(key.split("#")[0])
+
+
+def _leave_field(ctx: Ctx, side: Side, kind: str, key: str) -> None:
+    """Take a character or City card off ``side``'s field (a City only if the limit allows)."""
+    if kind == "character":
+        _remove_character(ctx, side, key)
+    else:
+        _city_may_leave(ctx, side, key)
+        side.cities.remove(key)
 
 
 def _on_field(ctx: Ctx, side: Side, name: str) -> bool:
