@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from pbd.errors import DeckFormatError
-from pbd.games.ttc.catalogue import bundled_dir, deck_problems, load_catalogue, load_deck, parse_catalogue
+from pbd.games.ttc.catalogue import (
+    bundled_dir,
+    deck_problems,
+    load_catalogue,
+    load_deck,
+    parse_catalogue,
+)
 
 
 def test_the_sample_catalogue_names_everything_the_rulebook_and_issue_name():

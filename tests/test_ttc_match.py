@@ -68,7 +68,7 @@ def test_flip_reveals_only_the_current_pair_and_they_are_in_nobodys_hand(pbd, tm
     pbd("move", doc, "--as", "Lia", "flip", ok=True)
     text = doc.read_text()
     assert text.count("card 1: face down") == 8
-    pair = [int(n) for n in re.findall(r"^  (?:Light|Dark) card 1: battle (\d+)", text, re.M)]
+    pair = [int(n) for n in re.findall(r"^  (?:Light|Dark) card 1: battle (\d+)", text, re.MULTILINE)]
     assert len(pair) == 2
     assert not set(pair) & set(ids(hand(pbd, doc, "Lia")) + ids(hand(pbd, doc, "Max")))
     assert "Turn: round 1, card 2: Light to play (Lia)" in text
@@ -78,7 +78,7 @@ def _play_rounds(pbd, doc, rounds, pick=lambda m: m[0]):
     order = []
     while True:
         text = doc.read_text()
-        m = re.search(r"^Turn: round (\d+)", text, re.M)
+        m = re.search(r"^Turn: round (\d+)", text, re.MULTILINE)
         if not m or int(m.group(1)) > rounds:
             return order
         made = step(pbd, doc, pick)
@@ -105,7 +105,7 @@ def test_first_random_is_decided_by_the_round_one_pair(pbd, tmp_path):
     assert "First: Random" in doc.read_text()
     pbd("move", doc, "--as", "Lia", "flip", ok=True)
     text = doc.read_text()
-    a, b = (int(n) for n in re.findall(r"^  (?:Light|Dark) card 1: battle (\d+)", text, re.M))
+    a, b = (int(n) for n in re.findall(r"^  (?:Light|Dark) card 1: battle (\d+)", text, re.MULTILINE))
     assert f"First: {'Light' if (a + b) % 2 == 0 else 'Dark'}" in text
 
 
@@ -114,7 +114,7 @@ def test_a_full_match_ends_with_a_result_and_no_legal_moves(pbd, tmp_path):
     while step(pbd, doc, pick=lambda m: m[-1]) is not None:
         pass
     text = doc.read_text()
-    assert re.search(r"^Turn: over: (Light wins|Dark wins|the match is drawn)", text, re.M)
+    assert re.search(r"^Turn: over: (Light wins|Dark wins|the match is drawn)", text, re.MULTILINE)
     assert legal(pbd, doc, "Lia") == legal(pbd, doc, "Max") == []
     shown = pbd.json("show", doc)
     assert len([r for r in shown["rounds"] if r["finished"]]) == 5
@@ -172,6 +172,7 @@ def test_army_and_warrior_cards_replace_own_warriors_struck_out_on_the_board(pbd
     text = doc.read_text()
     assert f"Dark card 3 (Max): army {m.group(1)} · ~~{m.group(2)}~~ -> {m.group(3)}, ~~{m.group(4)}~~ -> " \
            f"{m.group(5)}" in text
+    assert re.search(rf"· dark ~~{re.escape(m.group(2))}~~ \+", text)       # the coin on top
     score = pbd.json("score", doc)["score"]["dark"]["lines"]
     assert any(x["status"] == "replaced" and x["name"] == m.group(2) for x in score)
     warrior = next(x for x in legal(pbd, doc, "Lia") if x.startswith("play warrior"))
@@ -192,8 +193,8 @@ def test_a_mangled_board_is_refused_with_its_line_and_left_alone(pbd, tmp_path):
 def test_a_tampered_deal_is_detected(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()
-    a = re.search(r"^  battle 6: (\S+) · peeled by Max$", text, re.M)
-    b = re.search(r"^  battle 7: (\S+) · peeled by Max$", text, re.M)
+    a = re.search(r"^  battle 6: (\S+) · peeled by Max$", text, re.MULTILINE)
+    b = re.search(r"^  battle 7: (\S+) · peeled by Max$", text, re.MULTILINE)
     doc.write_text(text.replace(b.group(0), f"  battle 7: {a.group(1)} · peeled by Max"))
     r = pbd("hand", doc, "--as", "Lia")
     assert r.exit_code == 3 and "corrupt" in r.output
@@ -229,7 +230,7 @@ def test_variation_face_up_reveals_all_five_pairs_at_the_start(pbd, tmp_path):
     hand(pbd, doc, "Lia")                                  # Lia's pbd publishes what it owes
     text = doc.read_text()
     assert "Options: face-up" in text and "face down" not in text
-    assert len(re.findall(r"^  (?:Light|Dark) card 1: battle \d+", text, re.M)) == 10
+    assert len(re.findall(r"^  (?:Light|Dark) card 1: battle \d+", text, re.MULTILINE)) == 10
     order = _play_rounds(pbd, doc, 2)
     assert [who for _, who in order] == ["Lia", "Max", "Max", "Lia", "Max", "Lia", "Lia", "Max"]
     assert "flip" not in " ".join(m for m in legal(pbd, doc, "Lia") + legal(pbd, doc, "Max"))
@@ -240,7 +241,7 @@ def test_variation_open_hands_shows_both_hands_on_the_board(pbd, tmp_path):
     hand(pbd, doc, "Lia")
     text = doc.read_text()
     for who in ("Lia", "Max"):
-        line = re.search(rf"^  {who}: (.+)$", text.split("Open hands")[1], re.M).group(1)
+        line = re.search(rf"^  {who}: (.+)$", text.split("Open hands")[1], re.MULTILINE).group(1)
         assert sorted(int(x) for x in line.split(", ")) == sorted(ids(hand(pbd, doc, who)))
 
 
@@ -384,7 +385,7 @@ def test_the_readme_hand_made_example_scores(pbd, tmp_path):
 
 @pytest.mark.parametrize("edit,words", [
     (lambda t: t.replace("  Locked by: Lia, Max", "  Locked by: Lia"), "locked by Lia"),
-    (lambda t: re.sub(r"^  battle 7: .*\n", "", t, flags=re.M), "missing: battle 7"),
+    (lambda t: re.sub(r"^  battle 7: .*\n", "", t, flags=re.MULTILINE), "missing: battle 7"),
     (lambda t: t.replace("peeled by Max", "peeled by Zed", 1), "not a list of the players"),
 ])
 def test_a_damaged_deal_section_is_a_format_error(pbd, tmp_path, edit, words):

@@ -11,8 +11,15 @@ import hashlib
 import re
 
 from pbd import fairplay
-from pbd.errors import DeckError, DocumentFormatError, IllegalMoveError, NotationError, PbdError, UsageError
-from pbd.games.base import Meta, PlayerMeta, Playable, Secrets, render_frame
+from pbd.errors import (
+    DeckError,
+    DocumentFormatError,
+    IllegalMoveError,
+    NotationError,
+    PbdError,
+    UsageError,
+)
+from pbd.games.base import Meta, Playable, PlayerMeta, Secrets, render_frame
 from pbd.games.ttc import board, deal, notation, rules, sra
 from pbd.games.ttc.catalogue import deck_problems, load_deck
 from pbd.games.ttc.state import Options, Seat, Slot, State, other
@@ -74,7 +81,7 @@ class TwinTowerCity(Playable):
         first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         if first.lower().rstrip(".:!") == board.TITLE.lower():
             return True
-        return bool(re.search(r"^\s*(light|dark)\b[^:\n]*:\s*(battle|army|warrior)\b", text, re.I | re.M))
+        return bool(re.search(r"^\s*(light|dark)\b[^:\n]*:\s*(battle|army|warrior)\b", text, re.IGNORECASE | re.MULTILINE))
 
     def template(self) -> str:
         """Return the blank board (templates/ttc.txt)."""
@@ -209,7 +216,7 @@ class TwinTowerCity(Playable):
                 cards.append(slot.card)
             elif tag in cache and cache[tag][1] == _tag(slot.value):
                 cards.append(cache[tag][0])
-            elif set(s.name for s in state.seats) - {name} <= set(slot.peeled):
+            elif {s.name for s in state.seats} - {name} <= set(slot.peeled):
                 card = deal.read(table, slot, sra.peel(slot.value, key))
                 cache[tag] = [card, _tag(slot.value)]
                 cards.append(card)
@@ -329,9 +336,7 @@ class TwinTowerCity(Playable):
             except PbdError as exc:
                 out.append(f"round {rnd.number}: {exc.message}")
                 finished = False
-            if rnd.plays and not finished and unfinished is None:
-                unfinished = rnd.number
-            elif not rnd.plays and unfinished is None:
+            if rnd.plays and not finished and unfinished is None or not rnd.plays and unfinished is None:
                 unfinished = rnd.number
         return out
 

@@ -27,13 +27,13 @@ from pbd.games.ttc.catalogue import Catalogue
 from pbd.games.ttc.state import PILES, Options, Play, Seat, Slot, State
 
 TITLE = "Twin Tower City"
-KEY_RE = re.compile(r"^(players|deck|options|first|catalogue|catalog|turn|rounds won|hands)\s*:\s*(.*)$", re.I)
-ROUND_RE = re.compile(r"^round\s+(\d+)\s*(?:[:·—–-].*)?$", re.I)
-PLAY_RE = re.compile(r"^(?P<side>light|dark)(?:\s+card\s+\d+)?(?:\s*\((?P<player>[^)]*)\))?\s*:\s*(?P<rest>.*)$", re.I)
-NULL_RE = re.compile(r"^nullified\s*:\s*(.*)$", re.I)
+KEY_RE = re.compile(r"^(players|deck|options|first|catalogue|catalog|turn|rounds won|hands)\s*:\s*(.*)$", re.IGNORECASE)
+ROUND_RE = re.compile(r"^round\s+(\d+)\s*(?:[:·—–-].*)?$", re.IGNORECASE)
+PLAY_RE = re.compile(r"^(?P<side>light|dark)(?:\s+card\s+\d+)?(?:\s*\((?P<player>[^)]*)\))?\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
+NULL_RE = re.compile(r"^nullified\s*:\s*(.*)$", re.IGNORECASE)
 SLOT_RE = re.compile(r"^(?P<pile>[a-z-]+)\s+(?P<index>\d+)\s*:\s*(?P<value>\S+(?:\s+\d+)?)"
-                     r"(?:\s*·\s*peeled by\s+(?P<peeled>.+))?$", re.I)
-SWAP_RE = re.compile(r"^(?:~~)?(?P<old>.+?)(?:~~)?\s*(?:->|→|\bwith\b)\s*(?P<new>.+)$", re.I)
+                     r"(?:\s*·\s*peeled by\s+(?P<peeled>.+))?$", re.IGNORECASE)
+SWAP_RE = re.compile(r"^(?:~~)?(?P<old>.+?)(?:~~)?\s*(?:->|→|\bwith\b)\s*(?P<new>.+)$", re.IGNORECASE)
 OPTION_WORDS = {"face-up": "face_up", "open-hands": "open_hands", "no-environments": "environments",
                 "no-bonuses": "bonuses"}
 
@@ -270,7 +270,7 @@ def _read_keys(state: State, lines: list[Line]) -> None:
         if key == "players":
             state.seats = []
             for part in filter(None, (p.strip() for p in value.split(","))):
-                m = re.fullmatch(r"(.+?)\s*\((light|dark)\)", part, re.I)
+                m = re.fullmatch(r"(.+?)\s*\((light|dark)\)", part, re.IGNORECASE)
                 if not m:
                     raise DocumentFormatError(f"expected players like 'Lia (Light), Max (Dark)', not {part!r}",
                                               line=line.number)
@@ -396,7 +396,7 @@ def _check_deal(state: State, frame: Frame) -> None:
                 raise DocumentFormatError(f"{slot.pile} {slot.index}: peeled by {', '.join(slot.peeled)} "
                                           "is not a list of the players", line=line)
     else:
-        for pile, (_, _, _) in PILES.items():
+        for pile in PILES:
             if pile not in state.piles:
                 raise DocumentFormatError(f"the Deal section has no {pile} pile", line=line)
 
@@ -440,9 +440,9 @@ def _name(lookup, name: str, side, line: Line) -> str:
 def _read_play(m: re.Match, cat: Catalogue, line: Line) -> Play | None:
     side, player = m.group("side").lower(), (m.group("player") or "").strip()
     rest = m.group("rest").strip()
-    if re.fullmatch(r"\(?\s*(face[ -]?down|\?|\.\.\.|…)?\s*\)?", rest, re.I) or rest.startswith("<"):
+    if re.fullmatch(r"\(?\s*(face[ -]?down|\?|\.\.\.|…)?\s*\)?", rest, re.IGNORECASE) or rest.startswith("<"):
         return None
-    km = re.match(r"^(battle|army|warrior)\b\s*#?(\d+)?\s*(?:[·|:/]\s*)?(.*)$", rest, re.I)
+    km = re.match(r"^(battle|army|warrior)\b\s*#?(\d+)?\s*(?:[·|:/]\s*)?(.*)$", rest, re.IGNORECASE)
     kind, card_id, detail = ("battle", None, rest) if not km else (
         km.group(1).lower(), int(km.group(2)) if km.group(2) else None, km.group(3).strip())
     card = None
@@ -479,12 +479,12 @@ def _read_battle(side: str, player: str, card, detail: str, cat: Catalogue, line
     parts = [p.strip() for p in re.split(r"\s*[·|]\s*|\s+/\s+", detail) if p.strip()]
     fields: dict[str, str] = {}
     order = ["dark", "light", "env"]
-    keyed = [bool(re.match(r"^(dark|light|env|environment)\b", p, re.I)) for p in parts]
+    keyed = [bool(re.match(r"^(dark|light|env|environment)\b", p, re.IGNORECASE)) for p in parts]
     if any(keyed) and not all(keyed) or len(parts) > 3:
         raise DocumentFormatError(f"a battle card shows 'dark W + I · light W + I · env E', not {detail!r}",
                                   line=line.number)
     for i, part in enumerate(parts):
-        pm = re.match(r"^(dark|light|env|environment)\b\s*:?\s*(.*)$", part, re.I)
+        pm = re.match(r"^(dark|light|env|environment)\b\s*:?\s*(.*)$", part, re.IGNORECASE)
         key, value = (pm.group(1).lower()[:5].replace("envir", "env"), pm.group(2)) if pm else (
             order[i] if i < 3 else "?", part)
         if key not in order:

@@ -157,7 +157,7 @@ class Catalogue:
 
         :raises UnknownNameError: no such warrior; suggests close names.
         """
-        m = re.fullmatch(r"\s*level\s+(\d+)\s+(.+?)\s*", name, re.I)
+        m = re.fullmatch(r"\s*level\s+(\d+)\s+(.+?)\s*", name, re.IGNORECASE)
         if m:
             base = self.warrior(m.group(2), side)
             for c in self.cards.values():
@@ -415,7 +415,7 @@ class Deck:
         return self._fingerprint
 
 
-DECK_LINE = re.compile(r"^(?:(?P<kind>battle|army|warrior)s?\s+)?(?P<ids>\d[\d\s,\-–]*)$", re.I)
+DECK_LINE = re.compile(r"^(?:(?P<kind>battle|army|warrior)s?\s+)?(?P<ids>\d[\d\s,\-–]*)$", re.IGNORECASE)
 
 
 def load_deck(spec: str) -> Deck:

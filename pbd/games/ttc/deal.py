@@ -58,7 +58,7 @@ def members(state: State, side: str) -> list[str]:
 
 def owner(state: State, slot: Slot) -> str | None:
     """Return the player a hand position is dealt to (``None`` for a round card)."""
-    side, rnd, pos = role(slot.pile, slot.index)
+    side, _, pos = role(slot.pile, slot.index)
     if pos is None:
         return None
     team = members(state, side)
@@ -81,10 +81,8 @@ def deal_duties(state: State, player: str) -> list[Slot]:
     for slot in state.slots:
         if slot.card is not None or player in slot.peeled:
             continue
-        side, rnd, pos = role(slot.pile, slot.index)
-        if pos is not None and (owner(state, slot) != player or state.options.open_hands):
-            out.append(slot)
-        elif rnd is not None and state.options.face_up:
+        _, rnd, pos = role(slot.pile, slot.index)
+        if pos is not None and (owner(state, slot) != player or state.options.open_hands) or rnd is not None and state.options.face_up:
             out.append(slot)
     return out
 

@@ -20,8 +20,8 @@ EXAMPLES = ('flip · play battle 17 · play army 104 replacing Blamtifa Thug wit
             'play warrior 203 replacing Don Triumph · nullify X22 Missile')
 
 PLAY_RE = re.compile(r"^play\s+(?:(?P<kind>battle|army|warrior)\s+)?(?:card\s+)?#?(?P<id>\d+)"
-                     r"(?:\s+(?:replacing|replaces|replace)\s+(?P<swaps>.+))?$", re.I)
-SWAP_RE = re.compile(r"^(?P<old>.+?)\s+(?:with|by|->|→)\s+(?P<new>.+)$", re.I)
+                     r"(?:\s+(?:replacing|replaces|replace)\s+(?P<swaps>.+))?$", re.IGNORECASE)
+SWAP_RE = re.compile(r"^(?P<old>.+?)\s+(?:with|by|->|→)\s+(?P<new>.+)$", re.IGNORECASE)
 
 
 @dataclass
@@ -59,7 +59,7 @@ def parse(text: str) -> Move:
     move = Move("play", kind, int(m.group("id")))
     raw = m.group("swaps")
     if raw:
-        parts = [p.strip() for p in re.split(r",|;|\band\b", raw, flags=re.I) if p.strip()]
+        parts = [p.strip() for p in re.split(r",|;|\band\b", raw, flags=re.IGNORECASE) if p.strip()]
         for part in parts:
             sm = SWAP_RE.match(part)
             if sm:
