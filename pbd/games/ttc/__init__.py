@@ -147,8 +147,7 @@ class TwinTowerCity(Playable):
     def _secrets(self, state: State, player: str, seed: bytes, d) -> Secrets:
         ids = [str(i) for i in d.ids]
         state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, ids),
-                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH),
-                                              fairplay.CHAIN_LENGTH))
+                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
         state.keys[player] = sra.key(seed, state.meta.match_id)
         state.hands[player] = []
         return Secrets(state.meta.match_id, player, self.name, seed, ids)
@@ -276,6 +275,10 @@ class TwinTowerCity(Playable):
         for sec in held:
             self.attach(state, sec)
         return lines
+
+    def informative(self, entry) -> bool:
+        """Return True for a log entry that published unlocks (cards became visible): no take-back."""
+        return "unlock" in entry.text or super().informative(entry)
 
     def outcome(self, state: State) -> str | None:
         """Return the result of a finished match, or None while it goes on."""
