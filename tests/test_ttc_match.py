@@ -410,3 +410,18 @@ def test_a_played_card_that_was_never_dealt_to_the_player_is_caught_by_their_pbd
     doc.write_text(doc.read_text().replace(cat.describe(cat.cards[card]), cat.describe(cat.cards[theirs])))
     r = pbd("hand", doc, "--as", "Lia")
     assert r.exit_code == 3 and "never dealt" in r.output
+
+
+def test_after_both_reveal_check_audits_the_whole_deal(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    while step(pbd, doc) is not None:
+        pass
+    pbd("reveal", doc, "--as", "Lia", ok=True)
+    pbd("reveal", doc, "--as", "Max", ok=True)
+    assert pbd("check", doc).exit_code == 0
+    text = doc.read_text()
+    m = re.search(r"^  Light card 2 \(Lia\): battle (\d+) ·.*$", text, re.M)
+    other = re.search(r"^  Dark card 2 \(Max\): (battle \d+ ·.*)$", text, re.M)
+    doc.write_text(text.replace(m.group(0), f"  Light card 2 (Lia): {other.group(1)}", 1))
+    r = pbd("check", doc)
+    assert r.exit_code == 1 and "which the deal never gave Lia" in r.output

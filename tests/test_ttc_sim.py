@@ -164,3 +164,28 @@ def test_a_side_with_more_items_than_warriors_must_nullify_before_the_round_ends
         assert f"Nullified: {side.capitalize()}" in GAME.render(state)
         return
     pytest.fail("no random match needed a nullification")
+
+
+def test_the_deal_audits_clean_once_every_seed_is_revealed_and_catches_tampering():
+    from pbd.games.base import Reveal
+
+    state, secrets = play_out(2, reparse_every=50)
+    assert deal.audit(state) == []                                   # nobody revealed yet: nothing to check
+    for name, sec in secrets.items():
+        state.meta.revealed.append(Reveal(name, sec.seed.hex(), list(sec.deck)))
+    assert deal.audit(state) == [] and GAME.problems(state) == []
+    # a played card swapped for one dealt to the opponent
+    lia_play = next(p for r in state.rounds for p in r.plays if p.player == "Lia" and p.kind == "battle")
+    max_card = next(p.card for r in state.rounds for p in r.plays if p.player == "Max" and p.kind == "battle")
+    original, lia_play.card = lia_play.card, max_card
+    assert any("which the deal never gave Lia" in p for p in deal.audit(state))
+    assert any("which the deal never gave Lia" in p for p in GAME.problems(state))
+    lia_play.card = original
+    # a locked number replaced by another one
+    slot = next(s for s in state.slots if s.card is None)
+    other_slot = next(s for s in state.slots if s.card is None and s is not slot)
+    slot.value = other_slot.value
+    assert any(f"{slot.pile} {slot.index}: the number in the document" in p for p in deal.audit(state))
+    # a revealed seed that is not the committed one
+    state.meta.revealed[0].seed = fairplay.seed_from_text("other").hex()
+    assert any("do not match their commitment" in p for p in deal.audit(state))

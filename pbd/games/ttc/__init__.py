@@ -341,6 +341,11 @@ class TwinTowerCity(Playable):
                 finished = False
             if rnd.plays and not finished and unfinished is None or not rnd.plays and unfinished is None:
                 unfinished = rnd.number
+        if state.meta.match_id and state.seats:
+            try:
+                out += deal.audit(state)
+            except PbdError as exc:
+                out.append(f"the deal cannot be audited: {exc.message}")
         return out
 
     def describe(self, state: State) -> dict:

@@ -180,3 +180,74 @@ def first_side(state: State, rnd: int) -> str:
     """Return the side that plays card 2 first in round ``rnd`` (it alternates round to round)."""
     first = state.first if state.first in ("light", "dark") else "light"
     return first if rnd % 2 else other(first)
+
+
+def audit(state: State) -> list[str]:
+    """Re-derive the whole deal from the revealed seeds and check the document against it.
+
+    Needs every seated player's seed (``pbd reveal``); returns [] while any is missing.
+    Checks each seed against its commitment, re-does every lock and shuffle in join order,
+    checks every number in the Deal section is the final deck with exactly the recorded
+    unlocks removed, that every public card is the card dealt there, and that every card a
+    player played was dealt to that player (the round pairs to their side).
+    """
+    from pbd import fairplay
+
+    seeds: dict[str, bytes] = {}
+    problems: list[str] = []
+    for seat in state.seats:
+        rev = state.meta.revealed_by(seat.name) if hasattr(state.meta, "revealed_by") else None
+        if rev is None:
+            return []
+        pub = state.meta.player(seat.name)
+        seed = bytes.fromhex(rev.seed)
+        if pub is None or fairplay.commitment(seed, list(rev.deck)) != pub.commitment:
+            problems.append(f"{seat.name}'s revealed seed and deck do not match their commitment")
+        seeds[seat.name] = seed
+    if problems or not state.slots:
+        return problems
+    match_id = state.meta.match_id
+    d = load_deck_cached(state.deck)
+    piles = codes(match_id, d)
+    for name in state.layers:
+        piles = {pile: sra.lock_and_shuffle(values, seeds[name], match_id, pile) for pile, values in piles.items()}
+    keys = {name: sra.key(seed, match_id) for name, seed in seeds.items()}
+    table = code_table(match_id, d)
+    dealt: dict[tuple[str, int], int] = {}
+    for slot in state.slots:
+        final = piles[slot.pile][slot.index - 1]
+        where = f"{slot.pile} {slot.index}"
+        clear = final
+        for name in state.layers:
+            clear = sra.peel(clear, keys[name])
+        card = table[slot.pile].get(clear)
+        if card is None:
+            problems.append(f"{where}: the re-derived deal does not unlock to a card")
+            continue
+        dealt[(slot.pile, slot.index)] = card
+        if slot.card is not None:
+            if slot.card != card:
+                problems.append(f"{where}: the document shows card {slot.card}, the deal put card {card} there")
+            continue
+        expected = final
+        for name in slot.peeled:
+            expected = sra.peel(expected, keys[name])
+        if slot.value != expected:
+            problems.append(f"{where}: the number in the document is not the deal's number with "
+                            f"{', '.join(slot.peeled) or 'no'} unlock(s) removed")
+    owned: dict[str, set[int]] = {}
+    for slot in state.slots:
+        holder = owner(state, slot)
+        if holder and (slot.pile, slot.index) in dealt:
+            owned.setdefault(holder, set()).add(dealt[(slot.pile, slot.index)])
+    for rnd in state.rounds:
+        for i, play in enumerate(rnd.plays):
+            if not play.player:
+                want = [dealt.get(("battle", rnd.number)), dealt.get(("battle", 13 + rnd.number))]
+                if i < 2 and play.card != want[i]:
+                    problems.append(f"round {rnd.number}: {play.side.capitalize()}'s face-down card was "
+                                    f"battle {want[i]}, the board shows {play.card}")
+            elif play.card not in owned.get(play.player, set()):
+                problems.append(f"round {rnd.number}: {play.player} played {play.kind} {play.card}, "
+                                f"which the deal never gave {play.player}")
+    return problems

@@ -40,8 +40,9 @@ What it protects against, and what not
 * It does **not** prevent cheating by a modified pbd, only makes it detectable: a
   player could write wrong numbers (a duplicated card, a wrong peel).  pbd checks
   that every card it decrypts is a card of this deck and not already seen, and once
-  the seeds are revealed (``pbd reveal``) every lock, shuffle and peel can be
-  re-derived and audited.  A player can also stall by never peeling (abort).
+  every player has revealed their seed (``pbd reveal``), ``pbd check`` re-derives every
+  lock, shuffle and peel (:func:`pbd.games.ttc.deal.audit`) and names every number, card
+  or play that does not fit.  A player can also stall by never peeling (abort).
 * The keys live in the private state file; anyone who can read it sees your hand.
 """
 
