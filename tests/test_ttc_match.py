@@ -425,3 +425,24 @@ def test_after_both_reveal_check_audits_the_whole_deal(pbd, tmp_path):
     doc.write_text(text.replace(m.group(0), f"  Light card 2 (Lia): {other.group(1)}", 1))
     r = pbd("check", doc)
     assert r.exit_code == 1 and "which the deal never gave Lia" in r.output
+
+
+def test_replay_and_audit_rebuild_a_finished_match_and_spot_a_hand_edit(pbd, tmp_path):
+    doc = start(pbd, tmp_path, first="random")
+    while step(pbd, doc) is not None:
+        pass
+    r = pbd("replay", doc)
+    assert r.exit_code == 0 and "exactly this board" in r.output
+    assert pbd("audit", doc).exit_code == 0
+    text = doc.read_text()
+    played = {int(n) for n in re.findall(r"card [23] \((?:Lia|Max)\): battle (\d+)", text)}
+    unplayed = next(i for i in range(1, 51) if i not in played and f"card {i}\n" not in text)
+    m = re.search(r"^  Light card 2 \(Lia\): battle (\d+) ·.*$", text, re.M)
+    from pbd.games.ttc.catalogue import load_catalogue
+
+    cat = load_catalogue("sample")
+    edited = text.replace(m.group(0), "  Light card 2 (Lia): " + cat.describe(cat.cards[unplayed]), 1)
+    doc.write_text(edited)
+    r = pbd("replay", doc)
+    assert r.exit_code == 1 and f"battle {m.group(1)}" in r.output
+    assert doc.read_text() == edited

@@ -7,6 +7,7 @@ order, legal moves), :mod:`.notation`, :mod:`.board` (render/parse).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 
@@ -141,7 +142,8 @@ class TwinTowerCity(Playable):
         state.piles = {name: sra.lock_and_shuffle(codes, seed, match_id, name)
                        for name, codes in deal.codes(match_id, d).items()}
         sec = self._secrets(state, player, seed, d)
-        meta.record(player, f"new match ({side.capitalize()}); deck {deck} locked and shuffled")
+        meta.record(player, f"new match ({side.capitalize()}, first: {first.capitalize()}); deck {deck} locked and "
+                            "shuffled")
         return state, sec
 
     def _secrets(self, state: State, player: str, seed: bytes, d) -> Secrets:
@@ -173,23 +175,64 @@ class TwinTowerCity(Playable):
                 raise UsageError(f"this match is played with the deck '{state.deck}' ({state.fingerprint}); "
                                  f"'{deck}' is a different deck",
                                  hint="Twin Tower City deals both sides from one deck: join without --deck")
-        counts = {side: len(deal.members(state, side)) for side in ("light", "dark")}
-        side = "light" if counts["light"] < counts["dark"] else "dark" if counts["dark"] < counts["light"] else (
-            state.seats[0].side)
-        state.seats.append(Seat(player, side))
-        state.layers.append(player)
+        side = _next_side(state)
         state.piles = {name: sra.lock_and_shuffle(values, seed, state.meta.match_id, name)
                        for name, values in state.piles.items()}
         sec = self._secrets(state, player, seed, d)
+        state.meta.record(player, self._sit(state, player, side, deal.code_table(state.meta.match_id, d)))
+        return state, sec
+
+    def _sit(self, state: State, player: str, side: str, table: dict) -> str:
+        """Seat ``player`` on ``side``; the last to sit deals and publishes their unlocks. Return the log text."""
+        state.seats.append(Seat(player, side))
+        state.layers.append(player)
         text = f"joined ({side.capitalize()}); deck locked and shuffled again"
         if len(state.seats) == 2 * state.options.team:
-            state.slots = [Slot(pile, i, state.piles[pile][i - 1]) for pile, i in deal.dealt_positions()]
+            state.slots = [Slot(pile, i, state.piles[pile][i - 1]) if state.piles else
+                           Slot(pile, i, getattr(state.oracle.get((pile, i)), "value", None))
+                           for pile, i in deal.dealt_positions()]
             state.piles = {}
             duties = deal.deal_duties(state, player) + deal.flip_duties(state, player, 1)
-            deal.apply_peels(state, player, duties, state.keys[player], deal.code_table(state.meta.match_id, d))
+            deal.apply_peels(state, player, duties, state.keys.get(player), table)
             text += f"; cards dealt, {len(duties)} unlock(s) published"
-        state.meta.record(player, text)
-        return state, sec
+        return text
+
+    def replay(self, state, entry, chance, board, strict: bool = True):
+        """Apply one log entry to ``state`` (for ``pbd replay`` and ``pbd audit``); return the new state.
+
+        The locked numbers cannot be re-derived without the seeds, so unlocks are replayed
+        symbolically: who unlocked what is tracked, and a card that becomes public is taken
+        from the board (``pbd check`` audits the numbers themselves once every seed is
+        revealed).  A player's hand is taken to be the cards the board shows them playing.
+
+        :raises IllegalMoveError: the entry breaks a rule.
+        """
+        text, player = entry.text, entry.player
+        if state is None:
+            m = re.match(r"new match \((Light|Dark), first: (Light|Dark|Random)\)", text)
+            if not m:
+                raise IllegalMoveError("the log does not start with 'new match (Side, first: Side)'")
+            state = State(chance.meta, deck=board.deck, fingerprint=board.fingerprint, options=copy.deepcopy(board.options),
+                          first=m.group(2).lower())
+            state.oracle = {(s.pile, s.index): s for s in board.slots}
+            state.seats.append(Seat(player, m.group(1).lower()))
+            state.layers.append(player)
+            state.keys[player] = None
+            state.meta.record(player, text)
+            return state
+        state.keys.setdefault(player, None)
+        if m := re.match(r"joined \((Light|Dark)\)", text):
+            state.meta.record(player, self._sit(state, player, m.group(1).lower(), {}))
+            return state
+        if text.startswith("published") and "of the deal" in text:
+            self.settle(state, player)
+            return state
+        everything = [p.card for r in board.rounds for p in r.plays if p.player == player]
+        played = [p.card for r in state.rounds for p in r.plays if p.player == player]
+        state.hands[player] = [c for c in everything if c not in played]
+        notation = "flip" if text.startswith("flip") else text.split("; ")[0]
+        self.play(state, player, notation)
+        return state
 
     # -- private state -----------------------------------------------------------------------
 
@@ -263,7 +306,7 @@ class TwinTowerCity(Playable):
         if not moves:
             raise NotationError("no move given", hint=f"moves look like: {notation.EXAMPLES}")
         parsed = [notation.parse(m) for m in moves]
-        held = [s for s in (chance.secrets.values() if chance is not None else []) if s.match_id == state.meta.match_id]
+        held = [s for s in getattr(chance, "secrets", {}).values() if s.match_id == state.meta.match_id]
         for sec in held:
             self.attach(state, sec)
         lines = [] if parsed[0].verb == "flip" else self.settle(state, player, chance)
@@ -432,6 +475,14 @@ class TwinTowerCity(Playable):
                  f"Rounds won: {board._won(state)}"]
         return lines, {"round": rnd.number, "finished": finished, "score": s.data(),
                        "rounds_won": rules.rounds_won(state)}
+
+
+def _next_side(state: State) -> str:
+    """Return the side the next player joins: the side with fewer players (ties: the creator's)."""
+    counts = {side: len(deal.members(state, side)) for side in ("light", "dark")}
+    if counts["light"] != counts["dark"]:
+        return "light" if counts["light"] < counts["dark"] else "dark"
+    return state.seats[0].side
 
 
 def _check_name(name: str) -> None:

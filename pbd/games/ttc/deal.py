@@ -92,20 +92,33 @@ def flip_duties(state: State, player: str, rnd: int) -> list[Slot]:
     return [s for s in pair(state, rnd) if s.card is None and player not in s.peeled]
 
 
-def apply_peels(state: State, player: str, slots: list[Slot], key: int, table: dict[str, dict[int, int]]) -> int:
+def apply_peels(state: State, player: str, slots: list[Slot], key: int | None,
+                table: dict[str, dict[int, int]]) -> int:
     """Peel ``player``'s lock off ``slots``; a slot peeled by everyone becomes a public card.
 
+    With ``key`` None the peel is symbolic (replaying a log without the seeds): who peeled
+    is tracked, and a card that becomes public is taken from ``state.oracle`` (the board's
+    slots).
     Returns how many cards became public.
 
-    :raises DocumentFormatError: a fully peeled number is no card of this deck (tampering).
+    :raises DocumentFormatError: a fully peeled number is no card of this deck (tampering),
+        or (symbolic) the board does not show a card the log made public.
     """
-    unkey = sra.unkey(key)
+    unkey = sra.unkey(key) if key is not None else None
     opened = 0
     for slot in {id(s): s for s in slots}.values():
-        slot.value = pow(slot.value, unkey, sra.P)
+        if unkey is not None:
+            slot.value = pow(slot.value, unkey, sra.P)
         slot.peeled.append(player)
         if len(slot.peeled) == len(state.seats):
-            slot.card = read(table, slot, slot.value)
+            if unkey is None:
+                card = getattr(state.oracle.get((slot.pile, slot.index)), "card", None)
+                if card is None:
+                    raise DocumentFormatError(f"the log makes {slot.pile} {slot.index} public, but the board's "
+                                              "Deal section does not show its card")
+                slot.card = card
+            else:
+                slot.card = read(table, slot, slot.value)
             slot.value = None
             slot.peeled = [s.name for s in state.seats]
             opened += 1

@@ -235,7 +235,7 @@ def _flip(state: State, player: str, ph: Phase, table: dict) -> list[str]:
     if not duties:
         raise IllegalMoveError("there is nothing for you to flip now" +
                                (f" (round {ph.round.number} is already face up)" if ph.round else ""))
-    if key is None:
+    if player not in state.keys:
         raise IllegalMoveError(f"pbd does not hold {player}'s key here")
     deal.apply_peels(state, player, duties, key, table)
     lines = [f"flip: published {len(duties)} unlock(s)"]

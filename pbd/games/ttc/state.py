@@ -122,4 +122,6 @@ class State:
     catalogue: str = ""              # hand-made boards: the catalogue named on the board
     #: Private, never rendered: decrypted hands and keys of the players whose secrets we hold.
     hands: dict[str, list[int]] = field(default_factory=dict, compare=False, repr=False)
-    keys: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    keys: dict[str, int | None] = field(default_factory=dict, compare=False, repr=False)
+    #: Replaying a log: the board's dealt slots (its numbers and public cards), by (pile, index).
+    oracle: dict[tuple[str, int], Slot] = field(default_factory=dict, compare=False, repr=False)
