@@ -446,3 +446,17 @@ def test_replay_and_audit_rebuild_a_finished_match_and_spot_a_hand_edit(pbd, tmp
     r = pbd("replay", doc)
     assert r.exit_code == 1 and f"battle {m.group(1)}" in r.output
     assert doc.read_text() == edited
+
+
+def test_undo_takes_back_a_play_but_never_a_flip(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    pbd("move", doc, "--as", "Lia", "flip", ok=True)
+    r = pbd("undo", doc, "--as", "Lia")
+    assert r.exit_code == 1 and "cannot be taken back" in r.output
+    before = doc.read_text()
+    move = legal(pbd, doc, "Lia")[0]
+    pbd("move", doc, "--as", "Lia", move, ok=True)
+    pbd("undo", doc, "--as", "Lia", ok=True)
+    after = doc.read_text()
+    assert after.split("\nLog\n")[0] == before.split("\nLog\n")[0]
+    assert move in legal(pbd, doc, "Lia")
