@@ -7,9 +7,9 @@ Every test builds a position with :mod:`cnc_helpers` and plays real moves throug
 from __future__ import annotations
 
 import pytest
-from cnc_helpers import Turn, char, pos, seeded_for_roll, side
+from cnc_helpers import char, pos, seeded_for_roll, side
 
-from pbd.errors import AmbiguousNameError, IllegalMoveError, NotationError, UnknownNameError
+from pbd.errors import AmbiguousNameError, NotationError, UnknownNameError
 from pbd.games.cnc import GAME, rules
 
 
