@@ -13,6 +13,9 @@ The protocol (also told to players in the README):
   a draw before the opponent publishes the value it depends on, and the opponent,
   whose chain was fixed at the start, cannot steer it.
 * The HMAC output is mapped onto ``0..n-1`` by rejection sampling (no modulo bias).
+* A chain has ``CHAIN_LENGTH`` (1,024) values, one per turn of its owner; a player who
+  somehow takes more turns than that stops publishing, and the opponent's draws from then
+  on use the last value published.
 
 Everything here is pure: no files, no clock, no global random state.
 """
@@ -24,7 +27,7 @@ import hmac
 import secrets
 from functools import lru_cache
 
-CHAIN_LENGTH = 4096
+CHAIN_LENGTH = 1024
 _LIMIT_BITS = 64
 
 
@@ -45,25 +48,24 @@ def commitment(seed: bytes, deck: list[str]) -> str:
 
 
 def chain_value(seed: bytes, k: int) -> str:
-    """Return ``c_k``, the k-th value of the player's hash chain, as hex."""
-    return _chain(seed)[k] if 0 <= k <= CHAIN_LENGTH else _walk(seed, k)
+    """Return ``c_k``, the k-th value of the player's hash chain, as hex.
+
+    :raises ValueError: ``k`` is outside ``0..CHAIN_LENGTH``.
+    """
+    if not 0 <= k <= CHAIN_LENGTH:
+        raise ValueError(f"a hash chain has values 0..{CHAIN_LENGTH}, not {k}")
+    return _chain(seed)[k].hex()
 
 
 @lru_cache(maxsize=16)
-def _chain(seed: bytes) -> tuple[str, ...]:
+def _chain(seed: bytes) -> tuple[bytes, ...]:
     value = hmac.new(seed, b"chain", hashlib.sha256).digest()
-    out = [value.hex()]
+    out = [value]
+    sha = hashlib.sha256
     for _ in range(CHAIN_LENGTH):
-        value = hashlib.sha256(value).digest()
-        out.append(value.hex())
+        value = sha(value).digest()
+        out.append(value)
     return tuple(out)
-
-
-def _walk(seed: bytes, k: int) -> str:
-    value = hmac.new(seed, b"chain", hashlib.sha256).digest()
-    for _ in range(k):
-        value = hashlib.sha256(value).digest()
-    return value.hex()
 
 
 def chain_follows(value: str, previous: str) -> bool:

@@ -453,7 +453,7 @@ class Chance:
 
         pub = self.meta.player(player)
         sec = self.secrets.get(player.casefold())
-        if pub is None or sec is None or not pub.chain:
+        if pub is None or sec is None or not pub.chain or pub.chain_index >= fairplay.CHAIN_LENGTH:
             return
         pub.chain_index += 1
         pub.chain = fairplay.chain_value(sec.seed, fairplay.CHAIN_LENGTH - pub.chain_index)
