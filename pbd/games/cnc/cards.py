@@ -308,14 +308,20 @@ def _target(value, where: str) -> str:
     return value
 
 
+def _checked(item, key: str, table: dict, what: str, where: str) -> str:
+    """Return the verb or modifier name of a catalogue entry, checking its keys against ``table``."""
+    name = item.get(key) if isinstance(item, dict) else None
+    if name not in table:
+        raise DeckFormatError(f"{where}: {what} {item!r} needs {key} = one of {', '.join(table)}")
+    extra = set(item) - table[name] - {key}
+    if extra:
+        raise DeckFormatError(f"{where}: {what} '{name}' does not take {', '.join(sorted(extra))}")
+    return name
+
+
 def _effects(items: list, where: str):
     for item in items:
-        verb = item.get("do") if isinstance(item, dict) else None
-        if verb not in VERBS:
-            raise DeckFormatError(f"{where}: effect {item!r} needs do = one of {', '.join(VERBS)}")
-        extra = set(item) - VERBS[verb] - {"do"}
-        if extra:
-            raise DeckFormatError(f"{where}: effect '{verb}' does not take {', '.join(sorted(extra))}")
+        verb = _checked(item, "do", VERBS, "effect", where)
         if verb == "roll":
             for outcome in item.get("outcomes", []):
                 list(_effects(outcome.get("effects", []), where))
@@ -340,12 +346,7 @@ def _each_turn(items: list, where: str):
 
 def _mods(items: list, where: str):
     for item in items:
-        name = item.get("mod") if isinstance(item, dict) else None
-        if name not in MODS:
-            raise DeckFormatError(f"{where}: modifier {item!r} needs mod = one of {', '.join(MODS)}")
-        extra = set(item) - MODS[name] - {"mod"}
-        if extra:
-            raise DeckFormatError(f"{where}: modifier '{name}' does not take {', '.join(sorted(extra))}")
+        _checked(item, "mod", MODS, "modifier", where)
         yield _freeze(item)
 
 
