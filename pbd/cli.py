@@ -7,12 +7,16 @@ become messages and exit codes.
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
 
 from pbd import __version__, match
 from pbd.errors import PbdError
+
+#: exit code for a bug in pbd itself (EX_SOFTWARE), distinct from every expected failure
+INTERNAL_ERROR = 70
 
 EPILOG_NEW = """\b
 Examples:
@@ -39,6 +43,14 @@ class PbdGroup(click.Group):
         except PbdError as exc:
             click.echo(f"pbd: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # a bug in pbd: say so plainly, and keep the traceback for PBD_DEBUG=1
+            if os.environ.get("PBD_DEBUG"):
+                raise
+            click.echo(f"pbd: internal error ({type(exc).__name__}: {exc}); nothing more was written.\n"
+                       "  Please report it with the command you ran; PBD_DEBUG=1 shows the details.", err=True)
+            ctx.exit(INTERNAL_ERROR)
 
 
 as_option = click.option("--as", "player", required=True, metavar="NAME", help="Your player name.")
@@ -211,7 +223,7 @@ def check_command(doc, as_json, game):
 @click.argument("dice")
 @json_option
 def roll_command(doc, player, dice, as_json):
-    """Roll DICE (e.g. 2d6, d20) fairly; the result is logged and public at once."""
+    """Roll DICE fairly, like 2d6 or d20; the result is logged and public at once."""
     _emit(match.roll(doc, player, dice), as_json)
 
 

@@ -321,3 +321,15 @@ def test_a_hand_made_board_without_the_separator_is_recognised_and_named(pbd, tm
     result = pbd("check", board_file)
     assert result.exit_code == 3
     assert "no '----' line" in result.output
+
+
+def test_a_bug_is_reported_without_a_traceback(pbd, match, monkeypatch):
+    from pbd import match as pipeline
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(pipeline, "show", broken)
+    result = pbd("show", match)
+    assert result.exit_code == 70
+    assert "internal error" in result.output and "Traceback" not in result.output
