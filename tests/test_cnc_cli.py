@@ -333,3 +333,23 @@ def test_a_bug_is_reported_without_a_traceback(pbd, match, monkeypatch):
     result = pbd("show", match)
     assert result.exit_code == 70
     assert "internal error" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("moves, words", [
+    ("Hawkeye attacks", "say whom Hawkeye attacks"),
+    ("Batman attacks Nill", "Batman is not in play"),
+])
+def test_messages_say_what_a_player_got_wrong(pbd, match, moves, words):
+    before = match.read_bytes()
+    result = pbd("move", match, "--as", "Ann", moves)
+    assert result.exit_code in (1, 2)
+    assert words in result.output
+    assert match.read_bytes() == before
+
+
+def test_a_character_in_hand_must_be_played_before_it_acts(pbd, match):
+    card = next(c for c in hand(pbd, match, "Ann") if c in ("Hawkeye", "Spider-Man", "Iron Man", "Thor", "Storm",
+                                                             "The Flash", "Black Canary", "Captain America"))
+    result = pbd("move", match, "--as", "Ann", f"{card} attacks city")
+    assert result.exit_code == 1
+    assert f"{card} is in your hand: play it first" in result.output

@@ -1048,3 +1048,8 @@ def test_several_moves_apply_all_or_nothing(match_file, pbd, moves, code, messag
     assert pbd.json("hand", match_file, "--as", "Ann") == hand
     pbd("move", match_file, "--as", "Ann", "draw; draw", ok=True)
     assert len(pbd.json("hand", match_file, "--as", "Ann")["hand"]) == len(hand["hand"]) + 2
+
+
+def test_an_event_aimed_at_no_one_says_the_opponent_has_no_characters():
+    game = pos(ann=side(hand=["Carnivorous Plants"]), ben=side())
+    game.refused("Ann", "play Carnivorous Plants", "Ben has none in play")

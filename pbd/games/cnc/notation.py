@@ -76,6 +76,9 @@ def parse_move(text: str) -> Move:
         m = pattern.match(clean)
         if m:
             return _build(kind, m, clean)
+    if m := re.match(r"^(?P<who>.+?)\s+attacks?$", clean, re.I):
+        raise NotationError(f"say whom {m.group('who')} attacks",
+                            hint=f"for example: {m.group('who')} attacks NAME, or {m.group('who')} attacks city")
     raise NotationError(f"cannot read the move {text.strip()!r}",
                         hint="moves look like: " + " | ".join(EXAMPLES))
 

@@ -263,9 +263,11 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
         if text:
             raise illegal(f"{what} takes no target")
         return None
-    if not text:
-        raise NotationError(f"{what} needs a target ({spec})", hint="write it as '... on NAME'")
     me, opp = ctx.me, ctx.opp
+    if not text:
+        if spec == "opposing character" and not opp.characters:
+            raise illegal(f"{what} needs an opposing character to target, and {opp.name} has none in play")
+        raise NotationError(f"{what} needs a target ({spec})", hint="write it as '... on NAME'")
     if spec == "opposing character or cp":
         return _attack_target(ctx, text)
     if spec == "opposing character":
@@ -309,6 +311,14 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
+    if name in ctx.cat and ctx.cat.get(name).name not in [c.name for c in ctx.me.characters]:
+        card = ctx.cat.get(name)
+        in_hand = card.name in ctx.me.hand
+        if card.kind != "character":
+            article = "an" if card.kind[0] in "aeiou" else "a"
+            raise illegal(f"{card.name} is {article} {card.kind} card, not a character"
+                          + (f": play it with 'play {card.name}'" if in_hand else ""))
+        raise illegal(f"{card.name} is " + ("in your hand: play it first" if in_hand else "not in play"))
     key = _pick(ctx.cat, name, _keys(ctx.me), "character of yours in play")
     return key, ctx.me.characters[find_key(ctx.me.characters, key)]
 
