@@ -167,7 +167,8 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
     _write(doc, game, state, base)
     private.save(sec)
     return Result([f"{game.title}: match {match_id} started on {doc.label}; you are {player} (player 1).",
-                   "Your opponent joins with: pbd join DOC --as NAME --deck DECK"],
+                   f"Your opponent joins with: pbd join {doc.label} --as NAME"
+                   + (" --deck DECK" if game.join_needs_deck else "")],
                   {"match": match_id, "document": doc.label}, location=doc.label)
 
 
@@ -244,7 +245,7 @@ def legal(doc_spec: str, player: str) -> Result:
     game, state, name = _settle(open_document(doc_spec), player)
     game.attach(state, private.load(state.meta.match_id, name))
     moves = game.legal(state, name)
-    return Result(moves or ["(no legal moves now)"], {"moves": moves})
+    return Result(moves or ["(no legal moves for you now)", *game.status(state)], {"moves": moves})
 
 
 def check(doc_spec: str, game_name: str | None = None) -> Result:

@@ -374,6 +374,8 @@ class Game:
     aliases: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
     players: ClassVar[tuple[int, int]] = (2, 2)
+    #: whether a joining player brings a deck of their own (Twin Tower City shares one)
+    join_needs_deck: ClassVar[bool] = True
 
     def sniff(self, text: str) -> bool:
         """Return True if a document without a pbd title looks like this game's board."""

@@ -72,6 +72,7 @@ class TwinTowerCity(Playable):
     name = "ttc"
     title = "Twin Tower City"
     aliases = ("twin-tower-city", "twintowercity", "twin tower city")
+    join_needs_deck = False
     summary = "five rounds of three cards a side, dealt from one shared 80-card deck"
     players = (2, 8)
 
