@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from pbd import paths
@@ -136,17 +135,7 @@ def save_token(data: str) -> Path:
     """
     path = token_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=".google-token.", dir=path.parent)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        paths.write_private(path, data.encode("utf-8"))
     except OSError as exc:
         raise BackendError(f"cannot save the sign-in in {path.parent}: {exc.strerror or exc}") from None
     return path

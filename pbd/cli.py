@@ -34,6 +34,16 @@ def _emit(result: match.Result, as_json: bool = False) -> None:
             click.echo(line)
 
 
+def _emit_verdict(run, as_json: bool) -> None:
+    """Emit a check's result; with ``--json``, its problems too when it fails (then fail as usual)."""
+    try:
+        _emit(run(), as_json)
+    except PbdError as exc:
+        if as_json and hasattr(exc, "problems"):
+            click.echo(json.dumps({"problems": exc.problems}, indent=2, ensure_ascii=False))
+        raise
+
+
 class PbdGroup(click.Group):
     """A click group that turns pbd errors into a message and the error's exit code."""
 
@@ -209,12 +219,7 @@ def score_command(doc, as_json, game):
 @game_option
 def check_command(doc, as_json, game):
     """Check a board as people left it; exit 1 if it breaks any rule."""
-    try:
-        _emit(match.check(doc, game), as_json)
-    except PbdError as exc:
-        if as_json and hasattr(exc, "problems"):
-            click.echo(json.dumps({"problems": exc.problems}, indent=2, ensure_ascii=False))
-        raise
+    _emit_verdict(lambda: match.check(doc, game), as_json)
 
 
 @cli.command("roll")
@@ -249,12 +254,7 @@ def reveal_command(doc, player, now):
 @json_option
 def audit_command(doc, as_json):
     """Check every revealed draw and roll, every play, the log chain and the chain values; exit 1 on any problem."""
-    try:
-        _emit(match.audit(doc), as_json)
-    except PbdError as exc:
-        if as_json and hasattr(exc, "problems"):
-            click.echo(json.dumps({"problems": exc.problems}, indent=2, ensure_ascii=False))
-        raise
+    _emit_verdict(lambda: match.audit(doc), as_json)
 
 
 @cli.command("replay")

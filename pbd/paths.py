@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,3 +37,36 @@ def resource_dir(name: str) -> Path:
     """
     inside = _PKG / name
     return inside if inside.is_dir() else _PKG.parent / name
+
+
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` all at once (temp file, fsync, rename); never half-written.
+
+    ``mode`` sets the permissions (0o600 for secrets); by default an existing file keeps its own.
+
+    :raises OSError: the file cannot be written; whatever was there is left as it was.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        if mode is None and path.exists():
+            mode = path.stat().st_mode & 0o777
+        if mode is not None:
+            os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write a secret file (mode 0600) atomically, creating its private folder (0700) if needed.
+
+    :raises OSError: it cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    write_atomic(path, data, mode=0o600)

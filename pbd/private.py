@@ -7,9 +7,7 @@ atomically.  Nothing here ever goes into the shared document.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from pbd import paths
@@ -94,11 +92,6 @@ def _hand_doc(path: Path) -> str | None:
 
 def _write_json(path: Path, data: dict) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
+        paths.write_private(path, json.dumps(data, indent=1).encode("utf-8"))
     except OSError as exc:
         raise BackendError(f"cannot save private state under {paths.home()}: {exc}") from None

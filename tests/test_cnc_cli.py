@@ -353,3 +353,11 @@ def test_a_character_in_hand_must_be_played_before_it_acts(pbd, match):
     result = pbd("move", match, "--as", "Ann", f"{card} attacks city")
     assert result.exit_code == 1
     assert f"{card} is in your hand: play it first" in result.output
+
+
+def test_private_state_is_readable_by_its_owner_only(pbd, match):
+    files = list((match.parent / "pbd-home").rglob("*.json"))
+    assert files
+    for f in files:
+        assert f.stat().st_mode & 0o777 == 0o600
+        assert f.parent.stat().st_mode & 0o777 == 0o700

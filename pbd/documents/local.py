@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 
 from pbd.documents import Snapshot
+from pbd.paths import write_atomic
 from pbd.errors import BackendError, DocumentFormatError, StaleRevision
 
 
@@ -52,21 +52,8 @@ class LocalDocument:
         elif _digest(self._read_bytes()) != base.revision:
             raise StaleRevision(f"{self.label} changed since it was read (someone else edited it)")
         data = text.encode("utf-8")
-        folder = self.path.parent if str(self.path.parent) else Path(".")
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                if self.path.exists():
-                    os.chmod(tmp, self.path.stat().st_mode & 0o777)
-                os.replace(tmp, self.path)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
+            write_atomic(self.path, data)
         except OSError as exc:
             raise BackendError(f"cannot write {self.label}: {exc.strerror or exc}") from None
         return Snapshot(text, _digest(data))
