@@ -68,6 +68,17 @@ def _chain(seed: bytes) -> tuple[bytes, ...]:
     return tuple(out)
 
 
+def chain_reaches(value: str, steps: int, earlier: str) -> bool:
+    """Return True if hashing ``value`` ``steps`` times gives ``earlier`` (a value published before it)."""
+    try:
+        digest = bytes.fromhex(value)
+    except ValueError:
+        return False
+    for _ in range(steps):
+        digest = hashlib.sha256(digest).digest()
+    return digest.hex() == earlier
+
+
 def chain_follows(value: str, previous: str) -> bool:
     """Return True if ``value`` is the chain value published just after ``previous``."""
     try:

@@ -97,6 +97,7 @@ def transact(doc: Document, player: str, step, undoable: bool = False) -> Result
         before = {"text": snap.text, "from": len(state.meta.log) + 1, "hand": list(sec.hand),
                   "drawn": list(sec.drawn)}
         game.attach(state, sec)
+        _check_chains(state.meta, sec)
         chance = Chance(state.meta, {name: sec})
         try:
             result = step(game, state, name, chance)
@@ -114,6 +115,27 @@ def transact(doc: Document, player: str, step, undoable: bool = False) -> Result
         return result
     raise ConflictError(f"{doc.label} kept changing while pbd tried to write; nothing was written",
                         hint="wait for the other player to finish editing and try again")
+
+
+def _check_chains(meta, sec) -> None:
+    """Check every other player's published chain value against the one we saw last, and note it.
+
+    Each value must hash, once per turn in between, to the one published before it, back to
+    the head committed at the start; anything else means the Fair play section was edited.
+
+    :raises DocumentFormatError: a chain value that does not follow.
+    """
+    seen = sec.extra.setdefault("chains", {})
+    for pub in meta.fairplay:
+        if pub.name.casefold() == sec.player.casefold() or not pub.chain:
+            continue
+        last = seen.get(pub.name)
+        if last and not (pub.chain_index >= last[0]
+                         and fairplay.chain_reaches(pub.chain, pub.chain_index - last[0], last[1])):
+            raise DocumentFormatError(
+                f"{pub.name}'s published chain value {pub.chain_index} does not follow the value "
+                f"{last[0]} published before it", hint="the Fair play section was edited; run pbd audit DOC")
+        seen[pub.name] = [pub.chain_index, pub.chain]
 
 
 def _remember(sec, state, before: dict | None) -> None:

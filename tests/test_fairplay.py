@@ -168,3 +168,22 @@ def test_chain_problems_catch_a_skipped_event_and_a_stale_beacon():
     problems = audit.chain_problems(meta)
     assert any("Player 2's event 0 used Ann's chain value -, but the latest published was 0" in p for p in problems)
     assert any("Player 2's event 6 used Ann's chain value 2, but the latest published was 1" in p for p in problems)
+
+
+def test_each_players_pbd_checks_the_opponents_chain_values_as_they_are_published(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b", ok=True)
+    pbd("move", doc, "--as", "Ann", "draw", ok=True)          # Ann's pbd notes Ben's chain head
+    pbd("move", doc, "--as", "Ann", "end turn", ok=True)
+    pbd("move", doc, "--as", "Ben", "end turn", ok=True)      # Ben publishes chain value 1
+    pbd("move", doc, "--as", "Ann", "draw", ok=True)          # it follows: accepted
+    text = doc.read_text()
+    ben = next(line for line in text.split("\n") if line.startswith("Ben: commitment"))
+    value = ben.split(" · chain 1 ")[1].split(" ")[0]
+    forged = text.replace(value, "0" * 64)
+    doc.write_text(forged)
+    result = pbd("move", doc, "--as", "Ann", "end turn")
+    assert result.exit_code == 3
+    assert "does not follow" in result.output
+    assert doc.read_text() == forged
