@@ -64,3 +64,12 @@ class Pbd:
 def pbd():
     """The CLI, run in process as a user would run it."""
     return Pbd()
+
+
+@_pytest.fixture
+def match(pbd, tmp_path):
+    """A started C&C match on a local file: Ann (Forces of Justice) moves first against Ben (Forces of Corruption)."""
+    doc = tmp_path / "match.txt"
+    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann", ok=True)
+    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
+    return doc

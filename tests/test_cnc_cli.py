@@ -9,15 +9,6 @@ import pytest
 DATA = Path(__file__).parent / "data" / "cnc"
 
 
-@pytest.fixture
-def match(pbd, tmp_path):
-    """A started match: Ann (Forces of Justice) moves first against Ben (Forces of Corruption)."""
-    doc = tmp_path / "match.txt"
-    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann", ok=True)
-    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
-    return doc
-
-
 def hand(pbd, doc, who):
     return pbd.json("hand", doc, "--as", who)["hand"]
 

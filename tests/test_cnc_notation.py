@@ -83,14 +83,6 @@ def test_an_adjustment_without_a_reason_says_so():
 
 # -- through the CLI -----------------------------------------------------------------------------
 
-@pytest.fixture
-def match(tmp_path, pbd):
-    doc = tmp_path / "match.txt"
-    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "notation-ann", ok=True)
-    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "notation-ben", ok=True)
-    return doc
-
-
 def test_bad_notation_exits_2_and_leaves_the_file_alone(match, pbd):
     before = match.read_bytes()
     result = pbd("move", match, "--as", "Ann", "draw; dance wildly")

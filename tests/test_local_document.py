@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbd import match
+from pbd import match as pipeline
 from pbd.documents import open_document
 from pbd.documents.local import LocalDocument
 from pbd.errors import StaleRevision, UsageError
@@ -53,38 +53,30 @@ class OpponentEditsAfterRead(LocalDocument):
         return snap
 
 
-@pytest.fixture
-def started(pbd, tmp_path):
-    doc = tmp_path / "m.txt"
-    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a", ok=True)
-    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b", ok=True)
-    return doc
-
-
-def test_a_move_is_replayed_on_the_opponents_new_board(pbd, started, monkeypatch):
+def test_a_move_is_replayed_on_the_opponents_new_board(pbd, match, monkeypatch):
     def edit(text):  # Ben corrects his CP by hand while Ann is moving
         return text.replace("CP = 100 AP= 0", "CP = 95 AP= 0")
 
-    doc = OpponentEditsAfterRead(started, edit)
-    monkeypatch.setattr(match, "open_document", lambda spec, **kw: doc)
-    match.move(str(started), "Ann", "draw")
-    text = started.read_text()
+    doc = OpponentEditsAfterRead(match, edit)
+    monkeypatch.setattr(pipeline, "open_document", lambda spec, **kw: doc)
+    pipeline.move(str(match), "Ann", "draw")
+    text = match.read_text()
     assert "CP = 95 AP= 0" in text            # the opponent's edit survived
     assert "Ann: hand 6 · deck 44" in text    # and the move was applied on top of it
     assert doc.reads == 2
 
 
-def test_a_move_made_illegal_by_the_opponents_edit_is_a_conflict(pbd, started, monkeypatch):
+def test_a_move_made_illegal_by_the_opponents_edit_is_a_conflict(pbd, match, monkeypatch):
     def edit(text):  # meanwhile Ann's AP is set to 0 by hand
         return text.replace("CP = 100 AP= 3", "CP = 100 AP= 0")
 
-    doc = OpponentEditsAfterRead(started, edit)
-    monkeypatch.setattr(match, "open_document", lambda spec, **kw: doc)
-    before = edit(started.read_text())
-    result = pbd("move", started, "--as", "Ann", "draw")
+    doc = OpponentEditsAfterRead(match, edit)
+    monkeypatch.setattr(pipeline, "open_document", lambda spec, **kw: doc)
+    before = edit(match.read_text())
+    result = pbd("move", match, "--as", "Ann", "draw")
     assert result.exit_code == 4
     assert "changed while you moved" in result.output
-    assert started.read_text() == before
+    assert match.read_text() == before
 
 
 def test_open_document_routes_specs(tmp_path):
