@@ -128,6 +128,14 @@ class BackendError(PbdError):
     exit_code = 5
 
 
+class WriteUncertain(BackendError):
+    """A write whose answer was lost: it may or may not have landed.
+
+    The pipeline re-reads the document and looks for the log entry it meant to write
+    before it retries or reports anything (a move lands exactly once).
+    """
+
+
 class AuthError(BackendError):
     """Missing, malformed, expired or revoked credentials."""
 
