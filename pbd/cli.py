@@ -116,15 +116,18 @@ def template_command(game, output):
 @as_option
 @click.option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
 @seed_option
+@click.option("--players", type=int, metavar="N", help="How many seats the match has (the game says its range).")
 @click.option("--first", metavar="NAME|random", help="Who moves first (default: you).")
 @click.option("--option", "-O", "game_options", multiple=True, metavar="KEY[=VALUE]",
               help="A game option, e.g. -O face-up for Twin Tower City.")
 @click.option("--title", metavar="TEXT", help="Name of the Google Doc created by gdoc:new (default: pbd match).")
 @click.option("--share", multiple=True, metavar="EMAIL", help="Share the Google Doc with EMAIL as editor (repeatable).")
 @hand_doc_option
-def new_command(game, doc, player, deck, seed, first, game_options, title, share, hand_doc):
+def new_command(game, doc, player, deck, seed, players, first, game_options, title, share, hand_doc):
     """Start a match of GAME on DOC as player 1 (DOC may be gdoc:new to create a Google Doc)."""
     options = dict(_kv(o) for o in game_options)
+    if players is not None:
+        options["players"] = players
     if first:
         options["first"] = first
     doc_options = {k: v for k, v in (("title", title), ("share", list(share))) if v}

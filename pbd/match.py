@@ -178,6 +178,9 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
         options: dict | None = None, doc_options: dict | None = None) -> Result:
     """Start a match on a new (or empty) document, as player 1."""
     game = games.get(game_name)
+    options = dict(options or {})
+    if "players" in options:
+        options["players"] = _players(game, options["players"])
     doc = open_document(doc_spec, create=True, **(doc_options or {}))
     base: Snapshot | None = None
     if doc.exists():
@@ -185,13 +188,29 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
         if base.text.strip():
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
     match_id = _secrets.token_hex(4)
-    state, sec = game.create(match_id, player, deck, _seed(seed_text), dict(options or {}))
+    state, sec = game.create(match_id, player, deck, _seed(seed_text), options)
     _write(doc, game, state, base)
     private.save(sec)
     return Result([f"{game.title}: match {match_id} started on {doc.label}; you are {player} (player 1).",
                    f"Your opponent joins with: pbd join {doc.label} --as NAME"
                    + (" --deck DECK" if game.join_needs_deck else "")],
                   {"match": match_id, "document": doc.label}, location=doc.label)
+
+
+def _players(game, value) -> int:
+    """Return ``--players N`` checked against the game's range of seats.
+
+    :raises UsageError: not a number, or outside the game's range.
+    """
+    low, high = game.players
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"--players takes a number, not {value!r}") from None
+    if not low <= n <= high:
+        seats = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise UsageError(f"{game.title} is played by {seats} players, not {n}")
+    return n
 
 
 def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = None) -> Result:

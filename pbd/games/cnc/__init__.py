@@ -122,7 +122,7 @@ class CncGame(Playable):
 
     def create(self, match_id, player, deck, seed, options):
         _check_name(player)
-        unknown = set(options) - {"first"}
+        unknown = set(options) - {"first", "players"}
         if unknown:
             raise UsageError(f"C&C has no option {', '.join(sorted(unknown))}")
         loaded = self._deck(deck)

@@ -34,7 +34,7 @@ def parse_new_options(options: dict, creator: str) -> tuple[Options, str, str]:
 
     :raises UsageError: an unknown option or value.
     """
-    opts, side, first = Options(), "light", None
+    opts, side, first, players = Options(), "light", None, None
     for raw_key, value in options.items():
         key = raw_key.strip().lower().replace("_", "-")
         if key in ("face-up", "faceup", "starting-face-up"):
@@ -55,8 +55,16 @@ def parse_new_options(options: dict, creator: str) -> tuple[Options, str, str]:
             side = str(value).lower()
         elif key == "first":
             first = str(value)
+        elif key == "players":
+            players = int(value)
         else:
             raise UsageError(f"unknown Twin Tower City option {raw_key!r}", hint=f"options: {OPTION_HELP}")
+    if players is not None:
+        if "team" not in {k.strip().lower() for k in options} and players % 2 == 0:
+            opts.team = players // 2
+        if players != 2 * opts.team:
+            raise UsageError(f"{players} players cannot make two sides of {opts.team}",
+                             hint="Twin Tower City seats two equal sides: --players 2, 4 (-O team=2), 6 or 8")
     if first is None or first.casefold() == creator.casefold():
         first_side = side
     elif first.lower() in ("random", "light", "dark"):
