@@ -14,6 +14,7 @@ import click
 
 from pbd import __version__, match
 from pbd.errors import PbdError
+from pbd.result import Result
 
 #: exit code for a bug in pbd itself (EX_SOFTWARE), distinct from every expected failure
 INTERNAL_ERROR = 70
@@ -25,7 +26,7 @@ Examples:
 """
 
 
-def _emit(result: match.Result, as_json: bool = False) -> None:
+def _emit(result: Result, as_json: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(result.data if result.data is not None else {"lines": result.lines},
                               indent=2, ensure_ascii=False))
@@ -147,9 +148,7 @@ def join_command(doc, player, deck, seed, hand_doc):
 
 def _keep_hand_in(hand_doc, doc, player):
     if hand_doc:
-        from pbd import handdoc
-
-        _emit(handdoc.adopt(doc, player, hand_doc))
+        _emit(match.keep_hand_in(doc, player, hand_doc))
 
 
 @cli.command("show")
