@@ -33,7 +33,7 @@ from pbd.result import Result
 __all__ = ["Result", "transact", "CHECKS"]
 
 #: How many times a write refused as stale is rebuilt on the new board and retried.
-RETRIES = 3
+RETRIES = 5
 
 #: The longest player name (it appears in every log line and in file names).
 MAX_NAME = 24
