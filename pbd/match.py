@@ -70,11 +70,49 @@ def check_name(name: str) -> str:
 
 # -- reading -----------------------------------------------------------------------
 
-def identify(text: str, game_name: str | None = None):
-    """Return the game a document belongs to: from its title line, else by sniffing.
+#: Bounds on what pbd reads from a document (anyone with the link can edit it).
+MAX_CHARS = 1_000_000
+MAX_LINES = 20_000
+MAX_LINE = 10_000
+MAX_DIGITS = 9
+_BIG_NUMBER = re.compile(rf"(?<![0-9A-Za-z])\d{{{MAX_DIGITS + 1},}}(?![0-9A-Za-z])")
 
-    :raises DocumentFormatError: no registered game recognises the document.
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """Return ``text`` cut to a short excerpt, for quoting input in an error."""
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+
+
+def bound(text: str) -> str:
+    """Return ``text`` if it is within pbd's documented bounds for a match document.
+
+    :raises DocumentFormatError: too long, too many lines, a line too long, or a number
+        of more than :data:`MAX_DIGITS` digits (naming the line, quoting a short excerpt).
     """
+    if len(text) > MAX_CHARS:
+        raise DocumentFormatError(f"the document has {len(text):,} characters; pbd reads at most {MAX_CHARS:,}")
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        raise DocumentFormatError(f"the document has {lines:,} lines; pbd reads at most {MAX_LINES:,}")
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            raise DocumentFormatError(f"the line is {len(line):,} characters long; pbd reads lines of at most "
+                                      f"{MAX_LINE:,} ({excerpt(line)!r})", line=number)
+    if m := _BIG_NUMBER.search(text):
+        number = text.count("\n", 0, m.start()) + 1
+        raise DocumentFormatError(f"the number {excerpt(m.group(), 12)} is too large (pbd reads numbers of at "
+                                  f"most {MAX_DIGITS} digits)", line=number)
+    return text
+
+
+def identify(text: str, game_name: str | None = None):
+    """Return the game a document belongs to (after checking it is within :func:`bound`).
+
+    The title line names the game; a board without one is sniffed.
+
+    :raises DocumentFormatError: no registered game recognises the document, or it is out of bounds.
+    """
+    bound(text)
     if game_name:
         return games.get(game_name)
     frame = split_frame(text)
@@ -460,6 +498,23 @@ def deck_check(deck: str, game_name: str | None = None) -> Result:
     if problems:
         raise DeckError(f"{deck}: not a legal {game.title} deck", problems)
     return Result([summary])
+
+
+def catalogue_add(path: str, game_name: str = "ttc") -> Result:
+    """Install a catalogue or deck list under its content hash, so documents can name it safely.
+
+    A match document never names a file (anyone can edit it); it names a bundled deck
+    or catalogue, or one installed here by its content hash.
+
+    :raises UsageError: the game's documents name no catalogues.
+    :raises DeckFormatError: the file cannot be read or is not valid.
+    """
+    game = games.get(game_name)
+    installer = getattr(game, "install", None)
+    if installer is None:
+        raise UsageError(f"{game.title} documents name no catalogue or deck file; nothing to install")
+    name = installer(path)
+    return Result([f"installed {path} as {name}: documents naming {name} now use it"], {"name": name})
 
 
 def score(doc_spec: str, game_name: str | None = None) -> Result:

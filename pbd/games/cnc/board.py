@@ -163,6 +163,10 @@ def parse(text: str, catalogue: Catalogue, unknown: list[str] | None = None) -> 
     return state
 
 
+#: The largest hand or deck count a board may show (a deck has 50 cards).
+MAX_COUNT = 100
+
+
 def _parse_header(state: State, lines: list[Line]) -> None:
     counts = {}
     for line in lines:
@@ -179,7 +183,7 @@ def _parse_header(state: State, lines: list[Line]) -> None:
         elif m := FIRST_LINE.match(text):
             state.first_choice = m.group("who")
         elif m := PLAYER_LINE.match(text):
-            counts[_seat(state, m.group("name"), line)] = (int(m.group("hand")), int(m.group("deck")))
+            counts[_seat(state, m.group("name"), line)] = (int(m.group("hand")), int(m.group("deck")), line.number)
         elif m := THIS_TURN.match(text):
             state.turn = _parse_turn(m.group("rest"), line)
         elif m := PENDING_LINE.match(text):
@@ -192,7 +196,10 @@ def _parse_header(state: State, lines: list[Line]) -> None:
                 line=line.number, hint="header lines are Players:, Turn N:, NAME: hand N · deck N, This turn:, "
                                        "Pending:, Result: (a blank line ends the header)")
     for i, side in enumerate(state.sides):
-        hand, side.deck = counts.get(i, (0, 0))
+        hand, side.deck, number = counts.get(i, (0, 0, None))
+        if max(hand, side.deck) > MAX_COUNT:
+            raise DocumentFormatError(f"{side.name}'s hand or deck count ({max(hand, side.deck)}) is more than "
+                                      f"{MAX_COUNT}: a C&C deck has 50 cards", line=number)
         side.hand = ["?"] * hand
 
 
