@@ -243,8 +243,8 @@ def document_file(spec: str, game: str, suffixes: tuple[str, ...] = (".txt", ".t
         for suffix in suffixes:
             if (path := installed_dir() / f"{spec}{suffix}").is_file():
                 return path
-        raise DeckFormatError(f"the document uses the catalogue or deck {spec}, which is not installed here",
-                              hint="get the file from your opponent and run: pbd catalogue add FILE")
+        raise DeckFormatError(f"the document uses the catalogue or deck {spec}, which is not installed here "
+                              "(get the file from your opponent and run: pbd catalogue add FILE)")
     if _BUNDLED_NAME.fullmatch(spec):
         folder = resource_dir("decks") / game
         for path in (folder / spec, *(folder / f"{spec}{suffix}" for suffix in suffixes)):
@@ -296,3 +296,18 @@ def read_text_file(path: Path, what: str, limit: int = 1_000_000) -> str:
         raise DeckFormatError(f"the {what} is not UTF-8 text", source=str(path)) from None
     except OSError as exc:
         raise DeckFormatError(f"cannot read the {what}: {exc.strerror or exc}", source=str(path)) from None
+
+
+def load_toml(text: str, source: str) -> dict:
+    """Return the TOML document ``text`` as data.
+
+    :raises DeckFormatError: not TOML, or nested too deeply to read (never a crash).
+    """
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckFormatError(f"not valid TOML: {exc}", source=source) from None
+    except RecursionError:
+        raise DeckFormatError("the TOML is nested too deeply to read", source=source) from None

@@ -36,13 +36,12 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from pbd import paths
-from pbd.decks import document_file, install, read_text_file
+from pbd.decks import document_file, install, load_toml, read_text_file
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
 
 SIDES = ("light", "dark")
@@ -245,10 +244,7 @@ def parse_catalogue(text: str, source: str = "catalogue") -> Catalogue:
 
     :raises DeckFormatError: not TOML, or any entry breaks the schema (all listed).
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckFormatError(f"not valid TOML: {exc}", source=source) from None
+    data = load_toml(text, source)
     problems: list[str] = []
     cat = Catalogue(source)
     unknown = set(data) - {"warrior", "item", "environment", "battle", "army", "levelled"}
