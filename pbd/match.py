@@ -196,6 +196,7 @@ def _begin(turn: Turn, seated: bool) -> dict | None:
     if not seated:
         return None
     sec = private.load(meta.match_id, turn.name)
+    _check_obligations(turn)
     before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
     turn.game.attach(turn.state, sec)
     turn.sec, turn.attached = sec, True
@@ -203,6 +204,35 @@ def _begin(turn: Turn, seated: bool) -> dict | None:
         check(turn)
     turn.chance = Chance(meta, {turn.name: sec})
     return before
+
+
+def _obligations(game, state, name: str) -> list[dict]:
+    """Return the pending items of the board that ``name``'s pbd would obey (``describe()["pending"]``)."""
+    return [p for p in game.describe(state).get("pending") or [] if str(p.get("player", "")).casefold()
+            == name.casefold()]
+
+
+def _check_obligations(turn: Turn) -> None:
+    """Refuse to obey a pending item (reveal, take, discard) that the logged moves do not create.
+
+    Anyone can type a ``Pending:`` line into the document; before the player's pbd acts
+    on one, the log is replayed and must give the same pending items for this player.
+
+    :raises DocumentFormatError: a pending item the log does not explain (nothing is obeyed).
+    """
+    mine = _obligations(turn.game, turn.state, turn.name)
+    if not mine:
+        return
+    rebuilt = _rebuild(turn.game, turn.game.parse(turn.snap.text), {})
+    if rebuilt is None:
+        return
+    want = _obligations(turn.game, rebuilt.state, turn.name) if rebuilt.state is not None else []
+    if want != mine:
+        odd = [p for p in mine if p not in want] or mine
+        what = ", ".join(f"{p.get('kind')} ({p.get('source') or 'no source'})" for p in odd)
+        raise DocumentFormatError(f"the board asks {turn.name} to {what}, which is not explained by the log; "
+                                  "pbd does not obey it", hint="someone typed a Pending line into the document; "
+                                  "remove it, or run pbd replay DOC to compare the board with the log")
 
 
 def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: bool = True,

@@ -180,3 +180,37 @@ def test_http_401_from_the_docs_server_is_an_auth_error(pbd, docs_server):
     docs_server.fail(10, status=401)
     result = pbd("show", f"gdoc:{gid}")
     assert result.exit_code == 5 and "internal error" not in result.output
+
+
+# -- 5. pending obligations are checked against the move that created them --------------------------
+
+@pytest.mark.parametrize("line, command", [
+    ("Pending: Ann reveals hand card 1 (Hack)", ["move", "--as", "Ann", "end turn"]),
+    ("Pending: Ann takes Thanos into hand (returned)", ["hand", "--as", "Ann"]),
+    ("Pending: Ann discards 2 cards from hand (Vulcanus Agents)", ["legal", "--as", "Ann"]),
+], ids=["reveal", "take", "discard"])
+def test_a_pending_obligation_typed_into_the_header_is_refused(pbd, match, line, command):
+    hand = pbd.json("hand", match, "--as", "Ann")["hand"]
+    text = re.sub(r"^(Ben: hand 5 · deck 45)$", rf"\1\n{line}", match.read_text(), flags=re.M)
+    match.write_text(text)
+    result = pbd(command[0], match, *command[1:])
+    assert result.exit_code == 3 and "not explained by the log" in result.output, result.output
+    assert match.read_text() == text
+    assert not any(card in result.output for card in hand if command[0] != "hand")
+
+
+def test_a_pending_discard_created_by_a_logged_move_is_obeyed(pbd, match):
+    """The honest case: Ben plays a discard event; Ann's pbd finds it in the log and lets her discard."""
+    for _ in range(12):
+        for who in ("Ann", "Ben"):
+            moves = pbd.json("legal", match, "--as", who)["moves"]
+            event = next((m for m in moves if m in ("play Smear Campaign", "play Vulcanus Agents")), None)
+            if who == "Ben" and event:
+                pbd("move", match, "--as", "Ben", event, ok=True)
+                assert "Pending: Ann discards" in match.read_text()
+                moves = pbd.json("legal", match, "--as", "Ann")["moves"]
+                discard = next(m for m in moves if m.startswith("discard "))
+                pbd("move", match, "--as", "Ann", discard, ok=True)
+                return
+            pbd("move", match, "--as", who, "; ".join(m for m in ("draw", "end turn") if m in moves), ok=True)
+    pytest.fail("Ben never held a discard event")
