@@ -237,9 +237,25 @@ def _play(ctx: Ctx, move: Move) -> None:
         if card.cp:
             me.cp += card.cp
             ctx.note(f"CP {me.cp - card.cp}→{me.cp}")
+        _take_hold(ctx, card)
     else:
         _run_effects(ctx, card.effects, target, None, card.name)
         me.discards.append(card.name)
+
+
+def _take_hold(ctx: Ctx, card: Card) -> None:
+    """Give a City card's per-turn effects the turn it is played.
+
+    Rulebook: "By default, descriptions refer to cards currently in play and City effects
+    take hold the same turn the card is played" — Import Clinic heals, Farmers' Market
+    and Protection Racket move CP, Haunted House drains, Avengers Mansion gives its AP now.
+    """
+    for eff in card.all_each_turn():
+        run_effect(ctx, eff, None, None, card.name)
+    bonus = ap_bonus(ctx.cat, ctx.me, card.all_mods())
+    if bonus:
+        ctx.me.ap += bonus
+        ctx.note(f"{card.name}: +{bonus} AP this turn")
 
 
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
@@ -377,7 +393,23 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
-    return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+    try:
+        return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+    except (NotationError, IllegalMoveError):
+        city = _named_city(ctx, opp, text)
+        if city is None:
+            raise
+        instead = " or ".join(_keys(opp)) or f"{opp.name}'s CP"
+        raise illegal(f"{city} is a City card: City cards can't be targeted by standard character attacks "
+                      f"(rulebook); attack {instead}") from None
+
+
+def _named_city(ctx: Ctx, side: Side, text: str) -> str | None:
+    """Return the City card (or Porter) of ``side`` that ``text`` names, if it names one."""
+    try:
+        return _pick(ctx.cat, text, list(side.cities), "City card")
+    except NotationError:
+        return None
 
 
 def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) -> int:
@@ -859,13 +891,18 @@ def _end(ctx: Ctx, move: Move) -> None:
 def income(state: State, cat: Catalogue, side: Side) -> int:
     """Return the AP a side receives at the start of its turn, before drains."""
     base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
+    return base + ap_bonus(cat, side, active_mods(state, cat, side))
+
+
+def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
+    """Return the extra AP per turn that ``mods`` (``ap_per_turn``, maybe per character class) give a side."""
     bonus = 0
-    for mod in active_mods(state, cat, side):
+    for mod in mods:
         if mod["mod"] == "ap_per_turn":
             per = mod.get("per_class")
             count = sum(1 for c in side.characters if cat.get(c.name).klass == per) if per else 1
             bonus += mod.get("amount", 0) * count
-    return base + bonus
+    return bonus
 
 
 def start_turn(ctx: Ctx) -> None:
