@@ -54,6 +54,11 @@ class DeckList:
         return self.lines[position - 1] if 0 < position <= len(self.lines) else None
 
 
+#: Bounds on a deck list (a C&C deck has 50 cards).
+MAX_LINE = 300
+MAX_CARDS = 1000
+
+
 def parse_deck_list(text: str, source: str = "") -> DeckList:
     """Return the deck list in ``text`` (the DESIGN.md format).
 
@@ -81,6 +86,11 @@ def parse_deck_list(text: str, source: str = "") -> DeckList:
                 title = line.lstrip("#").strip()
             continue
         line = _TRAILING_COMMENT.sub("", line)
+        if len(line) > MAX_LINE or (len(cards) > MAX_CARDS and not _KEYED.match(line)):
+            raise fail(lineno, f"a deck list has lines of at most {MAX_LINE} characters and at most "
+                               f"{MAX_CARDS} cards")
+        if re.match(r"\d{7,}", line):
+            raise fail(lineno, f"the number {line[:12]}… is too large for a deck list")
         keyed = _KEYED.match(line)
         if keyed:
             key, value = keyed.group(1).lower(), keyed.group(2).strip()
@@ -108,7 +118,8 @@ def parse_deck_list(text: str, source: str = "") -> DeckList:
             cards.extend([name] * count)
             lines.extend([lineno] * count)
             continue
-        raise fail(lineno, f"cannot read {raw.strip()!r}; {EXPECTED}")
+        shown = raw.strip() if len(raw.strip()) <= 60 else raw.strip()[:60] + "…"
+        raise fail(lineno, f"cannot read {shown!r}; {EXPECTED}")
 
     return DeckList(
         title=title if title else (Path(source).stem if source else ""),
