@@ -214,3 +214,15 @@ def test_a_pending_discard_created_by_a_logged_move_is_obeyed(pbd, match):
                 return
             pbd("move", match, "--as", who, "; ".join(m for m in ("draw", "end turn") if m in moves), ok=True)
     pytest.fail("Ben never held a discard event")
+
+
+# -- 9. an adjust is a proposal unless the catalogue says pbd cannot work the card out ---------------
+
+def test_an_adjust_off_turn_is_only_a_proposal_the_opponent_rejects(pbd, match):
+    result = pbd("move", match, "--as", "Ben", "adjust Ben CP +100: Construction, please", ok=True)
+    assert "proposed" in result.output
+    assert pbd.json("show", match)["players"][1]["cp"] == 100
+    assert {"accept adjustment", "reject adjustment"} <= set(pbd.json("legal", match, "--as", "Ann")["moves"])
+    pbd("move", match, "--as", "Ann", "reject adjustment", ok=True)
+    assert pbd.json("show", match)["players"][1]["cp"] == 100 and "Pending" not in match.read_text()
+    pbd("replay", match, ok=True)

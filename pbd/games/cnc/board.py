@@ -51,7 +51,8 @@ TURN_LINE = re.compile(r"^\s*Turn\s+(?P<n>\d+):\s*(?P<name>.+?)\s+to move\s*·\s
 FIRST_LINE = re.compile(r"^\s*First player:\s*(?P<who>.+?)\s*$", re.I)
 PENDING_LINE = re.compile(
     r"^\s*Pending:\s*(?P<player>.+?)\s+(?:(?P<discard>discards)\s+(?P<n>\d+)\s+cards? from hand"
-    r"|(?P<take>takes)\s+(?P<card>.+?)\s+into hand|(?P<reveal>reveals)\s+hand card\s+(?P<pos>\d+))"
+    r"|(?P<take>takes)\s+(?P<card>.+?)\s+into hand|(?P<reveal>reveals)\s+hand card\s+(?P<pos>\d+)"
+    r"|(?P<decide>accepts or rejects)\s+adjust\s+(?P<adjust>[^()]+?))"
     r"\s*(?:\((?P<source>[^)]*)\))?\s*$", re.I)
 RESULT_LINE = re.compile(r"^\s*Result:\s*(?P<text>.+?)\s*$", re.I)
 THIS_TURN = re.compile(r"^\s*This turn:\s*(?P<rest>.*)$", re.I)
@@ -94,7 +95,8 @@ def _turn_text(state: State) -> str:
 
 def _pending_text(p: Pending) -> str:
     what = {"discard": f"discards {p.count} card{'s' if p.count != 1 else ''} from hand",
-            "take": f"takes {p.card} into hand", "reveal": f"reveals hand card {p.count}"}[p.kind]
+            "take": f"takes {p.card} into hand", "reveal": f"reveals hand card {p.count}",
+            "adjust": f"accepts or rejects adjust {p.card}"}[p.kind]
     return f"Pending: {p.player} {what}" + (f" ({p.source})" if p.source else "")
 
 
@@ -232,6 +234,8 @@ def _parse_pending(state: State, m: re.Match, line: Line) -> Pending:
         return Pending(player, "discard", int(m.group("n")), source=source)
     if m.group("take"):
         return Pending(player, "take", card=m.group("card").strip(), source=source)
+    if m.group("decide"):
+        return Pending(player, "adjust", card=m.group("adjust").strip(), source=source)
     return Pending(player, "reveal", int(m.group("pos")), source=source)
 
 
