@@ -75,7 +75,9 @@ MAX_CHARS = 1_000_000
 MAX_LINES = 20_000
 MAX_LINE = 10_000
 MAX_DIGITS = 9
-_BIG_NUMBER = re.compile(rf"(?<![0-9A-Za-z])\d{{{MAX_DIGITS + 1},}}(?![0-9A-Za-z])")
+#: A run of more digits than any number pbd reads; 64 digits is a hex value (seed, commitment, chain
+#: value) that happens to have no letter, so it is let through.
+_BIG_NUMBER = re.compile(rf"(?<![0-9A-Za-z])(?!\d{{64}}(?![0-9A-Za-z]))\d{{{MAX_DIGITS + 1},}}(?![0-9A-Za-z])")
 
 
 def excerpt(text: str, limit: int = 40) -> str:
