@@ -308,7 +308,11 @@ def rebuild(game, board, derived: dict[str, Derived]) -> Rebuilt:
     problems: list[str] = []
     state = None
     before: dict[int, object] = {}
+    seated = {n.casefold() for n in game.player_names(board)}
     for i, entry in enumerate(board_meta.log):
+        if entry.player.casefold() not in seated:
+            problems.append(f"log entry {entry.number} is by {entry.player[:40]!r}, who is not playing in this match")
+            return Rebuilt(state, problems + chance.problems, False)
         _seat_meta(board_meta, meta, entry.player)
         for name in entry.published:
             _seat_meta(board_meta, meta, name)

@@ -166,7 +166,7 @@ def login(client_file: str | None = None, service_account: str | None = None, op
 
     :raises AuthError: the client or key file is missing or malformed, or the sign-in failed.
     """
-    from pbd.match import Result
+    from pbd.result import Result
 
     if service_account:
         info = read_json(Path(service_account).expanduser(), f"service-account key {service_account}")
@@ -201,7 +201,7 @@ def status():
 
     :raises AuthError: not signed in, or the sign-in is broken or revoked.
     """
-    from pbd.match import Result
+    from pbd.result import Result
 
     lines = []
     emulator = os.environ.get("PBD_DOCS_EMULATOR_HOST")
@@ -227,7 +227,7 @@ def status():
 
 def logout():
     """Forget the saved sign-in (delete the token file)."""
-    from pbd.match import Result
+    from pbd.result import Result
 
     path = token_path()
     if not path.exists():

@@ -14,6 +14,7 @@ import click
 
 from pbd import __version__, match
 from pbd.errors import PbdError
+from pbd.result import Result
 
 #: exit code for a bug in pbd itself (EX_SOFTWARE), distinct from every expected failure
 INTERNAL_ERROR = 70
@@ -25,7 +26,7 @@ Examples:
 """
 
 
-def _emit(result: match.Result, as_json: bool = False) -> None:
+def _emit(result: Result, as_json: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(result.data if result.data is not None else {"lines": result.lines},
                               indent=2, ensure_ascii=False))
@@ -51,16 +52,42 @@ class PbdGroup(click.Group):
         try:
             return super().invoke(ctx)
         except PbdError as exc:
-            click.echo(f"pbd: {exc}", err=True)
+            click.echo(f"pbd: {_cut(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # the reader went away (pbd log DOC | head): not a failure of pbd
+            _silence_stdout()
+            ctx.exit(0)
         except Exception as exc:  # a bug in pbd: say so plainly, and keep the traceback for PBD_DEBUG=1
             if os.environ.get("PBD_DEBUG"):
                 raise
-            click.echo(f"pbd: internal error ({type(exc).__name__}: {exc}); nothing more was written.\n"
+            click.echo(f"pbd: internal error ({type(exc).__name__}: {_cut(str(exc))}); nothing more was written.\n"
                        "  Please report it with the command you ran; PBD_DEBUG=1 shows the details.", err=True)
             ctx.exit(INTERNAL_ERROR)
+
+
+#: The longest line of an error message pbd prints (input quoted in it is cut to an excerpt).
+MAX_MESSAGE_LINE = 400
+
+
+def _cut(message: str) -> str:
+    """Return ``message`` with each line cut to :data:`MAX_MESSAGE_LINE` characters and at most 60 lines."""
+    lines = message.split("\n")
+    out = [ln if len(ln) <= MAX_MESSAGE_LINE else ln[:MAX_MESSAGE_LINE] + f"… ({len(ln):,} characters)"
+           for ln in lines[:60]]
+    if len(lines) > 60:
+        out.append(f"  … and {len(lines) - 60} more lines")
+    return "\n".join(out)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so closing it after a broken pipe raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 as_option = click.option("--as", "player", required=True, metavar="NAME", help="Your player name.")
@@ -150,9 +177,7 @@ def join_command(doc, player, deck, seed, hand_doc):
 
 def _keep_hand_in(hand_doc, doc, player):
     if hand_doc:
-        from pbd import handdoc
-
-        _emit(handdoc.adopt(doc, player, hand_doc))
+        _emit(match.keep_hand_in(doc, player, hand_doc))
 
 
 @cli.command("show")
@@ -288,6 +313,20 @@ def deck_check_command(deck, game):
     _emit(match.deck_check(deck, game))
 
 
+@cli.group("catalogue", cls=PbdGroup)
+def catalogue_group():
+    """Catalogues and deck lists that match documents may name."""
+
+
+@catalogue_group.command("add")
+@click.argument("file")
+@click.option("--game", metavar="GAME", default="ttc", show_default=True, help="The game the file is for.")
+@json_option
+def catalogue_add_command(file, game, as_json):
+    """Install FILE (a catalogue or deck list) by its content hash; documents name it by that hash."""
+    _emit(match.catalogue_add(file, game), as_json)
+
+
 @cli.group("auth", cls=PbdGroup)
 def auth_group():
     """Sign in to Google, for match documents in Google Docs."""
@@ -333,5 +372,9 @@ def main() -> None:
     try:
         cli.main(prog_name="pbd")
     except KeyboardInterrupt:
-        click.echo("pbd: interrupted; the document was not changed by this command", err=True)
+        click.echo("pbd: interrupted. If it was writing, your next pbd command on this match finds out whether "
+                   "the move landed and settles your private state; do not repeat the move before that", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        _silence_stdout()
+        sys.exit(0)

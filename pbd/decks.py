@@ -54,6 +54,11 @@ class DeckList:
         return self.lines[position - 1] if 0 < position <= len(self.lines) else None
 
 
+#: Bounds on a deck list (a C&C deck has 50 cards).
+MAX_LINE = 300
+MAX_CARDS = 1000
+
+
 def parse_deck_list(text: str, source: str = "") -> DeckList:
     """Return the deck list in ``text`` (the DESIGN.md format).
 
@@ -81,6 +86,11 @@ def parse_deck_list(text: str, source: str = "") -> DeckList:
                 title = line.lstrip("#").strip()
             continue
         line = _TRAILING_COMMENT.sub("", line)
+        if len(line) > MAX_LINE or (len(cards) > MAX_CARDS and not _KEYED.match(line)):
+            raise fail(lineno, f"a deck list has lines of at most {MAX_LINE} characters and at most "
+                               f"{MAX_CARDS} cards")
+        if re.match(r"\d{7,}", line):
+            raise fail(lineno, f"the number {line[:12]}… is too large for a deck list")
         keyed = _KEYED.match(line)
         if keyed:
             key, value = keyed.group(1).lower(), keyed.group(2).strip()
@@ -108,7 +118,8 @@ def parse_deck_list(text: str, source: str = "") -> DeckList:
             cards.extend([name] * count)
             lines.extend([lineno] * count)
             continue
-        raise fail(lineno, f"cannot read {raw.strip()!r}; {EXPECTED}")
+        shown = raw.strip() if len(raw.strip()) <= 60 else raw.strip()[:60] + "…"
+        raise fail(lineno, f"cannot read {shown!r}; {EXPECTED}")
 
     return DeckList(
         title=title if title else (Path(source).stem if source else ""),
@@ -214,3 +225,100 @@ def load_deck_list(spec: str, game: str) -> DeckList:
     :raises DeckFormatError: not found, unreadable, or a line cannot be parsed.
     """
     return read_deck_list(find_deck(spec, game))
+
+
+# -- files a document names --------------------------------------------------------------
+
+#: How a document names a catalogue or deck list installed by content hash.
+HASH_NAME = re.compile(r"sha256-[0-9a-f]{16}")
+_BUNDLED_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?:\.(?:txt|toml))?")
+
+
+def installed_dir() -> Path:
+    """Return PBD_HOME/catalogues, where ``pbd catalogue add`` keeps files under their content hash."""
+    from pbd.paths import home
+
+    return home() / "catalogues"
+
+
+def document_file(spec: str, game: str, suffixes: tuple[str, ...] = (".txt", ".toml")) -> Path:
+    """Return the file a match document names as its deck or catalogue: bundled, or installed by hash.
+
+    The document is shared (anyone with the link can edit it), so what it names is never
+    opened as a path: only a bundled name of ``game`` (``sample``) or a content-hash name
+    (``sha256-…``) that this player installed with ``pbd catalogue add FILE``.
+
+    :raises DeckFormatError: anything else (quoted as a short excerpt, never opened).
+    """
+    if HASH_NAME.fullmatch(spec):
+        for suffix in suffixes:
+            if (path := installed_dir() / f"{spec}{suffix}").is_file():
+                return path
+        raise DeckFormatError(f"the document uses the catalogue or deck {spec}, which is not installed here "
+                              "(get the file from your opponent and run: pbd catalogue add FILE)")
+    if _BUNDLED_NAME.fullmatch(spec):
+        folder = resource_dir("decks") / game
+        for path in (folder / spec, *(folder / f"{spec}{suffix}" for suffix in suffixes)):
+            if path.is_file():
+                return path
+    shown = spec if len(spec) <= 40 else spec[:40] + "…"
+    raise DeckFormatError(f"the document names {shown!r} as its deck or catalogue, which is neither bundled nor "
+                          "installed by content hash; pbd never opens a file a document names",
+                          hint="bundled: " + ", ".join(sorted(p.name for p in (resource_dir("decks") / game).glob("*")))
+                          + "; others: pbd catalogue add FILE")
+
+
+def install(text: str, suffix: str) -> str:
+    """Keep ``text`` in PBD_HOME/catalogues under its content hash; return the name documents use.
+
+    :raises DeckFormatError: PBD_HOME cannot be written.
+    """
+    import hashlib
+
+    from pbd.paths import private_dir, write_atomic
+
+    data = text.encode("utf-8")
+    name = "sha256-" + hashlib.sha256(data).hexdigest()[:16]
+    try:
+        write_atomic(private_dir(installed_dir()) / f"{name}{suffix}", data, mode=0o600)
+    except OSError as exc:
+        raise DeckFormatError(f"cannot install into {installed_dir()}: {exc.strerror or exc}") from None
+    return name
+
+
+def read_text_file(path: Path, what: str, limit: int = 1_000_000) -> str:
+    """Return a deck list's or catalogue's text, refusing what is not a small UTF-8 regular file.
+
+    Errors name the file and what is wrong, never its contents.
+
+    :raises DeckFormatError: missing, not a regular file, too large, or not UTF-8 text.
+    """
+    import stat
+
+    try:
+        info = Path(path).stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise DeckFormatError(f"not a {what} file (a folder, device or pipe)", source=str(path))
+        if info.st_size > limit:
+            raise DeckFormatError(f"the {what} is larger than {limit:,} bytes", source=str(path))
+        with open(path, "rb") as fh:
+            return fh.read(limit + 1).decode("utf-8")
+    except UnicodeDecodeError:
+        raise DeckFormatError(f"the {what} is not UTF-8 text", source=str(path)) from None
+    except OSError as exc:
+        raise DeckFormatError(f"cannot read the {what}: {exc.strerror or exc}", source=str(path)) from None
+
+
+def load_toml(text: str, source: str) -> dict:
+    """Return the TOML document ``text`` as data.
+
+    :raises DeckFormatError: not TOML, or nested too deeply to read (never a crash).
+    """
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckFormatError(f"not valid TOML: {exc}", source=source) from None
+    except RecursionError:
+        raise DeckFormatError("the TOML is nested too deeply to read", source=source) from None

@@ -43,39 +43,6 @@ def parse(text: str, label: str) -> dict:
     return data
 
 
-def adopt(doc_spec: str, player: str, spec: str):
-    """Move ``player``'s private state for the match on ``doc_spec`` into the hand document ``spec``.
-
-    The hand document is written first; only then does PBD_HOME's copy become a pointer
-    to it, so a failure leaves the private state where it was.
-
-    :raises UsageError: ``spec`` is not a Google Doc, has other content, or the player is not seated.
-    :raises BackendError: the hand document cannot be created or written.
-    """
-    from pbd import private
-    from pbd.documents import open_document
-    from pbd.match import Result, load
-
-    _, game, state = load(open_document(doc_spec))
-    names = [n for n in game.player_names(state) if n.casefold() == player.casefold()]
-    if not names or not state.meta.match_id:
-        raise UsageError(f"{player!r} is not playing in the match on {doc_spec}")
-    name, match_id = names[0], state.meta.match_id
-    sec = private.load(match_id, name)
-    doc = prepare(spec, f"pbd hand · {name} · match {match_id}")
-    created = spec == "gdoc:new"
-    try:
-        save(f"gdoc:{doc.gid}", private.as_dict(sec))
-    except BackendError:
-        if created:
-            discard(doc)
-        raise
-    private.link_hand_doc(match_id, name, f"gdoc:{doc.gid}")
-    return Result([f"{name}'s hand and private state for match {match_id} are kept in {doc.label}",
-                   "(your own document: pbd does not share it; PBD_HOME keeps only a pointer to it)."],
-                  {"hand_doc": doc.label}, location=doc.label)
-
-
 def prepare(spec: str, title: str):
     """Return the hand document for ``spec`` (``gdoc:ID``, a Docs URL, or ``gdoc:new`` -> created now).
 
@@ -118,17 +85,17 @@ def load(spec: str) -> dict:
 def save(spec: str, data: dict) -> None:
     """Write ``data`` into the hand document ``spec`` (a minimal edit; nobody else writes it).
 
-    :raises BackendError: the document cannot be written.
+    One guarded write: if the document moved meanwhile (someone typed into it), nothing
+    is written and the caller keeps the state pending for the next command.
+
+    :raises BackendError: the document cannot be written, or it changed meanwhile.
     """
     from pbd.documents import open_document
     from pbd.errors import StaleRevision
 
     doc = open_document(spec)
-    for _ in range(3):
-        snap = doc.read()
-        try:
-            doc.write(render(data), snap, styles=None)
-            return
-        except StaleRevision:
-            continue
-    raise BackendError(f"the hand document {doc.label} kept changing; private state not saved")
+    try:
+        doc.write(render(data), doc.read(), styles=None)
+    except StaleRevision:
+        raise BackendError(f"the hand document {doc.label} changed while pbd saved it; "
+                           "private state not saved there yet") from None

@@ -1,40 +1,120 @@
-"""The one pipeline: read the document, parse, apply the rules, render, write once.
+"""The one pipeline: read the document, parse, attach, apply the rules, render, write once.
 
-Each public function here backs one CLI command of the same name.  Failures before
-the write leave the document byte-for-byte unchanged; private state is saved only
-after the document write succeeded.
+Each public function here backs one CLI command of the same name.  Every command that
+changes a match goes through :func:`_run` (read -> parse -> attach the player's private
+state -> :data:`CHECKS` -> the command's step -> detach -> render -> guarded write), so
+each guarantee holds for all of them:
+
+* failures before the write leave the document byte-for-byte unchanged;
+* a write refused as stale is rebuilt on the new board and retried;
+* a move lands exactly once: the new private state is staged (keyed by the new log
+  entry's hash) before the document is written and committed after; a lost answer
+  (:class:`~pbd.errors.WriteUncertain`) makes pbd look for its own entry before it
+  retries or reports; the next command settles what an interrupted one left staged;
+* one command per player at a time (a lock in PBD_HOME), and compare-and-swap writes
+  on the document, so two commands at once never lose or duplicate a move.
 """
 
 from __future__ import annotations
 
+import re
 import secrets as _secrets
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from pbd import fairplay, games, private
 from pbd.documents import Document, Snapshot, open_document
-from pbd.errors import ConflictError, DocumentFormatError, IllegalMoveError, ProblemsFound, StaleRevision, UsageError
-from pbd.games.base import Chance, split_frame
+from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
+                        StaleRevision, UsageError, WriteUncertain)
+from pbd.games.base import Chance, Secrets, split_frame
+from pbd.result import Result
+
+__all__ = ["Result", "transact", "CHECKS"]
 
 #: How many times a write refused as stale is rebuilt on the new board and retried.
-RETRIES = 3
+RETRIES = 5
+
+#: The longest player name (it appears in every log line and in file names).
+MAX_NAME = 24
+#: Characters that mean something in the board, the Fair play section or the log.
+_SYNTAX = set(':·,@#()[]{}=|;"\\/<>*.\u2192')
+_RESERVED_WORDS = {"vs", "player", "pending"}
 
 
-@dataclass
-class Result:
-    """What a command did: lines to print and data for ``--json``."""
+def check_name(name: str) -> str:
+    """Return ``name`` if it can be a player name, else say why not.
 
-    lines: list[str]
-    data: dict | None = None
-    location: str | None = None
+    A name shows up in the board, the Fair play section and every log line, so it is at
+    most :data:`MAX_NAME` characters, words separated by single spaces, starting with
+    neither a digit nor a dash, with none of the characters the document's syntax uses
+    (``: · , @ # ( ) [ ] = | ; . / \\``) and not a word the board uses (``vs``).
+
+    :raises UsageError: the name cannot be used.
+    """
+    shown = name if len(name) <= MAX_NAME + 8 else name[:MAX_NAME] + "…"
+    if len(name) > MAX_NAME:
+        raise UsageError(f"the name {shown!r} is longer than {MAX_NAME} characters")
+    odd = sorted({c for c in name if c in _SYNTAX or (c.isspace() and c != " ") or unicodedata.category(c)[0] == "C"})
+    if odd:
+        raise UsageError(f"{shown!r} cannot be a player name: it uses {' '.join(map(repr, odd))}",
+                         hint="the document's syntax uses : · , @ # ( ) [ ] = | ; . and slashes")
+    if not name.strip() or name != name.strip() or "  " in name or name[0].isdigit() or name[0] in "-'_":
+        raise UsageError(f"{shown!r} cannot be a player name",
+                         hint="start with a letter; separate words by single spaces")
+    reserved = _RESERVED_WORDS & {w.casefold() for w in name.split()}
+    if reserved:
+        raise UsageError(f"{shown!r} cannot be a player name: the board uses the word {sorted(reserved)[0]!r}")
+    return name
 
 
 # -- reading -----------------------------------------------------------------------
 
-def identify(text: str, game_name: str | None = None):
-    """Return the game a document belongs to: from its title line, else by sniffing.
+#: Bounds on what pbd reads from a document (anyone with the link can edit it).
+MAX_CHARS = 1_000_000
+MAX_LINES = 20_000
+MAX_LINE = 10_000
+MAX_DIGITS = 9
+#: A run of more digits than any number pbd reads; 64 digits is a hex value (seed, commitment, chain
+#: value) that happens to have no letter, so it is let through.
+_BIG_NUMBER = re.compile(rf"(?<![0-9A-Za-z])(?!\d{{64}}(?![0-9A-Za-z]))\d{{{MAX_DIGITS + 1},}}(?![0-9A-Za-z])")
 
-    :raises DocumentFormatError: no registered game recognises the document.
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """Return ``text`` cut to a short excerpt, for quoting input in an error."""
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+
+
+def bound(text: str) -> str:
+    """Return ``text`` if it is within pbd's documented bounds for a match document.
+
+    :raises DocumentFormatError: too long, too many lines, a line too long, or a number
+        of more than :data:`MAX_DIGITS` digits (naming the line, quoting a short excerpt).
     """
+    if len(text) > MAX_CHARS:
+        raise DocumentFormatError(f"the document has {len(text):,} characters; pbd reads at most {MAX_CHARS:,}")
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        raise DocumentFormatError(f"the document has {lines:,} lines; pbd reads at most {MAX_LINES:,}")
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            raise DocumentFormatError(f"the line is {len(line):,} characters long; pbd reads lines of at most "
+                                      f"{MAX_LINE:,} ({excerpt(line)!r})", line=number)
+    if m := _BIG_NUMBER.search(text):
+        number = text.count("\n", 0, m.start()) + 1
+        raise DocumentFormatError(f"the number {excerpt(m.group(), 12)} is too large (pbd reads numbers of at "
+                                  f"most {MAX_DIGITS} digits)", line=number)
+    return text
+
+
+def identify(text: str, game_name: str | None = None):
+    """Return the game a document belongs to (after checking it is within :func:`bound`).
+
+    The title line names the game; a board without one is sniffed.
+
+    :raises DocumentFormatError: no registered game recognises the document, or it is out of bounds.
+    """
+    bound(text)
     if game_name:
         return games.get(game_name)
     frame = split_frame(text)
@@ -42,7 +122,7 @@ def identify(text: str, game_name: str | None = None):
         for game in games.games():
             if frame.title.casefold() in (game.title.casefold(), game.name):
                 return game
-        raise DocumentFormatError(f"the title names an unknown game {frame.title!r}", line=1,
+        raise DocumentFormatError(f"the title names an unknown game {frame.title[:40]!r}", line=1,
                                   hint="known games: " + ", ".join(games.registry()))
     for game in games.games():
         if game.sniff(text):
@@ -68,56 +148,201 @@ def _seat(game, state, player: str) -> str:
     for name in game.player_names(state):
         if name.casefold() == player.casefold():
             return name
-    raise UsageError(f"{player!r} is not playing in this match",
+    raise UsageError(f"{player[:MAX_NAME]!r} is not playing in this match",
                      hint="players: " + ", ".join(game.player_names(state)))
 
 
-# -- the write path ---------------------------------------------------------------
+# -- the pipeline -----------------------------------------------------------------
 
-def _write(doc: Document, game, state, base: Snapshot | None) -> Snapshot:
-    text = game.render(state)
-    return doc.write(text, base, styles=game.styles(text))
+@dataclass
+class Turn:
+    """One pass of the pipeline over a match document: what was read and what the step works on.
+
+    A step may replace ``state`` (``undo`` puts the earlier board back) or set ``sec``
+    (``join`` seats a new player).
+    """
+
+    doc: Document
+    snap: Snapshot | None
+    game: Any
+    state: Any
+    name: str = ""
+    sec: Secrets | None = None
+    chance: Chance | None = None
+    attached: bool = False
+    logged: int = 0
+    notes: list[str] = field(default_factory=list)
 
 
-def transact(doc: Document, player: str, step, undoable: bool = False) -> Result:
-    """Read, apply ``step(game, state, chance)``, render and write once; retry if stale.
+#: Checks run by every command after the player's private state is attached and before
+#: anything is applied; each raises a :class:`~pbd.errors.PbdError` to refuse.  Fair-play
+#: checks of the document against the player's own record are added here.
+CHECKS: list[Callable[[Turn], None]] = []
 
-    ``step`` returns a :class:`Result`.  If the document changed between our read and
-    our write, the step is replayed on the new board; if it is no longer legal there,
-    that is reported as a conflict.  With ``undoable``, the board before the step is
-    kept in the player's private state for ``pbd undo``.
+
+def _read(doc: Document) -> Turn:
+    snap, game, state = load(doc)
+    _need_match(state, doc.label)
+    return Turn(doc, snap, game, state, logged=len(state.meta.log))
+
+
+def _begin(turn: Turn, seated: bool) -> dict | None:
+    """Settle what an interrupted command left, attach the player's private state, run the checks.
+
+    Returns what ``undo`` needs to restore the board as it is now (None if not seated).
+    """
+    meta = turn.state.meta
+    if private.recover(meta.match_id, turn.name, [e.hash for e in meta.log]) == "adopted":
+        turn.notes.append("(pbd first finished saving your private state from a command that was interrupted)")
+    turn.chance = Chance(meta, {})
+    if not seated:
+        return None
+    sec = private.load(meta.match_id, turn.name)
+    _check_obligations(turn)
+    before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
+    turn.game.attach(turn.state, sec)
+    turn.sec, turn.attached = sec, True
+    for check in CHECKS:
+        check(turn)
+    turn.chance = Chance(meta, {turn.name: sec})
+    return before
+
+
+def _obligations(game, state, name: str) -> list[dict]:
+    """Return the pending items of the board that ``name``'s pbd would obey (``describe()["pending"]``)."""
+    return [p for p in game.describe(state).get("pending") or [] if str(p.get("player", "")).casefold()
+            == name.casefold()]
+
+
+def _check_obligations(turn: Turn) -> None:
+    """Refuse to obey a pending item (reveal, take, discard) that the logged moves do not create.
+
+    Anyone can type a ``Pending:`` line into the document; before the player's pbd acts
+    on one, the log is replayed and must give the same pending items for this player.
+
+    :raises DocumentFormatError: a pending item the log does not explain (nothing is obeyed).
+    """
+    mine = _obligations(turn.game, turn.state, turn.name)
+    if not mine:
+        return
+    rebuilt = _rebuild(turn.game, turn.game.parse(turn.snap.text), {})
+    if rebuilt is None:
+        return
+    want = _obligations(turn.game, rebuilt.state, turn.name) if rebuilt.state is not None else []
+    if want != mine:
+        odd = [p for p in mine if p not in want] or mine
+        what = ", ".join(f"{p.get('kind')} ({p.get('source') or 'no source'})" for p in odd)
+        raise DocumentFormatError(f"the board asks {turn.name} to {what}, which is not explained by the log; "
+                                  "pbd does not obey it", hint="someone typed a Pending line into the document; "
+                                  "remove it, or run pbd replay DOC to compare the board with the log")
+
+
+def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: bool = True,
+         undoable: bool = False) -> Result:
+    """Run ``step`` through the pipeline once, retrying on a board that changed meanwhile.
+
+    If the step is no longer legal on the new board, that is reported as a conflict.
 
     :raises ConflictError: the board kept changing, or the move became illegal.
     """
-    for attempt in range(RETRIES):
-        snap, game, state = load(doc)
-        _need_match(state, doc.label)
-        name = _seat(game, state, player)
-        sec = private.load(state.meta.match_id, name)
-        before = {"text": snap.text, "from": len(state.meta.log) + 1, "hand": list(sec.hand),
-                  "drawn": list(sec.drawn)}
-        game.attach(state, sec)
-        _check_chains(state.meta, sec)
-        chance = Chance(state.meta, {name: sec})
-        try:
-            result = step(game, state, name, chance)
-        except IllegalMoveError as exc:
+    turn = _read(doc)
+    name = _seat(turn.game, turn.state, player) if seated else player
+    with private.lock(turn.state.meta.match_id, name):
+        for attempt in range(RETRIES):
             if attempt:
-                raise ConflictError(f"the board changed while you moved, and now: {exc.message}") from None
-            raise
-        game.detach(state, sec)
-        try:
-            _write(doc, game, state, snap)
-        except StaleRevision:
-            continue
-        _remember(sec, state, before if undoable else None)
-        private.save(sec)
-        return result
+                turn = _read(doc)
+            turn.name = name
+            before = _begin(turn, seated)
+            try:
+                result = step(turn)
+            except IllegalMoveError as exc:
+                if attempt:
+                    raise ConflictError(f"the board changed while you moved, and now: {exc.message}") from None
+                raise
+            if _land(turn, before if undoable else None):
+                result.lines += turn.notes
+                return result
     raise ConflictError(f"{doc.label} kept changing while pbd tried to write; nothing was written",
                         hint="wait for the other player to finish editing and try again")
 
 
-def _check_chains(meta, sec) -> None:
+def _land(turn: Turn, before: dict | None) -> bool:
+    """Render and write the turn: stage the private state, write the document, commit.
+
+    Returns False if the document moved since it was read (nothing written: try again).
+
+    :raises WriteUncertain: the answer was lost and the document cannot be read to tell.
+    :raises BackendError: the write failed; nothing was written.
+    """
+    game, state, sec = turn.game, turn.state, turn.sec
+    if turn.attached:
+        game.detach(state, sec)
+    log = state.meta.log
+    entry = (len(log), log[-1].hash) if log and len(log) > turn.logged else None
+    if sec is not None:
+        _remember(sec, state, before)
+        if entry:
+            private.stage(sec, entry)
+    text = game.render(state)
+    try:
+        turn.doc.write(text, turn.snap, styles=game.styles(text))
+    except StaleRevision:
+        _unstage(turn)
+        return False
+    except WriteUncertain as exc:
+        if not _landed(turn, entry, text, exc):
+            _unstage(turn)
+            return False
+    except PbdError:
+        _unstage(turn)
+        raise
+    if sec is not None:
+        _commit(turn)
+    return True
+
+
+def _landed(turn: Turn, entry: tuple[int, str] | None, text: str, exc: WriteUncertain) -> bool:
+    """After a lost answer, re-read the document and say whether our write is in it."""
+    try:
+        now = turn.doc.read().text
+        log = turn.game.parse(now).meta.log
+    except PbdError:
+        raise WriteUncertain(
+            f"{exc.message}; pbd cannot tell yet whether this command's write reached {turn.doc.label}",
+            hint="run 'pbd show DOC' (or any pbd command) once it can be reached: it finds out and settles "
+                 "your private state; do not repeat the move before that") from None
+    if entry:
+        number, digest = entry
+        return len(log) >= number and log[number - 1].hash == digest
+    return now == text
+
+
+def _unstage(turn: Turn) -> None:
+    if turn.sec is not None:
+        private.unstage(turn.state.meta.match_id, turn.name)
+
+
+def _commit(turn: Turn) -> None:
+    try:
+        private.commit(turn.sec)
+    except BackendError as exc:
+        turn.notes.append(f"warning: the move is in {turn.doc.label}, but saving your private state failed "
+                          f"({exc.message}); it is kept pending, and your next pbd command saves it "
+                          "(do not repeat the move)")
+
+
+def transact(doc: Document, player: str, step, undoable: bool = False) -> Result:
+    """Run ``step(game, state, name, chance)`` (returning a :class:`Result`) through the pipeline.
+
+    With ``undoable``, the board before the step is kept in the player's private state
+    for ``pbd undo``.
+
+    :raises ConflictError: the board kept changing, or the move became illegal.
+    """
+    return _run(doc, player, lambda t: step(t.game, t.state, t.name, t.chance), undoable=undoable)
+
+
+def _check_chains(turn: Turn) -> None:
     """Check every other player's published chain value against the one we saw last, and note it.
 
     Each value must hash, once per turn in between, to the one published before it, back to
@@ -125,6 +350,7 @@ def _check_chains(meta, sec) -> None:
 
     :raises DocumentFormatError: a chain value that does not follow.
     """
+    meta, sec = turn.state.meta, turn.sec
     seen = sec.extra.setdefault("chains", {})
     for pub in meta.fairplay:
         if pub.name.casefold() == sec.player.casefold() or not pub.chain:
@@ -136,6 +362,9 @@ def _check_chains(meta, sec) -> None:
                 f"{pub.name}'s published chain value {pub.chain_index} does not follow the value "
                 f"{last[0]} published before it", hint="the Fair play section was edited; run pbd audit DOC")
         seen[pub.name] = [pub.chain_index, pub.chain]
+
+
+CHECKS.append(_check_chains)
 
 
 def _remember(sec, state, before: dict | None) -> None:
@@ -176,7 +405,11 @@ def _seed(seed_text: str | None) -> bytes:
 
 def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text: str | None = None,
         options: dict | None = None, doc_options: dict | None = None) -> Result:
-    """Start a match on a new (or empty) document, as player 1."""
+    """Start a match on a new (or empty) document, as player 1.
+
+    :raises UsageError: a bad name, or the document has something in it.
+    """
+    check_name(player)
     game = games.get(game_name)
     options = dict(options or {})
     if "players" in options:
@@ -189,8 +422,9 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
     match_id = _secrets.token_hex(4)
     state, sec = game.create(match_id, player, deck, _seed(seed_text), options)
-    _write(doc, game, state, base)
-    private.save(sec)
+    with private.lock(match_id, player):
+        if not _land(Turn(doc, base, game, state, player, sec), None):
+            raise ConflictError(f"{doc.label} was filled by someone else meanwhile; nothing was written")
     return Result([f"{game.title}: match {match_id} started on {doc.label}; you are {player} (player 1).",
                    f"Your opponent joins with: pbd join {doc.label} --as NAME"
                    + (" --deck DECK" if game.join_needs_deck else "")],
@@ -214,20 +448,18 @@ def _players(game, value) -> int:
 
 
 def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = None) -> Result:
-    """Join the match on a document as the next player; deals their hand privately."""
-    doc = open_document(doc_spec)
+    """Join the match on a document as the next player; deals their hand privately.
+
+    :raises UsageError: a bad name.
+    """
+    check_name(player)
     seed = _seed(seed_text)
-    for _ in range(RETRIES):
-        snap, game, state = load(doc)
-        _need_match(state, doc.label)
-        state, sec = game.join(state, player, deck, seed)
-        try:
-            _write(doc, game, state, snap)
-        except StaleRevision:
-            continue
-        private.save(sec)
-        return Result([f"{player} joined match {state.meta.match_id}.", *game.status(state)])
-    raise ConflictError(f"{doc.label} kept changing while joining; nothing was written")
+
+    def step(turn: Turn) -> Result:
+        turn.state, turn.sec = turn.game.join(turn.state, turn.name, deck, seed)
+        return Result([f"{turn.name} joined match {turn.state.meta.match_id}.", *turn.game.status(turn.state)])
+
+    return _run(open_document(doc_spec), player, step, seated=False)
 
 
 def show(doc_spec: str, game_name: str | None = None) -> Result:
@@ -236,30 +468,34 @@ def show(doc_spec: str, game_name: str | None = None) -> Result:
     return Result(game.render(state).rstrip("\n").split("\n"), game.view(state))
 
 
-def _settle(doc: Document, player: str):
-    """Return ``(game, state, name)``, after writing what the player's pbd owes (``Playable.pending``).
+def _settle(doc: Document, player: str) -> Turn:
+    """Return the match with the player's private state attached, after settling what is owed.
 
-    A game may need a step only this player's pbd can take (Twin Tower City: the unlocks
-    of a shared deal); read commands given ``--as`` take it first, in one guarded write.
+    A command interrupted earlier is settled first (its staged private state adopted or
+    dropped).  A game may need a step only this player's pbd can take (Twin Tower City:
+    the unlocks of a shared deal, ``Playable.pending``); read commands given ``--as``
+    take it first, in one guarded write.  Then :data:`CHECKS` run as for any command.
     """
-    _, game, state = load(doc)
-    _need_match(state, doc.label)
-    name = _seat(game, state, player)
-    if game.pending(state, name):
-        transact(doc, name, lambda g, s, n, c: Result(g.settle(s, n, c)))
-        _, game, state = load(doc)
-    return game, state, name
+    turn = _read(doc)
+    turn.name = _seat(turn.game, turn.state, player)
+    meta = turn.state.meta
+    if turn.game.pending(turn.state, turn.name):
+        transact(doc, turn.name, lambda g, s, n, c: Result(g.settle(s, n, c)))
+        turn = _read(doc)
+        turn.name = _seat(turn.game, turn.state, player)
+    with private.lock(meta.match_id, turn.name):
+        _begin(turn, seated=True)
+    return turn
 
 
 def hand(doc_spec: str, player: str) -> Result:
     """Return a player's private hand."""
-    game, state, name = _settle(open_document(doc_spec), player)
-    sec = private.load(state.meta.match_id, name)
-    game.attach(state, sec)
-    data = game.hand(state, sec)
+    turn = _settle(open_document(doc_spec), player)
+    data = turn.game.hand(turn.state, turn.sec)
+    name = turn.name
     lines = [f"{name}'s hand ({len(data['hand'])}):", *(f"  {c}" for c in data["hand"])]
     lines += [f"{k.replace('_', ' ')}: {v}" for k, v in data.items() if k != "hand"]
-    return Result(lines, data)
+    return Result(lines + turn.notes, data)
 
 
 def move(doc_spec: str, player: str, notation: str) -> Result:
@@ -283,8 +519,8 @@ def draw(doc_spec: str, player: str, count: int = 1) -> Result:
 
 def legal(doc_spec: str, player: str) -> Result:
     """List every move legal now for the player."""
-    game, state, name = _settle(open_document(doc_spec), player)
-    game.attach(state, private.load(state.meta.match_id, name))
+    turn = _settle(open_document(doc_spec), player)
+    game, state, name = turn.game, turn.state, turn.name
     moves = game.legal(state, name)
     return Result(moves or ["(no legal moves for you now)", *game.status(state)], {"moves": moves})
 
@@ -313,6 +549,23 @@ def deck_check(deck: str, game_name: str | None = None) -> Result:
     if problems:
         raise DeckError(f"{deck}: not a legal {game.title} deck", problems)
     return Result([summary])
+
+
+def catalogue_add(path: str, game_name: str = "ttc") -> Result:
+    """Install a catalogue or deck list under its content hash, so documents can name it safely.
+
+    A match document never names a file (anyone can edit it); it names a bundled deck
+    or catalogue, or one installed here by its content hash.
+
+    :raises UsageError: the game's documents name no catalogues.
+    :raises DeckFormatError: the file cannot be read or is not valid.
+    """
+    game = games.get(game_name)
+    installer = getattr(game, "install", None)
+    if installer is None:
+        raise UsageError(f"{game.title} documents name no catalogue or deck file; nothing to install")
+    name = installer(path)
+    return Result([f"installed {path} as {name}: documents naming {name} now use it"], {"name": name})
 
 
 def score(doc_spec: str, game_name: str | None = None) -> Result:
@@ -442,8 +695,9 @@ def audit(doc_spec: str) -> Result:
     lines.insert(0, f"{doc_spec}: {len(meta.log)} log entries")
     if problems:
         raise ProblemsFound("\n".join(lines + [f"audit: {len(problems)} problem(s) found"]), problems)
-    lines.append("audit: clean — the log chain holds, every chain value and revealed draw and roll checks out, "
-                 "and every logged move replays to the board")
+    lines.append("audit: clean — the log chain holds, every chain value and revealed draw and roll checks out"
+                 + (", and every logged move replays to the board" if rebuilt is not None else
+                    " (the moves themselves were not replayed)"))
     return Result(lines, {"problems": [], "players": [p.name for p in meta.fairplay],
                           "revealed": [r.name for r in meta.revealed]})
 
@@ -482,12 +736,9 @@ def undo(doc_spec: str, player: str) -> Result:
     :raises IllegalMoveError: nothing to take back, the opponent moved since, or the move
         drew, rolled, published a chain value or showed a hand card.
     """
-    doc = open_document(doc_spec)
-    for _ in range(RETRIES):
-        snap, game, state = load(doc)
-        _need_match(state, doc.label)
-        name = _seat(game, state, player)
-        sec = private.load(state.meta.match_id, name)
+
+    def step(turn: Turn) -> Result:
+        game, state, name, sec = turn.game, turn.state, turn.name, turn.sec
         rec = sec.extra.get("undo")
         log_ = state.meta.log
         if not rec:
@@ -508,12 +759,39 @@ def undo(doc_spec: str, player: str) -> Result:
         state.meta.record(name, f"takes back {span}: {moves}")
         sec.hand, sec.drawn = list(rec["hand"]), list(rec["drawn"])
         game.attach(previous, sec)
-        game.detach(previous, sec)
-        try:
-            _write(doc, game, previous, snap)
-        except StaleRevision:
-            continue
-        _remember(sec, previous, None)
-        private.save(sec)
+        turn.state = previous
         return Result([f"{name} took back {moves} (log entries {span}).", *game.status(previous)])
-    raise ConflictError(f"{doc.label} kept changing while taking back; nothing was written")
+
+    return _run(open_document(doc_spec), player, step)
+
+
+def keep_hand_in(doc_spec: str, player: str, spec: str) -> Result:
+    """Move ``player``'s private state for the match on ``doc_spec`` into the hand document ``spec``.
+
+    The hand document is written first; only then does PBD_HOME's copy become a pointer
+    to it, so a failure leaves the private state where it was.
+
+    :raises UsageError: ``spec`` is not a Google Doc, has other content, or the player is not seated.
+    :raises BackendError: the hand document cannot be created or written.
+    """
+    from pbd import handdoc
+
+    _, game, state = load(open_document(doc_spec))
+    names = [n for n in game.player_names(state) if n.casefold() == player.casefold()]
+    if not names or not state.meta.match_id:
+        raise UsageError(f"{player[:MAX_NAME]!r} is not playing in the match on {doc_spec}")
+    name, match_id = names[0], state.meta.match_id
+    with private.lock(match_id, name):
+        private.recover(match_id, name, [e.hash for e in state.meta.log])
+        sec = private.load(match_id, name)
+        doc = handdoc.prepare(spec, f"pbd hand · {name} · match {match_id}")
+        try:
+            handdoc.save(f"gdoc:{doc.gid}", private.as_dict(sec))
+        except BackendError:
+            if spec == "gdoc:new":
+                handdoc.discard(doc)
+            raise
+        private.link_hand_doc(match_id, name, f"gdoc:{doc.gid}")
+    return Result([f"{name}'s hand and private state for match {match_id} are kept in {doc.label}",
+                   "(your own document: pbd does not share it; PBD_HOME keeps only a pointer to it)."],
+                  {"hand_doc": doc.label}, location=doc.label)

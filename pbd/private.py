@@ -1,28 +1,71 @@
 """The private state store: each player's seed, deck order, drawn positions and hand.
 
-Files live at ``PBD_HOME/matches/<match id>/<player>.json`` with mode 0600, written
-atomically.  Nothing here ever goes into the shared document.
+Files live at ``PBD_HOME/matches/<match id>/<player>.json`` with mode 0600 (folders
+0700), written atomically; the player's name is percent-encoded into the file name.
+Nothing here ever goes into the shared document.
+
+A command's new private state is first *staged* (``<player>.pending.json``), keyed by
+the log entry it goes with, then the document is written, then the state is
+*committed*.  If pbd stops in between, the next command settles it with
+:func:`recover`: the document holds that entry -> the staged state is adopted; it does
+not -> the staged state is dropped.  Either way the document and the private state agree.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 from pbd import paths
-from pbd.errors import BackendError, UsageError
+from pbd.errors import BackendError, ConflictError, UsageError
 from pbd.games.base import Secrets
 
 
+def _folder(match_id: str) -> Path:
+    if not re.fullmatch(r"[0-9a-f]{4,32}", match_id or ""):
+        raise UsageError(f"{match_id!r} is not a match id")
+    return paths.home() / "matches" / match_id
+
+
+def _stem(player: str) -> str:
+    return quote(player.casefold(), safe="") or "_"
+
+
 def _file(match_id: str, player: str) -> Path:
-    safe = re.sub(r"[^\w.-]+", "_", player.casefold()) or "_"
-    return paths.home() / "matches" / match_id / f"{safe}.json"
+    path = _folder(match_id) / f"{_stem(player)}.json"
+    legacy = _folder(match_id) / ((re.sub(r"[^\w.-]+", "_", player.casefold()) or "_") + ".json")
+    return legacy if not path.exists() and legacy != path and legacy.exists() else path
+
+
+def _pending_file(match_id: str, player: str) -> Path:
+    return _folder(match_id) / f"{_stem(player)}.pending.json"
 
 
 def exists(match_id: str, player: str) -> bool:
     """Return True if we hold ``player``'s secrets for this match."""
     return _file(match_id, player).exists()
+
+
+@contextmanager
+def lock(match_id: str, player: str):
+    """Hold ``player``'s private-state lock for this match: one pbd command per player at a time.
+
+    :raises ConflictError: another command of the same player kept it too long.
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    folder = _folder(match_id)
+    try:
+        paths.private_dir(folder)
+        with paths.locked(folder / f"{_stem(player)}.lock"):
+            yield
+    except TimeoutError:
+        raise ConflictError(f"another pbd command for {player} in match {match_id} is still running",
+                            hint="wait for it to finish, then try again") from None
+    except OSError as exc:
+        raise BackendError(f"cannot lock private state under {paths.home()}: {exc}") from None
 
 
 def load(match_id: str, player: str) -> Secrets:
@@ -44,17 +87,21 @@ def load(match_id: str, player: str) -> Secrets:
         from pbd import handdoc
 
         data = handdoc.load(data["hand_doc"])
+    return _secrets(data, str(path))
+
+
+def _secrets(data, where: str) -> Secrets:
     try:
         return Secrets(data["match_id"], data["player"], data["game"], bytes.fromhex(data["seed"]),
                        list(data["deck"]), list(data["drawn"]), list(data["hand"]), dict(data.get("extra", {})))
     except (KeyError, TypeError, ValueError) as exc:
-        raise BackendError(f"private state {path} is damaged ({exc})") from None
+        raise BackendError(f"private state {where} is damaged ({exc})") from None
 
 
 def save(sec: Secrets) -> None:
     """Write ``sec`` atomically with owner-only permissions (or into the player's hand document).
 
-    :raises BackendError: PBD_HOME cannot be written.
+    :raises BackendError: PBD_HOME (or the hand document) cannot be written.
     """
     path = _file(sec.match_id, sec.player)
     data = as_dict(sec)
@@ -65,6 +112,60 @@ def save(sec: Secrets) -> None:
         handdoc.save(pointer, data)
         return
     _write_json(path, data)
+
+
+def stage(sec: Secrets, entry: tuple[int, str]) -> None:
+    """Keep ``sec`` as pending, to be committed once the document holds log entry ``entry`` (number, hash).
+
+    :raises BackendError: PBD_HOME cannot be written (then nothing else is written either).
+    """
+    _write_json(_pending_file(sec.match_id, sec.player), {"entry": list(entry), "state": as_dict(sec)})
+
+
+def commit(sec: Secrets) -> None:
+    """Save ``sec`` for good and forget the pending copy (the document now holds its entry).
+
+    :raises BackendError: it cannot be saved; the pending copy stays for the next command.
+    """
+    save(sec)
+    unstage(sec.match_id, sec.player)
+
+
+def unstage(match_id: str, player: str) -> None:
+    """Drop the pending private state (its document write did not happen)."""
+    try:
+        _pending_file(match_id, player).unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise BackendError(f"cannot remove pending private state under {paths.home()}: {exc}") from None
+
+
+def recover(match_id: str, player: str, log_hashes: list[str]) -> str | None:
+    """Settle a pending state left by an interrupted command against the document's log hashes.
+
+    Returns ``"adopted"`` (the document holds its entry: it becomes the private state),
+    ``"dropped"`` (it does not: the write never happened) or None (nothing pending).
+
+    :raises BackendError: the pending file is damaged or cannot be settled.
+    """
+    path = _pending_file(match_id, player)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise BackendError(f"pending private state {path} is unreadable: {exc}") from None
+    try:
+        number, digest = data["entry"]
+        landed = 0 < int(number) <= len(log_hashes) and log_hashes[int(number) - 1] == digest
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BackendError(f"pending private state {path} is damaged ({exc})") from None
+    if landed:
+        commit(_secrets(data.get("state"), str(path)))
+        return "adopted"
+    unstage(match_id, player)
+    return "dropped"
 
 
 def as_dict(sec: Secrets) -> dict:

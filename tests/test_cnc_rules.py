@@ -814,11 +814,26 @@ def test_rolls_are_real_and_advance_the_public_counter():
 # -- adjustments -------------------------------------------------------------------------------
 
 def test_adjust_records_a_manual_effect_in_the_log():
+    g = pos(side(ap=3, hand=["Reality Warp"], cp=60), side(cp=120))
+    g.play("Ann", "play Reality Warp; adjust Ben CP -60: Reality Warp; adjust Ann CP +60: Reality Warp")
+    assert (g.ann.cp, g.ben.cp) == (120, 60)
+    assert g.state.meta.log[-1].text.startswith("adjust Ann CP +60: Reality Warp")
+    assert "Ann: adjust Ben CP -60: Reality Warp" in g.render()
+
+
+def test_an_adjust_without_a_card_pbd_cannot_work_out_is_a_proposal_the_opponent_decides():
+    """Issue 10 item 9: 'adjust by either player, any amount, at any time' won Ben a match."""
     g = pos(side(ap=3), side())
-    g.play("Ann", "adjust Ben CP -10: the Sentry's Void")
-    assert g.ben.cp == 90
-    assert g.state.meta.log[-1].text.startswith("adjust Ben CP -10: the Sentry's Void")
-    assert "Ann: adjust Ben CP -10: the Sentry's Void" in g.render()
+    g.play("Ann", "adjust Ben CP -10: he owes me")
+    assert g.ben.cp == 100 and "Pending: Ben accepts or rejects adjust Ben CP -10: he owes me (proposed by Ann)" \
+        in g.render()
+    assert g.reparse().pending == g.state.pending
+    g.play("Ben", "reject adjustment")
+    assert g.ben.cp == 100 and not g.state.pending
+    g.play("Ben", "adjust Ben CP +100: Construction please")     # off turn: a proposal too
+    assert g.ben.cp == 100
+    g.play("Ann", "accept adjustment")
+    assert g.ben.cp == 200 - 0 and g.state.pending == []
 
 
 def test_adjust_needs_a_reason():
@@ -829,9 +844,12 @@ def test_adjust_needs_a_reason():
 
 
 def test_adjust_hp_and_ap():
-    g = pos(side(ap=3, chars=[char("Spider-Man", 5)]), side(ap=2, chars=["Nill"]))
-    g.play("Ann", "adjust Nill HP -4: Body Swap; adjust Spider-Man HP +20: Body Swap; adjust Ben AP -2: x")
-    assert g.char("Ben", "Nill").hp == 6 and g.char("Ann", "Spider-Man").hp == 15 and g.ben.ap == 0
+    g = pos(side(ap=3, hand=["Body Swap"], chars=[char("Spider-Man", 5)]), side(ap=2, chars=["Nill"]))
+    g.play("Ann", "play Body Swap; adjust Nill HP -4: Body Swap; adjust Spider-Man HP +20: Body Swap")
+    assert g.char("Ben", "Nill").hp == 6 and g.char("Ann", "Spider-Man").hp == 15
+    g.play("Ann", "adjust Ben AP -2: x")
+    g.play("Ben", "accept")
+    assert g.ben.ap == 0
     g.refused("Ann", "adjust Ben AP -1: too far", "AP cannot go below 0")
 
 

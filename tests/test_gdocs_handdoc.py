@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbd import handdoc
+from pbd import match
 from pbd.errors import BackendError, UsageError
 
 
@@ -25,7 +25,7 @@ def _home_files():
 
 def test_hand_moves_into_a_private_doc_and_play_goes_on(pbd, docs_server, gmatch):
     hand = pbd.json("hand", gmatch, "--as", "Ann")["hand"]
-    result = handdoc.adopt(gmatch, "ann", "gdoc:new")
+    result = match.keep_hand_in(gmatch, "ann", "gdoc:new")
     hand_gid = result.location.split("/d/")[1].split("/")[0]
     text = docs_server.text(hand_gid)
     assert all(card in text for card in hand) and f"Hand ({len(hand)})" in text
@@ -42,7 +42,7 @@ def test_a_doc_with_other_content_is_refused_and_nothing_moves(pbd, docs_server,
     other = docs_server.create_document("my shopping list\n")
     before = _home_files()
     with pytest.raises(UsageError):
-        handdoc.adopt(gmatch, "Ann", f"gdoc:{other}")
+        match.keep_hand_in(gmatch, "Ann", f"gdoc:{other}")
     assert _home_files() == before and docs_server.text(other) == "my shopping list\n"
 
 
@@ -51,12 +51,12 @@ def test_a_failed_hand_doc_write_leaves_the_state_in_pbd_home(pbd, docs_server, 
     count = len(docs_server.docs)
     docs_server.fail(100, status=500, match=":batchUpdate")
     with pytest.raises(BackendError):
-        handdoc.adopt(gmatch, "Ann", "gdoc:new")
+        match.keep_hand_in(gmatch, "Ann", "gdoc:new")
     assert _home_files() == before and len(docs_server.docs) == count  # the new doc was removed
 
 
 def test_a_damaged_hand_doc_is_a_backend_error(pbd, docs_server, gmatch):
-    result = handdoc.adopt(gmatch, "Ann", "gdoc:new")
+    result = match.keep_hand_in(gmatch, "Ann", "gdoc:new")
     hand_gid = result.location.split("/d/")[1].split("/")[0]
     docs_server.set_text(hand_gid, "oops\n")
     out = pbd("hand", gmatch, "--as", "Ann")

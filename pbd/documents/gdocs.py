@@ -422,7 +422,7 @@ class GoogleDocument:
         :raises BackendError: anything else, or retries exhausted.
         """
         import httplib2
-        from google.auth.exceptions import RefreshError, TransportError
+        from google.auth.exceptions import InvalidOperation, RefreshError, TransportError
         from googleapiclient.errors import HttpError
 
         attempts = attempts or BACKOFF.attempts
@@ -436,7 +436,7 @@ class GoogleDocument:
                     BACKOFF.sleep(BACKOFF.delay(attempt))
                     continue
                 raise self._http_error(status, _message(exc), attempt + 1) from None
-            except RefreshError:
+            except (RefreshError, InvalidOperation):  # InvalidOperation: anonymous credentials got a 401
                 raise AuthError("Google refused the saved sign-in (expired or revoked)",
                                 hint="run: pbd auth login") from None
             except (TransportError, OSError, httplib2.HttpLib2Error) as exc:

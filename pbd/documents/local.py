@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from pathlib import Path
 
 from pbd.documents import Snapshot
-from pbd.paths import write_atomic
-from pbd.errors import BackendError, DocumentFormatError, StaleRevision
+from pbd.errors import BackendError, ConflictError, DocumentFormatError, StaleRevision
+from pbd.paths import locked, write_atomic
+
+#: The largest match document pbd reads (bytes); a bigger file is refused, not read.
+MAX_BYTES = 2_000_000
 
 
 class LocalDocument:
-    """A match document stored as a UTF-8 text file; the revision is a content hash."""
+    """A match document stored as a UTF-8 text file; the revision is a content hash.
+
+    Writes are compare-and-swap under a lock file beside the document (``.NAME.pbd-lock``,
+    an OS lock that the system releases if pbd dies), so two players writing at once on a
+    shared folder never lose a move: the second sees the first's write and is replayed on
+    it, or told to try again.  A symbolic link is read and written through to its target.
+    """
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
@@ -36,14 +46,29 @@ class LocalDocument:
         return Snapshot(text.replace("\r\n", "\n"), _digest(data))
 
     def write(self, text: str, base: Snapshot | None, styles=None) -> Snapshot:
-        """Atomically replace the file (temp file + rename) if it still hashes to ``base``.
+        """Atomically replace the file (temp file + rename) if it still hashes to ``base``, under the lock.
 
         ``base=None`` creates the document: it must not exist or be empty.
         ``styles`` (see :meth:`pbd.games.base.Game.styles`) mean nothing to a text file.
 
         :raises StaleRevision: the file changed since ``base`` was read.
+        :raises ConflictError: another pbd command held the lock too long.
         :raises BackendError: the file could not be written; it is left as it was.
         """
+        data = text.encode("utf-8")
+        target = Path(os.path.realpath(self.path))
+        try:
+            with locked(target.parent / f".{target.name}.pbd-lock"):
+                self._check(base)
+                write_atomic(target, data)
+        except TimeoutError:
+            raise ConflictError(f"another pbd command kept {self.label} locked; nothing was written",
+                                hint="try again in a moment") from None
+        except OSError as exc:
+            raise BackendError(f"cannot write {self.label}: {exc.strerror or exc}") from None
+        return Snapshot(text, _digest(data))
+
+    def _check(self, base: Snapshot | None) -> None:
         if base is None:
             if self.exists():
                 raise StaleRevision(f"{self.label} already exists")
@@ -51,20 +76,21 @@ class LocalDocument:
             raise StaleRevision(f"{self.label} was removed since it was read")
         elif _digest(self._read_bytes()) != base.revision:
             raise StaleRevision(f"{self.label} changed since it was read (someone else edited it)")
-        data = text.encode("utf-8")
-        try:
-            write_atomic(self.path, data)
-        except OSError as exc:
-            raise BackendError(f"cannot write {self.label}: {exc.strerror or exc}") from None
-        return Snapshot(text, _digest(data))
 
     def _read_bytes(self) -> bytes:
         try:
-            return self.path.read_bytes()
+            info = self.path.stat()
+            if stat.S_ISDIR(info.st_mode):
+                raise BackendError(f"{self.label} is a folder, not a document")
+            if not stat.S_ISREG(info.st_mode):
+                raise BackendError(f"{self.label} is not a regular file (a device or pipe?); pbd does not read it")
+            if info.st_size > MAX_BYTES:
+                raise BackendError(f"{self.label} is larger than {MAX_BYTES // 1_000_000} MB; "
+                                   "a match document is far smaller, so pbd does not read it")
+            with open(self.path, "rb") as fh:
+                return fh.read(MAX_BYTES + 1)
         except FileNotFoundError:
             raise BackendError(f"no such document: {self.label}") from None
-        except IsADirectoryError:
-            raise BackendError(f"{self.label} is a folder, not a document") from None
         except OSError as exc:
             raise BackendError(f"cannot read {self.label}: {exc.strerror or exc}") from None
 

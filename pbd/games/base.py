@@ -336,11 +336,13 @@ def render_frame(meta: Meta, title: str, header: list[str], body: list[str]) -> 
 
 
 def _trim(lines: list[Line]) -> list[Line]:
-    while lines and not lines[0].text.strip():
-        lines = lines[1:]
-    while lines and not lines[-1].text.strip():
-        lines = lines[:-1]
-    return lines
+    """Return ``lines`` without blank lines at either end (in linear time)."""
+    start, end = 0, len(lines)
+    while start < end and not lines[start].text.strip():
+        start += 1
+    while end > start and not lines[end - 1].text.strip():
+        end -= 1
+    return lines[start:end]
 
 
 @dataclass

@@ -267,7 +267,7 @@ class CncGame(Playable):
     def actors(self, state: State) -> list[str]:
         if not state.started or state.result:
             return []
-        owing = [p.player for p in state.pending if p.kind == "discard"]
+        owing = [p.player for p in state.pending if p.kind in ("discard", "adjust")]
         return list(dict.fromkeys([*owing, state.current.name]))
 
     def sample_decks(self) -> list[str]:
@@ -414,9 +414,11 @@ def candidates(state: State, cat: Catalogue, player: str) -> list[str]:
     theirs = [key_of(opp.characters, i) for i in range(len(opp.characters))]
     owed = any(p.player == me.name and p.kind == "discard" for p in state.pending)
     hand = sorted({c for c in me.hand if c != HIDDEN and c in cat})
+    decide = ["accept adjustment", "reject adjustment"] if any(
+        p.player == me.name and p.kind == "adjust" for p in state.pending) else []
     if owed:
-        return [f"discard {c} from hand" for c in hand]
-    out = ["end turn"] + [f"draw {n}" if n > 1 else "draw" for n in range(1, min(me.ap, HAND_LIMIT) + 1)]
+        return decide + [f"discard {c} from hand" for c in hand]
+    out = decide + ["end turn"] + [f"draw {n}" if n > 1 else "draw" for n in range(1, min(me.ap, HAND_LIMIT) + 1)]
     for name in hand:
         card = cat.get(name)
         out += _with_targets(f"play {name}", card.target, state, cat, me, opp, "on")

@@ -51,7 +51,8 @@ TURN_LINE = re.compile(r"^\s*Turn\s+(?P<n>\d+):\s*(?P<name>.+?)\s+to move\s*·\s
 FIRST_LINE = re.compile(r"^\s*First player:\s*(?P<who>.+?)\s*$", re.I)
 PENDING_LINE = re.compile(
     r"^\s*Pending:\s*(?P<player>.+?)\s+(?:(?P<discard>discards)\s+(?P<n>\d+)\s+cards? from hand"
-    r"|(?P<take>takes)\s+(?P<card>.+?)\s+into hand|(?P<reveal>reveals)\s+hand card\s+(?P<pos>\d+))"
+    r"|(?P<take>takes)\s+(?P<card>.+?)\s+into hand|(?P<reveal>reveals)\s+hand card\s+(?P<pos>\d+)"
+    r"|(?P<decide>accepts or rejects)\s+adjust\s+(?P<adjust>[^()]+?))"
     r"\s*(?:\((?P<source>[^)]*)\))?\s*$", re.I)
 RESULT_LINE = re.compile(r"^\s*Result:\s*(?P<text>.+?)\s*$", re.I)
 THIS_TURN = re.compile(r"^\s*This turn:\s*(?P<rest>.*)$", re.I)
@@ -94,7 +95,8 @@ def _turn_text(state: State) -> str:
 
 def _pending_text(p: Pending) -> str:
     what = {"discard": f"discards {p.count} card{'s' if p.count != 1 else ''} from hand",
-            "take": f"takes {p.card} into hand", "reveal": f"reveals hand card {p.count}"}[p.kind]
+            "take": f"takes {p.card} into hand", "reveal": f"reveals hand card {p.count}",
+            "adjust": f"accepts or rejects adjust {p.card}"}[p.kind]
     return f"Pending: {p.player} {what}" + (f" ({p.source})" if p.source else "")
 
 
@@ -163,6 +165,10 @@ def parse(text: str, catalogue: Catalogue, unknown: list[str] | None = None) -> 
     return state
 
 
+#: The largest hand or deck count a board may show (a deck has 50 cards).
+MAX_COUNT = 100
+
+
 def _parse_header(state: State, lines: list[Line]) -> None:
     counts = {}
     for line in lines:
@@ -179,7 +185,7 @@ def _parse_header(state: State, lines: list[Line]) -> None:
         elif m := FIRST_LINE.match(text):
             state.first_choice = m.group("who")
         elif m := PLAYER_LINE.match(text):
-            counts[_seat(state, m.group("name"), line)] = (int(m.group("hand")), int(m.group("deck")))
+            counts[_seat(state, m.group("name"), line)] = (int(m.group("hand")), int(m.group("deck")), line.number)
         elif m := THIS_TURN.match(text):
             state.turn = _parse_turn(m.group("rest"), line)
         elif m := PENDING_LINE.match(text):
@@ -192,7 +198,10 @@ def _parse_header(state: State, lines: list[Line]) -> None:
                 line=line.number, hint="header lines are Players:, Turn N:, NAME: hand N · deck N, This turn:, "
                                        "Pending:, Result: (a blank line ends the header)")
     for i, side in enumerate(state.sides):
-        hand, side.deck = counts.get(i, (0, 0))
+        hand, side.deck, number = counts.get(i, (0, 0, None))
+        if max(hand, side.deck) > MAX_COUNT:
+            raise DocumentFormatError(f"{side.name}'s hand or deck count ({max(hand, side.deck)}) is more than "
+                                      f"{MAX_COUNT}: a C&C deck has 50 cards", line=number)
         side.hand = ["?"] * hand
 
 
@@ -225,6 +234,8 @@ def _parse_pending(state: State, m: re.Match, line: Line) -> Pending:
         return Pending(player, "discard", int(m.group("n")), source=source)
     if m.group("take"):
         return Pending(player, "take", card=m.group("card").strip(), source=source)
+    if m.group("decide"):
+        return Pending(player, "adjust", card=m.group("adjust").strip(), source=source)
     return Pending(player, "reveal", int(m.group("pos")), source=source)
 
 

@@ -43,7 +43,6 @@ with an explicit ``adjust`` move.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -215,6 +214,10 @@ def match_name(name: str, names: list[str], kind: str = "card") -> str:
 
 # -- loading -------------------------------------------------------------------------
 
+#: The most cards a catalogue may define.
+MAX_CARDS = 5000
+
+
 def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
     """Return the catalogue in a TOML file, validated against the schema above.
 
@@ -223,16 +226,21 @@ def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
 
     :raises DeckFormatError: the file is missing, not TOML, or a card breaks the schema.
     """
+    from pbd.decks import load_toml, read_text_file
+
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DeckFormatError("catalogue not found", source=str(path)) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DeckFormatError(f"not a TOML catalogue ({exc})", source=str(path)) from None
+    if not path.exists():
+        raise DeckFormatError("catalogue not found", source=str(path))
+    data = load_toml(read_text_file(path, "catalogue"), str(path))
     cards: dict[str, Card] = {}
-    for i, raw in enumerate(data.get("card", []), 1):
-        card = _card(raw, f"{path.name}: card #{i}")
+    rows = data.get("card", [])
+    if not isinstance(rows, list) or len(rows) > MAX_CARDS:
+        raise DeckFormatError(f"'card' must be a list of at most {MAX_CARDS} [[card]] tables", source=str(path))
+    for i, raw in enumerate(rows, 1):
+        try:
+            card = _card(raw, f"{path.name}: card #{i}")
+        except (ValueError, TypeError, OverflowError, AttributeError) as exc:
+            raise DeckFormatError(f"card #{i}: a value of the wrong kind ({str(exc)[:80]})", source=str(path)) from None
         if card.name in cards:
             raise DeckFormatError(f"card {card.name!r} is defined twice", source=str(path))
         cards[card.name] = card

@@ -39,6 +39,7 @@ class Move:
 
 _PATTERNS = [
     ("end", re.compile(r"^(?:end(?:\s+(?:of\s+)?(?:my\s+)?turn)?|pass|done)$", re.I)),
+    ("decide", re.compile(r"^(?P<detail>accept|reject)(?:\s+(?:the\s+)?(?:adjust(?:ment)?|proposal))?$", re.I)),
     ("draw", re.compile(r"^draw(?:\s+(?P<n>\d+|a|one|two|three))?(?:\s+cards?)?$", re.I)),
     ("adjust", re.compile(r"^adjust\s+(?P<who>.+?)\s+(?P<field>cp|ap|hp)\s*(?P<amount>[+-]?\s*\d+)\s*"
                           r"(?::\s*(?P<reason>.*))?$", re.I)),
@@ -95,6 +96,8 @@ def _build(kind: str, m: re.Match, source: str) -> Move:
                                 hint="for example: adjust Ben CP -10: the Sentry's Void")
         return Move("adjust", card=g["who"].strip(), detail=g["field"].lower(),
                     amount=int(g["amount"].replace(" ", "")), text=reason, source=source)
+    if kind == "decide":
+        return Move("decide", detail=g["detail"].lower(), source=source)
     if kind == "discard":
         place = (g.get("place") or "").lower().replace("play", "field")
         return Move("discard", card=g["card"].strip(), detail=place, source=source)

@@ -48,12 +48,13 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
-from pbd.games.cnc.notation import Move
+from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
                                  find_key, key_of)
 
@@ -135,7 +136,7 @@ def apply(ctx: Ctx, move: Move) -> str:
         raise illegal("the match has not started: waiting for player 2 to join")
     ap_before = ctx.me.ap
     handler = {"draw": _draw, "play": _play, "attack": _attack, "use": _use, "withdraw": _withdraw,
-               "discard": _discard, "adjust": _adjust, "end": _end}[move.kind]
+               "discard": _discard, "adjust": _adjust, "decide": _decide, "end": _end}[move.kind]
     ctx.notes = []
     handler(ctx, move)
     check_outcome(state, ctx.cat)
@@ -237,9 +238,25 @@ def _play(ctx: Ctx, move: Move) -> None:
         if card.cp:
             me.cp += card.cp
             ctx.note(f"CP {me.cp - card.cp}→{me.cp}")
+        _take_hold(ctx, card)
     else:
         _run_effects(ctx, card.effects, target, None, card.name)
         me.discards.append(card.name)
+
+
+def _take_hold(ctx: Ctx, card: Card) -> None:
+    """Give a City card's per-turn effects the turn it is played.
+
+    Rulebook: "By default, descriptions refer to cards currently in play and City effects
+    take hold the same turn the card is played" — Import Clinic heals, Farmers' Market
+    and Protection Racket move CP, Haunted House drains, Avengers Mansion gives its AP now.
+    """
+    for eff in card.all_each_turn():
+        run_effect(ctx, eff, None, None, card.name)
+    bonus = ap_bonus(ctx.cat, ctx.me, card.all_mods())
+    if bonus:
+        ctx.me.ap += bonus
+        ctx.note(f"{card.name}: +{bonus} AP this turn")
 
 
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
@@ -377,7 +394,23 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
-    return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+    try:
+        return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+    except (NotationError, IllegalMoveError):
+        city = _named_city(ctx, opp, text)
+        if city is None:
+            raise
+        instead = " or ".join(_keys(opp)) or f"{opp.name}'s CP"
+        raise illegal(f"{city} is a City card: City cards can't be targeted by standard character attacks "
+                      f"(rulebook); attack {instead}") from None
+
+
+def _named_city(ctx: Ctx, side: Side, text: str) -> str | None:
+    """Return the City card (or Porter) of ``side`` that ``text`` names, if it names one."""
+    try:
+        return _pick(ctx.cat, text, list(side.cities), "City card")
+    except NotationError:
+        return None
 
 
 def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) -> int:
@@ -812,7 +845,56 @@ def _in_hand(side: Side, name: str) -> bool:
 # -- adjustments ------------------------------------------------------------------------------
 
 def _adjust(ctx: Ctx, move: Move) -> None:
-    """Record the outcome of a card text the vocabulary cannot express, in the log."""
+    """Record the outcome of a card text the vocabulary cannot express: at once, or as a proposal.
+
+    It applies at once only for the player on turn, citing (in the reason) a card in play
+    or played this turn whose effect the catalogue marks as not expressible (``manual``).
+    Anything else is a proposal: a pending decision the opponent accepts or rejects.
+    """
+    if "(" in move.text or ")" in move.text:
+        raise NotationError("write the adjustment's reason without parentheses")
+    cited = _inexpressible_cited(ctx, move.text)
+    if cited and ctx.state.current is ctx.me:
+        _apply_adjust(ctx, move)
+        return
+    trial = Ctx(copy.deepcopy(ctx.state), ctx.cat, ctx.chance, ctx.player)
+    _apply_adjust(trial, move)  # refuse now what could never be applied
+    other = ctx.opp
+    ctx.state.pending.append(Pending(other.name, "adjust", card=move.source.split(" ", 1)[1],
+                                     source=f"proposed by {ctx.me.name}"))
+    ctx.note(f"proposed: {other.name} accepts or rejects it"
+             + ("" if cited else " (no card in play that pbd cannot work out is named)"))
+
+
+def _inexpressible_cited(ctx: Ctx, reason: str) -> str | None:
+    """Return the card in play (or played this turn) with a ``manual`` effect that ``reason`` names."""
+    names = [c.name for s in ctx.state.sides for c in s.characters] + \
+            [c for s in ctx.state.sides for c in s.cities] + list(ctx.state.turn.played)
+    for name in dict.fromkeys(names):
+        card = ctx.cat.get(name) if name in ctx.cat else None
+        if card and name.casefold() in reason.casefold() and _is_manual(card):
+            return name
+    return None
+
+
+def _is_manual(card: Card) -> bool:
+    effects = list(card.effects) + list(card.all_each_turn())
+    effects += [e for a in card.attacks for e in a.after] + [e for a in card.abilities for e in getattr(a, "effects", ())]
+    return any(e.get("do") == "manual" for e in effects)
+
+
+def _decide(ctx: Ctx, move: Move) -> None:
+    """Accept or reject the adjustment the opponent proposed (a pending decision)."""
+    proposal = next((p for p in ctx.state.pending if p.player == ctx.me.name and p.kind == "adjust"), None)
+    if proposal is None:
+        raise illegal("there is no proposed adjustment for you to accept or reject")
+    ctx.state.pending.remove(proposal)
+    if move.detail == "accept":
+        _apply_adjust(ctx, parse_move(f"adjust {proposal.card}"))
+    ctx.note(f"{move.detail}s: adjust {proposal.card}")
+
+
+def _apply_adjust(ctx: Ctx, move: Move) -> None:
     state = ctx.state
     if move.detail in ("cp", "ap"):
         side = state.sides[[s.name for s in state.sides].index(
@@ -859,13 +941,18 @@ def _end(ctx: Ctx, move: Move) -> None:
 def income(state: State, cat: Catalogue, side: Side) -> int:
     """Return the AP a side receives at the start of its turn, before drains."""
     base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
+    return base + ap_bonus(cat, side, active_mods(state, cat, side))
+
+
+def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
+    """Return the extra AP per turn that ``mods`` (``ap_per_turn``, maybe per character class) give a side."""
     bonus = 0
-    for mod in active_mods(state, cat, side):
+    for mod in mods:
         if mod["mod"] == "ap_per_turn":
             per = mod.get("per_class")
             count = sum(1 for c in side.characters if cat.get(c.name).klass == per) if per else 1
             bonus += mod.get("amount", 0) * count
-    return base + bonus
+    return bonus
 
 
 def start_turn(ctx: Ctx) -> None:

@@ -22,7 +22,7 @@ from pbd.errors import (
 )
 from pbd.games.base import Meta, Playable, PlayerMeta, Secrets, render_frame
 from pbd.games.ttc import board, deal, notation, rules, sra
-from pbd.games.ttc.catalogue import deck_problems, load_deck
+from pbd.games.ttc.catalogue import deck_problems, document_name, install_deck, load_deck
 from pbd.games.ttc.state import Options, Seat, Slot, State, other
 
 OPTION_HELP = "face-up, open-hands, no-environments, no-bonuses, team=N, side=light|dark"
@@ -130,6 +130,13 @@ class TwinTowerCity(Playable):
 
     # -- starting ----------------------------------------------------------------------------
 
+    def install(self, path: str) -> str:
+        """Install a deck list or catalogue by content hash (``pbd catalogue add``); return its name.
+
+        :raises DeckFormatError: it cannot be read or is not valid.
+        """
+        return install_deck(path)
+
     def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
         """Return ``(state, secrets)`` of a new match: the deck locked and shuffled by the creator.
 
@@ -144,6 +151,7 @@ class TwinTowerCity(Playable):
         problems = deck_problems(d)
         if problems:
             raise DeckError(f"{deck}: not a legal Twin Tower City deck", problems)
+        deck = document_name(deck, d)
         deal._DECKS[deck] = d
         meta = Meta(self.name, match_id)
         state = State(meta, deck=deck, fingerprint=d.fingerprint(), options=opts, seats=[Seat(player, side)],

@@ -36,12 +36,12 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from pbd import paths
+from pbd.decks import document_file, install, load_toml, read_text_file
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
 
 SIDES = ("light", "dark")
@@ -213,17 +213,19 @@ def bundled_dir() -> Path:
     return paths.resource_dir("decks") / "ttc"
 
 
-def load_catalogue(spec: str | Path | None = None) -> Catalogue:
+def load_catalogue(spec: str | Path | None = None, from_document: bool = False) -> Catalogue:
     """Return the catalogue at ``spec`` (a path, or a bundled name like ``sample``).
+
+    With ``from_document`` the name was read from a match document: only a bundled or
+    installed catalogue is opened (:func:`pbd.decks.document_file`).
 
     :raises DeckFormatError: the file is missing, not TOML, or breaks the schema (every problem listed).
     """
-    path = _resolve(spec or DEFAULT_CATALOGUE, ".toml")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeckFormatError(f"cannot read the catalogue: {exc.strerror or exc}", source=str(path)) from None
-    return parse_catalogue(text, str(path))
+    if from_document:
+        path = document_file(str(spec or DEFAULT_CATALOGUE), "ttc", (".toml",))
+    else:
+        path = _resolve(spec or DEFAULT_CATALOGUE, ".toml")
+    return parse_catalogue(read_text_file(path, "catalogue"), str(path))
 
 
 def _resolve(spec: str | Path, suffix: str) -> Path:
@@ -242,10 +244,7 @@ def parse_catalogue(text: str, source: str = "catalogue") -> Catalogue:
 
     :raises DeckFormatError: not TOML, or any entry breaks the schema (all listed).
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckFormatError(f"not valid TOML: {exc}", source=source) from None
+    data = load_toml(text, source)
     problems: list[str] = []
     cat = Catalogue(source)
     unknown = set(data) - {"warrior", "item", "environment", "battle", "army", "levelled"}
@@ -415,29 +414,81 @@ class Deck:
         return self._fingerprint
 
 
+#: The most cards a deck list may list (a deck has 80; more is refused before it is expanded).
+MAX_DECK_LINES = 1000
+
 DECK_LINE = re.compile(r"^(?:(?P<kind>battle|army|warrior)s?\s+)?(?P<ids>\d[\d\s,\-–]*)$", re.IGNORECASE)
 
 
-def load_deck(spec: str) -> Deck:
+def load_deck(spec: str, from_document: bool = False) -> Deck:
     """Return the deck at ``spec``: a deck list path, a bundled deck name, or a catalogue (.toml).
+
+    With ``from_document`` the name was read from a match document: only a bundled or
+    installed deck is opened (:func:`pbd.decks.document_file`), and so is its catalogue.
 
     :raises DeckFormatError: unreadable, or a line that is not a deck entry.
     :raises UnknownNameError: a card id the catalogue does not have.
     """
-    path = _resolve(spec, ".txt")
+    path = document_file(spec, "ttc") if from_document else _resolve(spec, ".txt")
     if path.suffix.lower() == ".toml" and path.is_file():
-        cat = load_catalogue(path)
+        cat = load_catalogue(path) if not from_document else parse_catalogue(read_text_file(path, "catalogue"),
+                                                                              str(path))
         return Deck(spec, cat, sorted(cat.cards), str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeckFormatError(f"cannot read the deck list: {exc.strerror or exc}", source=str(spec),
+    if not path.exists():
+        raise DeckFormatError("cannot read the deck list: no such file", source=str(spec),
                               hint="bundled Twin Tower City decks: "
-                                   + ", ".join(p.stem for p in sorted(bundled_dir().glob("*.txt")))) from None
-    return parse_deck(text, str(path), path.parent, name=str(spec))
+                                   + ", ".join(p.stem for p in sorted(bundled_dir().glob("*.txt"))))
+    text = read_text_file(path, "deck list")
+    return parse_deck(text, str(path), path.parent, name=str(spec), from_document=from_document)
 
 
-def parse_deck(text: str, source: str, base: Path | None = None, name: str = "") -> Deck:
+def install_deck(path: str | Path) -> str:
+    """Install a catalogue or deck list (and the catalogue it names) by content hash; return its name.
+
+    A deck list's ``catalogue:`` line is rewritten to the installed catalogue's name, so
+    the installed deck names no file either.
+
+    :raises DeckFormatError: the file (or its catalogue) cannot be read or is not valid.
+    """
+    path = Path(path).expanduser()
+    text = read_text_file(path, "catalogue" if path.suffix.lower() == ".toml" else "deck list")
+    if path.suffix.lower() == ".toml":
+        parse_catalogue(text, str(path))
+        return install(text, ".toml")
+    deck = parse_deck(text, str(path), path.parent)
+    lines = []
+    for raw in text.split("\n"):
+        key = raw.split("#", 1)[0].strip().lower()
+        if key.startswith(("catalogue:", "catalog:")):
+            raw = f"catalogue: {_installed_catalogue(deck.catalogue.source)}"
+        lines.append(raw)
+    return install("\n".join(lines), ".txt")
+
+
+def document_name(spec: str, deck: Deck) -> str:
+    """Return how a match document names the deck the creator gave as ``spec`` (a name or a path).
+
+    A bundled deck keeps its name; a deck list or catalogue of the creator's is installed
+    by content hash (the opponent installs the same file with ``pbd catalogue add``).
+
+    :raises DeckFormatError: it cannot be installed.
+    """
+    try:
+        document_file(spec, "ttc")
+        return spec
+    except DeckFormatError:
+        return install_deck(spec)
+
+
+def _installed_catalogue(source: str) -> str:
+    path = Path(source)
+    if path.parent == bundled_dir():
+        return path.stem
+    return install(read_text_file(path, "catalogue"), ".toml")
+
+
+def parse_deck(text: str, source: str, base: Path | None = None, name: str = "",
+               from_document: bool = False) -> Deck:
     """Return the deck a deck list text describes.
 
     :raises DeckFormatError: a line that is not a deck entry (line number given).
@@ -454,7 +505,8 @@ def parse_deck(text: str, source: str, base: Path | None = None, name: str = "")
             continue
         m = DECK_LINE.match(line)
         if not m:
-            raise DeckFormatError(f"expected a deck entry like 'battle 1-50', 'army 104' or '17', not {line!r}",
+            shown = line if len(line) <= 40 else line[:40] + "…"
+            raise DeckFormatError(f"expected a deck entry like 'battle 1-50', 'army 104' or '17', not {shown!r}",
                                   line=number, source=source)
         kind = m.group("kind").lower() if m.group("kind") else None
         for part in re.split(r"[,\s]+", re.sub(r"\s*[-–]\s*", "-", m.group("ids").strip())):
@@ -463,8 +515,13 @@ def parse_deck(text: str, source: str, base: Path | None = None, name: str = "")
             lo, _, hi = part.partition("-")
             if not lo.isdigit() or (hi and not hi.isdigit()) or (hi and int(hi) < int(lo)):
                 raise DeckFormatError(f"{part!r} is not a card id or a range like 1-50", line=number, source=source)
+            if len(lo) > 6 or len(hi) > 6 or len(entries) + int(hi or lo) - int(lo) >= MAX_DECK_LINES:
+                raise DeckFormatError(f"{part[:20]!r} makes the deck longer than {MAX_DECK_LINES} cards",
+                                      line=number, source=source)
             entries += [(number, kind, i) for i in range(int(lo), int(hi or lo) + 1)]
-    if cat_spec:
+    if cat_spec and from_document:
+        cat = load_catalogue(cat_spec.removesuffix(".toml"), from_document=True)
+    elif cat_spec:
         local = (base / cat_spec) if base else Path(cat_spec)
         cat = load_catalogue(local if local.exists() else cat_spec)
     else:

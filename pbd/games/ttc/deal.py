@@ -185,7 +185,7 @@ def load_deck_cached(spec: str) -> Deck:
     from pbd.games.ttc.catalogue import load_deck
 
     if spec not in _DECKS:
-        _DECKS[spec] = load_deck(spec)
+        _DECKS[spec] = load_deck(spec, from_document=True)
     return _DECKS[spec]
 
 

@@ -25,7 +25,7 @@ FULL = 2 + 2 * PLAYS_PER_SIDE
 
 @cache
 def _catalogue(spec: str) -> Catalogue:
-    return load_catalogue(spec)
+    return load_catalogue(spec, from_document=True)
 
 
 def catalogue(state: State) -> Catalogue:

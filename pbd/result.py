@@ -1,0 +1,14 @@
+"""What a command returns to the CLI: lines to print and data for ``--json``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Result:
+    """What a command did: lines to print and data for ``--json``."""
+
+    lines: list[str]
+    data: dict | None = None
+    location: str | None = None
