@@ -244,3 +244,34 @@ def test_names_that_differ_only_in_punctuation_keep_separate_private_states(pbd,
     assert _hand(pbd, doc, "Ann!") != _hand(pbd, doc, "Ann?")
     names = sorted(p.name for p in Path(os.environ["PBD_HOME"]).rglob("*.json"))
     assert names == ["ann%21.json", "ann%3F.json"]
+
+
+# -- the hand document: its write fails after the board's -------------------------------------------
+
+def test_a_hand_doc_write_failing_after_the_board_keeps_the_state_pending_and_says_so(pbd, docs_server):
+    gid = docs_server.create_document("")
+    spec = f"gdoc:{gid}"
+    pbd("new", "cnc", spec, "--as", "Ann", "--deck", "forces-of-justice", "--hand-doc", "gdoc:new", ok=True)
+    pbd("join", spec, "--as", "Ben", "--deck", "forces-of-corruption", ok=True)
+    hand_gid = next(g for g, d in docs_server.docs.items() if d.title.startswith("pbd hand"))
+    docs_server.fail(20, status=500, match=f"{hand_gid}:batchUpdate")
+    result = pbd("move", spec, "--as", "Ann", "draw")
+    assert result.exit_code == 0 and "the move is in" in result.output and "kept pending" in result.output
+    assert "Ann: hand 6" in docs_server.text(gid)
+    docs_server._failures.clear()
+    assert len(pbd.json("hand", spec, "--as", "Ann")["hand"]) == 6     # the next command saves it
+    assert "Hand (6)" in docs_server.text(hand_gid)
+    pbd("move", spec, "--as", "Ann", "end turn", ok=True)
+
+
+def test_a_google_write_whose_answer_is_lost_lands_once(pbd, docs_server):
+    gid = docs_server.create_document("")
+    spec = f"gdoc:{gid}"
+    pbd("new", "cnc", spec, "--as", "Ann", "--deck", "forces-of-justice", ok=True)
+    pbd("join", spec, "--as", "Ben", "--deck", "forces-of-corruption", ok=True)
+    docs_server.fail_after_write(1)
+    result = pbd("roll", spec, "--as", "Ann", "d6")
+    assert result.exit_code in (0, 5), result.output
+    text = docs_server.text(gid)
+    assert len(re.findall(r"^\d+\. Ann: rolls ", text, re.M)) == 1
+    assert "nothing was changed" not in result.output
