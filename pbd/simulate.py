@@ -20,8 +20,9 @@ def seat(game, rng: random.Random, decks: tuple[str, str] | None = None, options
     if decks is None:
         pool = game.sample_decks()
         decks = tuple(rng.sample(pool, 2)) if len(pool) > 1 else (pool[0], pool[0])
-    seeds = [fairplay.seed_from_text(f"{rng.random()}") for _ in range(2)]
-    state, ann = game.create(f"{rng.getrandbits(32):08x}", "Ann", decks[0], seeds[0], dict(options or {}))
+    match_id = f"{rng.getrandbits(32):08x}"
+    seeds = [fairplay.seed_from_text(f"{rng.random()}", match_id) for _ in range(2)]
+    state, ann = game.create(match_id, "Ann", decks[0], seeds[0], dict(options or {}))
     state, ben = game.join(state, "Ben", decks[1], seeds[1])
     return state, Chance(state.meta, {"Ann": ann, "Ben": ben})
 
@@ -48,6 +49,9 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
         if not actors:
             return
         player = actors[0]
+        if game.pending(state, player):            # what the pipeline does before any command
+            game.settle(state, player, chance)
+            continue
         move = (pick(game.legal(state, player) or [None], rng) if exhaustive
                 else _first_legal(game, state, player, rng))
         if move is None:
