@@ -58,6 +58,15 @@ def seed_from_text(text: str, match_id: str = "") -> bytes:
                                SEED_ITERATIONS)
 
 
+def match_id_from_text(text: str) -> str:
+    """Return the match id of a match created with ``--seed TEXT`` (so a tutorial repeats exactly).
+
+    Stretched like the seed: testing a guess of the text against a match id costs as much
+    as against the commitment.
+    """
+    return hashlib.pbkdf2_hmac("sha256", text.encode("utf-8"), b"pbd-match-id-v2", SEED_ITERATIONS)[:4].hex()
+
+
 def commitment(seed: bytes, deck: list[str]) -> str:
     """Return the hex commitment to ``seed`` and the numbered ``deck`` list."""
     body = "\n".join(f"{i}. {name}" for i, name in enumerate(deck, 1))

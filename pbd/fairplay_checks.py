@@ -27,6 +27,7 @@ def verify(game, state, sec: Secrets) -> None:
     :raises DocumentFormatError: (exit 3) naming each problem: the player and the field.
     """
     found = problems(game, state, sec)
+    state.meta.signers[sec.player.casefold()] = sec.seed      # our entries carry our MAC
     if found:
         raise DocumentFormatError(
             "the match document was tampered with (nothing was written):\n" + "\n".join(f"  - {p}" for p in found),

@@ -162,7 +162,7 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
         base = doc.read()
         if base.text.strip():
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
-    match_id = _secrets.token_hex(4)
+    match_id = fairplay.match_id_from_text(seed_text) if seed_text is not None else _secrets.token_hex(4)
     state, sec = game.create(match_id, player, deck, _seed(seed_text, match_id), dict(options or {}))
     _write(doc, game, state, base)
     _remember(sec, state, None)
@@ -468,6 +468,7 @@ def undo(doc_spec: str, player: str) -> Result:
         _need_match(state, doc.label)
         name = _seat(game, state, player)
         sec = private.load(state.meta.match_id, name)
+        fairplay_checks.verify(game, state, sec)
         rec = sec.extra.get("undo")
         log_ = state.meta.log
         if not rec:

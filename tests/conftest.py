@@ -72,4 +72,6 @@ def match(pbd, tmp_path):
     doc = tmp_path / "match.txt"
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
+    pbd("hand", doc, "--as", "Ann", ok=True)       # Ann's pbd draws her opening hand, publishes a chain value
+    pbd("hand", doc, "--as", "Ben", ok=True)       # which Ben's opening hand needs
     return doc

@@ -399,7 +399,12 @@ class CncGame(Playable):
             return state
         notation = text.split(" · ")[0]
         self._unhide(state, player, notation, strict)
-        self.play(state, player, notation, chance)
+        opponent = state.opponent(player)
+        known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
+        try:
+            self.play(state, player, notation, chance)
+        finally:
+            opponent.hand = known + opponent.hand[len(known):]
         return state
 
     def _replay_seat(self, state, entry, chance, board, strict=True):
