@@ -164,6 +164,7 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
     match_id = fairplay.match_id_from_text(seed_text) if seed_text is not None else _secrets.token_hex(4)
     state, sec = game.create(match_id, player, deck, _seed(seed_text, match_id), dict(options or {}))
+    state.meta.signers[sec.player.casefold()] = sec.seed        # our entries carry our MAC
     _write(doc, game, state, base)
     _remember(sec, state, None)
     private.save(sec)
@@ -184,6 +185,7 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
 
             raise DocumentFormatError(OLD_LOG)
         state, sec = game.join(state, player, deck, _seed(seed_text, state.meta.match_id))
+        state.meta.signers[sec.player.casefold()] = sec.seed
         try:
             _write(doc, game, state, snap)
         except StaleRevision:
@@ -395,7 +397,8 @@ def audit(doc_spec: str) -> Result:
     problems += au.chain_problems(meta) + au.reveal_problems(meta)
     for p in meta.fairplay:
         if private.exists(meta.match_id, p.name):
-            problems += fairplay_checks.own_problems(meta, private.load(meta.match_id, p.name))
+            sec = private.load(meta.match_id, p.name)
+            problems += fairplay_checks.seen_problems(meta, sec) + fairplay_checks.own_problems(meta, sec)
     derived, lines = {}, []
     for p in meta.fairplay:
         r = meta.revealed_by(p.name)

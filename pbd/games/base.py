@@ -687,8 +687,9 @@ def fresh_for(meta: Meta, player: str, other: str, index: int) -> bool:
     been known when ``player`` chose its seed.
     """
     mine = meta.commit_entry(player)
-    if mine is None:
-        return False
+    if mine is None:                        # no commitment at all: a position built in a test, not a match
+        pub = meta.player(player)
+        return pub is None or not pub.commitment
     if index == 0:
         theirs = meta.commit_entry(other)
         return theirs is not None and theirs.number > mine.number
