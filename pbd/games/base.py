@@ -311,6 +311,8 @@ class Meta:
         A seat's first entry carries its commitment and chain head.  The entry is sealed,
         signed and chained when the document is rendered (:meth:`finalize`).
         """
+        if self.owes_value(player):
+            self._publish(player)
         entry = LogEntry(len(self.log) + 1, player, text, list(self.pending_events), fresh=True)
         self.pending_events.clear()
         for p in self.fairplay:
@@ -324,6 +326,30 @@ class Meta:
             entry.commit = (pub.commitment, pub.chain)
         self.log.append(entry)
         return entry
+
+    def owes_value(self, name: str) -> bool:
+        """Return True if a seat committed after ``name``'s latest chain value was published.
+
+        That seat cannot use the value (it was public when it chose its seed), so ``name``'s
+        next log entry publishes a new one: every seat then has a value each other seat may use.
+        """
+        pub = self.player(name)
+        if pub is None or not pub.chain or self.published.get(pub.name, 0) != pub.chain_index:
+            return False
+        if pub.chain_index == 0:
+            entry = self.commit_entry(pub.name)
+            last = entry.number if entry else None
+        else:
+            last = next((e.number for e in reversed(self.log) if e.published.get(pub.name) == pub.chain_index), None)
+        return last is not None and any(e.commit and e.number > last for e in self.log)
+
+    def _publish(self, name: str) -> None:
+        pub = self.player(name)
+        seed = self.signers.get(pub.name.casefold())
+        pub.chain_index += 1
+        pub.chain = fairplay.published_value(seed, pub.chain_index) if seed else pub.chain
+        if seed and fairplay.ends_generation(pub.chain_index):
+            self.pending_heads[pub.name] = fairplay.head(seed, pub.chain_index // fairplay.CHAIN_LENGTH)
 
     def finalize(self, sections: Sequence[str]) -> None:
         """Seal, sign (for the seats we hold seeds of) and hash the entries recorded in this command."""
@@ -611,8 +637,9 @@ class Chance:
             from pbd.errors import IllegalMoveError
 
             raise IllegalMoveError(
-                f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} publish(es) after "
-                f"{player} committed", hint=f"it comes with {waiting[0]}'s next pbd command")
+                f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} "
+                f"{'publishes' if len(waiting) == 1 else 'publish'} after {player} committed",
+                hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
         return self.beacon(player)
 
     def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
