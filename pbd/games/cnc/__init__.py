@@ -72,7 +72,7 @@ def opening_owed(state: State, name: str) -> bool:
     next command), the joiner's from the creator's next value (on the joiner's next command).
     """
     meta = state.meta
-    if not state.started or meta.commit_entry(name) is None:
+    if meta.commit_entry(name) is None:
         return False
     return not any(e.player.casefold() == name.casefold() and e.text.startswith(OPENING) for e in meta.log)
 
@@ -173,7 +173,7 @@ class CncGame(Playable):
 
     def pending(self, state: State, player: str) -> bool:
         """Return True if ``player``'s pbd can draw its opening hand now (see :func:`opening_owed`)."""
-        if not opening_owed(state, player):
+        if not state.started or not opening_owed(state, player):
             return False
         return state.index(player) == 0 or not Chance(state.meta, {}).waiting_on(player)
 
@@ -287,7 +287,7 @@ class CncGame(Playable):
         return {
             "game": self.name, "match": state.meta.match_id, "turn": state.turn_number,
             "to_move": state.current.name if state.started else None,
-            "first": state.sides[state.first].name if state.started else None,
+            "first": state.sides[state.first].name if state.started and not state.first_choice else None,
             "result": state.result or None,
             "players": [{"name": s.name, "seat": i + 1, "cp": s.cp, "ap": s.ap, "ap_next": s.ap_next,
                          "hand": len(s.hand), "deck": s.deck, "cities": s.cities,
