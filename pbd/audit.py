@@ -1,10 +1,14 @@
 """Audit and replay of a match document: pure functions over a parsed match, no I/O.
 
-* :func:`log_problems` checks the log's hash chain and numbering.
-* :func:`chain_problems` checks the chain publications and the beacon every random
-  event used (``@J`` tags) against the order of the log.
-* :func:`derive` re-derives every draw and roll of a revealed player from their seed,
-  the counters and the beacons, and checks the seed against the commitment.
+* :func:`log_problems` checks the log's hash chain, its numbering and the seal of the
+  sections pbd writes.
+* :func:`chain_problems` checks the commitments and chain heads the log carries against the
+  Fair play section, every chain publication, and the beacon every random event used
+  (``@J`` tags) against the order of the log.
+* :func:`reveal_problems` checks that every logged reveal is still in the Revealed section.
+* :func:`derive` re-derives every draw and roll of a revealed player from their seed, the
+  counters and the beacons, checks the seed against the commitment and the chains, and
+  checks the MAC of every log entry they wrote.
 * :func:`rebuild` replays the log through the game's :meth:`replay` hook with a
   :class:`ReplayChance` that hands out the re-derived cards (or hidden cards for a
   player who has not revealed), so a card played that was never drawn is caught.
@@ -22,13 +26,15 @@ from dataclasses import dataclass, field
 
 from pbd import fairplay
 from pbd.errors import PbdError
-from pbd.games.base import Chance, LogEntry, Meta, PlayerMeta, Secrets, log_genesis, log_link, split_frame
+from pbd.games.base import (REVEAL_TEXT, Chance, LogEntry, Meta, PlayerMeta, Secrets, log_genesis, log_link,
+                            split_frame)
 
-ROLL_RE = re.compile(r"^rolls (?P<n>\d+)d(?P<sides>\d+): (?P<faces>[\d +]+?)(?: = (?P<total>\d+))?$")
-REVEAL_TEXT = "revealed seed and deck list"
+ROLL_RE = re.compile(r"^rolls (?P<dice>[\w\[\],+]+): (?P<faces>[\d +]+?)(?: = (?P<total>\d+))?$")
 TAKEBACK_RE = re.compile(r"^takes back (?P<a>\d+)(?:-(?P<b>\d+))?\b")
-DICE_RE = re.compile(r"^\s*(?P<n>\d*)\s*d\s*(?P<sides>\d+)\s*$", re.I)
+DICE_RE = re.compile(r"^(?P<n>\d*)d(?:(?P<sides>\d+)|\[(?P<faces>\d+(?:,\d+)*)\])$")
 HIDDEN = "?"
+OLD_LOG = ("this match's log was written by an older pbd (8-digit hashes, no commitments in the log, "
+           "no writer MACs): this pbd cannot carry it on or audit it")
 
 
 @dataclass
@@ -42,24 +48,43 @@ class Derived:
 
 # -- dice notation -----------------------------------------------------------------------
 
-def parse_dice(text: str) -> tuple[int, int]:
-    """Return ``(count, sides)`` of dice notation like ``2d6`` or ``d20``.
+def parse_dice(text: str) -> list[tuple[int, ...]]:
+    """Return the faces of each die of dice notation: ``2d6``, ``d20``, ``d[1,3,4,5,6,8]``, ``d6+d[...]``.
 
-    :raises ValueError: not NdS, or out of range (1-100 dice of 2-1000 sides).
+    :raises ValueError: not dice notation, or out of range (1-100 dice of 2-1000 faces).
     """
-    m = DICE_RE.match(text)
-    if not m:
-        raise ValueError(f"{text!r} is not dice notation like 2d6 or d20")
-    n, sides = int(m.group("n") or 1), int(m.group("sides"))
-    if not 1 <= n <= 100 or not 2 <= sides <= 1000:
-        raise ValueError("roll 1 to 100 dice of 2 to 1000 sides")
-    return n, sides
+    dice: list[tuple[int, ...]] = []
+    for group in re.sub(r"\s+", "", text.lower()).split("+"):
+        m = DICE_RE.match(group)
+        if not m:
+            raise ValueError(f"{text!r} is not dice notation like 2d6, d20 or d[1,3,4,5,6,8]")
+        n = int(m.group("n") or 1)
+        faces = (tuple(range(1, int(m.group("sides")) + 1)) if m.group("sides")
+                 else tuple(int(f) for f in m.group("faces").split(",")))
+        if not 1 <= n <= 100 or not 2 <= len(faces) <= 1000 or max(faces) > 10 ** 6:
+            raise ValueError("roll 1 to 100 dice of 2 to 1000 faces")
+        dice += [faces] * n
+    if len(dice) > 100:
+        raise ValueError("roll 1 to 100 dice of 2 to 1000 faces")
+    return dice
 
 
-def roll_text(sides: int, faces: list[int]) -> str:
+def dice_text(dice: list[tuple[int, ...]]) -> str:
+    """Return dice as written in the log: ``2d6``, ``1d[1,3,4,5,6,8]``, ``1d6+1d[...]``."""
+    groups: list[list] = []
+    for faces in dice:
+        if groups and groups[-1][1] == faces:
+            groups[-1][0] += 1
+        else:
+            groups.append([1, faces])
+    return "+".join(f"{n}d{len(f)}" if f == tuple(range(1, len(f) + 1)) else f"{n}d[{','.join(map(str, f))}]"
+                    for n, f in groups)
+
+
+def roll_text(dice: list[tuple[int, ...]], faces: list[int]) -> str:
     """Return the log text of a ``pbd roll``: ``rolls 2d6: 3 + 5 = 8``."""
     body = " + ".join(map(str, faces))
-    return f"rolls {len(faces)}d{sides}: {body}" + (f" = {sum(faces)}" if len(faces) > 1 else "")
+    return f"rolls {dice_text(dice)}: {body}" + (f" = {sum(faces)}" if len(faces) > 1 else "")
 
 
 # -- the log chain -------------------------------------------------------------------------
@@ -69,8 +94,13 @@ def entry_lines(text: str) -> list[int]:
     return [line.number for line in split_frame(text).log]
 
 
-def log_problems(meta: Meta, lines: list[int] | None = None) -> list[str]:
-    """Return every break in the log's numbering and hash chain."""
+def log_problems(meta: Meta, lines: list[int] | None = None, sections: list[str] | None = None) -> list[str]:
+    """Return every break in the log's numbering and hash chain, and a seal the sections no longer match.
+
+    ``sections`` are the lines the last entry's seal covers (see :meth:`Meta.section_lines`).
+    """
+    if meta.version < 2:
+        return [OLD_LOG]
     out = []
     previous = log_genesis(meta.match_id)
     for i, e in enumerate(meta.log):
@@ -79,107 +109,172 @@ def log_problems(meta: Meta, lines: list[int] | None = None) -> list[str]:
             out.append(f"{where}: numbered {e.number} but it is entry {i + 1} — an entry was deleted or inserted")
         expected = log_link(previous, e)
         if not e.hash:
-            out.append(f"{where}: no chain hash (expected #{expected})")
+            out.append(f"{where}: no chain hash (expected #{expected[:12]}…)")
         elif e.hash != expected:
-            out.append(f"{where}: hash #{e.hash} does not follow from the entry before (expected #{expected}) — "
-                       f"this entry was edited, or one before it was edited, inserted or deleted")
+            out.append(f"{where}: hash #{e.hash[:12]}… does not follow from the entry before (expected "
+                       f"#{expected[:12]}…) — this entry was edited, or one before it was edited, inserted or deleted")
+        if not e.seal:
+            out.append(f"{where}: no seal")
         previous = e.hash or expected
+    if sections is not None and meta.log and meta.log[-1].seal and meta.log[-1].seal != fairplay.seal(sections):
+        out.append(f"the Fair play, Revealed or deal lines are not as log entry {meta.log[-1].number} left them "
+                   f"(its seal {meta.log[-1].seal} covers them) — they were edited by hand")
     return out
 
 
-def witness_problems(meta: Meta, sec: Secrets) -> list[str]:
-    """Return a problem if the log no longer holds the entry this player's pbd last wrote."""
-    seen = sec.extra.get("log")
-    if not seen:
-        return []
-    n, digest = seen
-    if len(meta.log) < n:
-        return [f"{sec.player}'s pbd last wrote log entry {n} (#{digest}); the log now ends at entry {len(meta.log)}"]
-    if meta.log[n - 1].hash != digest:
-        return [f"{sec.player}'s pbd wrote log entry {n} with hash #{digest}; the log now has "
-                f"#{meta.log[n - 1].hash or 'none'} there — the log was rewritten"]
-    return []
+def sections(game, state) -> list[str]:
+    """Return the lines the seal of the last log entry covers: Fair play, Revealed, the game's sealed lines."""
+    return [*state.meta.section_lines(), *game.sealed_lines(state)]
+
+
+def reveal_problems(meta: Meta) -> list[str]:
+    """Return a problem for every logged reveal missing from the Revealed section, and every unlogged one."""
+    out = []
+    logged = {e.player.casefold(): e for e in meta.log if e.text == REVEAL_TEXT}
+    for key, e in logged.items():
+        if meta.revealed_by(e.player) is None:
+            out.append(f"log entry {e.number}: {e.player} revealed their seed and deck list, but the Revealed "
+                       f"section no longer has them — it was deleted")
+    for r in meta.revealed:
+        if r.name.casefold() not in logged:
+            out.append(f"Revealed: {r.name}'s seed is there but no log entry records the reveal")
+    return out
 
 
 # -- chain values and beacons -------------------------------------------------------------
-
-def _opponent(meta: Meta, name: str) -> PlayerMeta | None:
-    return next((p for p in meta.fairplay if p.name.casefold() != name.casefold()), None)
-
 
 def chain_at(meta: Meta, name: str, k: int) -> str | None:
     """Return the chain value number ``k`` of player ``name`` (None if it cannot be known).
 
     From the revealed seed if there is one, else by hashing the latest published value
-    back (value k-1 is the SHA-256 of value k).
+    back within its chain (value k-1 is the SHA-256 of value k), or the head the log carries.
     """
     pub = meta.player(name)
     if pub is None or k > pub.chain_index or k < 0:
         return None
     reveal = meta.revealed_by(name)
     if reveal:
-        return fairplay.chain_value(bytes.fromhex(reveal.seed), fairplay.CHAIN_LENGTH - k)
-    value = bytes.fromhex(pub.chain)
-    for _ in range(pub.chain_index - k):
-        value = hashlib.sha256(value).digest()
-    return value.hex()
+        return fairplay.published_value(bytes.fromhex(reveal.seed), k)
+    g = fairplay.generation(pub.chain_index)
+    if k == 0 and g > 0:
+        return meta.heads(name).get(0)
+    if fairplay.generation(k) != g and k > 0:
+        return None
+    return _hash_back(pub.chain, pub.chain_index - k)
 
 
-def chain_problems(meta: Meta) -> list[str]:
-    """Return every chain publication out of order and every event with the wrong beacon."""
+def _hash_back(value: str, steps: int) -> str:
+    digest = bytes.fromhex(value)
+    for _ in range(steps):
+        digest = hashlib.sha256(digest).digest()
+    return digest.hex()
+
+
+def commit_problems(meta: Meta) -> list[str]:
+    """Return every seat whose commitment or chain head in Fair play is not the one its log entry carries."""
     out = []
-    names = [p.name for p in meta.fairplay]
-    published = {n: 0 for n in names}
-    seated: set[str] = set()
-    counters = {n: 0 for n in names}
-    for e in meta.log:
-        seated.add(e.player)
-        before = dict(published)
-        for name, k in e.published.items():
-            if name not in published:
-                out.append(f"log entry {e.number}: chain value {k} published by {name}, who is not in Fair play")
-                continue
-            if k != published[name] + 1:
-                out.append(f"log entry {e.number}: {name} published chain value {k} after {published[name]}")
-            published[name] = k
-        for ev in e.events:
-            if ev.player not in counters:
-                out.append(f"log entry {e.number}: a random event of {ev.player}, who is not in Fair play")
-                continue
-            if ev.counter != counters[ev.player]:
-                out.append(f"log entry {e.number}: {ev.player}'s random event {ev.counter} where "
-                           f"{counters[ev.player]} was next — events were skipped, repeated or deleted")
-            counters[ev.player] = ev.counter + 1
-            opp = _opponent(meta, ev.player)
-            if opp is None or opp.name not in seated:
-                if ev.beacon is not None:
-                    out.append(f"log entry {e.number}: {ev.player}'s event {ev.counter} names a beacon before "
-                               f"the opponent was seated")
-            elif ev.beacon not in (before[opp.name], published[opp.name]):
-                out.append(f"log entry {e.number}: {ev.player}'s event {ev.counter} used {opp.name}'s chain value "
-                           f"{'-' if ev.beacon is None else ev.beacon}, but the latest published was "
-                           f"{published[opp.name]}")
     for p in meta.fairplay:
-        if published.get(p.name, 0) != p.chain_index:
-            out.append(f"Fair play: {p.name} shows chain value {p.chain_index}, the log records "
-                       f"{published.get(p.name, 0)} publications")
-        if counters.get(p.name, 0) != p.draws:
-            out.append(f"Fair play: {p.name} shows {p.draws} draws, the log records {counters.get(p.name, 0)}")
+        entry = meta.commit_entry(p.name)
+        if entry is None:
+            out.append(f"Fair play: {p.name} has no log entry carrying their commitment and chain head")
+            continue
+        if entry.commit[0] != p.commitment:
+            out.append(f"Fair play: {p.name}'s commitment is not the one log entry {entry.number} carries — "
+                       f"it was changed")
+        g = fairplay.generation(p.chain_index)
+        head = meta.heads(p.name).get(g)
+        if head is None:
+            out.append(f"Fair play: {p.name}'s chain value {p.chain_index} belongs to a chain whose head the log "
+                       f"never published")
+        elif not fairplay.chain_reaches(p.chain, p.chain_index - g * fairplay.CHAIN_LENGTH, head):
+            out.append(f"Fair play: {p.name}'s chain value {p.chain_index} does not hash back to the chain head "
+                       f"the log carries — it was changed")
     return out
 
 
-def _beacon(meta: Meta, player: str, index: int | None) -> str | None:
-    if index is None:
-        return ""
-    opp = _opponent(meta, player)
-    return chain_at(meta, opp.name, index) if opp else None
+def chain_problems(meta: Meta) -> list[str]:
+    """Return every chain publication out of order and every event with the wrong counter or beacon."""
+    out = commit_problems(meta)
+    names = [p.name for p in meta.fairplay]
+    walk = _Walk({n: 0 for n in names}, {(n, k): 0 for n in names for k in fairplay.KINDS})
+    for e in meta.log:
+        if e.commit and e.player in walk.published and e.player not in walk.committed:
+            walk.committed[e.player] = e.number
+        before = dict(walk.published)
+        for name, k in e.published.items():
+            if name not in walk.published:
+                out.append(f"log entry {e.number}: chain value {k} published by {name}, who is not in Fair play")
+                continue
+            if k != walk.published[name] + 1:
+                out.append(f"log entry {e.number}: {name} published chain value {k} after {walk.published[name]}")
+            if fairplay.ends_generation(k) != (name in e.heads):
+                out.append(f"log entry {e.number}: {name}'s chain value {k} " + (
+                    "ends a chain but no next head goes with it" if fairplay.ends_generation(k)
+                    else "carries a next head in the middle of a chain"))
+            walk.published[name] = k
+            walk.at[(name, k)] = e.number
+        for ev in e.events:
+            out += _event_problems(e, ev, walk, before)
+    for p in meta.fairplay:
+        if walk.published.get(p.name, 0) != p.chain_index:
+            out.append(f"Fair play: {p.name} shows chain value {p.chain_index}, the log records "
+                       f"{walk.published.get(p.name, 0)} publications")
+        for kind, word in (("draw", "draws"), ("roll", "rolls"), ("free", "free rolls")):
+            if walk.counters.get((p.name, kind), 0) != p.count(kind):
+                out.append(f"Fair play: {p.name} shows {p.count(kind)} {word}, the log records "
+                           f"{walk.counters.get((p.name, kind), 0)}")
+    return out
+
+
+@dataclass
+class _Walk:
+    """What a walk through the log has seen so far: publications, counters, commitments."""
+
+    published: dict[str, int]
+    counters: dict[tuple[str, str], int]
+    committed: dict[str, int] = field(default_factory=dict)      # seat -> entry number of its commitment
+    at: dict[tuple[str, int], int] = field(default_factory=dict)  # (seat, value number) -> entry number
+
+
+def _event_problems(e: LogEntry, ev, walk: _Walk, before: dict[str, int]) -> list[str]:
+    key = (ev.player, ev.kind)
+    if key not in walk.counters:
+        return [f"log entry {e.number}: a random event of {ev.player}, who is not in Fair play"]
+    out = []
+    what = {"draw": "draw", "roll": "roll", "free": "free roll"}[ev.kind]
+    if ev.counter != walk.counters[key]:
+        out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} where {walk.counters[key]} was next — "
+                   f"events were skipped, repeated or deleted")
+    walk.counters[key] = ev.counter + 1
+    others = [n for n in walk.committed if n != ev.player]
+    if ev.player not in walk.committed or len(ev.beacon) != len(others) or not others:
+        return out + [f"log entry {e.number}: {ev.player}'s {what} {ev.counter} names chain values of "
+                      f"{len(ev.beacon)} other seat(s); {len(others)} had committed"]
+    mine = walk.committed[ev.player]
+    for name, j in zip(others, ev.beacon):
+        if j not in (before[name], walk.published[name]):
+            out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} used {name}'s chain value {j}, "
+                       f"but the latest published was {walk.published[name]}")
+        elif (walk.committed[name] if j == 0 else walk.at.get((name, j), 0)) <= mine:
+            out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} used {name}'s chain value {j}, "
+                       f"published before {ev.player} committed (so {ev.player} could choose a seed knowing it)")
+    return out
+
+
+def _beacon(meta: Meta, player: str, beacon: tuple[int, ...]) -> str | None:
+    others = [p for p in meta.fairplay if p.name.casefold() != player.casefold()][:len(beacon)]
+    values = [chain_at(meta, p.name, j) for p, j in zip(others, beacon)]
+    if any(v is None for v in values):
+        return None
+    return fairplay.beacon_text([(p.name, j, v) for p, j, v in zip(others, beacon, values)])
 
 
 def derive(meta: Meta, name: str, drawable: list[str]) -> Derived:
     """Re-derive every random event of revealed player ``name`` and check the reveal.
 
     ``drawable`` is the part of the revealed list that draws come from (a game may
-    commit to more, like C&C's Porter line).
+    commit to more, like C&C's Porter line).  Also checks the seed against the
+    commitment, the chain heads and values, and the MAC of every entry the player wrote.
     """
     reveal, pub = meta.revealed_by(name), meta.player(name)
     out = Derived(pub.name if pub else name)
@@ -187,31 +282,53 @@ def derive(meta: Meta, name: str, drawable: list[str]) -> Derived:
     if fairplay.commitment(seed, reveal.deck) != pub.commitment:
         out.problems.append(f"{pub.name}'s revealed seed and deck list do not match the commitment "
                             f"{pub.commitment[:12]}… — the seed or the deck list (its order) was changed")
-    expected = fairplay.chain_value(seed, fairplay.CHAIN_LENGTH - pub.chain_index)
-    if pub.chain and expected != pub.chain:
+    if pub.chain and fairplay.published_value(seed, pub.chain_index) != pub.chain:
         out.problems.append(f"{pub.name}'s published chain value {pub.chain_index} does not come from the "
                             f"revealed seed")
+    for g, head in meta.heads(pub.name).items():
+        if fairplay.head(seed, g) != head:
+            out.problems.append(f"{pub.name}'s chain head {g} in the log does not come from the revealed seed")
+    out.problems += mac_problems(meta, pub.name, seed)
     remaining = list(range(1, len(drawable) + 1))
     for e in meta.log:
         for ev in e.events:
-            if ev.player != out.player:
-                continue
-            beacon = _beacon(meta, ev.player, ev.beacon)
-            if beacon is None:
-                out.problems.append(f"log entry {e.number}: {ev.player}'s event {ev.counter} used a chain value "
-                                    f"{ev.beacon} that was never published")
-                beacon = ""
-            if ev.sides:
-                face = fairplay.roll(seed, ev.counter, beacon, ev.sides)
-                if face != ev.face:
-                    out.problems.append(f"log entry {e.number}: {ev.player}'s d{ev.sides} roll (event "
-                                        f"{ev.counter}) shows {ev.face}; the seed gives {face}")
-            elif not remaining:
-                out.problems.append(f"log entry {e.number}: {ev.player} drew from an empty deck")
-            else:
-                pos = fairplay.draw(seed, ev.counter, beacon, remaining)
-                remaining.remove(pos)
-                out.cards.setdefault(e.number, []).append(drawable[pos - 1])
+            if ev.player == out.player:
+                _derive_event(meta, e, ev, seed, drawable, remaining, out)
+    return out
+
+
+def _derive_event(meta, e, ev, seed, drawable, remaining, out) -> None:
+    beacon = _beacon(meta, ev.player, ev.beacon)
+    if beacon is None:
+        out.problems.append(f"log entry {e.number}: {ev.player}'s event {ev.counter} used a chain value "
+                            f"{'.'.join(map(str, ev.beacon))} that cannot be recomputed (never published, or "
+                            f"from an earlier chain of a player who has not revealed)")
+        beacon = ""
+    if ev.kind != "draw":
+        face = fairplay.roll(seed, ev.counter, beacon, ev.faces, ev.kind, ev.purpose)
+        if face != ev.face:
+            out.problems.append(f"log entry {e.number}: {ev.player}'s {fairplay.die_spec(ev.faces)} roll "
+                                f"({ev.kind} {ev.counter}) shows {ev.face}; the seed gives {face}")
+    elif not remaining:
+        out.problems.append(f"log entry {e.number}: {ev.player} drew from an empty deck")
+    else:
+        pos = fairplay.draw(seed, ev.counter, beacon, remaining)
+        remaining.remove(pos)
+        out.cards.setdefault(e.number, []).append(drawable[pos - 1])
+
+
+def mac_problems(meta: Meta, name: str, seed: bytes) -> list[str]:
+    """Return every log entry in ``name``'s name whose MAC was not made with ``name``'s seed (forged)."""
+    out = []
+    previous = log_genesis(meta.match_id)
+    for e in meta.log:
+        if e.player.casefold() == name.casefold():
+            want = fairplay.entry_mac(seed, previous, f"{e.body()} · seal {e.seal}")
+            if e.mac != want:
+                out.append(f"log entry {e.number} ({e.text[:40]}) is in {e.player}'s name but {e.player}'s pbd did "
+                           f"not write it (its MAC is {'missing' if not e.mac else 'wrong'}) — it was forged or "
+                           f"altered")
+        previous = e.hash or log_link(previous, e)
     return out
 
 
@@ -242,41 +359,45 @@ class ReplayChance(Chance):
         self.secrets = {entry.player.casefold(): actor_secrets or Secrets(
             self.meta.match_id, entry.player, self.meta.game, bytes(32), [])}
 
-    def _next(self, player: str, sides: int):
+    def _next(self, player: str, kind: str, faces: tuple[int, ...] = ()):
         for i, ev in enumerate(self.queue):
-            if ev.player.casefold() == player.casefold() and bool(ev.sides) == bool(sides):
+            if ev.player.casefold() == player.casefold() and ev.kind == kind:
                 return self.queue.pop(i)
-        what = f"a d{sides} roll" if sides else "a draw"
+        what = f"a {fairplay.die_spec(faces)} roll" if kind != "draw" else "a draw"
         self.problems.append(f"log entry {self.entry.number}: the move makes {what} for {player} that the log "
                              f"does not record")
         return None
 
-    def _advance(self, player: str, ev) -> None:
+    def _advance(self, player: str, kind: str, ev) -> None:
         pub = self.meta.player(player)
         if pub:
-            pub.draws += 1
+            pub.advance(kind)
         if ev is not None:
             self.meta.pending_events.append(copy.copy(ev))
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         out = []
         for _ in range(n):
-            ev = self._next(player, 0)
-            self._advance(player, ev)
+            ev = self._next(player, "draw")
+            self._advance(player, "draw", ev)
             pub = self.meta.player(player)
             queue = self.cards.get(pub.name if pub else player)
             out.append(queue.pop(0) if queue else HIDDEN)
         return out
 
-    def roll(self, player: str, sides: int = 6) -> int:
-        ev = self._next(player, sides)
-        self._advance(player, ev)
-        return ev.face if ev is not None else 1
+    def _roll(self, player, kind, sides, faces, purpose) -> int:
+        faces = tuple(faces) if faces is not None else tuple(range(1, sides + 1))
+        ev = self._next(player, kind, faces)
+        self._advance(player, kind, ev)
+        return ev.face if ev is not None else faces[0]
 
     def publish(self, player: str) -> None:
         pub = self.meta.player(player)
         if pub is not None:
             pub.chain_index += 1
+            head = self.entry.heads.get(pub.name) if self.entry else None
+            if head:
+                self.meta.pending_heads[pub.name] = head
 
 
 @dataclass
@@ -292,8 +413,8 @@ def _seat_meta(board_meta: Meta, meta: Meta, name: str) -> None:
     pub = board_meta.player(name)
     if pub is None or meta.player(name) is not None:
         return
-    head = chain_at(board_meta, pub.name, 0) or pub.chain
-    meta.fairplay.append(PlayerMeta(pub.name, pub.commitment, head, 0, 0))
+    head = board_meta.heads(pub.name).get(0) or chain_at(board_meta, pub.name, 0) or pub.chain
+    meta.fairplay.append(PlayerMeta(pub.name, pub.commitment, head, 0))
 
 
 def rebuild(game, board, derived: dict[str, Derived]) -> Rebuilt:
@@ -338,9 +459,9 @@ def rebuild(game, board, derived: dict[str, Derived]) -> Rebuilt:
                 problems.append(f"log entry {entry.number}: cannot replay past this entry ({exc2.message})")
                 return Rebuilt(state, problems + chance.problems, False)
         written = meta.log[i:]
-        if len(written) != 1 or written[0].line() != entry.line():
-            got = " / ".join(w.line() for w in written) or "nothing"
-            problems.append(f"log entry {entry.number}: the log says '{entry.line()}', replaying the move gives "
+        if len(written) != 1 or written[0].body() != entry.body():
+            got = " / ".join(w.body() for w in written) or "nothing"
+            problems.append(f"log entry {entry.number}: the log says '{entry.body()}', replaying the move gives "
                             f"'{got}'")
         if chance.queue:
             problems.append(f"log entry {entry.number}: records random events the move does not make")
@@ -360,8 +481,8 @@ def _replay_entry(game, state, entry, chance, board, before, strict):
         meta.record(entry.player, text)
         return state
     if m := ROLL_RE.match(text):
-        faces = [chance.roll(entry.player, int(m.group("sides"))) for _ in range(int(m.group("n")))]
-        meta.record(entry.player, roll_text(int(m.group("sides")), faces))
+        dice = parse_dice(m.group("dice"))
+        meta.record(entry.player, roll_text(dice, [chance.free_roll(entry.player, faces=d) for d in dice]))
         return state
     if m := TAKEBACK_RE.match(text):
         first = int(m.group("a"))

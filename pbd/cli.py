@@ -96,7 +96,9 @@ game_option = click.option("--game", metavar="GAME", help="Read a hand-made boar
 hand_doc_option = click.option("--hand-doc", metavar="gdoc:new|gdoc:ID",
                                help="Keep your hand in your own Google Doc instead of PBD_HOME.")
 seed_option = click.option("--seed", metavar="TEXT",
-                           help="Fix your random stream (tutorials, tests, replays); only its commitment is published.")
+                           help="For tutorials and tests only: fix your random stream from TEXT (stretched and "
+                                "salted with the match id; anyone who guesses TEXT knows your cards). Leave it out "
+                                "in a real match.")
 
 
 @click.group(cls=PbdGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,21 +1,25 @@
-"""Fair draws and dice: seeds, commitments, hash chains and unbiased sampling.
+"""Fair draws and dice: seeds, commitments, hash chains, beacons, unbiased sampling, log MACs.
 
-The protocol (also told to players in the README):
+The protocol (also told to players in the README, "Fair draws and dice"):
 
-* Each player's pbd makes a secret 32-byte seed (or derives it from ``--seed TEXT``) and
-  publishes only ``commitment(seed, deck)``: a SHA-256 over the seed and the exact,
-  numbered deck list.  Neither the seed nor the deck order can change afterwards.
-* From the seed it also derives a hash chain ``c_k = H^k(HMAC(seed, "chain"))`` and
-  publishes the head ``c_N``.  At the end of each of their turns it publishes the next
-  value down the chain (``c_{N-1}``, ``c_{N-2}``, ...); anyone checks ``H(c_{k-1}) == c_k``.
-* Player P's i-th random event (a draw or a roll) is ``HMAC(seed_P, "i|label|beacon")``
-  where the beacon is the opponent's latest published chain value.  P cannot compute
-  a draw before the opponent publishes the value it depends on, and the opponent,
-  whose chain was fixed at the start, cannot steer it.
+* Each seat's pbd makes a secret 32-byte seed (or stretches ``--seed TEXT`` with the match id
+  through PBKDF2) and publishes ``commitment(seed, deck)``: a SHA-256 over the seed and the
+  exact, numbered list the seat draws from.  Neither can change afterwards.
+* From the seed it derives hash chains, one *generation* after another, each
+  ``CHAIN_LENGTH`` long: ``c_k = H^k(HMAC(seed, "pbd-chain-v2|g"))``.  Published value number
+  ``n`` (one per turn of its owner) is ``c_{L-j}`` of generation ``g = (n-1) // L``,
+  ``j = n - g*L``; value 0 is the head of generation 0.  Each value hashes to the one before
+  it.  With the last value of generation ``g`` the seat publishes the head of generation
+  ``g+1`` (``next``), so a chain never runs out.
+* A random event of seat P is ``HMAC(seed_P, "pbd-v2|kind|counter|die|purpose|beacon")``: the
+  kind (``draw``, ``roll`` the rules call for, ``free`` roll) has its own counter, and the
+  *beacon* names every other seat's latest published chain value.  P cannot compute it before
+  every other seat has published the value it depends on; no other seat, nor any coalition
+  short of everyone, can steer or foresee it (each value is fixed by a committed chain, the
+  seed by the commitment).
 * The HMAC output is mapped onto ``0..n-1`` by rejection sampling (no modulo bias).
-* A chain has ``CHAIN_LENGTH`` (1,024) values, one per turn of its owner; a player who
-  somehow takes more turns than that stops publishing, and the opponent's draws from then
-  on use the last value published.
+* Each log entry carries a MAC by its writer (key derived from the writer's seed): anyone
+  checks it once the writer reveals.
 
 Everything here is pure: no files, no clock, no global random state.
 """
@@ -24,11 +28,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+from collections.abc import Sequence
 from functools import lru_cache
 
+#: values per chain generation (read at call time, so tests may shorten it)
 CHAIN_LENGTH = 1024
+#: PBKDF2 iterations that stretch ``--seed TEXT`` (modest: --seed is for tutorials and tests)
+SEED_ITERATIONS = 4096
 _LIMIT_BITS = 64
+KINDS = ("draw", "roll", "free")
+PURPOSE_RE = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
 
 
 def new_seed() -> bytes:
@@ -36,9 +47,24 @@ def new_seed() -> bytes:
     return secrets.token_bytes(32)
 
 
-def seed_from_text(text: str) -> bytes:
-    """Return the seed fixed by ``--seed TEXT`` (for tutorials, tests and replays)."""
-    return hashlib.sha256(b"pbd-seed-v1\n" + text.encode("utf-8")).digest()
+@lru_cache(maxsize=256)
+def seed_from_text(text: str, match_id: str = "") -> bytes:
+    """Return the seed fixed by ``--seed TEXT`` in match ``match_id`` (for tutorials and tests).
+
+    The text is stretched with PBKDF2-HMAC-SHA256, salted with the match id, so one guess
+    costs ``SEED_ITERATIONS`` hashes per match; a guessable text is still guessable.
+    """
+    return hashlib.pbkdf2_hmac("sha256", text.encode("utf-8"), b"pbd-seed-v2|" + match_id.encode("utf-8"),
+                               SEED_ITERATIONS)
+
+
+def match_id_from_text(text: str) -> str:
+    """Return the match id of a match created with ``--seed TEXT`` (so a tutorial repeats exactly).
+
+    Stretched like the seed: testing a guess of the text against a match id costs as much
+    as against the commitment.
+    """
+    return hashlib.pbkdf2_hmac("sha256", text.encode("utf-8"), b"pbd-match-id-v2", SEED_ITERATIONS)[:4].hex()
 
 
 def commitment(seed: bytes, deck: list[str]) -> str:
@@ -47,44 +73,94 @@ def commitment(seed: bytes, deck: list[str]) -> str:
     return hashlib.sha256(b"pbd-commit-v1\n" + seed.hex().encode() + b"\n" + body.encode("utf-8")).hexdigest()
 
 
-def chain_value(seed: bytes, k: int) -> str:
-    """Return ``c_k``, the k-th value of the player's hash chain, as hex.
+# -- hash chains -----------------------------------------------------------------------------
+
+def chain_value(seed: bytes, k: int, generation: int = 0) -> str:
+    """Return ``c_k`` of the seat's chain of ``generation``, as hex (``c_L`` is its head).
 
     :raises ValueError: ``k`` is outside ``0..CHAIN_LENGTH``.
     """
     if not 0 <= k <= CHAIN_LENGTH:
         raise ValueError(f"a hash chain has values 0..{CHAIN_LENGTH}, not {k}")
-    return _chain(seed)[k].hex()
+    return _chain(seed, generation, CHAIN_LENGTH)[k].hex()
+
+
+def head(seed: bytes, generation: int = 0) -> str:
+    """Return the head of the seat's chain of ``generation`` (published before its values)."""
+    return chain_value(seed, CHAIN_LENGTH, generation)
 
 
 @lru_cache(maxsize=16)
-def _chain(seed: bytes) -> tuple[bytes, ...]:
-    value = hmac.new(seed, b"chain", hashlib.sha256).digest()
+def _chain(seed: bytes, generation: int, length: int) -> tuple[bytes, ...]:
+    value = hmac.new(seed, f"pbd-chain-v2|{generation}".encode(), hashlib.sha256).digest()
     out = [value]
     sha = hashlib.sha256
-    for _ in range(CHAIN_LENGTH):
+    for _ in range(length):
         value = sha(value).digest()
         out.append(value)
     return tuple(out)
 
 
-def chain_reaches(value: str, steps: int, earlier: str) -> bool:
-    """Return True if hashing ``value`` ``steps`` times gives ``earlier`` (a value published before it)."""
+def generation(n: int) -> int:
+    """Return the chain generation published value number ``n`` belongs to (0 for the head)."""
+    return 0 if n <= 0 else (n - 1) // CHAIN_LENGTH
+
+
+def published_value(seed: bytes, n: int) -> str:
+    """Return published chain value number ``n`` of a seat (0: the head of generation 0)."""
+    if n == 0:
+        return head(seed, 0)
+    g = generation(n)
+    return chain_value(seed, CHAIN_LENGTH - (n - g * CHAIN_LENGTH), g)
+
+
+def ends_generation(n: int) -> bool:
+    """Return True if value number ``n`` is the last of its generation (the next head goes with it)."""
+    return n > 0 and n % CHAIN_LENGTH == 0
+
+
+def chain_links(value: str, n: int, earlier: str, m: int, heads: dict[int, str]) -> bool:
+    """Return True if ``value`` (number ``n``) follows ``earlier`` (number ``m <= n``) down the chains.
+
+    Within one generation each value hashes to the one before; crossing into generation
+    ``g`` the value must hash to ``heads[g]`` (published with the last value of ``g - 1``).
+    """
     try:
         digest = bytes.fromhex(value)
     except ValueError:
         return False
-    for _ in range(steps):
+    if n < m:
+        return False
+    g = generation(n)
+    if g == generation(m) and not (m > 0 and ends_generation(m) and n > m):
+        return _hash(digest, n - m).hex() == earlier
+    return g in heads and _hash(digest, n - g * CHAIN_LENGTH).hex() == heads[g]
+
+
+def _hash(digest: bytes, times: int) -> bytes:
+    for _ in range(times):
         digest = hashlib.sha256(digest).digest()
-    return digest.hex() == earlier
+    return digest
+
+
+def chain_reaches(value: str, steps: int, earlier: str) -> bool:
+    """Return True if hashing ``value`` ``steps`` times gives ``earlier`` (a value published before it)."""
+    try:
+        return _hash(bytes.fromhex(value), steps).hex() == earlier
+    except ValueError:
+        return False
 
 
 def chain_follows(value: str, previous: str) -> bool:
     """Return True if ``value`` is the chain value published just after ``previous``."""
-    try:
-        return hashlib.sha256(bytes.fromhex(value)).hexdigest() == previous
-    except ValueError:
-        return False
+    return chain_reaches(value, 1, previous)
+
+
+# -- random events -------------------------------------------------------------------------
+
+def beacon_text(others: Sequence[tuple[str, int, str]]) -> str:
+    """Return the beacon of an event: every other seat's ``(name, value number, value)``, in seat order."""
+    return ";".join(f"{name}={n}:{value}" for name, n, value in others)
 
 
 def uniform(seed: bytes, message: str, n: int) -> int:
@@ -106,17 +182,52 @@ def uniform(seed: bytes, message: str, n: int) -> int:
         block += 1
 
 
-def event_message(counter: int, label: str, beacon: str) -> str:
-    """Return the HMAC message of a player's ``counter``-th random event."""
-    return f"{counter}|{label}|{beacon}"
+def die_spec(faces: Sequence[int]) -> str:
+    """Return how a die is written in the log: ``d6`` for faces 1..6, ``d(1 3 4 5 6 8)`` otherwise."""
+    faces = list(faces)
+    if faces == list(range(1, len(faces) + 1)):
+        return f"d{len(faces)}"
+    return "d(" + " ".join(map(str, faces)) + ")"
+
+
+def event_message(kind: str, counter: int, beacon: str, die: str = "", purpose: str = "") -> str:
+    """Return the HMAC message of a seat's ``counter``-th random event of ``kind``."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of random event {kind!r}")
+    return f"pbd-v2|{kind}|{counter}|{die}|{purpose}|{beacon}"
 
 
 def draw(seed: bytes, counter: int, beacon: str, remaining: list[int]) -> int:
     """Return the deck position drawn, uniformly among the ``remaining`` positions."""
     ordered = sorted(remaining)
-    return ordered[uniform(seed, event_message(counter, "draw", beacon), len(ordered))]
+    return ordered[uniform(seed, event_message("draw", counter, beacon), len(ordered))]
 
 
-def roll(seed: bytes, counter: int, beacon: str, sides: int) -> int:
-    """Return a die roll in ``1..sides``."""
-    return 1 + uniform(seed, event_message(counter, f"d{sides}", beacon), sides)
+def roll(seed: bytes, counter: int, beacon: str, faces: Sequence[int] | int = 6, kind: str = "roll",
+         purpose: str = "") -> int:
+    """Return the face a die shows: ``faces`` is a number of sides (1..n) or the faces themselves."""
+    faces = list(range(1, faces + 1)) if isinstance(faces, int) else list(faces)
+    return faces[uniform(seed, event_message(kind, counter, beacon, die_spec(faces), purpose), len(faces))]
+
+
+# -- the log ---------------------------------------------------------------------------------
+
+def log_genesis(match_id: str) -> str:
+    """Return the hash the first log entry chains to: a full SHA-256 of the match id."""
+    return hashlib.sha256(b"pbd-log-v2\n" + match_id.encode("utf-8")).hexdigest()
+
+
+def log_link(previous: str, line: str) -> str:
+    """Return the hash of a log entry's ``line`` (everything but its hash) chained to ``previous``."""
+    return hashlib.sha256(f"{previous}\n{line}".encode("utf-8")).hexdigest()
+
+
+def seal(lines: Sequence[str]) -> str:
+    """Return the seal of the sections pbd writes besides the board and the log (16 hex digits)."""
+    return hashlib.sha256(("pbd-seal-v2\n" + "\n".join(lines)).encode("utf-8")).hexdigest()[:16]
+
+
+def entry_mac(seed: bytes, previous: str, body: str) -> str:
+    """Return the writer's MAC of a log entry (its ``body`` with its seal, chained to ``previous``)."""
+    key = hmac.new(seed, b"pbd-log-mac-v2", hashlib.sha256).digest()
+    return hmac.new(key, f"{previous}\n{body}".encode("utf-8"), hashlib.sha256).hexdigest()[:16]

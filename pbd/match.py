@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pbd import fairplay, games, private
+from pbd import fairplay, fairplay_checks, games, private
 from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
                         StaleRevision, UsageError, WriteUncertain)
@@ -200,6 +200,7 @@ def _begin(turn: Turn, seated: bool) -> dict | None:
     sec = private.load(meta.match_id, turn.name)
     _check_obligations(turn)
     before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
+    fairplay_checks.verify(turn.game, turn.state, sec)
     turn.game.attach(turn.state, sec)
     turn.sec, turn.attached = sec, True
     for check in CHECKS:
@@ -342,36 +343,10 @@ def transact(doc: Document, player: str, step, undoable: bool = False) -> Result
     return _run(doc, player, lambda t: step(t.game, t.state, t.name, t.chance), undoable=undoable)
 
 
-def _check_chains(turn: Turn) -> None:
-    """Check every other player's published chain value against the one we saw last, and note it.
-
-    Each value must hash, once per turn in between, to the one published before it, back to
-    the head committed at the start; anything else means the Fair play section was edited.
-
-    :raises DocumentFormatError: a chain value that does not follow.
-    """
-    meta, sec = turn.state.meta, turn.sec
-    seen = sec.extra.setdefault("chains", {})
-    for pub in meta.fairplay:
-        if pub.name.casefold() == sec.player.casefold() or not pub.chain:
-            continue
-        last = seen.get(pub.name)
-        if last and not (pub.chain_index >= last[0]
-                         and fairplay.chain_reaches(pub.chain, pub.chain_index - last[0], last[1])):
-            raise DocumentFormatError(
-                f"{pub.name}'s published chain value {pub.chain_index} does not follow the value "
-                f"{last[0]} published before it", hint="the Fair play section was edited; run pbd audit DOC")
-        seen[pub.name] = [pub.chain_index, pub.chain]
-
-
-CHECKS.append(_check_chains)
-
-
 def _remember(sec, state, before: dict | None) -> None:
-    """Keep the log entry we last wrote (a witness for audits) and what undo needs."""
+    """Keep what this pbd saw and wrote (checked on every command) and what undo needs."""
     log = state.meta.log
-    if log:
-        sec.extra["log"] = [len(log), log[-1].hash]
+    fairplay_checks.remember(sec, state)
     sec.extra.pop("undo", None)
     if before is not None and len(log) >= before["from"]:
         sec.extra["undo"] = {**before, "to": len(log), "hash": log[-1].hash}
@@ -399,8 +374,8 @@ def template(game_name: str) -> Result:
     return Result([games.get(game_name).template().rstrip("\n")])
 
 
-def _seed(seed_text: str | None) -> bytes:
-    return fairplay.seed_from_text(seed_text) if seed_text is not None else fairplay.new_seed()
+def _seed(seed_text: str | None, match_id: str) -> bytes:
+    return fairplay.seed_from_text(seed_text, match_id) if seed_text is not None else fairplay.new_seed()
 
 
 def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text: str | None = None,
@@ -420,8 +395,9 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
         base = doc.read()
         if base.text.strip():
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
-    match_id = _secrets.token_hex(4)
-    state, sec = game.create(match_id, player, deck, _seed(seed_text), options)
+    match_id = fairplay.match_id_from_text(seed_text) if seed_text is not None else _secrets.token_hex(4)
+    state, sec = game.create(match_id, player, deck, _seed(seed_text, match_id), options)
+    state.meta.signers[sec.player.casefold()] = sec.seed        # our entries carry our MAC
     with private.lock(match_id, player):
         if not _land(Turn(doc, base, game, state, player, sec), None):
             raise ConflictError(f"{doc.label} was filled by someone else meanwhile; nothing was written")
@@ -451,12 +427,18 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
     """Join the match on a document as the next player; deals their hand privately.
 
     :raises UsageError: a bad name.
+    :raises DocumentFormatError: a log written by an older pbd (it cannot be signed on).
     """
     check_name(player)
-    seed = _seed(seed_text)
 
     def step(turn: Turn) -> Result:
+        if turn.state.meta.version < 2:
+            from pbd.audit import OLD_LOG
+
+            raise DocumentFormatError(OLD_LOG)
+        seed = _seed(seed_text, turn.state.meta.match_id)
         turn.state, turn.sec = turn.game.join(turn.state, turn.name, deck, seed)
+        turn.state.meta.signers[turn.sec.player.casefold()] = turn.sec.seed
         return Result([f"{turn.name} joined match {turn.state.meta.match_id}.", *turn.game.status(turn.state)])
 
     return _run(open_document(doc_spec), player, step, seated=False)
@@ -588,16 +570,16 @@ def roll(doc_spec: str, player: str, dice: str) -> Result:
     from pbd import audit
 
     try:
-        n, sides = audit.parse_dice(dice)
+        dice_ = audit.parse_dice(dice)
     except ValueError as exc:
-        raise UsageError(str(exc), hint="for example: pbd roll DOC --as Ann 2d6") from None
+        raise UsageError(str(exc), hint="for example: pbd roll DOC --as Ann 2d6 (or d[1,3,4,5,6,8])") from None
 
     def step(game, state, name, chance):
         _stopped(state)
-        faces = [chance.roll(name, sides) for _ in range(n)]
-        text = audit.roll_text(sides, faces)
+        faces = [chance.free_roll(name, faces=d) for d in dice_]
+        text = audit.roll_text(dice_, faces)
         state.meta.record(name, text)
-        return Result([f"{name} {text}"], {"dice": f"{n}d{sides}", "faces": faces, "total": sum(faces)})
+        return Result([f"{name} {text}"], {"dice": audit.dice_text(dice_), "faces": faces, "total": sum(faces)})
 
     return transact(open_document(doc_spec), player, step)
 
@@ -608,13 +590,22 @@ def log(doc_spec: str) -> Result:
 
     snap = open_document(doc_spec).read()
     state = identify(snap.text).parse(snap.text)
-    problems = audit.log_problems(state.meta, audit.entry_lines(snap.text))
-    lines = [e.line() + (f" · #{e.hash}" if e.hash else "") for e in state.meta.log] or ["(the log is empty)"]
+    game = identify(snap.text)
+    problems = audit.log_problems(state.meta, audit.entry_lines(snap.text), audit.sections(game, state))
+    lines = [_short(e) for e in state.meta.log] or ["(the log is empty)"]
     lines.append(f"log chain: {'intact' if not problems else 'BROKEN'} ({len(state.meta.log)} entries)")
     lines += [f"  - {p}" for p in problems]
-    entries = [{"n": e.number, "player": e.player, "text": e.text, "hash": e.hash,
+    entries = [{"n": e.number, "player": e.player, "text": e.text, "hash": e.hash, "seal": e.seal, "mac": e.mac,
+                "commit": list(e.commit) if e.commit else None, "heads": e.heads,
                 "events": [vars(ev) for ev in e.events], "published": e.published} for e in state.meta.log]
     return Result(lines, {"entries": entries, "problems": problems})
+
+
+def _short(entry) -> str:
+    """Return a log entry for the screen: 64-digit hex values shortened to 12 digits."""
+    import re
+
+    return re.sub(r"\b([0-9a-f]{12})[0-9a-f]{52}\b", r"\1…", entry.written())
 
 
 def reveal(doc_spec: str, player: str, now: bool = False) -> Result:
@@ -656,7 +647,8 @@ def _rebuild(game, state, derived):
 
 
 def audit(doc_spec: str) -> Result:
-    """Check the fair play of a match: log chain, chain values, every revealed draw and roll, every play.
+    """Check the fair play of a match: log chain and seal, commitments, chain values, every revealed draw
+    and roll, every entry's writer, every revealed deck, every play, and the game's own position check.
 
     :raises ProblemsFound: any discrepancy (exit 1), each one listed.
     """
@@ -667,24 +659,27 @@ def audit(doc_spec: str) -> Result:
     state = game.parse(snap.text)
     _need_match(state, doc_spec)
     meta = state.meta
-    problems = au.log_problems(meta, au.entry_lines(snap.text)) + au.chain_problems(meta)
+    if meta.version < 2:
+        raise ProblemsFound(f"{doc_spec}: cannot be audited", [au.OLD_LOG])
+    problems = au.log_problems(meta, au.entry_lines(snap.text), au.sections(game, state))
+    problems += au.chain_problems(meta) + au.reveal_problems(meta)
     for p in meta.fairplay:
         if private.exists(meta.match_id, p.name):
-            problems += au.witness_problems(meta, private.load(meta.match_id, p.name))
+            sec = private.load(meta.match_id, p.name)
+            problems += fairplay_checks.seen_problems(meta, sec) + fairplay_checks.own_problems(meta, sec)
     derived, lines = {}, []
     for p in meta.fairplay:
         r = meta.revealed_by(p.name)
         if r is None:
-            lines.append(f"{p.name}: not revealed — {p.draws} random events; their draws are checked once "
-                         f"{p.name} runs pbd reveal")
+            lines.append(f"{p.name}: not revealed — {p.draws} draws, {p.rolls} rolls, {p.free} free rolls; "
+                         f"checked once {p.name} runs pbd reveal")
             continue
         d = au.derive(meta, p.name, game.drawable(r.deck))
         derived[d.player] = d
-        problems += d.problems
-        lines.append(f"{p.name}: revealed — {p.draws} random events re-derived from the seed")
-    for r in meta.revealed:
-        if meta.player(r.name) is None:
-            problems.append(f"Revealed: {r.name} is not a player of this match")
+        problems += d.problems + [f"{p.name}'s revealed deck: {x}" for x in game.committed_problems(state, p.name,
+                                                                                                   r.deck)]
+        lines.append(f"{p.name}: revealed — {p.draws} draws, {p.rolls} rolls, {p.free} free rolls re-derived "
+                     f"from the seed")
     rebuilt = _rebuild(game, state, derived)
     if rebuilt is None:
         lines.append(f"{game.title} cannot replay its log yet: the plays were not checked against the hands")
@@ -692,12 +687,15 @@ def audit(doc_spec: str) -> Result:
         problems += rebuilt.problems
         if rebuilt.complete and rebuilt.state is not None:
             problems += au.board_differences(game, rebuilt.state, state)
+    problems += [f"position: {x}" for x in game.problems(state)]
+    problems = list(dict.fromkeys(problems))
     lines.insert(0, f"{doc_spec}: {len(meta.log)} log entries")
     if problems:
         raise ProblemsFound("\n".join(lines + [f"audit: {len(problems)} problem(s) found"]), problems)
-    lines.append("audit: clean — the log chain holds, every chain value and revealed draw and roll checks out"
-                 + (", and every logged move replays to the board" if rebuilt is not None else
-                    " (the moves themselves were not replayed)"))
+    replays = (", every logged move replays to the board" if rebuilt is not None else
+               " (the moves themselves were not replayed)")
+    lines.append("audit: clean — the log chain and its seal hold, every commitment, chain value, entry writer, "
+                 f"revealed deck, draw and roll checks out{replays}, and the position breaks no rule")
     return Result(lines, {"problems": [], "players": [p.name for p in meta.fairplay],
                           "revealed": [r.name for r in meta.revealed]})
 

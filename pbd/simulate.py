@@ -32,8 +32,9 @@ def seat(game, rng: random.Random, decks: tuple[str, ...] | None = None, options
     if players != 2:
         options.setdefault("players", players)
     names = NAMES[:players]
-    seeds = [fairplay.seed_from_text(f"{rng.random()}") for _ in names]
-    state, sec = game.create(f"{rng.getrandbits(32):08x}", names[0], decks[0], seeds[0], options)
+    match_id = f"{rng.getrandbits(32):08x}"
+    seeds = [fairplay.seed_from_text(f"{rng.random()}", match_id) for _ in names]
+    state, sec = game.create(match_id, names[0], decks[0], seeds[0], options)
     held = {names[0]: sec}
     for name, deck, seed in zip(names[1:], decks[1:], seeds[1:]):
         state, held[name] = game.join(state, name, deck if game.join_needs_deck else None, seed)
@@ -61,6 +62,9 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
     """
     state, chance = seat(game, rng, **seat_args)
     for _ in range(max_moves):
+        for player in game.actors(state):
+            if game.pending(state, player):  # what that seat's pbd does on its next command
+                game.settle(state, player, chance)
         for player in game.actors(state):
             move = (pick(game.legal(state, player) or [None], rng) if exhaustive
                     else _first_legal(game, state, player, rng))

@@ -92,7 +92,7 @@ class Game:
         """Return the die roll ``player``'s next random event would give (without using it)."""
         sec = self.chance.secrets[player.casefold()]
         pub = self.state.meta.player(player)
-        return fairplay.roll(sec.seed, pub.draws, self.chance.beacon(player), sides)
+        return fairplay.roll(sec.seed, pub.rolls, self.chance.beacon(player), sides)
 
     def char(self, player: str, name: str) -> Character:
         side = self.state.side(player)
@@ -141,7 +141,8 @@ def seeded_for_roll(face: int, sides: int = 6, player: str = "Ann") -> str:
     """Return a seed text whose first die roll for ``player`` is ``face`` (deterministic search)."""
     for i in range(500):
         text = f"roll-{face}-{i}"
-        if fairplay.roll(fairplay.seed_from_text(text), 0, "", sides) == face:
+        other = "Ben" if player == "Ann" else "Ann"
+        if fairplay.roll(fairplay.seed_from_text(text), 0, fairplay.beacon_text([(other, 0, "")]), sides) == face:
             return text
     raise AssertionError(f"no seed rolls {face}")
 

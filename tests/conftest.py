@@ -70,6 +70,8 @@ def pbd():
 def match(pbd, tmp_path):
     """A started C&C match on a local file: Ann (Forces of Justice) moves first against Ben (Forces of Corruption)."""
     doc = tmp_path / "match.txt"
-    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann", ok=True)
+    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann-1", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
+    pbd("hand", doc, "--as", "Ann", ok=True)       # Ann's pbd draws her opening hand, publishes a chain value
+    pbd("hand", doc, "--as", "Ben", ok=True)       # which Ben's opening hand needs
     return doc

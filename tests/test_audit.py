@@ -16,6 +16,8 @@ def new_match(pbd, tmp_path, first="Ann"):
     doc = tmp_path / "match.txt"
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann", "--first", first, ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
+    pbd("hand", doc, "--as", "Ann", ok=True)       # the opening hands (and who moves first)
+    pbd("hand", doc, "--as", "Ben", ok=True)
     return doc
 
 
@@ -29,7 +31,8 @@ def play_randomly(pbd, doc, rng, moves):
         if not actors:
             return True
         legal = pbd.json("legal", doc, "--as", actors[0])["moves"]
-        pbd("move", doc, "--as", actors[0], pick(legal, rng), ok=True)
+        if legal:                       # (none: the command only drew the opening hands; look again)
+            pbd("move", doc, "--as", actors[0], pick(legal, rng), ok=True)
     return False
 
 
@@ -38,15 +41,15 @@ def match_id(doc) -> str:
 
 
 def rechain(text: str) -> str:
-    """Recompute every log hash, as a forger who knows the chain's recipe would."""
+    """Recompute every log hash, as a forger who knows the chain's recipe would (the MACs they cannot)."""
     frame = split_frame(text)
     meta = parse_meta("cnc", frame)
-    previous = log_genesis()
+    previous = log_genesis(meta.match_id)
     lines = text.split("\n")
     for line, entry in zip(frame.log, meta.log):
         entry.hash = log_link(previous, entry)
         previous = entry.hash
-        lines[line.number - 1] = f"{entry.line()} · #{entry.hash}"
+        lines[line.number - 1] = entry.written()
     return "\n".join(lines)
 
 
@@ -129,8 +132,8 @@ def tamper_seed(text):
 
 
 MUTATIONS = {
-    "a changed roll": (tamper_roll, r"roll \(event \d+\) shows \d; the seed gives \d"),
-    "a changed draw": (tamper_counter, r"random event \d+ where \d+ was next"),
+    "a changed roll": (tamper_roll, r"roll \(roll \d+\) shows \d; the seed gives \d"),
+    "a changed draw": (tamper_counter, r"draw \d+ where \d+ was next"),
     "an edited log entry": (tamper_edit, r"replaying the move gives|hash #\w+ does not follow"),
     "a deleted log entry": (tamper_delete, r"publications|published chain value|the log records"),
     "a swapped deck line": (tamper_swap_deck, r"do not match the commitment"),
@@ -177,7 +180,7 @@ def test_the_audit_catches_a_deleted_last_entry_through_the_witness_and_the_coun
     doc.write_text("\n".join(lines[:-1]) + "\n")
     result = pbd("audit", doc)
     assert result.exit_code == 1
-    assert "the log now ends at entry 2" in result.output and "shows 6 draws, the log records 5" in result.output
+    assert "the log now ends at entry 4" in result.output and "shows 6 draws, the log records 5" in result.output
 
 
 # -- roll, reveal, log --------------------------------------------------------------------------
@@ -187,7 +190,8 @@ def test_roll_is_logged_public_and_audited(pbd, tmp_path):
     result = pbd("roll", doc, "--as", "Ben", "2d6", ok=True)
     m = re.match(r"Ben rolls 2d6: (\d) \+ (\d) = (\d+)", result.output)
     assert m and int(m.group(1)) + int(m.group(2)) == int(m.group(3))
-    assert re.search(r"\d+\. Ben: rolls 2d6: .* · rng 5@0 d6=\d, 6@0 d6=\d · #[0-9a-f]{8}", doc.read_text())
+    assert re.search(r"\d+\. Ben: rolls 2d6: .* · rng f0@1 d6=\d, f1@1 d6=\d · seal \w+ · mac \w+ · #[0-9a-f]{64}",
+                     doc.read_text())
     data = pbd.json("roll", doc, "--as", "Ann", "d20")
     assert 1 <= data["total"] <= 20
     pbd("reveal", doc, "--as", "Ann", "--now", ok=True)
@@ -225,10 +229,10 @@ def test_reveal_waits_for_the_end_unless_both_agree_and_then_the_match_stops(pbd
 def test_log_prints_the_entries_and_flags_a_broken_chain(pbd, tmp_path):
     doc = new_match(pbd, tmp_path)
     out = pbd("log", doc, ok=True).output
-    assert out.startswith("1. Ann: new match") and "log chain: intact (2 entries)" in out
-    doc.write_text(doc.read_text().replace("5 cards dealt · rng 0-4@0", "6 cards dealt · rng 0-4@0"))
+    assert out.startswith("1. Ann: new match") and "log chain: intact (4 entries)" in out
+    doc.write_text(doc.read_text().replace("5 cards drawn · rng 0-4@1", "6 cards drawn · rng 0-4@1"))
     out = pbd("log", doc).output
-    assert "log chain: BROKEN" in out and "log entry 2" in out
+    assert "log chain: BROKEN" in out and "log entry 4" in out
     assert pbd.json("log", doc)["problems"]
 
 
@@ -264,7 +268,7 @@ def test_undo_takes_back_a_move_that_revealed_nothing(pbd, tmp_path):
     after = doc.read_text()
     board = lambda t: t.split("\nLog\n")[0]  # noqa: E731
     assert board(after) == board(before)
-    assert re.search(rf"^4\. Ann: takes back 3: {re.escape(move)} · #[0-9a-f]{{8}}$", after, re.M)
+    assert re.search(rf"^6\. Ann: takes back 5: {re.escape(move)} · seal \w+ · mac \w+ · #[0-9a-f]{{64}}$", after, re.M)
     assert pbd.json("hand", doc, "--as", "Ann")["hand"] == hand
     assert pbd("undo", doc, "--as", "Ann").exit_code == 1           # once only
     pbd("move", doc, "--as", "Ann", move, ok=True)                   # the move can be made again

@@ -27,9 +27,12 @@ def test_new_writes_the_board_and_deals_a_private_hand(pbd, tmp_path):
     assert "player 1" in result.output
     text = doc.read_text()
     assert "Discarded cards" in text and "CP = 100 AP= 0" in text and "[The Porter]" in text
+    assert hand(pbd, doc, "Ann") == []           # drawn once the opponent has joined (see the README)
+    assert "Ann: hand 5 · deck 45" in text
+    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", ok=True)
     cards = hand(pbd, doc, "Ann")
     assert len(cards) == 5
-    assert "Ann: hand 5 · deck 45" in text
+    text = doc.read_text()
     # the hand is private: no card of it is named in the shared document
     board_part = text.split("Fair play")[0]
     for card in set(cards):
@@ -80,6 +83,7 @@ def test_vanished_cops_example_from_the_rulebook(pbd, tmp_path):
         doc = tmp_path / f"m{attempt}.txt"
         pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", f"a{attempt}", ok=True)
         pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", f"b{attempt}", ok=True)
+        pbd("hand", doc, "--as", "Ann", ok=True)       # Ann's opening hand first, then Ben's can be drawn
         if "Vanished Cops" in hand(pbd, doc, "Ben"):
             break
     else:
@@ -197,13 +201,15 @@ def test_join_twice_or_a_taken_name(pbd, match):
     assert match.read_bytes() == before
 
 
-def test_first_random_is_decided_at_join(pbd, tmp_path):
+def test_first_random_is_drawn_after_the_join(pbd, tmp_path):
     firsts = set()
     for i in range(12):
         doc = tmp_path / f"m{i}.txt"
         pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--first", "random", ok=True)
         assert "First player: random" in doc.read_text()
         pbd("join", doc, "--as", "Ben", "--deck", "forces-of-peace", ok=True)
+        assert board(pbd, doc)["first"] is None
+        pbd("hand", doc, "--as", "Ann", ok=True)        # the creator's next command draws it
         firsts.add(board(pbd, doc)["first"])
     assert firsts == {"Ann", "Ben"}
 

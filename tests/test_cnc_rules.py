@@ -808,7 +808,8 @@ def test_rolls_are_real_and_advance_the_public_counter():
     face = g.roll("Ann")
     out = g.play("Ann", "Deadpool uses Breaking the Fourth Wall")
     assert f"rolled {face} (d6)" in out[0]
-    assert g.state.meta.player("Ann").draws == 1 + len(g.ann.hand)      # the roll, then any cards it drew
+    ann = g.state.meta.player("Ann")
+    assert ann.rolls == 1 and ann.draws == len(g.ann.hand)          # the roll, then any cards it drew
 
 
 # -- adjustments -------------------------------------------------------------------------------
@@ -1048,6 +1049,8 @@ def match_file(tmp_path, pbd):
     doc = tmp_path / "match.txt"
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "rules-ann", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "rules-ben", ok=True)
+    pbd("hand", doc, "--as", "Ann", ok=True)           # the opening hands
+    pbd("hand", doc, "--as", "Ben", ok=True)
     return doc
 
 

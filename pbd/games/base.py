@@ -9,7 +9,7 @@ frame common to all games is::
     <game body: the board>
 
     Fair play
-    Ann: commitment 3fa1… · chain 2 91ab… · draws 7
+    Ann: commitment 3fa1… · chain 2 91ab… · draws 7 · rolls 1 · free 0
     Ben: commitment …
 
     Revealed                      (only once someone ran ``pbd reveal``)
@@ -18,49 +18,71 @@ frame common to all games is::
     …
 
     Log
-    1. Ann: new match · rng 0-4@- · #1f0c3a9b
-    2. Ben: joined · rng 0-4@0, 5@0 d2=1 · #77d2e410
-    3. Ann: draw · hand 6 · AP 3→2 · rng 5@0 · #c4e1b0aa
-    4. Ann: end turn · chain 1 · #0b9d51e3
+    1. Ann: new match · deck committed (Forces of Justice) · commits 3fa1… head 77c0… · seal 1f0c… · mac 9a0b… · #e3…
+    2. Ben: joined · deck committed (Forces of Corruption) · commits … head … · seal … · mac … · #…
+    3. Ann: opening hand · 5 cards drawn · rng 0-4@0, r0@0 d2=2 (first) · chain 1 · seal … · mac … · #…
 
-Log entries end with optional fair-play tags and a hash:
+Log entries end with fair-play tags, in this order:
 
-* ``rng A-B@J`` — the entry used the player's random events number A..B (their public
-  ``draws`` counter), with the opponent's chain value number J as beacon (``-``: no
-  opponent seated yet); ``d6=4`` after an event is a die roll and its public result;
-  a name before the numbers says whose events they were when not the entry's player.
-* ``chain K`` — the player published chain value number K during this entry.
-* ``#hhhhhhhh`` — the first 8 hex digits of SHA-256 over the previous entry's hash and
-  this entry's line, so an edited, inserted or deleted entry breaks the chain.
+* ``commits C head H`` — the seat's full commitment and the head of its hash chain, in the
+  first entry the seat writes (``new`` / ``join``).
+* ``rng …`` — the random events the entry used, one token per event or run of draws:
+  ``A-B@J`` draws number A..B of the seat's *draw* counter; ``rK@J d6=4`` the K-th roll the
+  rules call for and its face; ``fK@J d6=4`` the K-th free roll (``pbd roll``); a die with
+  custom faces is ``d(1 3 4 5 6 8)``; ``(purpose)`` after a roll names what it was for.
+  ``J`` lists the value number of every other seat's latest chain value used as beacon, in
+  seat order, joined by dots (``@3.0.2``); a name before the numbers says whose events
+  they were when not the entry's player.
+* ``chain K`` — the seat published chain value number K; ``chain K next H`` also publishes
+  the head of its next chain (with the last value of the current one).
+* ``seal S`` — 16 hex digits of SHA-256 over the Fair play and Revealed sections (and any
+  section the game seals, like Twin Tower City's Deal) as this entry's write left them.
+* ``mac M`` — the writer's MAC of the entry (a key derived from the writer's committed
+  seed): only the writer's pbd can make it; anyone checks it after ``pbd reveal``.
+* ``#hash`` — the full SHA-256 over the previous entry's hash and this entry's line; the
+  chain starts from the match id, so an edited, inserted or deleted entry breaks it.
 
-Older documents without the tags parse as before (entries without a hash).
+Documents written by an older pbd (8-digit hashes) still parse; :attr:`Meta.version` says
+which, and the fair-play checks refuse to carry such a match on.
 
 :func:`split_frame` and :func:`render_frame` handle the frame; games handle the rest.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from pbd import fairplay
 from pbd.errors import DocumentFormatError
 
 TITLE_RE = re.compile(r"^\s*pbd match\s+(?P<id>[0-9a-f]{4,32})\s*(?:[·|-]\s*(?P<title>.*?))?\s*$", re.I)
 FAIRPLAY_RE = re.compile(
     r"^(?P<name>.+?):\s*commitment\s+(?P<commit>[0-9a-f]{64})\s*·\s*chain\s+(?P<idx>\d+)\s+(?P<chain>[0-9a-f]{64})"
-    r"(?:\s*·\s*draws\s+(?P<draws>\d+))?\s*$")
+    r"(?:\s*·\s*draws\s+(?P<draws>\d+))?(?:\s*·\s*rolls\s+(?P<rolls>\d+))?(?:\s*·\s*free\s+(?P<free>\d+))?\s*$")
 LOG_RE = re.compile(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
-HASH_RE = re.compile(r"\s*·?\s*#(?P<hash>[0-9a-f]{8})$")
-_EVENT = r"(?:[^,@·]+?\s+)?\d+(?:-\d+)?@(?:\d+|-)(?:\s+d\d+=\d+)?"
+HASH_RE = re.compile(r"\s*·?\s*#(?P<hash>[0-9a-f]{64}|[0-9a-f]{8})$")
+MAC_RE = re.compile(r"\s*·\s*mac\s+(?P<mac>[0-9a-f]{16})$")
+SEAL_RE = re.compile(r"\s*·\s*seal\s+(?P<seal>[0-9a-f]{16})$")
+COMMIT_RE = re.compile(r"\s*·\s*commits\s+(?P<commit>[0-9a-f]{64})\s+head\s+(?P<head>[0-9a-f]{64})$")
+_BEACON = r"(?:-|\d+(?:\.\d+)*)"
+_DIE = r"d(?:\d+|\(\d+(?: \d+)*\))"
+_EVENT = rf"(?:[^,@·]+?\s+)?[rf]?\d+(?:-\d+)?@{_BEACON}(?:\s+{_DIE}=\d+(?:\s+\([a-z][a-z0-9-]*\))?)?"
 RNG_RE = re.compile(rf"\s*·\s*rng\s+(?P<events>{_EVENT}(?:,\s*{_EVENT})*)$")
-EVENT_RE = re.compile(r"^(?:(?P<name>[^,@·]+?)\s+)?(?P<a>\d+)(?:-(?P<b>\d+))?@(?P<j>\d+|-)(?:\s+d(?P<sides>\d+)=(?P<face>\d+))?$")
-_PUB = r"(?:[^,·]+?\s+)?\d+"
+EVENT_RE = re.compile(
+    rf"^(?:(?P<name>[^,@·]+?)\s+)??(?P<kind>[rf]?)(?P<a>\d+)(?:-(?P<b>\d+))?@(?P<j>{_BEACON})"
+    r"(?:\s+d(?:(?P<sides>\d+)|\((?P<faces>\d+(?: \d+)*)\))=(?P<face>\d+)(?:\s+\((?P<purpose>[a-z][a-z0-9-]*)\))?)?$")
+_PUB = r"(?:[^,·]+?\s+)?\d+(?:\s+next\s+[0-9a-f]{64})?"
 CHAIN_TAG_RE = re.compile(rf"\s*·\s*chain\s+(?P<pubs>{_PUB}(?:,\s*{_PUB})*)$")
-PUB_RE = re.compile(r"^(?:(?P<name>[^,·]+?)\s+)?(?P<k>\d+)$")
+PUB_RE = re.compile(r"^(?:(?P<name>[^,·]+?)\s+)??(?P<k>\d+)(?:\s+next\s+(?P<next>[0-9a-f]{64}))?$")
 SEED_RE = re.compile(r"^(?P<name>[^:]+?):\s*seed\s+(?P<seed>[0-9a-f]{64})\s*$")
 DECK_LINE_RE = re.compile(r"^(?P<name>.+?)\s+(?P<n>\d+)\.\s+(?P<card>.+?)\s*$")
+KIND_LETTER = {"draw": "", "roll": "r", "free": "f"}
+LETTER_KIND = {v: k for k, v in KIND_LETTER.items()}
+#: the log text of a reveal (``pbd reveal``)
+REVEAL_TEXT = "revealed seed and deck list"
 
 
 @dataclass
@@ -73,46 +95,102 @@ class Line:
 
 @dataclass
 class PlayerMeta:
-    """A player's public fair-play record: commitment, latest chain value, events so far."""
+    """A seat's public fair-play record: commitment, latest chain value, random events so far (per kind)."""
 
     name: str
     commitment: str = ""
     chain: str = ""
     chain_index: int = 0
     draws: int = 0
+    rolls: int = 0
+    free: int = 0
+
+    def count(self, kind: str) -> int:
+        """Return how many random events of ``kind`` (draw, roll, free) the seat made."""
+        return {"draw": self.draws, "roll": self.rolls, "free": self.free}[kind]
+
+    def advance(self, kind: str) -> None:
+        """Count one more random event of ``kind``."""
+        setattr(self, {"draw": "draws", "roll": "rolls", "free": "free"}[kind], self.count(kind) + 1)
+
+    def line(self) -> str:
+        """Return the seat's line of the Fair play section."""
+        return (f"{self.name}: commitment {self.commitment} · chain {self.chain_index} {self.chain} · "
+                f"draws {self.draws} · rolls {self.rolls} · free {self.free}")
 
 
 @dataclass
 class Event:
-    """One random event of a player: a draw (``sides == 0``) or a die roll and its face."""
+    """One random event of a seat: a draw, or a roll (the rules' or a free one) and its face.
+
+    ``beacon`` holds the value number of every other seat's chain value used, in seat
+    order (empty: no other seat).
+    """
 
     player: str
     counter: int
-    beacon: int | None
-    sides: int = 0
+    beacon: tuple[int, ...] = ()
+    kind: str = "draw"
+    faces: tuple[int, ...] = ()
     face: int = 0
+    purpose: str = ""
+
+    def token(self, owner: str) -> str:
+        """Return the event as written after ``rng`` in an entry of ``owner``."""
+        who = "" if self.player == owner else f"{self.player} "
+        out = f"{who}{KIND_LETTER[self.kind]}{self.counter}@{_beacon_tag(self.beacon)}"
+        if self.kind != "draw":
+            out += f" {fairplay.die_spec(self.faces)}={self.face}" + (f" ({self.purpose})" if self.purpose else "")
+        return out
+
+
+def _beacon_tag(beacon: tuple[int, ...]) -> str:
+    return ".".join(map(str, beacon)) if beacon else "-"
 
 
 @dataclass
 class LogEntry:
-    """One numbered line of the move log, with its fair-play tags and chain hash."""
+    """One numbered line of the move log, with its fair-play tags, seal, MAC and chain hash."""
 
     number: int
     player: str
     text: str
     events: list[Event] = field(default_factory=list)
     published: dict[str, int] = field(default_factory=dict)
+    heads: dict[str, str] = field(default_factory=dict)
+    commit: tuple[str, str] | None = None
+    seal: str = ""
+    mac: str = ""
     hash: str = ""
+    #: recorded in this command and not yet sealed, signed and hashed (see :meth:`Meta.finalize`)
+    fresh: bool = field(default=False, compare=False, repr=False)
 
-    def line(self) -> str:
-        """Return the entry as written in the document, without its hash."""
+    def body(self) -> str:
+        """Return what the move says: number, player, text and the commit, rng and chain tags."""
         out = f"{self.number}. {self.player}: {self.text}"
+        if self.commit:
+            out += f" · commits {self.commit[0]} head {self.commit[1]}"
         if self.events:
             out += " · rng " + ", ".join(_event_tokens(self.player, self.events))
         if self.published:
             out += " · chain " + ", ".join(
-                (str(k) if name == self.player else f"{name} {k}") for name, k in self.published.items())
+                ("" if name == self.player else f"{name} ") + str(k) + (
+                    f" next {self.heads[name]}" if name in self.heads else "")
+                for name, k in self.published.items())
         return out
+
+    def line(self) -> str:
+        """Return the entry as written in the document, without its hash (what the hash covers)."""
+        out = self.body()
+        if self.seal:
+            out += f" · seal {self.seal}"
+        if self.mac:
+            out += f" · mac {self.mac}"
+        return out
+
+    def written(self) -> str:
+        """Return the whole line as written in the document."""
+        return self.line() + (f" · #{self.hash}" if self.hash else "")
 
 
 @dataclass
@@ -125,17 +203,13 @@ class Reveal:
 
 
 def log_genesis(match_id: str = "") -> str:
-    """Return the hash the first log entry chains to.
-
-    It is the same for every match (so two matches played alike read alike); the
-    entries themselves and the commitments tie a log to its match.
-    """
-    return hashlib.sha256(b"pbd-log-v1").hexdigest()[:8]
+    """Return the hash the first log entry chains to (a full SHA-256 of the match id)."""
+    return fairplay.log_genesis(match_id)
 
 
 def log_link(previous: str, entry: LogEntry) -> str:
     """Return the hash of ``entry`` chained to the ``previous`` entry's hash."""
-    return hashlib.sha256(f"{previous}|{entry.line()}".encode("utf-8")).hexdigest()[:8]
+    return fairplay.log_link(previous, entry.line())
 
 
 def _event_tokens(owner: str, events: list[Event]) -> list[str]:
@@ -147,14 +221,13 @@ def _event_tokens(owner: str, events: list[Event]) -> list[str]:
             e = run[0]
             who = "" if e.player == owner else f"{e.player} "
             span = str(e.counter) if len(run) == 1 else f"{e.counter}-{run[-1].counter}"
-            tokens.append(f"{who}{span}@{'-' if e.beacon is None else e.beacon}")
+            tokens.append(f"{who}{span}@{_beacon_tag(e.beacon)}")
             run.clear()
 
     for e in events:
-        if e.sides:
+        if e.kind != "draw":
             flush()
-            who = "" if e.player == owner else f"{e.player} "
-            tokens.append(f"{who}{e.counter}@{'-' if e.beacon is None else e.beacon} d{e.sides}={e.face}")
+            tokens.append(e.token(owner))
         elif run and (run[-1].player, run[-1].beacon, run[-1].counter + 1) == (e.player, e.beacon, e.counter):
             run.append(e)
         else:
@@ -166,27 +239,40 @@ def _event_tokens(owner: str, events: list[Event]) -> list[str]:
 
 def _parse_entry(number: int, player: str, text: str) -> LogEntry:
     entry = LogEntry(number, player, text)
-    if m := HASH_RE.search(text):
-        entry.hash, text = m.group("hash"), text[:m.start()]
+    for regex, attr in ((HASH_RE, "hash"), (MAC_RE, "mac"), (SEAL_RE, "seal")):
+        if m := regex.search(text):
+            setattr(entry, attr, m.group(attr))
+            text = text[:m.start()]
     if m := CHAIN_TAG_RE.search(text):
         for token in re.split(r",\s*", m.group("pubs")):
             p = PUB_RE.match(token.strip())
-            entry.published[(p.group("name") or player).strip()] = int(p.group("k"))
+            who = (p.group("name") or player).strip()
+            entry.published[who] = int(p.group("k"))
+            if p.group("next"):
+                entry.heads[who] = p.group("next")
         text = text[:m.start()]
     if m := RNG_RE.search(text):
         for token in re.split(r",\s*", m.group("events")):
-            e = EVENT_RE.match(token.strip())
-            who = (e.group("name") or player).strip()
-            beacon = None if e.group("j") == "-" else int(e.group("j"))
-            a = int(e.group("a"))
-            b = int(e.group("b") or a)
-            if e.group("sides"):
-                entry.events.append(Event(who, a, beacon, int(e.group("sides")), int(e.group("face"))))
-            else:
-                entry.events += [Event(who, c, beacon) for c in range(a, b + 1)]
+            entry.events += _parse_event(token.strip(), player)
+        text = text[:m.start()]
+    if m := COMMIT_RE.search(text):
+        entry.commit = (m.group("commit"), m.group("head"))
         text = text[:m.start()]
     entry.text = text.rstrip()
     return entry
+
+
+def _parse_event(token: str, player: str) -> list[Event]:
+    e = EVENT_RE.match(token)
+    who = (e.group("name") or player).strip()
+    beacon = () if e.group("j") == "-" else tuple(int(j) for j in e.group("j").split("."))
+    a = int(e.group("a"))
+    kind = LETTER_KIND[e.group("kind")]
+    if e.group("face") is None:
+        return [Event(who, c, beacon) for c in range(a, int(e.group("b") or a) + 1)]
+    faces = (tuple(range(1, int(e.group("sides")) + 1)) if e.group("sides")
+             else tuple(int(f) for f in e.group("faces").split()))
+    return [Event(who, a, beacon, kind or "roll", faces, int(e.group("face")), e.group("purpose") or "")]
 
 
 @dataclass
@@ -202,31 +288,109 @@ class Meta:
     pending_events: list[Event] = field(default_factory=list, compare=False, repr=False)
     #: each player's chain index as of the last log entry (to tag publications)
     published: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    #: heads of next chains published since the last log entry
+    pending_heads: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: seeds of the seats whose entries this pbd signs (casefolded name -> seed)
+    signers: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
+    #: 2 for this pbd's log format; 1 for a log an older pbd wrote (8-digit hashes)
+    version: int = field(default=2, compare=False, repr=False)
+
+    def seat(self, name: str, seed: bytes, committed: list[str]) -> PlayerMeta:
+        """Add a seat's fair-play record: its commitment to ``seed`` and ``committed``, its chain head.
+
+        The commitment and head also go into the seat's first log entry (see :meth:`record`).
+        """
+        pub = PlayerMeta(name, fairplay.commitment(seed, committed), fairplay.head(seed, 0))
+        self.fairplay.append(pub)
+        self.signers[name.casefold()] = seed
+        return pub
 
     def record(self, player: str, text: str) -> LogEntry:
         """Append a log entry with the random events and chain publications since the last one.
 
-        The entry is chained to the previous one by its hash (see :func:`log_link`).
+        A seat's first entry carries its commitment and chain head.  The entry is sealed,
+        signed and chained when the document is rendered (:meth:`finalize`).
         """
-        entry = LogEntry(len(self.log) + 1, player, text, list(self.pending_events))
+        if self.owes_value(player):
+            self._publish(player)
+        entry = LogEntry(len(self.log) + 1, player, text, list(self.pending_events), fresh=True)
         self.pending_events.clear()
         for p in self.fairplay:
             if p.chain_index != self.published.get(p.name, 0):
                 entry.published[p.name] = p.chain_index
                 self.published[p.name] = p.chain_index
-        entry.hash = log_link(self.last_hash(), entry)
+        entry.heads = {k: v for k, v in self.pending_heads.items() if k in entry.published}
+        self.pending_heads.clear()
+        pub = self.player(player)
+        if pub is not None and pub.chain_index == 0 and pub.commitment and self.commit_entry(pub.name) is None:
+            entry.commit = (pub.commitment, pub.chain)
         self.log.append(entry)
         return entry
 
+    def owes_value(self, name: str) -> bool:
+        """Return True if a seat committed after ``name``'s latest chain value was published.
+
+        That seat cannot use the value (it was public when it chose its seed), so ``name``'s
+        next log entry publishes a new one: every seat then has a value each other seat may use.
+        """
+        pub = self.player(name)
+        if pub is None or not pub.chain or self.published.get(pub.name, 0) != pub.chain_index:
+            return False
+        if pub.chain_index == 0:
+            entry = self.commit_entry(pub.name)
+            last = entry.number if entry else None
+        else:
+            last = next((e.number for e in reversed(self.log) if e.published.get(pub.name) == pub.chain_index), None)
+        return last is not None and any(e.commit and e.number > last for e in self.log)
+
+    def _publish(self, name: str) -> None:
+        pub = self.player(name)
+        seed = self.signers.get(pub.name.casefold())
+        pub.chain_index += 1
+        pub.chain = fairplay.published_value(seed, pub.chain_index) if seed else pub.chain
+        if seed and fairplay.ends_generation(pub.chain_index):
+            self.pending_heads[pub.name] = fairplay.head(seed, pub.chain_index // fairplay.CHAIN_LENGTH)
+
+    def finalize(self, sections: Sequence[str]) -> None:
+        """Seal, sign (for the seats we hold seeds of) and hash the entries recorded in this command."""
+        seal = fairplay.seal(sections)
+        previous = log_genesis(self.match_id)
+        for entry in self.log:
+            if entry.fresh:
+                entry.seal = seal
+                seed = self.signers.get(entry.player.casefold())
+                entry.mac = fairplay.entry_mac(seed, previous, f"{entry.body()} · seal {seal}") if seed else ""
+                entry.hash = fairplay.log_link(previous, entry.line())
+                entry.fresh = False
+            previous = entry.hash or previous
+
+    def section_lines(self) -> list[str]:
+        """Return the Fair play and Revealed lines as pbd writes them (what a seal covers, with the game's)."""
+        out = [p.line() for p in self.fairplay]
+        for r in self.revealed:
+            out += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
+        return out
+
+    def commit_entry(self, name: str) -> LogEntry | None:
+        """Return the log entry that carries ``name``'s commitment and chain head, if any."""
+        return next((e for e in self.log if e.commit and e.player.casefold() == name.casefold()), None)
+
+    def heads(self, name: str) -> dict[int, str]:
+        """Return ``{generation: head}`` of ``name``'s chains as the log publishes them."""
+        out: dict[int, str] = {}
+        for e in self.log:
+            if e.commit and e.player.casefold() == name.casefold():
+                out.setdefault(0, e.commit[1])
+            for who, head in e.heads.items():
+                if who.casefold() == name.casefold():
+                    out.setdefault(e.published[who] // fairplay.CHAIN_LENGTH, head)
+        return out
+
     def last_hash(self) -> str:
         """Return the hash the next log entry chains to."""
-        if not self.log:
-            return log_genesis(self.match_id)
-        if self.log[-1].hash:
-            return self.log[-1].hash
         previous = log_genesis(self.match_id)
         for e in self.log:
-            previous = log_link(previous, e)
+            previous = e.hash or log_link(previous, e)
         return previous
 
     def revealed_by(self, name: str) -> Reveal | None:
@@ -298,9 +462,11 @@ def parse_meta(game: str, frame: Frame) -> Meta:
         m = FAIRPLAY_RE.match(line.text.strip())
         if not m:
             raise DocumentFormatError(
-                "expected 'NAME: commitment <64 hex> · chain N <64 hex>' in the Fair play section", line=line.number)
+                "expected 'NAME: commitment <64 hex> · chain N <64 hex> · draws N · rolls N · free N' in the Fair "
+                "play section", line=line.number)
         meta.fairplay.append(PlayerMeta(m.group("name").strip(), m.group("commit"), m.group("chain"),
-                                        int(m.group("idx")), int(m.group("draws") or 0)))
+                                        int(m.group("idx")), *(int(m.group(k) or 0) for k in ("draws", "rolls",
+                                                                                              "free"))))
     meta.published = {p.name: p.chain_index for p in meta.fairplay}
     for line in frame.revealed:
         text = line.text.strip()
@@ -316,22 +482,27 @@ def parse_meta(game: str, frame: Frame) -> Meta:
         if not m:
             raise DocumentFormatError("expected a log entry like '12. Ann: draw'", line=line.number)
         meta.log.append(_parse_entry(int(m.group("n")), m.group("player").strip(), m.group("text")))
+    if any(len(e.hash) == 8 for e in meta.log):
+        meta.version = 1
     return meta
 
 
-def render_frame(meta: Meta, title: str, header: list[str], body: list[str]) -> str:
-    """Return the whole document text for a game's header and body lines."""
+def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sealed: Sequence[str] = ()) -> str:
+    """Return the whole document text for a game's header and body lines.
+
+    ``sealed`` are game lines the log's seal covers besides Fair play and Revealed (a deal).
+    Entries recorded in this command are sealed, signed and hashed here (:meth:`Meta.finalize`).
+    """
+    meta.finalize([*meta.section_lines(), *sealed])
     out = [f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header, "", *body]
     if meta.fairplay:
-        out += ["", "Fair play"]
-        out += [f"{p.name}: commitment {p.commitment} · chain {p.chain_index} {p.chain} · draws {p.draws}"
-                for p in meta.fairplay]
+        out += ["", "Fair play", *(p.line() for p in meta.fairplay)]
     if meta.revealed:
         out += ["", "Revealed"]
         for r in meta.revealed:
             out += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
     out += ["", "Log"]
-    out += [e.line() + (f" · #{e.hash}" if e.hash else "") for e in meta.log]
+    out += [e.written() for e in meta.log]
     return "\n".join(out) + "\n"
 
 
@@ -409,16 +580,21 @@ class Game:
 
 
 class Chance:
-    """Draws and rolls for the players whose secrets we hold, derived by :mod:`pbd.fairplay`.
+    """Draws and rolls for the seats whose secrets we hold, derived by :mod:`pbd.fairplay`.
 
-    In a real match pbd holds only the acting player's secrets; a simulation holds both.
-    Each event advances the player's public counter (``PlayerMeta.draws``) so that an
-    audit can re-derive it once the seed is revealed.
+    In a real match pbd holds only the acting seat's secrets; a simulation holds every seat's.
+    Each event advances the seat's public counter of its kind (``PlayerMeta.draws``,
+    ``rolls``, ``free``) and is tagged in the next log entry, so that an audit can re-derive
+    it once the seed is revealed.  Its beacon is every other seat's latest published chain
+    value, and each of those must have been published after the seat committed (else the
+    seat could have chosen its seed knowing it): until then the event is refused.
     """
 
     def __init__(self, meta: Meta, secrets: dict[str, Secrets]):
         self.meta = meta
         self.secrets = {k.casefold(): v for k, v in secrets.items()}
+        for sec in self.secrets.values():
+            meta.signers.setdefault(sec.player.casefold(), sec.seed)
 
     def _secrets(self, player: str) -> Secrets:
         try:
@@ -432,40 +608,67 @@ class Chance:
         """Return True if we hold ``player``'s secrets."""
         return player.casefold() in self.secrets
 
+    def _others(self, player: str) -> list[PlayerMeta]:
+        return [p for p in self.meta.fairplay if p.name.casefold() != player.casefold()]
+
     def beacon(self, player: str) -> str:
-        """Return the opponent's latest published chain value ('' before anyone published)."""
-        others = [p.chain for p in self.meta.fairplay if p.name.casefold() != player.casefold()]
-        return others[0] if others else ""
+        """Return the beacon of ``player``'s next event: every other seat's latest published chain value."""
+        return fairplay.beacon_text([(p.name, p.chain_index, p.chain) for p in self._others(player)])
 
-    def beacon_index(self, player: str) -> int | None:
-        """Return the number of the opponent's chain value :meth:`beacon` gives (None: no opponent)."""
-        others = [p.chain_index for p in self.meta.fairplay if p.name.casefold() != player.casefold()]
-        return others[0] if others else None
+    def beacon_index(self, player: str) -> tuple[int, ...]:
+        """Return the value numbers :meth:`beacon` uses, in seat order."""
+        return tuple(p.chain_index for p in self._others(player))
 
-    def _note(self, player: str, counter: int, sides: int = 0, face: int = 0) -> None:
+    def waiting_on(self, player: str) -> list[str]:
+        """Return the seats whose latest chain value ``player`` may not use yet (published before it committed).
+
+        An empty list with no other seat at all is reported as ``["another player"]``.
+        """
+        others = self._others(player)
+        if not others:
+            return ["another player"]
+        return [p.name for p in others if not fresh_for(self.meta, player, p.name, p.chain_index)]
+
+    def ready(self, player: str) -> bool:
+        """Return True if ``player`` can make a random event now."""
+        return not self.waiting_on(player)
+
+    def _beacon_or_refuse(self, player: str) -> str:
+        waiting = self.waiting_on(player)
+        if waiting:
+            from pbd.errors import IllegalMoveError
+
+            raise IllegalMoveError(
+                f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} "
+                f"{'publishes' if len(waiting) == 1 else 'publish'} after {player} committed",
+                hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
+        return self.beacon(player)
+
+    def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
+              purpose: str = "") -> None:
         pub = self.meta.player(player)
         self.meta.pending_events.append(
-            Event(pub.name if pub else player, counter, self.beacon_index(player), sides, face))
+            Event(pub.name if pub else player, counter, self.beacon_index(player), kind, faces, face, purpose))
+        if pub:
+            pub.advance(kind)
 
     def publish(self, player: str) -> None:
         """Publish ``player``'s next chain value (at the end of each of their turns).
 
-        Value number k is ``c_{N-k}`` of :func:`pbd.fairplay.chain_value`: each one hashes to
-        the one before, so anyone can check it; only the seed's holder can compute it.
+        Each value hashes to the one before it, so anyone can check it; only the seed's
+        holder can compute it.  With the last value of a chain goes the head of the next.
         """
-        from pbd import fairplay
-
         pub = self.meta.player(player)
         sec = self.secrets.get(player.casefold())
-        if pub is None or sec is None or not pub.chain or pub.chain_index >= fairplay.CHAIN_LENGTH:
+        if pub is None or sec is None or not pub.chain:
             return
         pub.chain_index += 1
-        pub.chain = fairplay.chain_value(sec.seed, fairplay.CHAIN_LENGTH - pub.chain_index)
+        pub.chain = fairplay.published_value(sec.seed, pub.chain_index)
+        if fairplay.ends_generation(pub.chain_index):
+            self.meta.pending_heads[pub.name] = fairplay.head(sec.seed, pub.chain_index // fairplay.CHAIN_LENGTH)
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
-        from pbd import fairplay
-
         sec = self._secrets(player)
         pub = self.meta.player(player)
         cards = []
@@ -474,26 +677,55 @@ class Chance:
             if not remaining:
                 break
             counter = pub.draws if pub else len(sec.drawn)
-            pos = fairplay.draw(sec.seed, counter, self.beacon(player), remaining)
-            self._note(player, counter)
+            pos = fairplay.draw(sec.seed, counter, self._beacon_or_refuse(player), remaining)
+            self._note(player, "draw", counter)
             sec.drawn.append(pos)
-            if pub:
-                pub.draws += 1
             cards.append(sec.deck[pos - 1])
         return cards
 
-    def roll(self, player: str, sides: int = 6) -> int:
-        """Roll a die of ``sides`` faces for ``player``."""
-        from pbd import fairplay
+    def roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None, purpose: str = "") -> int:
+        """Roll a die the rules call for: ``sides`` faces 1..n, or the given ``faces`` (a Sicherman die).
 
+        ``purpose`` (lower-case word, like ``first``) is written in the log and mixed into
+        the derivation.
+
+        :raises ValueError: a die with fewer than 2 faces, or a bad purpose word.
+        """
+        return self._roll(player, "roll", sides, faces, purpose)
+
+    def free_roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None) -> int:
+        """Roll a die of ``pbd roll`` (no rule asked for it): its own counter, so it moves no other event."""
+        return self._roll(player, "free", sides, faces, "")
+
+    def _roll(self, player: str, kind: str, sides: int, faces: Sequence[int] | None, purpose: str) -> int:
+        faces = tuple(faces) if faces is not None else tuple(range(1, sides + 1))
+        if len(faces) < 2 or purpose and not fairplay.PURPOSE_RE.match(purpose):
+            raise ValueError(f"a die needs 2 or more faces and a purpose like 'first' (got {faces}, {purpose!r})")
         sec = self._secrets(player)
         pub = self.meta.player(player)
-        counter = pub.draws if pub else 0
-        face = fairplay.roll(sec.seed, counter, self.beacon(player), sides)
-        self._note(player, counter, sides, face)
-        if pub:
-            pub.draws += 1
+        counter = pub.count(kind) if pub else 0
+        face = fairplay.roll(sec.seed, counter, self._beacon_or_refuse(player), faces, kind, purpose)
+        self._note(player, kind, counter, faces, face, purpose)
         return face
+
+
+def fresh_for(meta: Meta, player: str, other: str, index: int) -> bool:
+    """Return True if ``other``'s chain value number ``index`` was published after ``player`` committed.
+
+    A value published before (or a seat that has not committed in the log yet) could have
+    been known when ``player`` chose its seed.
+    """
+    mine = meta.commit_entry(player)
+    if mine is None:                        # no commitment at all: a position built in a test, not a match
+        pub = meta.player(player)
+        return pub is None or not pub.commitment
+    if index == 0:
+        theirs = meta.commit_entry(other)
+        return theirs is not None and theirs.number > mine.number
+    where = next((e.number for e in meta.log if e.published.get(other) == index), None)
+    if where is None:                       # published in this command, by a seat we hold
+        return other.casefold() in meta.signers
+    return where > mine.number
 
 
 class Playable(Game):
@@ -636,6 +868,17 @@ class Playable(Game):
     def drawable(self, committed: list[str]) -> list[str]:
         """Return the part of a committed list that draws are made from (positions 1..n)."""
         return list(committed)
+
+    def committed_problems(self, state, name: str, committed: list[str]) -> list[str]:
+        """Return why a revealed list is not a legal deck for ``name``, or not the deck the log names.
+
+        ``pbd audit`` runs it on every revealed list (a modified pbd could commit to any list).
+        """
+        return []
+
+    def sealed_lines(self, state) -> list[str]:
+        """Return the game's own lines the log's seal covers besides Fair play and Revealed (a deal)."""
+        return []
 
     def informative(self, entry: LogEntry) -> bool:
         """Return True if a log entry revealed information, so its move cannot be taken back."""

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from pbd import fairplay, paths
 from pbd.errors import BackendError, DocumentFormatError, IllegalMoveError, PbdError, UsageError
-from pbd.games.base import Chance, Meta, PlayerMeta, Playable, Secrets
+from pbd.games.base import Chance, Meta, Playable, Secrets
 from pbd.games.cnc import board, rules
 from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue
 from pbd.games.cnc.notation import parse_moves
@@ -48,8 +48,11 @@ def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
     return fairplay.commitment(seed, [*cards, f"Porter: {porter}"])
 
 
+OPENING = "opening hand"
+
+
 class DryChance(Chance):
-    """Chance for trying a move without consequences: draws are hidden, rolls are 1."""
+    """Chance for trying a move without consequences: draws are hidden, rolls show the first face."""
 
     def __init__(self, meta: Meta):
         super().__init__(meta, {})
@@ -57,8 +60,21 @@ class DryChance(Chance):
     def draw(self, player: str, n: int = 1) -> list[str]:
         return [HIDDEN] * n
 
-    def roll(self, player: str, sides: int = 6) -> int:
-        return 1
+    def _roll(self, player, kind, sides, faces, purpose) -> int:
+        return faces[0] if faces else 1
+
+
+def opening_owed(state: State, name: str) -> bool:
+    """Return True while ``name``'s opening hand is not drawn (its five cards are on the board, face down).
+
+    Opening hands are drawn after every seat has committed, each from a chain value the
+    other seat published after that: the creator's from the joiner's head (on the creator's
+    next command), the joiner's from the creator's next value (on the joiner's next command).
+    """
+    meta = state.meta
+    if meta.commit_entry(name) is None:
+        return False
+    return not any(e.player.casefold() == name.casefold() and e.text.startswith(OPENING) for e in meta.log)
 
 
 class CncGame(Playable):
@@ -110,14 +126,11 @@ class CncGame(Playable):
         return deck
 
     def _seat(self, state: State, match_id: str, player: str, deck, seed: bytes) -> Secrets:
+        """Seat ``player``: commit to the seed and deck; the opening hand is drawn later (see :func:`opening_owed`)."""
         sec = Secrets(match_id, player, self.name, seed, list(deck.cards))
-        state.meta.fairplay.append(PlayerMeta(player, deck_commitment(seed, deck.cards, deck.porter),
-                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
-        side = Side(player, cities=[deck.porter], deck=len(deck.cards))
-        state.sides.append(side)
-        side.hand = Chance(state.meta, {player: sec}).draw(player, OPENING_HAND)
-        side.deck -= len(side.hand)
-        sec.hand = list(side.hand)
+        state.meta.seat(player, seed, [*deck.cards, f"Porter: {deck.porter}"])
+        state.sides.append(Side(player, cities=[deck.porter], deck=len(deck.cards) - OPENING_HAND,
+                                hand=[HIDDEN] * OPENING_HAND))
         return sec
 
     def create(self, match_id, player, deck, seed, options):
@@ -131,7 +144,7 @@ class CncGame(Playable):
         if first and first.casefold() not in (player.casefold(), "me"):
             state.first_choice = "random" if first.casefold() == "random" else first
         sec = self._seat(state, match_id, player, loaded, seed)
-        state.meta.record(player, f"new match · deck committed ({loaded.title}) · {OPENING_HAND} cards dealt")
+        state.meta.record(player, f"new match · deck committed ({loaded.title})")
         return state, sec
 
     def join(self, state: State, player: str, deck, seed):
@@ -146,35 +159,69 @@ class CncGame(Playable):
             raise IllegalMoveError(f"this match was set up for {choice} to move first; join as {choice}")
         loaded = self._deck(deck)
         sec = self._seat(state, state.meta.match_id, player, loaded, seed)
-        note = ""
-        if choice == "random":
-            state.first = Chance(state.meta, {player: sec}).roll(player, 2) - 1
-            note = f" · a fair draw chose {state.sides[state.first].name} to move first"
-        elif choice:
-            state.first = 1
-        state.first_choice = ""
-        state.to_move = state.first
-        state.turn_number = 1
-        ctx = rules.Ctx(state, self.catalogue, DryChance(state.meta), player)
-        rules.start_turn(ctx)
-        state.meta.record(player, f"joined · deck committed ({loaded.title}) · {OPENING_HAND} cards dealt{note}")
+        if choice != "random":           # a random first player is drawn with the creator's opening hand
+            self._start(state, 1 if choice else 0, player)
+        state.meta.record(player, f"joined · deck committed ({loaded.title})")
         return state, sec
+
+    def _start(self, state: State, first: int, player: str) -> None:
+        state.first, state.first_choice = first, ""
+        state.to_move, state.turn_number = first, 1
+        rules.start_turn(rules.Ctx(state, self.catalogue, DryChance(state.meta), player))
+
+    # -- opening hands ----------------------------------------------------------------------
+
+    def pending(self, state: State, player: str) -> bool:
+        """Return True if ``player``'s pbd can draw its opening hand now (see :func:`opening_owed`)."""
+        if not state.started or not opening_owed(state, player):
+            return False
+        return state.index(player) == 0 or not Chance(state.meta, {}).waiting_on(player)
+
+    def settle(self, state: State, player: str, chance: Chance) -> list[str]:
+        """Draw ``player``'s opening hand (the creator first publishes a chain value and draws who moves first)."""
+        if not self.pending(state, player):
+            return []
+        side = state.side(player)
+        creator = state.index(player) == 0
+        if creator:
+            chance.publish(player)
+        side.hand = chance.draw(player, OPENING_HAND) + side.hand[OPENING_HAND:]
+        note = ""
+        if creator and state.first_choice == "random":
+            self._start(state, chance.roll(player, 2, purpose="first") - 1, player)
+            note = f" · a fair draw chose {state.sides[state.first].name} to move first"
+        text = f"{OPENING} · {OPENING_HAND} cards drawn{note}"
+        state.meta.record(side.name, text)
+        return [text]
+
+    def _need_opening(self, state: State, player: str, chance: Chance) -> list[str]:
+        out = self.settle(state, player, chance)
+        if opening_owed(state, player):
+            creator = state.sides[0].name
+            raise IllegalMoveError(f"{player}'s opening hand is not drawn yet: it needs a chain value {creator}'s "
+                                   f"pbd publishes on {creator}'s next command",
+                                   hint=f"{creator} runs any pbd command on the match (pbd hand, for example)")
+        if state.first_choice:
+            raise IllegalMoveError(f"who moves first is not drawn yet: {state.sides[0].name}'s pbd draws it on "
+                                   f"{state.sides[0].name}'s next command")
+        return out
 
     # -- private hands ----------------------------------------------------------------------
 
     def attach(self, state: State, secrets: Secrets) -> None:
         side = state.side(secrets.player)
         takes = [p for p in state.pending if p.player == side.name and p.kind == "take"]
-        expected = len(secrets.hand) + len(takes)
+        owed = OPENING_HAND if opening_owed(state, side.name) else 0
+        expected = len(secrets.hand) + len(takes) + owed
         if len(side.hand) != expected:
             raise DocumentFormatError(
                 f"the board says {side.name} holds {len(side.hand)} cards, but {side.name}'s private hand "
                 f"has {expected}", hint="was the 'hand' count edited by hand? put it back, or run pbd check")
-        drawn = len(secrets.deck) - len(secrets.drawn)
+        drawn = len(secrets.deck) - len(secrets.drawn) - owed
         if side.deck != drawn:
             raise DocumentFormatError(f"the board says {side.name}'s deck has {side.deck} cards, but "
                                       f"{drawn} are left undrawn", hint="was the 'deck' count edited by hand?")
-        side.hand = list(secrets.hand) + [p.card for p in takes]
+        side.hand = [HIDDEN] * owed + list(secrets.hand) + [p.card for p in takes]
         state.pending = [p for p in state.pending if p not in takes]
 
     def detach(self, state: State, secrets: Secrets) -> None:
@@ -184,8 +231,9 @@ class CncGame(Playable):
 
     def play(self, state: State, player: str, notation: str, chance: Chance) -> list[str]:
         moves = parse_moves(notation)
+        out = self._need_opening(state, player, chance)
         ctx = rules.Ctx(state, self.catalogue, chance, player)
-        out = _resolve_reveals(ctx)
+        out += _resolve_reveals(ctx)
         for i, move in enumerate(moves, 1):
             try:
                 summary = rules.apply(ctx, move)
@@ -202,6 +250,8 @@ class CncGame(Playable):
         return [m for m in self.candidates(state, player) if self.is_legal(state, player, m)]
 
     def candidates(self, state: State, player: str) -> list[str]:
+        if state.first_choice:
+            return []
         return candidates(state, self.catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
@@ -237,7 +287,7 @@ class CncGame(Playable):
         return {
             "game": self.name, "match": state.meta.match_id, "turn": state.turn_number,
             "to_move": state.current.name if state.started else None,
-            "first": state.sides[state.first].name if state.started else None,
+            "first": state.sides[state.first].name if state.started and not state.first_choice else None,
             "result": state.result or None,
             "players": [{"name": s.name, "seat": i + 1, "cp": s.cp, "ap": s.ap, "ap_next": s.ap_next,
                          "hand": len(s.hand), "deck": s.deck, "cities": s.cities,
@@ -252,7 +302,13 @@ class CncGame(Playable):
 
     def hand(self, state: State, secrets: Secrets) -> dict:
         side = state.side(secrets.player)
-        return {"hand": list(side.hand), "deck": side.deck, "ap": side.ap, "cp": side.cp}
+        data = {"hand": [c for c in side.hand if c != HIDDEN], "deck": side.deck, "ap": side.ap, "cp": side.cp}
+        if opening_owed(state, side.name):
+            creator = state.sides[0].name
+            data["note"] = ("your opening hand is drawn on your next command, once "
+                            + ("the opponent has joined" if not state.started else f"{creator} has published "
+                               f"a new chain value ({creator}'s next command)"))
+        return data
 
     def player_names(self, state: State) -> list[str]:
         return [s.name for s in state.sides]
@@ -262,11 +318,17 @@ class CncGame(Playable):
             return [f"Result: {state.result}"]
         if not state.started:
             return [f"Waiting for player 2 to join ({state.sides[0].name} is player 1)."]
+        if opening_owed(state, state.sides[0].name):
+            return [f"Waiting for {state.sides[0].name}'s pbd to draw the opening hands"
+                    + (" and who moves first" if state.first_choice else "") + f" ({state.sides[0].name}'s next "
+                    f"command)."]
         return [f"Turn {state.turn_number}: {state.current.name} to move with {state.current.ap} AP."]
 
     def actors(self, state: State) -> list[str]:
         if not state.started or state.result:
             return []
+        if opening_owed(state, state.sides[0].name):
+            return [state.sides[0].name]
         owing = [p.player for p in state.pending if p.kind in ("discard", "adjust")]
         return list(dict.fromkeys([*owing, state.current.name]))
 
@@ -289,6 +351,34 @@ class CncGame(Playable):
     def drawable(self, committed: list[str]) -> list[str]:
         return [c for c in committed if not c.startswith("Porter: ")]
 
+    def committed_problems(self, state: State, name: str, committed: list[str]) -> list[str]:
+        """Return the construction rules a revealed list breaks, and how it differs from the deck the log names."""
+        from collections import Counter
+
+        from pbd.decks import DeckList
+        from pbd.games.cnc.deck import deck_problems
+
+        cards = self.drawable(committed)
+        porter = next((c[len("Porter: "):] for c in committed if c.startswith("Porter: ")), None)
+        out = deck_problems(DeckList("", porter, cards), self.catalogue)
+        entry = state.meta.commit_entry(name)
+        m = re.search(r"deck committed \((.+?)\)", entry.text) if entry else None
+        named = self._bundled(m.group(1)) if m else None
+        if named is not None and (Counter(named.cards) != Counter(cards) or named.porter != porter):
+            extra = sorted((Counter(cards) - Counter(named.cards)).items())
+            out.append(f"the log names the deck {m.group(1)}, but the revealed list is not that deck"
+                       + (" (more " + ", ".join(f"{c} ×{n}" for c, n in extra) + ")" if extra else ""))
+        return out
+
+    def _bundled(self, title: str):
+        from pbd.games.cnc.deck import load_cnc_deck
+
+        for name in self.sample_decks():
+            deck = load_cnc_deck(name)
+            if deck.title == title:
+                return deck
+        return None
+
     def informative(self, entry) -> bool:
         return super().informative(entry) or entry.text.startswith("reveals hand card")
 
@@ -297,6 +387,8 @@ class CncGame(Playable):
         text, player = entry.text, entry.player
         if state is None or text.startswith("joined"):
             return self._replay_seat(state, entry, chance, board, strict)
+        if text.startswith(OPENING):
+            return self._replay_opening(state, entry, chance, strict)
         _take_returned(state, player)
         if m := re.match(r"reveals hand card (\d+): (.+) \(", text):
             hand = state.side(player).hand
@@ -307,7 +399,12 @@ class CncGame(Playable):
             return state
         notation = text.split(" · ")[0]
         self._unhide(state, player, notation, strict)
-        self.play(state, player, notation, chance)
+        opponent = state.opponent(player)
+        known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
+        try:
+            self.play(state, player, notation, chance)
+        finally:
+            opponent.hand = known + opponent.hand[len(known):]
         return state
 
     def _replay_seat(self, state, entry, chance, board, strict=True):
@@ -316,27 +413,36 @@ class CncGame(Playable):
             if not entry.text.startswith("new match"):
                 raise IllegalMoveError("the log does not start with 'new match'")
             state = State(chance.meta)
-        side = Side(player, deck=DECK_SIZE)
+        side = Side(player, deck=DECK_SIZE - OPENING_HAND, hand=[HIDDEN] * OPENING_HAND)
         try:
             side.cities = [c for c in board.side(player).cities if self.catalogue.get(c).kind == "porter"][:1]
         except KeyError:
             pass
         state.sides.append(side)
-        side.hand = chance.draw(player, OPENING_HAND)
-        side.deck -= len(side.hand)
-        if entry.text.startswith("joined"):
-            m = re.search(r"a fair draw chose (.+?) to move first", entry.text)
-            if m:
-                state.first = chance.roll(player, 2) - 1
-                if not strict:
-                    state.first = 0 if state.sides[0].name == m.group(1) else 1
-                elif state.sides[state.first].name != m.group(1):
-                    raise IllegalMoveError(f"the log says {m.group(1)} won the draw to move first, but the roll "
-                                           f"chose {state.sides[state.first].name}")
-            else:
-                state.first = board.first if board.started else 0
-            state.to_move, state.turn_number = state.first, 1
-            rules.start_turn(rules.Ctx(state, self.catalogue, DryChance(state.meta), player))
+        if entry.text.startswith("new match"):
+            random_first = any("a fair draw chose" in e.text for e in board.meta.log)
+            state.first_choice = "random" if random_first else ""
+        elif not state.first_choice:
+            self._start(state, board.first if board.started else 0, player)
+        state.meta.record(player, entry.text)
+        return state
+
+    def _replay_opening(self, state, entry, chance, strict=True):
+        """Replay an opening hand: the five cards drawn (and who moves first, if that was drawn)."""
+        player = entry.player
+        side = state.side(player)
+        if state.index(player) == 0:
+            chance.publish(player)
+        side.hand = chance.draw(player, OPENING_HAND) + side.hand[OPENING_HAND:]
+        m = re.search(r"a fair draw chose (.+?) to move first", entry.text)
+        if m:
+            first = chance.roll(player, 2, purpose="first") - 1
+            if not strict:
+                first = 0 if state.sides[0].name == m.group(1) else 1
+            elif state.sides[first].name != m.group(1):
+                raise IllegalMoveError(f"the log says {m.group(1)} won the draw to move first, but the roll "
+                                       f"chose {state.sides[first].name}")
+            self._start(state, first, player)
         state.meta.record(player, entry.text)
         return state
 

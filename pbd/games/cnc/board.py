@@ -70,7 +70,7 @@ def header_lines(state: State) -> list[str]:
     names = [s.name for s in state.sides]
     players = " vs ".join(f"{n} (player {i})" for i, n in enumerate(names, 1))
     out = [f"Players: {players}" + ("" if state.started else " · waiting for player 2")]
-    if state.started:
+    if state.started and not state.first_choice:
         out.append(f"Turn {state.turn_number}: {state.current.name} to move · "
                    f"{state.sides[state.first].name} moved first")
     elif state.first_choice:

@@ -123,10 +123,12 @@ def find_key(chars: list[Character], key: str) -> int | None:
 
 def clone(state: State) -> State:
     """Return a copy of ``state`` deep enough for a trial move (the log is shared, not copied)."""
-    from pbd.games.base import Meta, PlayerMeta
+    import dataclasses
+
+    from pbd.games.base import Meta
 
     meta = Meta(state.meta.game, state.meta.match_id,
-                [PlayerMeta(p.name, p.commitment, p.chain, p.chain_index, p.draws) for p in state.meta.fairplay],
+                [dataclasses.replace(p) for p in state.meta.fairplay],
                 state.meta.log)
     sides = [Side(s.name, s.cp, s.ap, s.ap_next, s.cities[:],
                   [Character(c.name, c.hp, c.statuses[:], c.combo, c.combo_attack) for c in s.characters],

@@ -112,7 +112,7 @@ class TwinTowerCity(Playable):
         header, body = board.render(state)
         if not state.meta.match_id:
             return "\n".join([board.TITLE, *header, "", *body]) + "\n"
-        return render_frame(state.meta, self.title, header, body)
+        return render_frame(state.meta, self.title, header, body, sealed=_deal_lines(body))
 
     def styles(self, text: str) -> list[tuple[int, int, str]]:
         """Return headings for rounds and sections, bold for the side totals of the score."""
@@ -336,6 +336,16 @@ class TwinTowerCity(Playable):
             self.attach(state, sec)
         return lines
 
+    def sealed_lines(self, state: State) -> list[str]:
+        """Return the Deal section's lines: the log's seal covers them (see :meth:`Playable.sealed_lines`)."""
+        return _deal_lines(board.render(state)[1])
+
+    def committed_problems(self, state: State, name: str, committed: list[str]) -> list[str]:
+        """Return a problem if a revealed list is not the card ids of the match's deck, in deck order."""
+        ids = [str(i) for i in deal.load_deck_cached(state.deck).ids]
+        return [] if committed == ids else [f"the revealed list is not the deck {state.deck} ({state.fingerprint}) "
+                                            "the match is played with"]
+
     def informative(self, entry) -> bool:
         """Return True for a log entry that published unlocks (cards became visible): no take-back."""
         return "unlock" in entry.text or super().informative(entry)
@@ -512,3 +522,8 @@ def _tag(value: int) -> str:
 
 
 GAME = TwinTowerCity()
+
+
+def _deal_lines(body: list[str]) -> list[str]:
+    """Return the Deal section of a rendered body (from its heading to the end)."""
+    return body[body.index("Deal"):] if "Deal" in body else []
