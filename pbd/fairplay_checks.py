@@ -85,13 +85,19 @@ def own_problems(meta, sec: Secrets) -> list[str]:
     ours = sec.extra.get("chains", {}).get(me.name)
     if ours and me.chain_index < ours[0]:
         out.append(f"{me.name}'s chain went back from value {ours[0]} to {me.chain_index}")
-    for n, digest, text in sec.extra.get("wrote", []):
-        if n > len(meta.log):
-            out.append(f"log entry {n} that {me.name}'s pbd wrote ({text}) is gone: the log now ends at "
-                       f"entry {len(meta.log)}")
-        elif meta.log[n - 1].hash != digest:
-            out.append(f"log entry {n} that {me.name}'s pbd wrote ({text}) was altered or replaced "
-                       f"(now: {meta.log[n - 1].text[:60]})")
+    gone = [(n, text) for n, _, text in sec.extra.get("wrote", []) if n > len(meta.log)]
+    altered = [(n, text) for n, digest, text in sec.extra.get("wrote", [])
+               if n <= len(meta.log) and meta.log[n - 1].hash != digest]
+    if gone:
+        n, text = gone[0]
+        out.append(f"log entry {n} that {me.name}'s pbd wrote ({text}) is gone: the log now ends at entry "
+                   f"{len(meta.log)}" + (f" ({len(gone)} of {me.name}'s entries are gone)" if len(gone) > 1 else ""))
+    if altered:
+        n, text = altered[0]
+        now = meta.log[n - 1].text[:60]
+        how = "its hash changed: the log was re-chained" if now == text[:60] else f"now: {now}"
+        out.append(f"log entry {n} that {me.name}'s pbd wrote ({text}) was altered or replaced ({how})"
+                   + (f"; so were {len(altered) - 1} later entries of {me.name}'s" if len(altered) > 1 else ""))
     out += audit.mac_problems(meta, me.name, sec.seed)
     return out
 

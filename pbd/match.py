@@ -75,9 +75,10 @@ MAX_CHARS = 1_000_000
 MAX_LINES = 20_000
 MAX_LINE = 10_000
 MAX_DIGITS = 9
-#: A run of more digits than any number pbd reads; 64 digits is a hex value (seed, commitment, chain
-#: value) that happens to have no letter, so it is let through.
-_BIG_NUMBER = re.compile(rf"(?<![0-9A-Za-z])(?!\d{{64}}(?![0-9A-Za-z]))\d{{{MAX_DIGITS + 1},}}(?![0-9A-Za-z])")
+#: A run of more digits than any number pbd reads; 16 or 64 digits is a hex value pbd writes (a MAC;
+#: a seed, commitment, chain value or hash) that happens to have no letter, so it is let through.
+_BIG_NUMBER = re.compile(rf"(?<![0-9A-Za-z])(?!(?:\d{{16}}|\d{{64}})(?![0-9A-Za-z]))\d{{{MAX_DIGITS + 1},}}"
+                         r"(?![0-9A-Za-z])")
 
 
 def excerpt(text: str, limit: int = 40) -> str:
@@ -278,13 +279,13 @@ def _land(turn: Turn, before: dict | None) -> bool:
     game, state, sec = turn.game, turn.state, turn.sec
     if turn.attached:
         game.detach(state, sec)
+    text = game.render(state)          # rendering seals, signs and hashes the new log entries
     log = state.meta.log
     entry = (len(log), log[-1].hash) if log and len(log) > turn.logged else None
     if sec is not None:
         _remember(sec, state, before)
         if entry:
             private.stage(sec, entry)
-    text = game.render(state)
     try:
         turn.doc.write(text, turn.snap, styles=game.styles(text))
     except StaleRevision:

@@ -199,9 +199,12 @@ def test_a_pending_obligation_typed_into_the_header_is_refused(pbd, match, line,
     assert not any(card in result.output for card in hand if command[0] != "hand")
 
 
-def test_a_pending_discard_created_by_a_logged_move_is_obeyed(pbd, match):
+def test_a_pending_discard_created_by_a_logged_move_is_obeyed(pbd, tmp_path):
     """The honest case: Ben plays a discard event; Ann's pbd finds it in the log and lets her discard."""
-    for _ in range(12):
+    match = tmp_path / "match.txt"     # seeds with which Ben holds Vulcanus Agents from his first turn
+    pbd("new", "cnc", match, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann", ok=True)
+    pbd("join", match, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
+    for _ in range(45):
         for who in ("Ann", "Ben"):
             moves = pbd.json("legal", match, "--as", who)["moves"]
             event = next((m for m in moves if m in ("play Smear Campaign", "play Vulcanus Agents")), None)
@@ -212,6 +215,10 @@ def test_a_pending_discard_created_by_a_logged_move_is_obeyed(pbd, match):
                 discard = next(m for m in moves if m.startswith("discard "))
                 pbd("move", match, "--as", "Ann", discard, ok=True)
                 return
+            room = [m for m in moves if m.startswith("play ")] or [m for m in moves if m.endswith(" from hand")]
+            if who == "Ben" and room:               # keep Ben's hand under the limit so he goes on drawing
+                pbd("move", match, "--as", who, room[0], ok=True)
+                moves = pbd.json("legal", match, "--as", who)["moves"]
             pbd("move", match, "--as", who, "; ".join(m for m in ("draw", "end turn") if m in moves), ok=True)
     pytest.fail("Ben never held a discard event")
 
