@@ -388,3 +388,22 @@ def test_every_seats_events_are_re_derived_by_the_audit(seats):
         d = audit.derive(back, n, secrets[n].deck)
         assert d.problems == [] and sum(len(c) for c in d.cards.values()) == back.player(n).draws > 0
     assert any(len(e.beacon) == seats - 1 for e in back.log[-1].events)
+
+
+@pytest.mark.parametrize("team", [2, pytest.param(4, marks=pytest.mark.long)])
+def test_a_twin_tower_city_team_table_rolls_and_audits_clean(pbd, tmp_path, team):
+    """Four or eight seats: every roll depends on every other seat's latest chain value; the audit re-derives it."""
+    doc = tmp_path / "m.txt"
+    names = ["Lia", "Max", "Ona", "Pia", "Quin", "Rae", "Sol", "Tam"][:2 * team]
+    pbd("new", "ttc", doc, "--as", names[0], "--deck", "sample", "--seed", "s0", "-O", f"team={team}", ok=True)
+    for i, name in enumerate(names[1:], 1):
+        pbd("join", doc, "--as", name, "--seed", f"s{i}", ok=True)
+    assert pbd("roll", doc, "--as", "Max", "d6").exit_code == 1        # Lia has not published since Max joined
+    for name in names:                                                 # in seat order, each publishes as it rolls
+        pbd("roll", doc, "--as", name, "d[1,3,4,5,6,8]", ok=True)
+    tags = re.findall(r"rng f0@([\d.]+) d\(1 3 4 5 6 8\)=\d", doc.read_text())
+    assert len(tags) == len(names) and all(len(t.split(".")) == len(names) - 1 for t in tags)
+    for name in names:
+        pbd("reveal", doc, "--as", name, "--now", ok=True)
+    result = pbd("audit", doc, ok=True)
+    assert "audit: clean" in result.output and f"{names[-1]}: revealed — 0 draws, 0 rolls, 1 free rolls" in result.output
