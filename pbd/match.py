@@ -180,10 +180,7 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
     for _ in range(RETRIES):
         snap, game, state = load(doc)
         _need_match(state, doc.label)
-        if state.meta.version < 2:
-            from pbd.audit import OLD_LOG
-
-            raise DocumentFormatError(OLD_LOG)
+        fairplay_checks.verify(game, state, None)
         state, sec = game.join(state, player, deck, _seed(seed_text, state.meta.match_id))
         state.meta.signers[sec.player.casefold()] = sec.seed
         try:

@@ -322,6 +322,18 @@ def test_8_a_swapped_next_head_is_refused(pbd, tmp_path, monkeypatch):
     assert turns_as
 
 
+def test_8_your_own_chain_rolled_back_is_refused_by_your_next_command(pbd, match):
+    turns(pbd, match, 2)                                   # Ann published values 1 (opening) and 2
+
+    def roll_back(state):
+        ann = state.meta.player("Ann")
+        ann.chain_index -= 1                               # her next value would repeat a public one
+        ann.chain = fairplay.published_value(private.load(state.meta.match_id, "Ann").seed, ann.chain_index)
+
+    forge(match, roll_back)
+    refused(pbd, match, "hand", match, "--as", "Ann", words=["Ann's chain went back from value 2 to 1"])
+
+
 # -- 9. the log hash -----------------------------------------------------------------------------
 
 def test_9_full_digests_chained_from_the_match_id_and_a_seal_over_fair_play(pbd, match):
