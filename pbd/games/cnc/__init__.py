@@ -250,8 +250,8 @@ class CncGame(Playable):
         return [m for m in self.candidates(state, player) if self.is_legal(state, player, m)]
 
     def candidates(self, state: State, player: str) -> list[str]:
-        if state.first_choice:
-            return []
+        if state.first_choice or opening_owed(state, player) and not self.pending(state, player):
+            return []                       # nothing can be played before the opening hands are drawn
         return candidates(state, self.catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
