@@ -146,8 +146,19 @@ def test_3_the_joiners_hand_waits_for_a_value_the_creator_publishes_after_the_jo
     pbd("hand", doc, "--as", "Ann", ok=True)                # Ann: her hand from Ben's head, the first player too
     assert re.search(r"^3\. Ann: opening hand · 5 cards drawn · a fair draw chose \w+ to move first · "
                      r"rng 0-4@0, r0@0 d2=\d \(first\) · chain 1 ", doc.read_text(), re.M)
+    pbd("roll", doc, "--as", "Ben", "d6", ok=True)         # any command before Ben's hand is drawn
     assert len(pbd.json("hand", doc, "--as", "Ben")["hand"]) == 5
-    assert re.search(r"^4\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
+    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
+
+
+def test_3_the_joiner_cannot_pick_which_value_draws_its_hand(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b", ok=True)
+    pbd("move", doc, "--as", "Ann", "end turn", ok=True)   # Ann's opening (chain 1), then her turn ends
+    assert re.search(r"^4\. Ann: end turn · seal ", doc.read_text(), re.M)     # no value 2 while Ben's hand waits
+    pbd("hand", doc, "--as", "Ben", ok=True)
+    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
 
 
 def test_3_a_joiner_whose_pbd_draws_its_hand_from_the_creators_head_is_caught(pbd, tmp_path, monkeypatch):
