@@ -318,8 +318,8 @@ def log(doc_spec: str) -> Result:
     from pbd import audit
 
     snap = open_document(doc_spec).read()
-    state = identify(snap.text).parse(snap.text)
     game = identify(snap.text)
+    state = game.parse(snap.text)
     problems = audit.log_problems(state.meta, audit.entry_lines(snap.text), audit.sections(game, state))
     lines = [_short(e) for e in state.meta.log] or ["(the log is empty)"]
     lines.append(f"log chain: {'intact' if not problems else 'BROKEN'} ({len(state.meta.log)} entries)")
