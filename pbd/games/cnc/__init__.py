@@ -313,8 +313,8 @@ class CncGame(Playable):
     def actors(self, state: State) -> list[str]:
         if not state.started or state.result:
             return []
-        if opening_owed(state, state.sides[0].name):
-            return [state.sides[0].name]
+        if opening_owed(state, state.sides[0].name):     # the creator's next command draws the opening hands
+            return [s.name for s in state.sides]
         owing = [p.player for p in state.pending if p.kind == "discard"]
         return list(dict.fromkeys([*owing, state.current.name]))
 
