@@ -49,8 +49,7 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
         if not actors:
             return
         player = actors[0]
-        if game.pending(state, player):            # what the pipeline does before any command
-            game.settle(state, player, chance)
+        if game.pending(state, player) and game.settle(state, player, chance):   # as the pipeline does
             continue
         move = (pick(game.legal(state, player) or [None], rng) if exhaustive
                 else _first_legal(game, state, player, rng))
