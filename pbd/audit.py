@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -160,14 +159,7 @@ def chain_at(meta: Meta, name: str, k: int) -> str | None:
         return meta.heads(name).get(0)
     if fairplay.generation(k) != g and k > 0:
         return None
-    return _hash_back(pub.chain, pub.chain_index - k)
-
-
-def _hash_back(value: str, steps: int) -> str:
-    digest = bytes.fromhex(value)
-    for _ in range(steps):
-        digest = hashlib.sha256(digest).digest()
-    return digest.hex()
+    return fairplay.hash_back(pub.chain, pub.chain_index - k)
 
 
 def commit_problems(meta: Meta) -> list[str]:

@@ -143,10 +143,18 @@ def _hash(digest: bytes, times: int) -> bytes:
     return digest
 
 
+def hash_back(value: str, steps: int) -> str:
+    """Return the chain value ``steps`` before ``value`` (SHA-256 applied ``steps`` times).
+
+    :raises ValueError: ``value`` is not hex.
+    """
+    return _hash(bytes.fromhex(value), steps).hex()
+
+
 def chain_reaches(value: str, steps: int, earlier: str) -> bool:
     """Return True if hashing ``value`` ``steps`` times gives ``earlier`` (a value published before it)."""
     try:
-        return _hash(bytes.fromhex(value), steps).hex() == earlier
+        return hash_back(value, steps) == earlier
     except ValueError:
         return False
 

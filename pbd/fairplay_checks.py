@@ -21,28 +21,29 @@ from pbd.errors import DocumentFormatError
 from pbd.games.base import Secrets
 
 
-def verify(game, state, sec: Secrets) -> None:
-    """Refuse a document that was tampered with, from this seat's point of view.
+def verify(game, state, sec: Secrets | None) -> None:
+    """Refuse a document that was tampered with, from this seat's point of view (``sec`` None: a joiner's).
 
     :raises DocumentFormatError: (exit 3) naming each problem: the player and the field.
     """
     found = problems(game, state, sec)
-    state.meta.signers[sec.player.casefold()] = sec.seed      # our entries carry our MAC
+    if sec is not None:
+        state.meta.signers[sec.player.casefold()] = sec.seed      # our entries carry our MAC
     if found:
         raise DocumentFormatError(
             "the match document was tampered with (nothing was written):\n" + "\n".join(f"  - {p}" for p in found),
             hint="run pbd audit DOC; compare with the document's version history")
 
 
-def problems(game, state, sec: Secrets) -> list[str]:
-    """Return every sign of tampering this seat's pbd can see (empty: none)."""
+def problems(game, state, sec: Secrets | None) -> list[str]:
+    """Return every sign of tampering this seat's pbd can see (empty: none); without ``sec``, the document's own."""
     meta = state.meta
     if meta.version < 2:
         return [audit.OLD_LOG]
     out = audit.log_problems(meta, sections=audit.sections(game, state))
     out += audit.reveal_problems(meta)
-    out += seen_problems(meta, sec)
-    out += own_problems(meta, sec)
+    if sec is not None:
+        out += seen_problems(meta, sec) + own_problems(meta, sec)
     out += audit.chain_problems(meta)
     return list(dict.fromkeys(out))
 

@@ -428,15 +428,12 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
     """Join the match on a document as the next player; deals their hand privately.
 
     :raises UsageError: a bad name.
-    :raises DocumentFormatError: a log written by an older pbd (it cannot be signed on).
+    :raises DocumentFormatError: the document fails the fair-play checks (an older pbd's log, say).
     """
     check_name(player)
 
     def step(turn: Turn) -> Result:
-        if turn.state.meta.version < 2:
-            from pbd.audit import OLD_LOG
-
-            raise DocumentFormatError(OLD_LOG)
+        fairplay_checks.verify(turn.game, turn.state, None)
         seed = _seed(seed_text, turn.state.meta.match_id)
         turn.state, turn.sec = turn.game.join(turn.state, turn.name, deck, seed)
         turn.state.meta.signers[turn.sec.player.casefold()] = turn.sec.seed
@@ -590,8 +587,8 @@ def log(doc_spec: str) -> Result:
     from pbd import audit
 
     snap = open_document(doc_spec).read()
-    state = identify(snap.text).parse(snap.text)
     game = identify(snap.text)
+    state = game.parse(snap.text)
     problems = audit.log_problems(state.meta, audit.entry_lines(snap.text), audit.sections(game, state))
     lines = [_short(e) for e in state.meta.log] or ["(the log is empty)"]
     lines.append(f"log chain: {'intact' if not problems else 'BROKEN'} ({len(state.meta.log)} entries)")

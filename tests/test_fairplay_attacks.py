@@ -146,8 +146,19 @@ def test_3_the_joiners_hand_waits_for_a_value_the_creator_publishes_after_the_jo
     pbd("hand", doc, "--as", "Ann", ok=True)                # Ann: her hand from Ben's head, the first player too
     assert re.search(r"^3\. Ann: opening hand · 5 cards drawn · a fair draw chose \w+ to move first · "
                      r"rng 0-4@0, r0@0 d2=\d \(first\) · chain 1 ", doc.read_text(), re.M)
+    pbd("roll", doc, "--as", "Ben", "d6", ok=True)         # any command before Ben's hand is drawn
     assert len(pbd.json("hand", doc, "--as", "Ben")["hand"]) == 5
-    assert re.search(r"^4\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
+    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
+
+
+def test_3_the_joiner_cannot_pick_which_value_draws_its_hand(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b", ok=True)
+    pbd("move", doc, "--as", "Ann", "end turn", ok=True)   # Ann's opening (chain 1), then her turn ends
+    assert re.search(r"^4\. Ann: end turn · seal ", doc.read_text(), re.M)     # no value 2 while Ben's hand waits
+    pbd("hand", doc, "--as", "Ben", ok=True)
+    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
 
 
 def test_3_a_joiner_whose_pbd_draws_its_hand_from_the_creators_head_is_caught(pbd, tmp_path, monkeypatch):
@@ -322,6 +333,18 @@ def test_8_a_swapped_next_head_is_refused(pbd, tmp_path, monkeypatch):
     assert turns_as
 
 
+def test_8_your_own_chain_rolled_back_is_refused_by_your_next_command(pbd, match):
+    turns(pbd, match, 2)                                   # Ann published values 1 (opening) and 2
+
+    def roll_back(state):
+        ann = state.meta.player("Ann")
+        ann.chain_index -= 1                               # her next value would repeat a public one
+        ann.chain = fairplay.published_value(private.load(state.meta.match_id, "Ann").seed, ann.chain_index)
+
+    forge(match, roll_back)
+    refused(pbd, match, "hand", match, "--as", "Ann", words=["Ann's chain went back from value 2 to 1"])
+
+
 # -- 9. the log hash -----------------------------------------------------------------------------
 
 def test_9_full_digests_chained_from_the_match_id_and_a_seal_over_fair_play(pbd, match):
@@ -388,3 +411,22 @@ def test_every_seats_events_are_re_derived_by_the_audit(seats):
         d = audit.derive(back, n, secrets[n].deck)
         assert d.problems == [] and sum(len(c) for c in d.cards.values()) == back.player(n).draws > 0
     assert any(len(e.beacon) == seats - 1 for e in back.log[-1].events)
+
+
+@pytest.mark.parametrize("team", [2, pytest.param(4, marks=pytest.mark.long)])
+def test_a_twin_tower_city_team_table_rolls_and_audits_clean(pbd, tmp_path, team):
+    """Four or eight seats: every roll depends on every other seat's latest chain value; the audit re-derives it."""
+    doc = tmp_path / "m.txt"
+    names = ["Lia", "Max", "Ona", "Pia", "Quin", "Rae", "Sol", "Tam"][:2 * team]
+    pbd("new", "ttc", doc, "--as", names[0], "--deck", "sample", "--seed", "s0", "-O", f"team={team}", ok=True)
+    for i, name in enumerate(names[1:], 1):
+        pbd("join", doc, "--as", name, "--seed", f"s{i}", ok=True)
+    assert pbd("roll", doc, "--as", "Max", "d6").exit_code == 1        # Lia has not published since Max joined
+    for name in names:                                                 # in seat order, each publishes as it rolls
+        pbd("roll", doc, "--as", name, "d[1,3,4,5,6,8]", ok=True)
+    tags = re.findall(r"rng f0@([\d.]+) d\(1 3 4 5 6 8\)=\d", doc.read_text())
+    assert len(tags) == len(names) and all(len(t.split(".")) == len(names) - 1 for t in tags)
+    for name in names:
+        pbd("reveal", doc, "--as", name, "--now", ok=True)
+    result = pbd("audit", doc, ok=True)
+    assert "audit: clean" in result.output and f"{names[-1]}: revealed — 0 draws, 0 rolls, 1 free rolls" in result.output

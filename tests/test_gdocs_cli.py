@@ -202,7 +202,7 @@ def test_formatting_on_untouched_lines_survives_a_move(pbd, docs_server, gmatch)
     assert ("Players:", {"italic": True, "backgroundColor": {"color": {"rgbColor": {"green": 1}}}}) in runs
     paragraphs = dict(docs_server.paragraph_styles(gmatch.gid))
     assert paragraphs["Log\n"] == "HEADING_2" and paragraphs["Fair play\n"] == "HEADING_2"
-    assert [style for para, style in paragraphs.items() if para.startswith("4. Ann: end turn")] == ["NORMAL_TEXT"]
+    assert [style for para, style in paragraphs.items() if re.match(r"\d+\. Ann: end turn", para)] == ["NORMAL_TEXT"]
     porter = [s for t, s in runs if t == "The Porter"]
     assert porter and all("foregroundColor" in s for s in porter)
 

@@ -18,7 +18,8 @@ from pbd.games.base import Chance, Meta, Playable, Secrets
 from pbd.games.cnc import board, rules
 from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue
 from pbd.games.cnc.notation import parse_moves
-from pbd.games.cnc.state import HAND_LIMIT, HIDDEN, OPENING_HAND, Side, State, clone, key_of
+from pbd.games.cnc.state import (HAND_LIMIT, HIDDEN, OPENING, OPENING_HAND, Side, State, clone, key_of,
+                                 opening_owed)
 
 DECK_SIZE = 50
 
@@ -48,9 +49,6 @@ def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
     return fairplay.commitment(seed, [*cards, f"Porter: {porter}"])
 
 
-OPENING = "opening hand"
-
-
 class DryChance(Chance):
     """Chance for trying a move without consequences: draws are hidden, rolls show the first face."""
 
@@ -62,19 +60,6 @@ class DryChance(Chance):
 
     def _roll(self, player, kind, sides, faces, purpose) -> int:
         return faces[0] if faces else 1
-
-
-def opening_owed(state: State, name: str) -> bool:
-    """Return True while ``name``'s opening hand is not drawn (its five cards are on the board, face down).
-
-    Opening hands are drawn after every seat has committed, each from a chain value the
-    other seat published after that: the creator's from the joiner's head (on the creator's
-    next command), the joiner's from the creator's next value (on the joiner's next command).
-    """
-    meta = state.meta
-    if meta.commit_entry(name) is None:
-        return False
-    return not any(e.player.casefold() == name.casefold() and e.text.startswith(OPENING) for e in meta.log)
 
 
 class CncGame(Playable):
@@ -225,7 +210,8 @@ class CncGame(Playable):
         state.pending = [p for p in state.pending if p not in takes]
 
     def detach(self, state: State, secrets: Secrets) -> None:
-        secrets.hand = list(state.side(secrets.player).hand)
+        side = state.side(secrets.player)
+        secrets.hand = list(side.hand[OPENING_HAND:] if opening_owed(state, side.name) else side.hand)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -250,8 +236,8 @@ class CncGame(Playable):
         return [m for m in self.candidates(state, player) if self.is_legal(state, player, m)]
 
     def candidates(self, state: State, player: str) -> list[str]:
-        if state.first_choice:
-            return []
+        if state.first_choice or opening_owed(state, player) and not self.pending(state, player):
+            return []                       # nothing can be played before the opening hands are drawn
         return candidates(state, self.catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
@@ -327,8 +313,8 @@ class CncGame(Playable):
     def actors(self, state: State) -> list[str]:
         if not state.started or state.result:
             return []
-        if opening_owed(state, state.sides[0].name):
-            return [state.sides[0].name]
+        if opening_owed(state, state.sides[0].name):     # the creator's next command draws the opening hands
+            return [s.name for s in state.sides]
         owing = [p.player for p in state.pending if p.kind in ("discard", "adjust")]
         return list(dict.fromkeys([*owing, state.current.name]))
 

@@ -56,7 +56,7 @@ from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
-                                 find_key, key_of)
+                                 find_key, key_of, opening_owed)
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
 CONSTRUCTION_CP = 200
@@ -931,7 +931,8 @@ def _end(ctx: Ctx, move: Move) -> None:
             ch.combo, ch.combo_attack = 0, ""
         if "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
-    ctx.chance.publish(ctx.me.name)
+    if not opening_owed(state, ctx.opp.name):       # else the opponent could pick which value draws its hand
+        ctx.chance.publish(ctx.me.name)
     state.turn = Turn()
     state.to_move = 1 - state.to_move
     state.turn_number += 1

@@ -15,6 +15,8 @@ HIDDEN = "?"
 START_CP = 100
 HAND_LIMIT = 10
 OPENING_HAND = 5
+#: the log text of a seat's opening hand being drawn
+OPENING = "opening hand"
 ATTRITION_LIMIT = 25
 
 
@@ -137,3 +139,18 @@ def clone(state: State) -> State:
     turn = Turn(t.played[:], t.withdrawn[:], t.acted[:], t.attacked[:], t.effects[:])
     return State(meta, sides, state.to_move, state.turn_number, state.first, state.first_choice, turn,
                  [Pending(p.player, p.kind, p.count, p.card, p.source) for p in state.pending], state.result)
+
+
+def opening_owed(state: State, name: str) -> bool:
+    """Return True while ``name``'s opening hand is not drawn (its five cards are on the board, face down).
+
+    Opening hands are drawn after every seat has committed, each from a chain value the
+    other seat published after that: the creator's from the joiner's head (on the creator's
+    next command), the joiner's from the creator's next value (on the joiner's next command).
+    The creator publishes no other value before the joiner's hand is drawn, so the joiner
+    cannot choose between two hands by choosing when to draw.
+    """
+    meta = state.meta
+    if meta.commit_entry(name) is None:
+        return False
+    return not any(e.player.casefold() == name.casefold() and e.text.startswith(OPENING) for e in meta.log)
