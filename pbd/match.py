@@ -251,7 +251,7 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
     name = _seat(turn.game, turn.state, player) if seated else player
     with private.lock(turn.state.meta.match_id, name):
         for attempt in range(RETRIES):
-            if attempt:
+            if attempt or _behind(turn, name):
                 turn = _read(doc)
             turn.name = name
             before = _begin(turn, seated)
@@ -266,6 +266,19 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
                 return result
     raise ConflictError(f"{doc.label} kept changing while pbd tried to write; nothing was written",
                         hint="wait for the other player to finish editing and try again")
+
+
+def _behind(turn: Turn, name: str) -> bool:
+    """Return True if this player's own record is ahead of what was read (another of their commands wrote meanwhile).
+
+    The document is read before the player's lock is taken; a command of the same player
+    that held the lock may have written since.  Reading again then is cheaper than being
+    told that the entry it wrote "is gone".
+    """
+    if not private.exists(turn.state.meta.match_id, name):
+        return False
+    wrote = private.load(turn.state.meta.match_id, name).extra.get("wrote") or []
+    return bool(wrote) and max(n for n, *_ in wrote) > len(turn.state.meta.log)
 
 
 def _land(turn: Turn, before: dict | None) -> bool:
@@ -464,6 +477,9 @@ def _settle(doc: Document, player: str) -> Turn:
         turn = _read(doc)
         turn.name = _seat(turn.game, turn.state, player)
     with private.lock(meta.match_id, turn.name):
+        if _behind(turn, turn.name):
+            name, turn = turn.name, _read(doc)
+            turn.name = name
         _begin(turn, seated=True)
     return turn
 

@@ -218,7 +218,7 @@ def test_first_can_be_the_opponent(pbd, tmp_path):
     doc = tmp_path / "m.txt"
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--first", "Ben", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-peace", ok=True)
-    assert board(pbd, doc)["to_move"] == ["Ann"]        # Ann's pbd owes her opening hand first
+    assert board(pbd, doc)["to_move"][0] == "Ann"     # Ann's pbd owes the opening hands first
     pbd("hand", doc, "--as", "Ann", ok=True)
     assert board(pbd, doc)["to_move"] == ["Ben"]
     assert side(pbd, doc, "Ben")["ap"] == 3

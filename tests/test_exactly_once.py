@@ -72,6 +72,8 @@ def _two_player_race(pbd, tmp_path, monkeypatch, rounds):
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", ok=True)
     monkeypatch.setenv("PBD_HOME", str(ben))
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", ok=True)
+    monkeypatch.setenv("PBD_HOME", str(ann))
+    pbd("hand", doc, "--as", "Ann", ok=True)        # Ann publishes the chain value Ben's rolls need
     codes = _race(doc, [("Ann", ann), ("Ben", ben)], rounds)
     for who, mine in zip(("Ann", "Ben"), codes):
         assert set(mine) <= {0, 4}, mine                   # a loser is told (exit 4), never silently dropped
