@@ -39,8 +39,18 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 * A City card that raises the character limit (MAC) cannot be withdrawn or discarded
   while that would leave too many characters; if the opponent destroys it, the
   newest characters over the limit go to the discard pile.  Flood does not lower it.
-* ``adjust`` records what a card's text did that pbd cannot work out; either player
-  may record one at any time, and it always goes into the log with its reason.
+* City effects take hold the turn the card is played ("By default ... City effects
+  take hold the same turn the card is played"): Import Clinic heals, Farmers' Market
+  and Protection Racket move CP, Haunted House drains, and Avengers Mansion gives its
+  AP at once, then again at the start of each of the owner's turns.
+* City cards cannot be attacked ("City cards can't be targeted by standard character
+  attacks"): `Spider-Man attacks Import Clinic` is refused naming that rule (exit 1).
+* ``adjust`` records what a card's text did that pbd cannot work out. It applies at
+  once only for the player on turn whose reason names a card in play (or played this
+  turn) that the catalogue marks as not expressible (Reality Warp, Body Swap); any
+  other adjustment is a proposal (`Pending: Ben accepts or rejects adjust ...`) that
+  the opponent answers with `accept adjustment` or `reject adjustment`. Either way it
+  goes into the log with its reason.
 * Outcome: Destruction (CP 0 or less), Construction (CP 200 or more), Attrition
   (25 discards, unless Heroic Resolve is in play).  If both players meet an end
   condition on the same move, the match is a draw.
