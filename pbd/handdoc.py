@@ -118,17 +118,28 @@ def load(spec: str) -> dict:
 def save(spec: str, data: dict) -> None:
     """Write ``data`` into the hand document ``spec`` (a minimal edit; nobody else writes it).
 
-    :raises BackendError: the document cannot be written.
+    A write whose answer was lost is settled by reading the document again: only this
+    player's pbd writes it, so either it holds ``data`` (done) or the write is made again.
+
+    :raises BackendError: the document cannot be written; the message says that it is the
+        hand document that was not updated (the match document may already show the move).
     """
     from pbd.documents import open_document
-    from pbd.errors import StaleRevision
+    from pbd.errors import StaleRevision, WriteUncertain
 
     doc = open_document(spec)
+    wanted = render(data)
     for _ in range(3):
-        snap = doc.read()
         try:
-            doc.write(render(data), snap, styles=None)
+            snap = doc.read()
+            if snap.text == wanted:
+                return
+            doc.write(wanted, snap, styles=None)
             return
-        except StaleRevision:
+        except (StaleRevision, WriteUncertain):
             continue
-    raise BackendError(f"the hand document {doc.label} kept changing; private state not saved")
+        except BackendError as exc:
+            raise type(exc)(f"your hand document {doc.label} was not updated: {exc.message}",
+                            hint=exc.hint) from None
+    raise BackendError(f"your hand document {doc.label} was not updated: it kept changing, or Google did not "
+                       "confirm the write")

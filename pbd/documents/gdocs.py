@@ -83,13 +83,13 @@ EMAIL = re.compile(r"^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$")
 ROLES = ("reader", "commenter", "writer")
 
 _TEXT = "textRun(content,suggestedInsertionIds)"
-_PARAGRAPH = f"paragraph(elements(startIndex,endIndex,{_TEXT}),bullet(listId,nestingLevel))"
-_CELL = f"content(startIndex,endIndex,{_PARAGRAPH})"
-_CONTENT = f"content(startIndex,endIndex,{_PARAGRAPH},table(tableRows(tableCells({_CELL}))))"
+_PARAGRAPH = f"paragraph(elements(startIndex,{_TEXT}),bullet(listId,nestingLevel))"
+_CELL = f"content({_PARAGRAPH})"
+_CONTENT = f"content({_PARAGRAPH},table(tableRows(tableCells({_CELL}))))"
 _LISTS = "lists"
 _TAB = f"tabProperties(tabId,title),documentTab(body({_CONTENT}),{_LISTS})"
 #: The fields of ``documents.get`` pbd reads (a field mask: Google sends nothing else).
-FIELDS = f"documentId,revisionId,suggestionsViewMode,tabs({_TAB},childTabs({_TAB},childTabs({_TAB})))"
+FIELDS = f"revisionId,suggestionsViewMode,tabs({_TAB},childTabs({_TAB},childTabs({_TAB})))"
 
 
 @dataclass
@@ -243,8 +243,7 @@ class _Reader:
         start = len(self.chars)
         prefix = self.number(para.get("bullet"))
         if prefix:
-            at = element.get("startIndex") or next(
-                (p.get("startIndex", 0) for p in para.get("elements", []) if "startIndex" in p), 0)
+            at = next((p["startIndex"] for p in para.get("elements", []) if "startIndex" in p), 0)
             for ch in prefix:
                 self.virtual.add(len(self.chars))
                 self.chars.append(ch)
