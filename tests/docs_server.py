@@ -335,12 +335,16 @@ class DocsServer:
             doc.revision = _new_revision()
             return doc.revision
 
-    def make_list(self, doc_id: str, start: int, end: int, tab: str = "") -> str:
-        """Turn the paragraphs overlapping ``start..end`` into a numbered list, as Docs does when "1. " is typed."""
+    def make_list(self, doc_id: str, start: int, end: int, tab: str = "", start_number: int = 1) -> str:
+        """Turn the paragraphs overlapping ``start..end`` into a numbered list, as Docs does when "N. " is typed."""
         with self._lock:
-            return self.edit(doc_id, [{"createParagraphBullets": {
+            revision = self.edit(doc_id, [{"createParagraphBullets": {
                 "range": {"startIndex": start, "endIndex": end, **({"tabId": tab} if tab else {})},
                 "bulletPreset": "NUMBERED_DECIMAL_ALPHA_ROMAN"}}])
+            lists = self.docs[doc_id].tab(tab).lists
+            newest = list(lists)[-1]
+            lists[newest]["listProperties"]["nestingLevels"][0]["startNumber"] = start_number
+            return revision
 
     def suggest_insertion(self, doc_id: str, index: int, text: str) -> str:
         """Insert ``text`` at ``index`` as another editor's pending suggestion; return the new revision."""

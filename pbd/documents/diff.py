@@ -77,8 +77,12 @@ def _edits_between(old: str, new: str, pairs: list[tuple[int, int, int, int]]) -
 def _around_fixed(old: str, changes: list[Edit], fixed: list[int]) -> list[Edit]:
     """Return ``changes`` split so that no edit deletes a character at a ``fixed`` offset."""
     out: list[Edit] = []
+    fixed_set = set(fixed)
     for e in changes:
         inside = [f for f in fixed if e.start <= f < e.end]
+        if e.start == e.end and e.start - 1 in fixed_set and e.text.endswith("\n"):
+            out.append(Edit(e.start - 1, e.start - 1, "\n" + e.text[:-1]))  # lines added at a cell's end stay in it
+            continue
         if not inside:
             out.append(e)
             continue

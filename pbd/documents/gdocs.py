@@ -16,9 +16,10 @@ A document as people use it:
   the board is the tab named by the URL's ``?tab=t.xxx`` (or by ``--tab`` with
   ``new``), else the first one; every location and range carries that ``tabId``.
 * **Tables.** Cells are read in order, one paragraph per line.  A cell's last
-  newline cannot be deleted and text cannot be inserted between cells, so those
-  newlines are fixed points of the edit (a cell that loses all its lines keeps one
-  empty line).
+  newline (and the newline before a table) cannot be deleted, so those newlines are
+  fixed points of the edit: lines added after a cell's last line go at the end of that
+  cell, not into the next cell or after the table, and a cell that loses all its lines
+  keeps one empty line.
 * **Lists.** A numbered list item (Docs turns a typed "1. " into one) reads with its
   number, taken from the paragraph's bullet and the list's glyph format.  Before pbd
   edits such a paragraph, its list numbers become plain text (``deleteParagraphBullets``),
@@ -232,6 +233,8 @@ class _Reader:
             if "paragraph" in element:
                 self.paragraph(element)
             elif "table" in element:
+                if self.chars and self.chars[-1] == "\n":
+                    self.fixed.add(len(self.chars) - 1)  # the newline before a table stays
                 for row in element["table"].get("tableRows", []):
                     for c in row.get("tableCells", []):
                         self.content(c.get("content", []), cell=True)
@@ -363,19 +366,8 @@ def _text_requests(old: Read, changes: list[Edit]) -> list[dict]:
         for start, end in reversed(_spans(old, e.start, e.end)):
             out.append({"deleteContentRange": {"range": {"startIndex": start, "endIndex": end, **tab}}})
         if e.text:
-            out.append({"insertText": {"text": e.text, "location": {"index": _insert_at(old, e.start), **tab}}})
+            out.append({"insertText": {"text": e.text, "location": {"index": old.index[e.start], **tab}}})
     return out
-
-
-def _insert_at(old: Read, k: int) -> int:
-    """Return the document index where text inserted before character ``k`` goes.
-
-    Right after a table cell's last newline means: at the end of that cell's last
-    paragraph (text cannot be inserted between cells or at a table's start).
-    """
-    if k > 0 and k - 1 in old.fixed:
-        return old.index[k - 1]
-    return old.index[k]
 
 
 def _spans(old: Read, start: int, end: int) -> list[tuple[int, int]]:
@@ -402,7 +394,7 @@ def _new_index(old: Read, changes: list[Edit]) -> list[int]:
     shift = pos = 0
     for e in changes:
         out.extend(old.index[k] + shift for k in range(pos, e.start))
-        at = _insert_at(old, e.start) + shift
+        at = old.index[e.start] + shift
         for ch in e.text:
             out.append(at)
             at += units(ch)
@@ -655,6 +647,7 @@ class GoogleDocument:
             "requests": [{"addDocumentTab": {"tabProperties": {"title": title}}}]}), write=True)
         replies = answer.get("replies") or [{}]
         self.tab = (replies[0].get("addDocumentTab") or {}).get("tabProperties", {}).get("tabId") or title
+        self.label = self._url()
         return self._read()
 
     def _guarded_write(self, current: Read, text: str, styles) -> Snapshot:

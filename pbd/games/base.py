@@ -287,6 +287,20 @@ def _key(text: str) -> str:
     return text.strip().lower().rstrip(":").strip()
 
 
+#: What an editor does to typed text, undone before pbd reads its own lines (notes are left alone):
+#: curly quotes and apostrophes, no-break and narrow spaces, zero-width characters, Shift+Enter.
+TYPED = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'", "\u2032": "'",
+                       "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " ", "\u2007": " ",
+                       "\u202f": " ", "\u2009": " ", "\u200b": None, "\u200c": None, "\u200d": None,
+                       "\ufeff": None, "\u000b": " "})
+
+
+def typed(text: str) -> str:
+    """Return ``text`` as pbd reads a line it owns: the editor's typography undone (``’`` -> ``'``, no-break
+    space -> space, zero-width characters dropped), the same way card names are read."""
+    return text.translate(TYPED)
+
+
 def split_frame(text: str) -> Frame:
     """Split a document into title, header, body, fair-play and log parts, and notes.
 
@@ -295,9 +309,10 @@ def split_frame(text: str) -> Frame:
     from the title to the first blank line (or a ``Notes`` line); ``Fair play``,
     ``Revealed`` and ``Log`` headings start their sections; ``Notes`` blocks and text
     after the log are set aside in :attr:`Frame.notes` (see the module docstring).
+    pbd's own lines are read through :func:`typed`; notes are kept exactly as typed.
     """
     raw = text.split("\n")
-    lines = [Line(i, t.rstrip()) for i, t in enumerate(raw, 1)]
+    lines = [Line(i, typed(t).rstrip()) for i, t in enumerate(raw, 1)]
     match_id = title = ""
     header: list[Line] = []
     notes: dict[str, list[list[str]]] = {}
