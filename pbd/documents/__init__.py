@@ -77,7 +77,8 @@ def open_document(spec: str, *, create: bool = False, **options) -> Document:
             options = {**options, "tab": tab}
         return GoogleDocument(gid, **options)
     if any(options.values()):
-        raise UsageError(f"{' and '.join('--' + k.replace('_', '-') for k, v in options.items() if v)}"
+        names = {"anyone": "share-anyone-with-link"}
+        raise UsageError(f"{' and '.join('--' + names.get(k, k.replace('_', '-')) for k, v in options.items() if v)}"
                          ": Google Docs only (DOC must be gdoc:new, gdoc:ID or a Docs URL)")
     from pbd.documents.local import LocalDocument
 
