@@ -6,7 +6,12 @@ real googleapiclient, so the numbers are the ones pbd would send to Google:
 * requests per move (the floor is 2: one documents.get, one guarded batchUpdate);
 * the batchUpdate body for a one-line change in a document whose move log has
   1,000 entries, next to the same change with a 10-entry log: the body should be
-  proportional to the change, not to the document.
+  proportional to the change, not to the document;
+* bytes received per move (median, C&C and Twin Tower City), with ``documents.get``
+  asking for every field (before: how pbd read until the ``fields`` mask) and for the
+  fields pbd reads (after: :data:`pbd.documents.gdocs.FIELDS`);
+* calls for a move whose first write is refused (the floor is 4: read, refused write,
+  re-read, write; the re-read is handed to the retry).
 
 Usage: python benchmarks/bench_gdocs.py
 """
@@ -76,6 +81,43 @@ def real_move(server: DocsServer, log_entries: int) -> tuple[int, int]:
     return chars, sum(c.body_bytes for c in server.log[before:] if c.path.endswith(":batchUpdate"))
 
 
+def bytes_per_move(server: DocsServer, game: str, moves: int = 8) -> float:
+    """Return the median bytes received (all answers) per move of ``game`` on a Google Doc."""
+    import statistics
+
+    from pbd import match
+
+    gid = server.create_document("")
+    spec = f"gdoc:{gid}"
+    deck = "forces-of-justice" if game == "cnc" else "sample"
+    match.new(game, spec, "Ann", deck, "bench-ann")
+    match.join(spec, "Ben", "forces-of-corruption" if game == "cnc" else None, "bench-ben")
+    sizes = []
+    for i in range(moves):
+        before = len(server.log)
+        if game == "cnc":
+            match.move(spec, ["Ann", "Ben"][i % 2], "end turn")
+        else:
+            match.hand(spec, ["Ann", "Ben"][i % 2])
+            match.roll(spec, ["Ann", "Ben"][i % 2], "d6")
+        sizes.append(sum(c.resp_bytes for c in server.log[before:]))
+    return statistics.median(sizes)
+
+
+def refused_write_calls(server: DocsServer) -> int:
+    """Return the calls of a C&C move whose first write is refused (the other player typed)."""
+    from pbd import match
+
+    gid = server.create_document("")
+    spec = f"gdoc:{gid}"
+    match.new("cnc", spec, "Ann", "forces-of-justice", "bench-ann")
+    match.join(spec, "Ben", "forces-of-corruption", "bench-ben")
+    server.before_write(lambda s, doc_id: s.append_text(doc_id, "\n\nBen: brb"))
+    before = len(server.log)
+    match.move(spec, "Ann", "end turn")
+    return len(server.log) - before
+
+
 def main() -> None:
     """Start the server, measure, print."""
     server = DocsServer().start()
@@ -92,6 +134,18 @@ def main() -> None:
             chars, body = real_move(server, entries)
             print(f"C&C 'draw' (board, counters, fair play, log), {entries:>5}-entry log: document {chars:>6} chars, "
                   f"batchUpdate body {body} bytes")
+        from pbd.documents import gdocs
+
+        gdocs.BACKOFF.sleep = lambda seconds: None
+        print(f"calls for a move whose first write is refused: {refused_write_calls(server)} (floor 4)")
+        mask = gdocs.FIELDS
+        for game, label in (("cnc", "C&C"), ("ttc", "TTC")):
+            gdocs.FIELDS = "*"
+            before = bytes_per_move(server, game)
+            gdocs.FIELDS = mask
+            after = bytes_per_move(server, game)
+            print(f"bytes received per move, {label}: {before / 1000:.1f} KB with every field, "
+                  f"{after / 1000:.1f} KB with pbd's fields mask ({after / before:.0%})")
     finally:
         server.stop()
 

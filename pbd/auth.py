@@ -5,6 +5,12 @@ when it has expired.  ``PBD_GOOGLE_CREDENTIALS=FILE`` uses a service-account key
 an authorized-user token file) instead.  No message from here ever contains a token,
 a refresh token, a client secret or a private key.
 
+Players sign in with :data:`SCOPES` (edit Docs, create and share pbd's own files);
+spectators with ``pbd auth login --read-only`` (:data:`READ_SCOPES`, read Docs only).
+A token keeps the scopes it was granted: ``pbd auth status`` asks Google's tokeninfo
+endpoint which ones they really are.  Refresh tokens of an OAuth client whose consent
+screen is in "Testing" status expire after 7 days (publish the client to avoid that).
+
 Google libraries are imported inside the functions, so ``pbd --help`` and local
 commands never load them.
 """
@@ -18,7 +24,23 @@ from pathlib import Path
 from pbd import paths
 from pbd.errors import AuthError, BackendError
 
-SCOPES = ["https://www.googleapis.com/auth/documents", "https://www.googleapis.com/auth/drive.file"]
+DOCUMENTS = "https://www.googleapis.com/auth/documents"
+DRIVE_FILE = "https://www.googleapis.com/auth/drive.file"
+DOCUMENTS_READONLY = "https://www.googleapis.com/auth/documents.readonly"
+#: What a player's sign-in asks for: edit the match documents, create and share pbd's own.
+SCOPES = [DOCUMENTS, DRIVE_FILE]
+#: What a spectator's sign-in asks for (``pbd auth login --read-only``).
+READ_SCOPES = [DOCUMENTS_READONLY]
+#: Scopes that let pbd edit a document (any one of them).
+WRITE_SCOPES = {DOCUMENTS, DRIVE_FILE, "https://www.googleapis.com/auth/drive"}
+#: What each scope lets pbd do, in the words the consent screen uses.
+SCOPE_NAMES = {DOCUMENTS: "See, edit, create and delete your Google Docs documents (to play on them)",
+               DRIVE_FILE: "See, edit, create and delete only the specific Google Drive files you use with "
+                           "this app (to create and share match documents)",
+               DOCUMENTS_READONLY: "See all your Google Docs documents (to watch a match)"}
+TOKENINFO = "https://oauth2.googleapis.com/tokeninfo"
+EXPIRED = ("your Google sign-in expired or was revoked (sign-ins of an OAuth client in \"Testing\" status "
+           "expire after 7 days)")
 TOKEN_FILE = "google-token.json"
 CLIENT_FILE = "google-client.json"
 SIGN_IN_HINT = "run: pbd auth login --client CLIENT.json  (your OAuth client file; see credentials.example.json)"
@@ -29,10 +51,16 @@ def token_path() -> Path:
     return paths.home() / TOKEN_FILE
 
 
-def credentials():
+def signed_in() -> bool:
+    """Return True if a sign-in is saved or named by ``PBD_GOOGLE_CREDENTIALS``."""
+    return bool(os.environ.get("PBD_GOOGLE_CREDENTIALS", "").strip()) or token_path().exists()
+
+
+def credentials(scopes: list[str] | None = None):
     """Return usable Google credentials, refreshing (and re-saving) an expired user token.
 
-    ``PBD_GOOGLE_CREDENTIALS`` wins over the cached token.
+    ``PBD_GOOGLE_CREDENTIALS`` wins over the cached token.  A user token keeps the
+    scopes it was granted; a service-account key is given ``scopes`` (default :data:`SCOPES`).
 
     :raises AuthError: not signed in, or the file is missing, malformed or refused.
     :raises BackendError: Google cannot be reached to refresh the token.
@@ -42,9 +70,10 @@ def credentials():
     if not env and not path.exists():
         raise AuthError("not signed in to Google", hint=SIGN_IN_HINT)
     source = f"PBD_GOOGLE_CREDENTIALS file {path}" if env else f"saved sign-in {path}"
-    creds = from_info(read_json(path, source), source)
+    creds = from_info(read_json(path, source), source, scopes)
     local = emulator_token_uri()
-    if local and hasattr(creds, "with_token_uri") and getattr(creds, "refresh_token", None):
+    if local and hasattr(creds, "with_token_uri") and getattr(creds, "refresh_token", None) \
+            and not str(getattr(creds, "token_uri", "")).startswith(local.rsplit("/", 1)[0]):
         expiry, creds = creds.expiry, creds.with_token_uri(local)
         creds.expiry = expiry  # the copy forgets it
     if getattr(creds, "refresh_token", None) and not creds.valid:
@@ -87,8 +116,13 @@ def read_json(path: Path, what: str) -> dict:
     return data
 
 
-def from_info(info: dict, source: str):
+def from_info(info: dict, source: str, scopes: list[str] | None = None):
     """Return credentials for a service-account key or an authorized-user token.
+
+    A user token keeps the scopes saved with it.  The type-specific loaders are used,
+    as google-auth recommends for files from outside (its generic
+    ``load_credentials_from_file``/``_dict`` now warn that they are deprecated for that),
+    after the shape has been checked here.
 
     :raises AuthError: the shape is wrong (an OAuth client file, missing fields, bad key).
     """
@@ -100,14 +134,22 @@ def from_info(info: dict, source: str):
         if kind == "service_account":
             from google.oauth2 import service_account
 
-            return service_account.Credentials.from_service_account_info(info, scopes=SCOPES)
+            return service_account.Credentials.from_service_account_info(info, scopes=scopes or SCOPES)
         if kind == "authorized_user" or "refresh_token" in info:
             from google.oauth2.credentials import Credentials
 
-            return Credentials.from_authorized_user_info(info, SCOPES)
+            return Credentials.from_authorized_user_info(info)
     except (ValueError, KeyError, TypeError) as exc:
         raise AuthError(f"{source} is malformed ({_safe(exc)})", hint=SIGN_IN_HINT) from None
     raise AuthError(f"{source} is neither a saved sign-in nor a service-account key", hint=SIGN_IN_HINT)
+
+
+def write_scopes_missing(creds) -> str:
+    """Return a description of a read-only sign-in (its scopes), or '' if it may edit (or cannot be told)."""
+    scopes = set(getattr(creds, "granted_scopes", None) or getattr(creds, "scopes", None) or ())
+    if not scopes or scopes & WRITE_SCOPES:
+        return ""
+    return ", ".join(sorted(s.rsplit("/", 1)[-1] for s in scopes))
 
 
 def refresh(creds) -> None:
@@ -122,8 +164,7 @@ def refresh(creds) -> None:
     try:
         creds.refresh(Request())
     except RefreshError:
-        raise AuthError("Google refused the saved sign-in (it was revoked or has expired)",
-                        hint="run: pbd auth login") from None
+        raise AuthError(EXPIRED, hint="run: pbd auth login") from None
     except TransportError:
         raise BackendError("cannot reach Google to refresh the sign-in", hint="check your network connection") from None
 
@@ -161,10 +202,14 @@ def client_config(path: Path) -> dict:
     return info
 
 
-def login(client_file: str | None = None, service_account: str | None = None, open_browser: bool = True):
+def login(client_file: str | None = None, service_account: str | None = None, open_browser: bool = True,
+          read_only: bool = False):
     """Sign in (browser OAuth flow) or register a service-account key; save it under PBD_HOME.
 
-    :raises AuthError: the client or key file is missing or malformed, or the sign-in failed.
+    With ``read_only`` the sign-in asks only to read Google Docs (a spectator's).
+
+    :raises AuthError: the client or key file is missing or malformed, the sign-in failed,
+        or the user did not grant every permission pbd asked for (each one is named).
     """
     from pbd.result import Result
 
@@ -183,17 +228,53 @@ def login(client_file: str | None = None, service_account: str | None = None, op
     config = client_config(path)
     from google_auth_oauthlib.flow import InstalledAppFlow
 
-    flow = InstalledAppFlow.from_client_config(config, SCOPES)
+    wanted = READ_SCOPES if read_only else SCOPES
+    flow = InstalledAppFlow.from_client_config(config, wanted)
+    relax = os.environ.get("OAUTHLIB_RELAX_TOKEN_SCOPE")
+    os.environ["OAUTHLIB_RELAX_TOKEN_SCOPE"] = "1"  # a narrowed grant is explained below, not a crash
     try:
         creds = flow.run_local_server(
             port=0, open_browser=open_browser,
-            authorization_prompt_message="Open this address to let pbd edit your Google Docs:\n{url}",
+            authorization_prompt_message="Open this address to let pbd " + (
+                "read" if read_only else "edit") + " your Google Docs:\n{url}",
             success_message="pbd is signed in. You can close this tab.")
     except Exception as exc:  # noqa: BLE001 -- oauthlib/requests raise many types; none may leak a secret
         raise AuthError(f"Google sign-in failed ({type(exc).__name__}: {_safe(exc)})") from None
+    finally:
+        if relax is None:
+            os.environ.pop("OAUTHLIB_RELAX_TOKEN_SCOPE", None)
+    granted = set(getattr(creds, "granted_scopes", None) or creds.scopes or wanted)
+    missing = [s for s in wanted if s not in granted]
+    if missing:
+        raise AuthError("you did not allow pbd to: " + "; ".join(_scope_name(s) for s in missing)
+                        + " — nothing was saved", hint="run pbd auth login again and tick every box on "
+                                                       "Google's consent screen")
     saved = save_token(creds.to_json())
-    return Result([f"Signed in to Google; token saved in {saved} (mode 0600)."],
-                  {"kind": "authorized_user", "file": str(saved)})
+    kind = "read-only (spectator)" if read_only else "player"
+    return Result([f"Signed in to Google ({kind}); token saved in {saved} (mode 0600)."],
+                  {"kind": "authorized_user", "file": str(saved), "scopes": sorted(granted)})
+
+
+def _scope_name(scope: str) -> str:
+    return f"{SCOPE_NAMES.get(scope, scope)} [{scope.rsplit('/', 1)[-1]}]"
+
+
+def granted_scopes(creds) -> tuple[list[str], str]:
+    """Return ``(scopes, source)``: the scopes Google says the token has, or the saved ones if it cannot be asked."""
+    token = getattr(creds, "token", None)
+    if token and getattr(creds, "refresh_token", None):
+        local = emulator_token_uri()
+        url = local.rsplit("/", 1)[0] + "/tokeninfo" if local else TOKENINFO
+        try:
+            import requests
+
+            answer = requests.get(url, params={"access_token": token}, timeout=10)
+            if answer.status_code == 200:
+                return sorted(str(answer.json().get("scope", "")).split()), "Google's tokeninfo"
+        except (OSError, ValueError, ImportError):
+            pass
+    saved = getattr(creds, "granted_scopes", None) or getattr(creds, "scopes", None) or []
+    return sorted(saved), "the saved sign-in"
 
 
 def status():
@@ -206,7 +287,7 @@ def status():
     lines = []
     emulator = os.environ.get("PBD_DOCS_EMULATOR_HOST")
     if emulator:
-        lines.append(f"PBD_DOCS_EMULATOR_HOST={emulator}: documents go to that local server, anonymously.")
+        lines.append(f"PBD_DOCS_EMULATOR_HOST={emulator}: documents go to that local server.")
     creds = credentials()
     env = os.environ.get("PBD_GOOGLE_CREDENTIALS")
     source = env or str(token_path())
@@ -216,12 +297,24 @@ def status():
         data = {"kind": "service_account", "account": email, "file": source}
     else:
         expiry = creds.expiry.strftime("%Y-%m-%d %H:%M UTC") if creds.expiry else "unknown"
-        lines.append(f"Signed in with a saved Google sign-in (from {source}); access valid until {expiry}.")
+        lines.append(f"Signed in with a saved Google sign-in (from {source}); access valid until {expiry} "
+                     "(pbd renews it; the sign-in itself lasts until revoked, or 7 days for an OAuth client "
+                     "in Testing status).")
         data = {"kind": "authorized_user", "file": source, "expiry": expiry}
-    granted = set(creds.scopes or [])
-    lacking = [s for s in SCOPES if granted and s not in granted]
-    if lacking:
-        lines.append("Missing scopes: " + ", ".join(lacking) + " (run pbd auth login again).")
+    if email:
+        granted, where = sorted(creds.scopes or SCOPES), "the key's request"
+    else:
+        granted, where = granted_scopes(creds)
+    data["scopes"] = granted
+    lines.append(f"Scopes (from {where}): " + (", ".join(s.rsplit("/", 1)[-1] for s in granted) or "none"))
+    if set(granted) & set(READ_SCOPES) and not set(granted) & WRITE_SCOPES:
+        lines.append("This sign-in is read-only: it can show, check and audit matches, not play them.")
+    else:
+        lacking = [s for s in SCOPES if s not in granted]
+        data["missing"] = lacking
+        for scope in lacking:
+            lines.append(f"Missing scope {scope.rsplit('/', 1)[-1]}: {SCOPE_NAMES.get(scope, scope)} "
+                         "(run pbd auth login again and tick every box).")
     return Result(lines, data)
 
 

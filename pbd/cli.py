@@ -150,16 +150,22 @@ def template_command(game, output):
 @click.option("--option", "-O", "game_options", multiple=True, metavar="KEY[=VALUE]",
               help="A game option, e.g. -O face-up for Twin Tower City.")
 @click.option("--title", metavar="TEXT", help="Name of the Google Doc created by gdoc:new (default: pbd match).")
-@click.option("--share", multiple=True, metavar="EMAIL", help="Share the Google Doc with EMAIL as editor (repeatable).")
+@click.option("--share", multiple=True, metavar="EMAIL",
+              help="Share the Google Doc with EMAIL as editor (repeatable; or several, comma-separated).")
+@click.option("--share-anyone-with-link", "anyone", type=click.Choice(["reader", "commenter", "writer"]),
+              help="Let anyone with the link open the Google Doc in this role (reader: spectators).")
+@click.option("--tab", metavar="NAME", help="Put the board in this tab of an existing Google Doc (added if missing).")
 @hand_doc_option
-def new_command(game, doc, player, deck, seed, players, first, game_options, title, share, hand_doc):
+def new_command(game, doc, player, deck, seed, players, first, game_options, title, share, anyone, tab,
+                hand_doc):
     """Start a match of GAME on DOC as player 1 (DOC may be gdoc:new to create a Google Doc)."""
     options = dict(_kv(o) for o in game_options)
     if players is not None:
         options["players"] = players
     if first:
         options["first"] = first
-    doc_options = {k: v for k, v in (("title", title), ("share", list(share))) if v}
+    doc_options = {k: v for k, v in (("title", title), ("share", list(share)), ("anyone", anyone), ("tab", tab))
+                   if v}
     result = match.new(game, doc, player, deck, seed, options, doc_options=doc_options or None)
     _emit(result)
     _keep_hand_in(hand_doc, result.location or doc, player)
@@ -340,11 +346,12 @@ def auth_group():
                    "(default: $PBD_GOOGLE_CLIENT, else google-client.json in PBD_HOME).")
 @click.option("--service-account", metavar="KEY", help="Use a service-account key file instead (documents shared with it).")
 @click.option("--no-browser", is_flag=True, help="Print the sign-in address instead of opening a browser.")
-def auth_login_command(client_file, service_account, no_browser):
+@click.option("--read-only", is_flag=True, help="Ask only to read Google Docs (a spectator: show, check, log, audit).")
+def auth_login_command(client_file, service_account, no_browser, read_only):
     """Sign in to Google; the token is kept in PBD_HOME (mode 0600)."""
     from pbd import auth
 
-    _emit(auth.login(client_file, service_account, open_browser=not no_browser))
+    _emit(auth.login(client_file, service_account, open_browser=not no_browser, read_only=read_only))
 
 
 @auth_group.command("status")

@@ -85,17 +85,28 @@ def load(spec: str) -> dict:
 def save(spec: str, data: dict) -> None:
     """Write ``data`` into the hand document ``spec`` (a minimal edit; nobody else writes it).
 
-    One guarded write: if the document moved meanwhile (someone typed into it), nothing
-    is written and the caller keeps the state pending for the next command.
+    A write whose answer was lost is settled by reading the document again: only this
+    player's pbd writes it, so either it holds ``data`` (done) or the write is made again.
 
-    :raises BackendError: the document cannot be written, or it changed meanwhile.
+    :raises BackendError: the document cannot be written; the message says that it is the
+        hand document that was not updated (the match document may already show the move).
     """
     from pbd.documents import open_document
-    from pbd.errors import StaleRevision
+    from pbd.errors import StaleRevision, WriteUncertain
 
     doc = open_document(spec)
-    try:
-        doc.write(render(data), doc.read(), styles=None)
-    except StaleRevision:
-        raise BackendError(f"the hand document {doc.label} changed while pbd saved it; "
-                           "private state not saved there yet") from None
+    wanted = render(data)
+    for _ in range(3):
+        try:
+            snap = doc.read()
+            if snap.text == wanted:
+                return
+            doc.write(wanted, snap, styles=None)
+            return
+        except (StaleRevision, WriteUncertain):
+            continue
+        except BackendError as exc:
+            raise type(exc)(f"your hand document {doc.label} was not updated: {exc.message}",
+                            hint=exc.hint) from None
+    raise BackendError(f"your hand document {doc.label} was not updated: it kept changing, or Google did not "
+                       "confirm the write")

@@ -120,9 +120,10 @@ def test_expired_token_is_refreshed_and_saved_0600(home, docs_server):
     saved = json.loads(path.read_text())
     assert saved["token"] == "emu-access-1" and saved["refresh_token"] == "emu-refresh-1"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert docs_server.count("/token") == 1
+    refreshes = lambda: sum(1 for r in docs_server.log if r.path == "/token")  # noqa: E731
+    assert refreshes() == 1
     code, out = run("auth", "status")  # still valid: no new refresh
-    assert code == 0 and docs_server.count("/token") == 1
+    assert code == 0 and refreshes() == 1
 
 
 def test_revoked_token_is_exit_5(home, docs_server):
@@ -205,3 +206,109 @@ def test_full_oauth_installed_app_flow(home, tmp_path, docs_server):
     assert saved["refresh_token"].startswith("emu-refresh-")
     assert set(saved["scopes"]) == {"https://www.googleapis.com/auth/documents",
                                     "https://www.googleapis.com/auth/drive.file"}
+
+
+# -- scopes: what the token really has, spectators, narrowed consent ----------------------
+
+READONLY = "https://www.googleapis.com/auth/documents.readonly"
+DOCS = "https://www.googleapis.com/auth/documents"
+DRIVE_FILE = "https://www.googleapis.com/auth/drive.file"
+
+
+def _signed_in_with(docs_server, scopes, refresh="emu-refresh-x") -> Path:
+    docs_server.grant(refresh, scopes)
+    path = token_file(Path(os.environ["PBD_HOME"]) / "google-token.json", docs_server.host, expired=True,
+                      refresh=refresh)
+    saved = json.loads(path.read_text())
+    saved["scopes"] = sorted(scopes)
+    path.write_text(json.dumps(saved))
+    return path
+
+
+def test_status_reports_the_scopes_google_says_the_token_has(home, docs_server):
+    _signed_in_with(docs_server, {DOCS})  # the user unticked "Drive files" on the consent screen
+    code, out = run("auth", "status", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["scopes"] == [DOCS] and data["missing"] == [DRIVE_FILE]
+    code, out = run("auth", "status")
+    assert "Missing scope drive.file" in out and "create and share match documents" in out
+    assert any(r.path == "/tokeninfo" for r in docs_server.log)
+
+
+def test_an_expired_sign_in_says_why_and_what_to_do(home, docs_server):
+    token_file(Path(os.environ["PBD_HOME"]) / "google-token.json", docs_server.host, expired=True)
+    docs_server.revoked_refresh_tokens.add("emu-refresh-1")
+    code, out = run("auth", "status")
+    assert code == 5 and "expired" in out and "7 days" in out and "pbd auth login" in out
+
+
+def _match_on_google(docs_server) -> str:
+    from pbd import match
+
+    gid = docs_server.create_document("")
+    match.new("cnc", f"gdoc:{gid}", "Ann", "forces-of-justice", "a")
+    match.join(f"gdoc:{gid}", "Ben", "forces-of-corruption", "b")
+    return gid
+
+
+def test_a_spectator_reads_with_the_read_only_scope_and_cannot_write(home, docs_server, monkeypatch):
+    monkeypatch.setenv("PBD_HOME", str(home / "players"))
+    gid = _match_on_google(docs_server)  # the players (anonymous to the test server)
+    monkeypatch.setenv("PBD_HOME", str(home / "spectator"))
+    _signed_in_with(docs_server, {READONLY}, refresh="emu-refresh-spectator")
+    before = docs_server.text(gid)
+    for args in (("show", f"gdoc:{gid}"), ("check", f"gdoc:{gid}"), ("log", f"gdoc:{gid}"),
+                 ("audit", f"gdoc:{gid}")):
+        code, out = run(*args)
+        assert code in (0, 1) and "insufficient" not in out, (args, out)
+    refreshes = [r for r in docs_server.log if r.path == "/token"]
+    assert refreshes and all(set(s) == {READONLY} for s in docs_server.access_scopes.values())
+    gets = [r for r in docs_server.log if r.path.startswith("/v1/documents/")]
+    assert gets and all(r.status == 200 for r in gets)
+    code, out = run("move", f"gdoc:{gid}", "--as", "Ann", "draw")
+    assert code in (2, 5) and docs_server.text(gid) == before
+    assert docs_server.count(":batchUpdate") == 2  # only the players' new and join
+
+
+def test_a_read_only_token_is_refused_before_any_write(home, docs_server, monkeypatch):
+    from pbd.documents import open_document
+    from pbd.errors import AuthError
+
+    gid = docs_server.create_document("hello\n")
+    _signed_in_with(docs_server, {READONLY}, refresh="emu-refresh-ro")
+    doc = open_document(f"gdoc:{gid}")
+    snap = doc.read()
+    with pytest.raises(AuthError, match="read-only") as info:
+        doc.write("hello there\n", snap)
+    assert info.value.exit_code == 5 and docs_server.count(":batchUpdate") == 0
+
+
+def test_the_test_server_refuses_a_write_without_a_write_scope(docs_server):
+    import docs_server as emulator
+
+    docs_server.grant("r", {READONLY})
+    docs_server.access_scopes["emu-ro"] = {READONLY}
+    gid = docs_server.create_document("x\n")
+    with pytest.raises(emulator.ApiError, match="insufficient authentication scopes"):
+        docs_server.handle("POST", f"/v1/documents/{gid}:batchUpdate", {}, b"{}", auth="Bearer emu-ro")
+    with pytest.raises(emulator.ApiError, match="invalid authentication credentials") as info:
+        docs_server.handle("GET", f"/v1/documents/{gid}", {}, b"", auth="Bearer forged")
+    assert info.value.code == 401
+
+
+def test_unticking_a_scope_on_the_consent_screen_is_named(home, tmp_path, docs_server):
+    docs_server.untick = {DRIVE_FILE}
+    browser = tmp_path / "browser.py"
+    browser.write_text(FAKE_BROWSER)
+    client = client_file(tmp_path / "client.json", docs_server.host)
+    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s", "OAUTHLIB_INSECURE_TRANSPORT": "1",
+           "PBD_HOME": str(home)}
+    env.pop("PBD_DOCS_EMULATOR_HOST", None)
+    pbd = Path(sys.executable).parent / "pbd"
+    proc = subprocess.run([str(pbd), "auth", "login", "--client", str(client)], env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 5, out
+    assert "did not allow pbd to" in out and "[drive.file]" in out and "sign-in failed" not in out
+    assert "Traceback" not in out and not (home / "google-token.json").exists()

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from pbd.documents import Snapshot, open_document
 from pbd.documents.gdocs import GoogleDocument, Read, document_text, plan
-from pbd.errors import BackendError, StaleRevision
+from pbd.errors import BackendError, StaleRevision, UsageError, WriteUncertain
 
 BOARD = "pbd match 1a2b3c4d · Test\nAnn CP 7\nBen CP 9\n\nLog\n1. Ann: new match\n"
 BOLD = {"bold": True}
@@ -104,11 +104,27 @@ def test_new_document_is_created_written_and_shared(docs_server):
     assert dict(docs_server.paragraph_styles(gid))["Log\n"] == "HEADING_2"
 
 
-def test_failed_share_leaves_no_document_behind(docs_server):
-    doc = GoogleDocument("new", share=["not-an-address"])
+def test_a_bad_share_address_is_refused_before_anything_is_created(docs_server):
+    with pytest.raises(UsageError, match="'not-an-address' is not an email address") as info:
+        GoogleDocument("new", share=["ben@example.com, not-an-address"])
+    assert info.value.exit_code == 2
+    assert docs_server.docs == {} and docs_server.log == []
+
+
+def test_a_share_drive_refuses_leaves_no_document_behind(docs_server):
+    docs_server.fail(1, status=400, match="/permissions")
+    doc = GoogleDocument("new", share=["ben@example.com"])
     with pytest.raises(BackendError):
         doc.write(BOARD, None)
     assert docs_server.docs == {}
+
+
+def test_several_people_and_anyone_with_the_link(docs_server):
+    doc = GoogleDocument("new", share=["ben@example.com,cy@example.com", "ben@example.com"], anyone="reader")
+    doc.write(BOARD, None)
+    perms = [(p["type"], p["role"], p["emailAddress"]) for p in docs_server.permissions[doc.gid][1:]]
+    assert perms == [("user", "writer", "ben@example.com"), ("user", "writer", "cy@example.com"),
+                     ("anyone", "reader", "")]
 
 
 def test_edit_by_the_other_player_between_read_and_write_is_kept(docs_server):
@@ -145,13 +161,38 @@ def test_transient_errors_are_retried_with_growing_backoff(docs_server, status):
     gid, doc = doc_for(docs_server)
     docs_server.fail(2, status=status)
     snap = doc.read()
-    docs_server.fail(3, status=status, match=":batchUpdate")
+    docs_server.fail(5, status=status, match=":batchUpdate")
     doc.write(BOARD + "2. Ben: joined\n", snap)
     assert docs_server.text(gid) == BOARD + "2. Ben: joined\n"
-    assert len(docs_server.sleeps) == 5
+    assert len(docs_server.sleeps) == 7
     read_pauses, write_pauses = docs_server.sleeps[:2], docs_server.sleeps[2:]
-    assert 0 < read_pauses[0] < read_pauses[1]  # base 0.5 s doubling, jitter 50-100%
-    assert 0 < write_pauses[0] < write_pauses[1] < write_pauses[2] <= 2
+    # Google's algorithm: 2**n seconds plus up to 1 s of jitter, capped at 32 s
+    assert 1 <= read_pauses[0] <= 2 <= read_pauses[1] <= 3
+    for n, pause in enumerate(write_pauses):
+        assert 2 ** n <= pause <= min(2 ** n + 1, 32)
+
+
+def test_backoff_is_capped_at_32_seconds_and_honours_retry_after(docs_server):
+    gid, doc = doc_for(docs_server)
+    snap = doc.read()
+    docs_server.fail(5, status=429, match=":batchUpdate")
+    docs_server.fail(1, status=503, match=":batchUpdate", retry_after=50)
+    doc.write(BOARD + "x\n", snap)
+    assert [int(p) for p in docs_server.sleeps] == [1, 2, 4, 8, 16, 50]  # the 6th would be 32: Google asked for 50
+    assert docs_server.text(gid) == BOARD + "x\n"
+    from pbd.documents import gdocs
+
+    assert {gdocs.BACKOFF.delay(n) for n in range(5, 12)} == {32.0}
+
+
+def test_a_retry_after_beyond_a_minute_gives_up_at_once_and_says_so(docs_server):
+    gid, doc = doc_for(docs_server)
+    snap = doc.read()
+    docs_server.fail(1, status=429, match=":batchUpdate", retry_after=600)
+    with pytest.raises(BackendError, match="wait 600 s") as info:
+        doc.write(BOARD + "x\n", snap)
+    assert not isinstance(info.value, WriteUncertain) and "was not changed" in str(info.value)
+    assert docs_server.sleeps == [] and docs_server.text(gid) == BOARD
 
 
 def test_a_write_whose_answer_was_lost_is_not_applied_twice(docs_server):
@@ -182,8 +223,9 @@ def test_retries_are_bounded_and_leave_the_document_as_it_was(docs_server):
     docs_server.fail(50, status=429, match=":batchUpdate")
     with pytest.raises(BackendError) as info:
         doc.write(BOARD + "x\n", snap)
-    assert "429" in str(info.value) and info.value.exit_code == 5
-    assert docs_server.count(":batchUpdate") == 5
+    assert "429" in str(info.value) and info.value.exit_code == 5 and "was not changed" in str(info.value)
+    assert not isinstance(info.value, WriteUncertain)
+    assert docs_server.count(":batchUpdate") == 7
     assert docs_server.text(gid) == BOARD
 
 

@@ -59,8 +59,10 @@ class Document(Protocol):
 def open_document(spec: str, *, create: bool = False, **options) -> Document:
     """Return the backend for DOC ``spec`` (path, Docs URL, ``gdoc:ID`` or ``gdoc:new``).
 
+    A Docs URL's ``?tab=t.xxx`` selects that tab of the document.
+
     :raises UsageError: ``gdoc:new`` outside ``new``, an empty spec, or Google-only options
-        (``title``, ``share``) for a local file.
+        (``title``, ``share``, ``anyone``, ``tab``) for a local file.
     """
     if not spec:
         raise UsageError("no document given")
@@ -70,13 +72,23 @@ def open_document(spec: str, *, create: bool = False, **options) -> Document:
             raise UsageError("gdoc:new only makes sense with 'pbd new'")
         from pbd.documents.gdocs import GoogleDocument  # lazy: keeps local commands light
 
+        tab = _google_tab(spec)
+        if tab and not options.get("tab"):
+            options = {**options, "tab": tab}
         return GoogleDocument(gid, **options)
     if any(options.values()):
-        raise UsageError(f"{' and '.join('--' + k.replace('_', '-') for k, v in options.items() if v)}"
+        names = {"anyone": "share-anyone-with-link"}
+        raise UsageError(f"{' and '.join('--' + names.get(k, k.replace('_', '-')) for k, v in options.items() if v)}"
                          ": Google Docs only (DOC must be gdoc:new, gdoc:ID or a Docs URL)")
     from pbd.documents.local import LocalDocument
 
     return LocalDocument(spec)
+
+
+def _google_tab(spec: str) -> str | None:
+    """Return the tab id a pasted Docs URL names (``...?tab=t.abc123``), if any."""
+    m = re.search(r"[?&#]tab=(t\.[A-Za-z0-9_-]+)", spec) if GDOC_URL.match(spec) else None
+    return m.group(1) if m else None
 
 
 def _google_id(spec: str) -> str | None:

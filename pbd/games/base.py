@@ -45,6 +45,17 @@ Log entries end with fair-play tags, in this order:
 Documents written by an older pbd (8-digit hashes) still parse; :attr:`Meta.version` says
 which, and the fair-play checks refuse to carry such a match on.
 
+Players' own text (notes) is kept, byte for byte and with its formatting, in these
+places, and the parsers skip it:
+
+* above the ``pbd match`` title line (anything, blank lines included);
+* under a ``Notes`` line (a line reading ``Notes`` or ``Notes:``, e.g. a heading): between
+  the header and the board, a Notes paragraph ends at the first blank line (the board
+  follows); anywhere after the board (before ``Fair play``, between sections) it runs up
+  to the next heading pbd writes (``Fair play``, ``Revealed``, ``Log``, or another
+  ``Notes``); after the log it runs to the end of the document;
+* after the log, after a blank line: every line from the first one that is not a log entry.
+
 :func:`split_frame` and :func:`render_frame` handle the frame; games handle the rest.
 """
 
@@ -295,6 +306,8 @@ class Meta:
     #: 2 for this pbd's log format; 1 for a log an older pbd wrote (8-digit hashes)
     version: int = field(default=2, compare=False, repr=False)
 
+    #: players' own text, kept where they typed it (see :class:`Frame` ``notes``)
+    notes: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
     def seat(self, name: str, seed: bytes, committed: list[str]) -> PlayerMeta:
         """Add a seat's fair-play record: its commitment to ``seed`` and ``committed``, its chain head.
 
@@ -410,7 +423,13 @@ class Meta:
 
 @dataclass
 class Frame:
-    """A document split into its parts (each a list of numbered lines)."""
+    """A document split into its parts (each a list of numbered lines) and the players' notes.
+
+    ``notes`` maps where free text sits to its blocks of raw lines (exactly as typed):
+    ``"top"`` (above the title), ``"header"`` (between the header and the board),
+    ``"body"`` (after the board), ``"fair play"``, ``"revealed"`` and ``"log"`` (after
+    that section).  ``"top"`` holds one block, blank lines included.
+    """
 
     match_id: str
     title: str
@@ -419,37 +438,121 @@ class Frame:
     fairplay: list[Line]
     log: list[Line]
     revealed: list[Line] = field(default_factory=list)
+    notes: dict[str, list[list[str]]] = field(default_factory=dict)
+
+
+#: Headings of the sections pbd writes after the board, and the notes heading.
+SECTIONS = ("fair play", "revealed", "log")
+NOTES = "notes"
+
+
+def _key(text: str) -> str:
+    """Return a line as a heading key: stripped, lower case, without a trailing colon."""
+    return text.strip().lower().rstrip(":").strip()
+
+
+#: What an editor does to typed text, undone before pbd reads its own lines (notes are left alone):
+#: curly quotes and apostrophes, no-break and narrow spaces, zero-width characters, Shift+Enter.
+TYPED = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'", "\u2032": "'",
+                       "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " ", "\u2007": " ",
+                       "\u202f": " ", "\u2009": " ", "\u200b": None, "\u200c": None, "\u200d": None,
+                       "\ufeff": None, "\u000b": " "})
+
+
+def typed(text: str) -> str:
+    """Return ``text`` as pbd reads a line it owns: the editor's typography undone (``’`` -> ``'``, no-break
+    space -> space, zero-width characters dropped), the same way card names are read."""
+    return text.translate(TYPED)
 
 
 def split_frame(text: str) -> Frame:
-    """Split a document into title, header, body, fair-play and log parts.
+    """Split a document into title, header, body, fair-play and log parts, and notes.
 
     A document without the ``pbd match`` title line (a board typed by hand, or the
-    rulebook's example) is all body.  The header runs from the title to the first
-    blank line; ``Fair play`` and ``Log`` headings start their sections.
+    rulebook's example) is all body.  Lines above the title are notes; the header runs
+    from the title to the first blank line (or a ``Notes`` line); ``Fair play``,
+    ``Revealed`` and ``Log`` headings start their sections; ``Notes`` blocks and text
+    after the log are set aside in :attr:`Frame.notes` (see the module docstring).
+    pbd's own lines are read through :func:`typed`; notes are kept exactly as typed.
     """
-    lines = [Line(i, t.rstrip()) for i, t in enumerate(text.split("\n"), 1)]
+    raw = text.split("\n")
+    lines = [Line(i, typed(t).rstrip()) for i, t in enumerate(raw, 1)]
     match_id = title = ""
     header: list[Line] = []
-    start = 0
-    while start < len(lines) and not lines[start].text.strip():
-        start += 1
-    if start < len(lines) and (m := TITLE_RE.match(lines[start].text)):
+    notes: dict[str, list[list[str]]] = {}
+    start = next((k for k, line in enumerate(lines) if TITLE_RE.match(line.text)), None)
+    if start is None:
+        start = 0
+    else:
+        if any(line.text.strip() for line in lines[:start]):
+            notes["top"] = [raw[:start]]
+        m = TITLE_RE.match(lines[start].text)
         match_id, title = m.group("id"), (m.group("title") or "").strip()
         start += 1
-        while start < len(lines) and lines[start].text.strip():
+        while start < len(lines) and lines[start].text.strip() and _key(lines[start].text) != NOTES:
             header.append(lines[start])
             start += 1
     parts: dict[str, list[Line]] = {"body": [], "fair play": [], "revealed": [], "log": []}
-    current = "body"
-    for line in lines[start:]:
-        key = line.text.strip().lower().rstrip(":")
+    current, k = "body", start
+    while k < len(lines):
+        line, key = lines[k], _key(lines[k].text)
+        if key == NOTES or current == "log" and _trailing_note(lines, k):
+            slot = "header" if current == "body" and not any(x.text.strip() for x in parts["body"]) else current
+            end = _note_end(lines, k, slot)
+            notes.setdefault(slot, []).append(raw[k:end])
+            k = end
+            continue
         if key in ("fair play", "log") and current != "log" or key == "revealed" and current == "fair play":
             current = key
-            continue
-        parts[current].append(line)
+        else:
+            parts[current].append(line)
+        k += 1
+    for slot, blocks in notes.items():
+        for block in blocks:
+            while slot != "top" and len(block) > 1 and not block[-1].strip():
+                block.pop()
     return Frame(match_id, title, header, _trim(parts["body"]), _trim(parts["fair play"]), _trim(parts["log"]),
-                 _trim(parts["revealed"]))
+                 _trim(parts["revealed"]), notes)
+
+
+def _trailing_note(lines: list[Line], k: int) -> bool:
+    """Return True if line ``k`` of the log section starts the free text after the log.
+
+    That is a line that is not a log entry, right after a blank line, with no log entry after it.
+    """
+    if not (k and lines[k].text.strip() and not lines[k - 1].text.strip()) or LOG_RE.match(lines[k].text):
+        return False
+    return not any(LOG_RE.match(line.text) for line in lines[k + 1:])
+
+
+def _note_end(lines: list[Line], k: int, slot: str) -> int:
+    """Return where the notes starting at line ``k`` end (the index of the first line after them)."""
+    if slot == "log":
+        return len(lines)
+    end = k + 1
+    while end < len(lines):
+        key = _key(lines[end].text)
+        if slot == "header" and not lines[end].text.strip() or key in SECTIONS or key == NOTES:
+            break
+        end += 1
+    return end
+
+
+def note_spans(text: str) -> list[tuple[int, int]]:
+    """Return ``(start, end)`` string offsets of the players' own text in a document (see :func:`split_frame`).
+
+    Rich backends keep these spans untouched (no edit, no restyle) when they write.
+    """
+    frame = split_frame(text)
+    blocks = ["\n".join(b) for slot in frame.notes.values() for b in slot]
+    spans, pos = [], 0
+    for block in sorted(blocks, key=text.find):
+        at = text.find(block, pos)
+        if at < 0 or not block:
+            continue
+        spans.append((at, at + len(block)))
+        pos = at + len(block)
+    return spans
 
 
 def parse_meta(game: str, frame: Frame) -> Meta:
@@ -458,6 +561,7 @@ def parse_meta(game: str, frame: Frame) -> Meta:
     :raises DocumentFormatError: a fair-play or log line that cannot be read.
     """
     meta = Meta(game, frame.match_id)
+    meta.notes = {slot: ["\n".join(block) for block in blocks] for slot, blocks in frame.notes.items()}
     for line in frame.fairplay:
         m = FAIRPLAY_RE.match(line.text.strip())
         if not m:
@@ -488,21 +592,30 @@ def parse_meta(game: str, frame: Frame) -> Meta:
 
 
 def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sealed: Sequence[str] = ()) -> str:
-    """Return the whole document text for a game's header and body lines.
+    """Return the whole document text for a game's header and body lines, the players' notes kept in place.
 
     ``sealed`` are game lines the log's seal covers besides Fair play and Revealed (a deal).
     Entries recorded in this command are sealed, signed and hashed here (:meth:`Meta.finalize`).
     """
     meta.finalize([*meta.section_lines(), *sealed])
-    out = [f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header, "", *body]
+    notes = meta.notes
+
+    def kept(slot: str) -> list[str]:
+        return [line for block in notes.get(slot, ()) for line in ("", block)]
+
+    out = [*notes.get("top", ()), f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header]
+    out += [*kept("header"), "", *body, *kept("body")]
     if meta.fairplay:
         out += ["", "Fair play", *(p.line() for p in meta.fairplay)]
+    out += kept("fair play")
     if meta.revealed:
         out += ["", "Revealed"]
         for r in meta.revealed:
             out += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
+    out += kept("revealed")
     out += ["", "Log"]
     out += [e.written() for e in meta.log]
+    out += kept("log")
     return "\n".join(out) + "\n"
 
 
