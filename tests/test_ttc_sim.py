@@ -86,7 +86,7 @@ def play_out(seed: int, options: dict | None = None, team: int = 1, reparse_ever
     return state, secrets
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.long), pytest.param(2, marks=pytest.mark.long)])
 def test_random_two_player_matches_reach_the_end(seed):
     state, secrets = play_out(seed)
     assert rules.phase(state).name == "over"
@@ -101,6 +101,7 @@ def test_random_two_player_matches_reach_the_end(seed):
     assert len(rules.results(state)) == 5
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("option", ["face-up", "open-hands", "no-environments", "no-bonuses"])
 def test_random_matches_with_each_variation(option):
     state, _ = play_out(11, {option: "yes"}, reparse_every=3)
