@@ -85,28 +85,25 @@ def load(spec: str) -> dict:
 def save(spec: str, data: dict) -> None:
     """Write ``data`` into the hand document ``spec`` (a minimal edit; nobody else writes it).
 
-    A write whose answer was lost is settled by reading the document again: only this
-    player's pbd writes it, so either it holds ``data`` (done) or the write is made again.
+    One guarded write, no loop of its own: the pipeline keeps the private state pending
+    when it fails, and the next command saves it.  A document that already holds ``data``
+    (a write whose answer was lost, made again) is left alone.
 
-    :raises BackendError: the document cannot be written; the message says that it is the
-        hand document that was not updated (the match document may already show the move).
+    :raises BackendError: the document cannot be written, changed meanwhile, or Google did
+        not confirm the write; the message says that it is the hand document that was not
+        updated (the match document may already show the move).
     """
     from pbd.documents import open_document
     from pbd.errors import StaleRevision, WriteUncertain
 
     doc = open_document(spec)
     wanted = render(data)
-    for _ in range(3):
-        try:
-            snap = doc.read()
-            if snap.text == wanted:
-                return
+    try:
+        snap = doc.read()
+        if snap.text != wanted:
             doc.write(wanted, snap, styles=None)
-            return
-        except (StaleRevision, WriteUncertain):
-            continue
-        except BackendError as exc:
-            raise type(exc)(f"your hand document {doc.label} was not updated: {exc.message}",
-                            hint=exc.hint) from None
-    raise BackendError(f"your hand document {doc.label} was not updated: it kept changing, or Google did not "
-                       "confirm the write")
+    except (StaleRevision, WriteUncertain) as exc:
+        raise BackendError(f"your hand document {doc.label} was not updated yet ({exc.message}); "
+                           "your private state is kept pending and your next pbd command saves it") from None
+    except BackendError as exc:
+        raise type(exc)(f"your hand document {doc.label} was not updated: {exc.message}", hint=exc.hint) from None

@@ -66,9 +66,9 @@ def test_a_custom_deck_is_named_by_its_hash_and_the_opponent_installs_it(pbd, tm
     pbd("new", "ttc", doc, "--as", "Lia", "--deck", deck, ok=True)
     name = re.search(r"^Deck: (\S+)", doc.read_text(), re.M).group(1)
     assert re.fullmatch(r"sha256-[0-9a-f]{16}", name) and str(tmp_path) not in doc.read_text()
-    from pbd.games.ttc import deal
+    from pbd.games import ttc
 
-    deal._DECKS.clear()                                               # Max's machine: another process
+    ttc._LIBRARY.clear()                                              # Max's machine: another process
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "max-home"))
     result = pbd("join", doc, "--as", "Max")
     assert result.exit_code == 3 and "pbd catalogue add" in result.output
