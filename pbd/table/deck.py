@@ -146,6 +146,7 @@ class SharedDeck:
     seen: dict[str, int] = field(default_factory=dict)
     #: Private, never rendered: cards the acting seat's pbd has read in its own hand.
     known: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    known_index: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
     #: Replaying a log without seeds: the document's deck, for the cards unlocks made public.
     oracle: SharedDeck | None = field(default=None, compare=False, repr=False)
     writer: str | None = field(default=None, compare=False, repr=False)
@@ -537,7 +538,7 @@ class SharedDeck:
         others = set(self.seats) - {seat}
         for i in self.hands.get(seat, []) + self.aside.get(seat, []):
             slot = self.slots[i]
-            if slot.card is not None or not others <= set(slot.opened) or slot.value is None:
+            if slot.card is not None or not others <= set(slot.opened) or slot.value is None or i in self.known:
                 continue
             tag = _tag(slot.value)
             index = cache.get(tag)
@@ -547,10 +548,9 @@ class SharedDeck:
                     raise DocumentFormatError(f"slot {i} in {seat}'s hand does not unlock to a card of this deck "
                                               "(the document was altered, or a player's pbd cheated)")
                 cache[tag] = index
-            self.known[i] = self.cards[index - 1]
-        public = {s.index for s in self.slots.values() if s.index is not None}
-        mine = [cache[_tag(self.slots[i].value)] for i in self.known if self.slots[i].value is not None
-                and _tag(self.slots[i].value) in cache]
+            self.known[i], self.known_index[i] = self.cards[index - 1], index
+        public = {s.index for s in self.slots.values() if s.index is not None and s.id not in self.retired}
+        mine = [self.known_index[i] for i in self.known if i in self.known_index and self.slots[i].index is None]
         if len(set(mine)) != len(mine) or public & set(mine):
             raise DocumentFormatError("the shared deck is corrupt: a card in your hand is also elsewhere "
                                       "(the document was altered, or a player's pbd cheated)")
@@ -560,7 +560,7 @@ class SharedDeck:
 
     def checked_by_all(self, stamp: int, author: str | None) -> bool:
         """Return True once every seat but ``author`` has written after ``stamp`` (and so verified it)."""
-        return all(self.seen.get(s, 0) > stamp for s in self.seats if s != author)
+        return len(self.seats) > 1 and all(self.seen.get(s, 0) > stamp for s in self.seats if s != author)
 
     def prune(self) -> None:
         """Drop proofs, pass products and retired slots that every seat has verified."""
@@ -579,7 +579,8 @@ class SharedDeck:
                 busy |= set(gen.slot_ids())
         for i, stamp in sorted(self.retired.items()):
             slot = self.slots.get(i)
-            if slot is not None and not slot.steps and i not in busy and self.checked_by_all(stamp, None):
+            writer = next((s for s in self.seats if self.seen.get(s) == stamp), None)
+            if slot is not None and not slot.steps and i not in busy and self.checked_by_all(stamp, writer):
                 del self.slots[i]
                 del self.retired[i]
                 self.gone.append(i)
@@ -1153,6 +1154,8 @@ class _Verifier:
             if mine is not None and p.key != mine:
                 self.problems.append(f"generation {gen.number}: {p.seat}'s public key is not {p.seat}'s")
         if known == len(gen.passes) and (rg is None or d.complete(gen) == r.complete(rg)):
+            return
+        if r is None and all(p.product is None for p in gen.passes):
             return
         if any(p.product is None or p.key is None for p in gen.passes[known:]) or (
                 known and gen.passes[known - 1].product is None and rg.passes[known - 1].product is None):
