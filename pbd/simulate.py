@@ -62,6 +62,9 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
     state, chance = seat(game, rng, **seat_args)
     for _ in range(max_moves):
         for player in game.actors(state):
+            if game.pending(state, player):  # what that seat's pbd does on its next command
+                game.settle(state, player, chance)
+        for player in game.actors(state):
             move = (pick(game.legal(state, player) or [None], rng) if exhaustive
                     else _first_legal(game, state, player, rng))
             if move is not None:

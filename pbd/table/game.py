@@ -386,10 +386,10 @@ class CardGame(Playable, metaclass=ABCMeta):
         if state.deck is not None:
             state.deck.begin(seat)
         done = self._one(state, seat, text, chance)
-        state.meta.record(seat, f"{text} — {done.text}" if done.text else text)
         if done.ends_turn and not state.result:
             chance.publish(seat)
             state.turn = self.next_seat(state)
+        state.meta.record(seat, f"{text} — {done.text}" if done.text else text)
         self.update(state)
 
     def _one(self, state: TableState, seat: str, text: str, chance: Chance) -> Move:
