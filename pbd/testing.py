@@ -148,7 +148,7 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
     names = NAMES[:players]
     with _scratch_home() as tmp:
         doc = str(tmp / "match.txt")
-        pool = game.sample_decks()
+        pool = game.sample_decks() or [None]
         options = {"players": players} if players != 2 else {}
         _run(where, "new", match.new, game.name, doc, names[0], rng.choice(pool), f"{rng.random()}", options)
         for name in names[1:]:

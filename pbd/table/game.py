@@ -499,7 +499,7 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def sample_decks(self) -> list[str]:
         """Return no decks: seats join without one."""
-        return [""]
+        return []
 
     def informative(self, entry: LogEntry) -> bool:
         """Return True: a move at the table may have turned cards or unlocked them, so none is taken back."""
