@@ -26,7 +26,7 @@ def seat(game, rng: random.Random, decks: tuple[str, ...] | None = None, options
     ``--players`` reaches the game as ``options["players"]`` when it is not 2, as on the CLI.
     """
     if decks is None:
-        pool = game.sample_decks()
+        pool = game.sample_decks() or [None]
         decks = tuple(rng.choice(pool) for _ in range(players))
     options = dict(options or {})
     if players != 2:

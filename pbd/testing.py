@@ -148,12 +148,13 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
     names = NAMES[:players]
     with _scratch_home() as tmp:
         doc = str(tmp / "match.txt")
-        pool = game.sample_decks()
+        pool = game.sample_decks() or [None]
         options = {"players": players} if players != 2 else {}
         _run(where, "new", match.new, game.name, doc, names[0], rng.choice(pool), f"{rng.random()}", options)
         for name in names[1:]:
             _run(where, f"join {name}", match.join, doc, name,
                  rng.choice(pool) if game.join_needs_deck else None, f"{rng.random()}")
+        stalls = 0
         for _ in range(max_moves):
             _, g, state = match.load(match.open_document(doc))
             if g.outcome(state):
@@ -161,12 +162,17 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
             actors = g.actors(state)
             if not actors:
                 raise ContractError(f"{where}: no one is to move and the match has no result")
-            for player in actors:
+            moves = []
+            for player in actors:  # 'legal' first does what that seat's pbd owes (its next command)
                 moves = _run(where, f"legal {player}", match.legal, doc, player).data["moves"]
                 if moves:
                     break
-            else:
-                raise ContractError(f"{where}: {', '.join(actors)} are to move but none has a legal move")
+            if not moves:
+                stalls += 1
+                if stalls > len(names):
+                    raise ContractError(f"{where}: {', '.join(actors)} are to move but none has a legal move")
+                continue
+            stalls = 0
             move = pick(moves, rng)
             _run(where, f"{player}: {move}", match.move, doc, player, move)
             _check_undo(where, match, g, doc, player)
