@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from pbd.errors import IllegalMoveError, NotationError
 
@@ -35,7 +36,7 @@ MAX_NUMBERS = 40
 #: Biggest exponent :func:`check` computes (larger powers are refused, not computed).
 MAX_EXPONENT = 64
 #: :func:`reachable` considers at most this many cards (the highest powers).
-MAX_REACH = 8
+MAX_REACH = 6
 
 TOKEN_RE = re.compile(r"\s*(?:(?P<num>\d+)|(?P<op>\*\*|[-+*/^()x×÷−–]))")
 OPS = {"x": "*", "×": "*", "÷": "/", "**": "^", "−": "-", "–": "-"}
@@ -323,9 +324,17 @@ def _submasks(mask: int):
 def reachable(pool: list[Operand]) -> dict[int, str]:
     """Return every whole value a calculation over ``pool`` can reach, with one expression for each.
 
-    Exact for up to :data:`MAX_REACH` cards (the highest powers are kept beyond that).
+    Exact for up to :data:`MAX_REACH` cards (beyond that, the highest powers are kept: the
+    suggestion may miss a value a longer calculation reaches, which :func:`check` still accepts).
     """
-    pool = sorted(pool, key=lambda o: -o.power)[:MAX_REACH]
+    key = tuple(sorted((o.power, o.core, o.mark, o.label) for o in pool))
+    return dict(_reachable(key))
+
+
+@lru_cache(maxsize=256)
+def _reachable(key: tuple) -> tuple:
+    pool = sorted((Operand(label, power, core, mark) for power, core, mark, label in key),
+                  key=lambda o: -o.power)[:MAX_REACH]
     n = len(pool)
     terms: dict[int, dict[Fraction, str]] = {}
     for mask in range(1, 1 << n):
@@ -364,7 +373,7 @@ def reachable(pool: list[Operand]) -> dict[int, str]:
         for v, s in e.items():
             if v.denominator == 1:
                 out.setdefault(int(v), s)
-    return out
+    return tuple(out.items())
 
 
 def best(pool: list[Operand], low: int, high: int) -> tuple[int, str] | None:
