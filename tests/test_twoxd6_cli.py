@@ -1,0 +1,90 @@
+"""2Xd6 through the CLI, as players run it, on the in-memory table stand-in (tests/twoxd6_fake_table.py)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from twoxd6_fake_table import FakeDeck  # noqa: E402
+
+from pbd.games.twoxd6 import GAME, cards  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fake_table(monkeypatch):
+    monkeypatch.setattr(cards, "SharedDeck", FakeDeck)
+
+
+@pytest.fixture
+def started(pbd, tmp_path):
+    """A 2-player match with the order of acts decided; returns (doc, first, second)."""
+    doc = tmp_path / "match.txt"
+    pbd("new", "2xd6", doc, "--as", "Ann", "--seed", "ann", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    pbd("move", doc, "--as", "Ann", "roll", ok=True)
+    pbd("move", doc, "--as", "Ben", "roll", ok=True)
+    order = [p["name"] for p in pbd.json("show", doc)["players"]]
+    return doc, order[0], order[1]
+
+
+def test_new_join_deal_and_order(pbd, started):
+    doc, first, second = started
+    data = pbd.json("show", doc)
+    assert data["game"] == "2xd6" and data["to_move"] == [first] and data["result"] is None
+    assert [p["hand"] for p in data["players"]] == [11, 11]          # 5 Faces + 6 Pips each
+    assert data["draw_patch"] == 54 - 22
+    assert pbd.json("legal", doc, "--as", first)["moves"] == ["roll"]
+    assert pbd.json("legal", doc, "--as", second)["moves"] == []
+
+
+def test_first_round_plays_only_a_face_or_10_in_the_outermost_cell(pbd, started):
+    doc, first, _ = started
+    pbd("move", doc, "--as", first, "roll", ok=True)
+    moves = pbd.json("legal", doc, "--as", first)["moves"]
+    outermost = "A1" if first == started[1] else "A1"
+    plays = [m for m in moves if m.startswith("play")]
+    assert all(m.endswith(f" on {outermost}") for m in plays)
+    assert all(m.split()[1][0] in "JQKA?1" for m in plays)
+    hand = pbd.json("hand", doc, "--as", first)["hand"]
+    pip = next(h.split()[0] for h in hand if h[0] in "23456789")
+    before = doc.read_bytes()
+    result = pbd("move", doc, "--as", first, f"play {pip} on A1")
+    assert result.exit_code == 1 and "only a Face or a 10" in result.output
+    assert doc.read_bytes() == before
+
+
+def test_a_whole_act_roll_play_draw_passes_the_turn(pbd, started):
+    doc, first, second = started
+    pbd("move", doc, "--as", first, "roll", ok=True)
+    moves = pbd.json("legal", doc, "--as", first)["moves"]
+    play = next((m for m in moves if m.startswith("play")), None)
+    if play:
+        pbd("move", doc, "--as", first, play, ok=True)
+    pbd("move", doc, "--as", first, "draw", ok=True)
+    data = pbd.json("show", doc)
+    assert data["to_move"] == [second]
+    assert pbd("check", doc).exit_code == 0
+
+
+def test_random_two_player_games_keep_the_contract(pbd, tmp_path):
+    for seed in range(2):
+        doc = tmp_path / f"m{seed}.txt"
+        pbd("new", "2xd6", doc, "--as", "Ann", "--seed", f"a{seed}", ok=True)
+        pbd("join", doc, "--as", "Ben", "--seed", f"b{seed}", ok=True)
+        rng = random.Random(seed)
+        for _ in range(40):
+            data = pbd.json("show", doc)
+            if data["result"]:
+                break
+            who = data["to_move"][0]
+            moves = pbd.json("legal", doc, "--as", who)["moves"]
+            assert moves, data
+            busy = [m for m in moves if not m.startswith("draw")]
+            pick = rng.choice(busy if busy and rng.random() < 0.7 else moves)
+            pbd("move", doc, "--as", who, pick, ok=True)
+        text = doc.read_text()
+        assert GAME.render(GAME.parse(text)) == text
