@@ -178,6 +178,8 @@ class TwoXd6(Playable):
             out = self._apply(state, player, move, chance)
             state.meta.record(player, out)
             lines.append(f"{player} {out}")
+        if chance is not None and chance.can_draw_for(player):
+            chance.publish(player)
         return lines
 
     def _apply(self, state: State, player: str, move, chance) -> str:
