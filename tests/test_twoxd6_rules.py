@@ -222,3 +222,15 @@ def test_legal_lists_targets_with_a_tc_in_the_window():
     state = make({}, {"A2": ("Ann", ["QG", "5G"]), "A3": ("Ben", ["7P"])})
     listed = [m for m in moves.legal(state, "Ann") if m.startswith("target")]
     assert listed and listed[0].startswith("target A3 from A2 with ")
+
+
+def test_svg_draws_every_cell_and_stack():
+    import xml.etree.ElementTree as ET
+
+    from pbd.games.twoxd6.svg import svg
+
+    state = make({}, {"A1": ("Ann", ["QG"]), "C6": ("Ben", ["KP", "2C"])})
+    root = ET.fromstring(svg(state))
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "QG" in texts and "2C" in texts and "Ben ×2" in texts
+    assert len([r for r in root.iter("{http://www.w3.org/2000/svg}rect")]) == 18 + 2
