@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from twoxd6_fake_table import FakeDeck  # noqa: E402
+from twoxd6_fake_table import install  # noqa: E402
 
-from pbd.games.twoxd6 import GAME, cards  # noqa: E402
+from pbd.games.twoxd6 import GAME  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def fake_table(monkeypatch):
-    monkeypatch.setattr(cards, "SharedDeck", FakeDeck)
+    install(monkeypatch)
 
 
 @pytest.fixture

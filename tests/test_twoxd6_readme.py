@@ -10,16 +10,15 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from twoxd6_fake_table import FakeDeck  # noqa: E402
+from twoxd6_fake_table import install  # noqa: E402
 
-from pbd.games.twoxd6 import cards  # noqa: E402
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(autouse=True)
 def fake_table(monkeypatch):
-    monkeypatch.setattr(cards, "SharedDeck", FakeDeck)
+    install(monkeypatch)
 
 
 def test_the_2xd6_tutorial_runs_as_written(pbd, tmp_path, monkeypatch):

@@ -112,3 +112,16 @@ class FakeDeck:
             target = deck.piles if m.group(4) == "pile" else deck.hands
             target.setdefault(m.group(5), []).append(sid)
         return deck
+
+
+def install(monkeypatch) -> None:
+    """Seat 2Xd6 on this stand-in and register it for the CLI (until pbd.table lands and the lead registers it)."""
+    from importlib.metadata import EntryPoint
+
+    import pbd.games as registry
+    from pbd.games.twoxd6 import cards
+
+    monkeypatch.setattr(cards, "SharedDeck", FakeDeck)
+    points = dict(registry._entry_points())
+    points["2xd6"] = EntryPoint(name="2xd6", value="pbd.games.twoxd6:GAME", group=registry.GROUP)
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
