@@ -1,22 +1,12 @@
-"""2Xd6 through the CLI, as players run it, on the in-memory table stand-in (tests/twoxd6_fake_table.py)."""
+"""2Xd6 through the CLI, as players run it, on the real shared deck (pbd.table)."""
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from twoxd6_fake_table import install  # noqa: E402
-
-from pbd.games.twoxd6 import GAME  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def fake_table(monkeypatch):
-    install(monkeypatch)
+from pbd.games.twoxd6 import GAME
 
 
 @pytest.fixture
@@ -27,7 +17,7 @@ def started(pbd, tmp_path):
     pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
     pbd("move", doc, "--as", "Ann", "roll", ok=True)
     pbd("move", doc, "--as", "Ben", "roll", ok=True)
-    order = [p["name"] for p in pbd.json("show", doc)["players"]]
+    order = pbd.json("show", doc)["order"]
     return doc, order[0], order[1]
 
 

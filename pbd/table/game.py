@@ -146,6 +146,14 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
         raise IllegalMoveError(f"{self.title} has no decisions to answer")
 
+    def answers_now(self, state: TableState, decision: Decision) -> list[str]:
+        """Return the answers ``decision``'s seat may give now (default: the decision's own list).
+
+        A game whose answers depend on what only the deciding seat can read (its hand)
+        lists them here; ``decision.answers`` stays the public list the board reads back.
+        """
+        return list(decision.answers)
+
     def explains(self, entry: LogEntry, decision: Decision) -> bool:
         """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`)."""
         return False
@@ -396,10 +404,11 @@ class CardGame(Playable, metaclass=ABCMeta):
         mine = [d for d in state.decisions if d.seat == seat]
         if mine:
             decision = mine[0]
-            answer = next((a for a in decision.answers if a.casefold() == text.casefold()), None)
+            answers = self.answers_now(state, decision)
+            answer = next((a for a in answers if a.casefold() == text.casefold()), None)
             if answer is None:
                 raise IllegalMoveError(f"{seat} must first answer: {decision.prompt}",
-                                       hint=f"answers: {', '.join(decision.answers)}")
+                                       hint=f"answers: {', '.join(answers)}")
             state.decisions.remove(decision)
             return self.answer(state, seat, decision, answer, chance)
         if not state.started:
@@ -418,7 +427,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             return []
         mine = [d for d in state.decisions if d.seat == seat]
         if mine:
-            return list(mine[0].answers)
+            return self.answers_now(state, mine[0])
         if state.decisions or state.on_turn != seat:
             return []
         return self.moves(state, seat)

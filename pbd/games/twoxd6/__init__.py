@@ -3,216 +3,175 @@
 Modules: :mod:`.calc` (the Tc/Rc checker), :mod:`.dice`, :mod:`.deck` (decks as data),
 :mod:`.grid` (boards as data, geometry), :mod:`.cards` (the one adapter to the shared deck),
 :mod:`.rules`, :mod:`.notation`, :mod:`.board` (document text), :mod:`.svg` (picture).
+
+The game sits at pbd's table (:class:`pbd.table.game.CardGame`): the base seats the
+players, shuffles the shared deck in, keeps the log, passes the turn and checks the
+pending decisions; this module only says what 2Xd6's moves do.
 """
 
 from __future__ import annotations
 
-from pbd import fairplay
-from pbd.errors import IllegalMoveError, NotationError, PbdError, UsageError
-from pbd.games.base import Meta, Playable, PlayerMeta, Secrets, render_frame, split_frame
-from pbd.games.twoxd6 import board, cards, calc, grid, notation, rules
+import copy
+import re
+
+from pbd.errors import IllegalMoveError, NotationError, UsageError
+from pbd.games.base import Secrets
+from pbd.games.twoxd6 import board, cards, grid, notation, rules
 from pbd.games.twoxd6.deck import DEFAULT, composition_problems, load
-from pbd.games.twoxd6.state import Options, State
+from pbd.games.twoxd6.state import State, options_of
+from pbd.table.decisions import Decision
+from pbd.table.game import CardGame, Move
 
 TITLE = "2Xd6"
 OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjacency=4|8"
+#: "draw; offer" as players write it is one move (the base splits moves at ';')
+DRAW_OFFER = re.compile(r"\bdraw\s*;\s*offer\b", re.I)
 
 
-def parse_options(options: dict) -> Options:
-    """Return the match options from ``pbd new``'s ``--players`` and ``-O`` options.
-
-    :raises UsageError: an unknown option or value.
-    """
-    opts = Options(players=int(options.get("players", 2)))
-    for raw, value in options.items():
-        key = raw.strip().lower()
-        if key == "players":
-            continue
-        if key == "board":
-            opts.board = str(value)
-        elif key == "mod":
-            if opts.players % 2:
-                raise UsageError("the Mod combines one deck per two players: it needs an even number of players")
-            opts.decks = opts.players // 2
-        elif key == "adjacency" and str(value) in ("4", "8"):
-            opts.adjacency = int(value)
-        else:
-            raise UsageError(f"unknown 2Xd6 option {raw}={value}", hint=f"options: {OPTION_HELP}")
-    if opts.players >= 4 and opts.board == "standard":
-        opts.board = "large"
-    return opts
-
-
-class TwoXd6(Playable):
-    """2Xd6 for pbd: the metadata and the match hooks."""
+class TwoXd6(CardGame):
+    """2Xd6 for pbd: the table hooks (see the module docstring)."""
 
     name = "2xd6"
     title = TITLE
     aliases = ("2x-d6", "twoxd6", "2xd6")
     summary = "stack-chaining tower defence on a grid, 2 to 6 players, one shared deck"
     players = (2, 6)
-    join_needs_deck = False
-
-    # -- documents ------------------------------------------------------------------------
-
-    def template(self) -> str:
-        """Return the blank board (templates/2xd6.txt)."""
-        from pbd import paths
-
-        return (paths.resource_dir("templates") / "2xd6.txt").read_text(encoding="utf-8")
-
-    def sniff(self, text: str) -> bool:
-        """Return True for a hand-made 2Xd6 board (first line '2Xd6')."""
-        first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
-        return first.casefold() == TITLE.casefold()
-
-    def parse(self, text: str) -> State:
-        """Return the state a document shows.
-
-        :raises DocumentFormatError: naming the line and what was expected.
-        """
-        frame = split_frame(text)
-        from pbd.games.base import parse_meta
-
-        state = State(parse_meta(self.name, frame))
-        body = frame.body
-        header = frame.header
-        if not frame.match_id:
-            if body and body[0].text.strip().casefold() == TITLE.casefold():
-                body = body[1:]
-            header = [ln for ln in body if ln.text.strip().lower().startswith(("players:", "setup:"))]
-            body = [ln for ln in body if ln not in header]
-        board.parse_header(state, header)
-        board.parse_body(state, body)
-        return state
-
-    def render(self, state: State) -> str:
-        """Return the document text of ``state``."""
-        body = board.render(state)
-        if not state.meta.match_id:
-            return "\n".join([TITLE, *board.header(state), "", *body]) + "\n"
-        return render_frame(state.meta, self.title, board.header(state), body)
+    state_class = State
+    option_words = ("board=", "mod", "adjacency=")
 
     # -- starting ------------------------------------------------------------------------
 
     def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
-        """Return ``(state, secrets)`` of a new match with the creator seated.
+        """Return ``(state, secrets)`` of a new match; the board is laid out from ``-O board=``.
 
-        :raises UsageError: a bad option or deck.
-        :raises DeckFormatError: the board or deck file breaks a rule.
+        :raises UsageError: a bad option, or a deck given (2Xd6 deals from its bundled deck).
+        :raises DeckFormatError: the board file breaks a rule.
         """
-        opts = parse_options(options)
         if deck and deck != DEFAULT:
             raise UsageError("2Xd6 matches use the bundled deck 'standard' for now",
                              hint="check your own deck with: pbd deck check FILE --game 2xd6")
+        players = int(options.get("players", self.players[0]))
+        words = self.parse_options({k: v for k, v in options.items() if k not in ("players", "first")})
+        try:
+            opts = options_of(words, players)
+        except ValueError as exc:
+            raise UsageError(f"2Xd6 option {exc} cannot be used", hint=f"options: {OPTION_HELP}") from None
+        if opts.decks > 1 and players % 2:
+            raise UsageError("the Mod combines one deck per two players: it needs an even number of players")
         b = grid.load(opts.board)
-        grid.layout(b, opts.players)
-        state = State(Meta(self.name, match_id), options=opts, deck_name=DEFAULT, board=b)
-        sec = self._seat(state, player, seed)
-        state.meta.record(player, f"new match for {opts.players} players (board {b.name}, deck {DEFAULT})")
+        grid.layout(b, players)
+        state, sec = super().create(match_id, player, None, seed, options)
+        state.board = b
         return state, sec
 
-    def _seat(self, state: State, player: str, seed: bytes) -> Secrets:
-        state.seats.append(player)
-        state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, []),
-                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
-        return Secrets(state.meta.match_id, player, self.name, seed, [])
+    def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
+        """Return the Face and Pip stacks of the bundled deck (one deck per two players with the Mod)."""
+        d = rules._deck(DEFAULT, options_of(options, players).decks)
+        return {"faces": [c.id for c in d.cards if c.face], "pips": [c.id for c in d.cards if not c.face]}
 
-    def join(self, state: State, player: str, deck: str | None, seed: bytes):
-        """Seat ``player``; the last seat creates the shared deck (and deals once it is shuffled).
-
-        :raises IllegalMoveError: the match is full, or the name is taken.
-        """
-        if len(state.seats) >= state.options.players:
-            raise IllegalMoveError(f"the match is full ({', '.join(state.seats)})")
-        if any(s.casefold() == player.casefold() for s in state.seats) or not player.strip() or \
-                any(ch in player for ch in ",:;·|[]—"):
-            raise IllegalMoveError(f"{player!r} cannot join: the name is taken or has , : ; · | [ ] —")
-        sec = self._seat(state, player, seed)
-        text = "joined"
-        if len(state.seats) == state.options.players:
-            d = rules.deck_of(state)
-            state.deck = cards.create(state.meta.match_id, state.seats, [c.id for c in d.cards if c.face],
-                                      [c.id for c in d.cards if not c.face])
-            state.phase = "dealing"
-            text += "; the shared deck is made"
-            if cards.ready(state.deck):
-                text += "; " + rules.deal(state)
-        state.meta.record(player, text)
-        return state, sec
-
-    def attach(self, state: State, secrets: Secrets) -> None:
-        """Nothing to attach: hands live in the shared deck, read with the seat's keys."""
-
-    def detach(self, state: State, secrets: Secrets) -> None:
-        """Copy the hand as the seat reads it into the private state (for ``pbd hand``)."""
-        if state.deck is not None and secrets.player in state.seats:
-            secrets.hand = [c or "?" for _, c in rules.hand(state, secrets.player)]
-
-    def pending(self, state: State, player: str) -> bool:
-        """Return True when the shuffled deck waits to be dealt (any seat's pbd may deal)."""
-        return state.phase == "dealing" and state.deck is not None and cards.ready(state.deck)
-
-    def settle(self, state: State, player: str, chance=None) -> list[str]:
-        """Deal once the deck is shuffled; return the log lines."""
-        if not self.pending(state, player):
-            return []
-        text = rules.deal(state)
-        state.meta.record(player, text)
-        return [text]
+    def start(self, state: State) -> None:
+        """Deal every seat its Face and Pip cards; then everyone rolls for the order of acts."""
+        if state.board is None:
+            state.board = grid.load(state.opts.board)
+        rules.deal(state)
+        state.turn = 0
 
     # -- moves ---------------------------------------------------------------------------
 
-    def play(self, state: State, player: str, text: str, chance=None) -> list[str]:
-        """Parse and apply ``text`` (moves joined by ';') for ``player``, all or nothing.
+    def play(self, state: State, player: str, notation_text: str, chance) -> list[str]:
+        """Apply moves joined by ';' (``draw; offer`` is one move: draw and offer for trade).
 
         :raises NotationError: a move cannot be read.
         :raises IllegalMoveError: a move breaks a rule.
         """
-        lines = self.settle(state, player, chance)
-        moves = notation.split(text)
-        if not moves:
-            raise NotationError("no move given", hint=f"moves look like: {notation.EXAMPLES}")
-        for raw in moves:
-            move = notation.parse(raw)
-            out = self._apply(state, player, move, chance)
-            state.meta.record(player, out)
-            lines.append(f"{player} {out}")
-        if chance is not None and chance.can_draw_for(player):
-            chance.publish(player)
-        return lines
+        return super().play(state, player, DRAW_OFFER.sub("draw and offer", notation_text), chance)
 
-    def _apply(self, state: State, player: str, move, chance) -> str:
-        if state.phase == "over":
-            raise IllegalMoveError(f"the match is over: {state.result}")
-        if state.phase in ("joining", "dealing"):
-            raise IllegalMoveError("the match has not started: " + ("waiting for players to join"
-                                   if state.phase == "joining" else "waiting for the deck to be shuffled"))
+    def moves(self, state: State, seat: str) -> list[str]:
+        """Return every move ``seat`` may make now (targets with the best Tc in range)."""
+        from pbd.games.twoxd6 import moves
+
+        return moves.legal(state, seat)
+
+    def apply(self, state: State, seat: str, move: str, chance) -> Move:
+        """Apply one move of the seat on turn (the order roll, or a move of the act).
+
+        :raises NotationError: the move cannot be read.
+        :raises IllegalMoveError: the rules forbid it now.
+        """
+        parsed = notation.parse(move)
+        before = self._mover(state)
         if state.phase == "order":
-            if move.verb != "roll":
+            if parsed.verb != "roll":
                 raise IllegalMoveError("first every player rolls for the order of acts: 'roll'")
-            return rules.do_order_roll(state, player, chance)
-        if state.decisions:
-            return self._answer(state, player, move, chance)
-        if player != rules.acting(state):
-            raise IllegalMoveError(f"it is {rules.acting(state)}'s act, not {player}'s")
-        return self._act(state, player, move, chance)
+            text = rules.do_order_roll(state, seat, chance)
+        else:
+            text = self._act(state, seat, parsed, chance)
+        return Move(text, ends_turn=self._mover(state) != before)
 
-    def _answer(self, state: State, player: str, move, chance) -> str:
-        mine = [d for d in state.decisions if d.seat == player]
-        if not mine:
-            raise IllegalMoveError("waiting on " + "; ".join(f"{d.seat}: {' or '.join(d.answers)}"
-                                                               for d in state.decisions))
-        if state.targeting and move.verb == "roll":
-            return rules.do_resist(state, player, chance)
-        if state.trade and player == state.trade.seat and move.verb in ("accept", "reject"):
-            return rules.do_accept(state, player, move.verb == "accept")
-        if state.trade and move.verb == "pass":
-            return rules.do_offer(state, player, None)
-        if state.trade and move.verb == "offer":
-            card = self._card(state, player, move.card)
-            return rules.do_offer(state, player, card)
-        raise IllegalMoveError(f"{player} must answer: {' or '.join(mine[0].answers[:6])}")
+    def answer(self, state: State, seat: str, decision: Decision, move: str, chance) -> Move:
+        """Apply an answer: the resisting roll, a trade offer or pass, accept or reject.
+
+        :raises IllegalMoveError: the answer does not fit the decision.
+        """
+        parsed = notation.parse(move)
+        before = self._mover(state)
+        if state.targeting and parsed.verb == "roll":
+            text = rules.do_resist(state, seat, chance)
+        elif state.trade and seat == state.trade.seat and parsed.verb in ("accept", "reject"):
+            text = rules.do_accept(state, seat, parsed.verb == "accept")
+        elif state.trade and parsed.verb == "pass":
+            text = rules.do_offer(state, seat, None)
+        elif state.trade and parsed.verb == "offer":
+            text = rules.do_offer(state, seat, self._card(state, seat, parsed.card))
+        else:
+            raise IllegalMoveError(f"{seat} must answer: {decision.prompt}")
+        return Move(text, ends_turn=self._mover(state) != before)
+
+    def answers_now(self, state: State, decision: Decision) -> list[str]:
+        """Return the answers the deciding seat may give now: a trade offer names its hand cards."""
+        if state.trade and decision.seat != state.trade.seat:
+            return rules.offer_answers(state, decision.seat)
+        return list(decision.answers)
+
+    def _answers(self, state: State, decision: Decision) -> list[str]:
+        """Return a read-back decision's public answers (what the board's move asked)."""
+        if state.targeting and decision.seat == state.targeting.defender:
+            return ["roll"]
+        if state.trade and decision.seat == state.trade.seat:
+            return ["accept", "reject"]
+        if state.trade:
+            return list(rules.OFFER_ANSWERS)
+        return []
+
+    def explains(self, entry, decision: Decision) -> bool:
+        """Return True if log entry ``entry`` asks ``decision``: a targeting asks for the resisting
+        roll, ``draw and offer`` asks for offers, the last offer asks the drawer to accept or reject."""
+        move = entry.text.split(" — ")[0].strip().lower()
+        prompt = decision.prompt.lower()
+        if prompt.startswith("roll 2 wyte"):
+            return move.startswith("target ")
+        if prompt.startswith("offer a card"):
+            return move.startswith("draw and offer") or DRAW_OFFER.match(move) is not None
+        if prompt.startswith("accept "):
+            return move.startswith(("offer ", "pass"))
+        return False
+
+    def _mover(self, state: State) -> str:
+        """Return who acts next when no decision is open (the order roller, or the acting player)."""
+        if state.phase == "order":
+            return next((s for s in state.seats if s not in state.order_rolls), "")
+        return rules.acting(state)
+
+    def next_seat(self, state: State) -> int:
+        """Return the seat whose move it is: the next to roll for the order, else the acting player."""
+        who = self._mover(state)
+        return state.seats.index(who) if who in state.seats else state.turn
+
+    def update(self, state: State) -> None:
+        """Keep the table's turn on the acting player (an act can end on another seat's answer)."""
+        who = self._mover(state)
+        if who in state.seats and not state.result:
+            state.turn = state.seats.index(who)
 
     def _card(self, state: State, player: str, text: str) -> str:
         cat = rules.catalogue(state)
@@ -225,7 +184,7 @@ class TwoXd6(Playable):
             raise NotationError(f"{text} is not a cell of this {state.board.columns} x {state.board.rows} board")
         return cell
 
-    def _act(self, state: State, player: str, move, chance) -> str:
+    def _act(self, state: State, player: str, move, chance) -> str:  # noqa: C901
         v = move.verb
         if v == "roll":
             return rules.do_roll(state, player, chance)
@@ -254,60 +213,46 @@ class TwoXd6(Playable):
             return rules.do_draw(state, player, chance, offer=v == "draw-offer")
         raise IllegalMoveError(f"'{v}' answers a trade; nothing to answer now")
 
-    def legal(self, state: State, player: str) -> list[str]:
-        """Return every move legal now for ``player``, in notation (targets with the best Tc in range)."""
-        from pbd.games.twoxd6 import moves
+    # -- the document ----------------------------------------------------------------------
 
-        return moves.legal(state, player)
+    def board(self, state: State) -> list[str]:
+        """Return the board lines: order of acts, the act, the Basic Square, the grid, stacks, hands."""
+        if state.board is None:
+            state = copy.copy(state)
+            state.board = grid.load(state.opts.board)
+            grid.layout(state.board, state.players)
+        return board.render(state)
 
-    def actors(self, state: State) -> list[str]:
-        """Return who must act now: deciders of pending decisions first, else the acting player."""
-        if state.phase == "order":
-            return [s for s in state.seats if s not in state.order_rolls]
-        if state.phase != "act":
-            return []
-        if state.decisions:
-            return list(dict.fromkeys(d.seat for d in state.decisions))
-        return [rules.acting(state)]
+    def read_board(self, state: State, lines: list) -> None:
+        """Read the board lines back.
 
-    def outcome(self, state: State) -> str | None:
-        """Return the result once someone held the Basic Square long enough."""
-        return state.result or None
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+        board.parse_body(state, lines)
 
-    # -- reading -------------------------------------------------------------------------
-
-    def problems(self, state: State) -> list[str]:
-        """Return every rule the position breaks (for ``pbd check``)."""
+    def board_problems(self, state: State) -> list[str]:
+        """Return every rule the board breaks (for ``pbd check``)."""
         from pbd.games.twoxd6 import check
 
         return check.problems(state)
 
-    def describe(self, state: State) -> dict:
-        """Return the public state as JSON-able data."""
-        return {"game": self.name, "match": state.meta.match_id,
-                "players": [{"name": s, "player": (state.order.index(s) + 1) if s in state.order else None,
-                             "hand": rules.hand_size(state, s) if state.deck is not None else 0}
-                            for s in (state.order or state.seats)],
-                "to_move": self.actors(state), "result": self.outcome(state), "phase": state.phase,
-                "round": state.act.round, "points": state.act.points,
+    def describe_board(self, state: State) -> dict:
+        """Return the grid's public data for ``pbd show --json``."""
+        return {"phase": state.phase, "order": list(state.order), "round": state.act.round,
+                "acting": rules.acting(state) or None, "points": state.act.points,
                 "cells": {c: {"owner": st.owner, "cards": st.cards} for c, st in state.cells.items()},
-                "basic_square": {"holder": state.holder or None, "held": state.held,
-                                 "needed": state.options.players},
-                "waiting_on": [{"seat": d.seat, "prompt": d.prompt, "answers": d.answers} for d in state.decisions],
+                "basic_square": {"holder": state.holder or None, "held": state.held, "needed": state.players},
+                "shown": {s: list(v) for s, v in state.shown.items()},
                 "draw_patch": cards.patch_size(state.deck) if state.deck is not None else None}
 
     def hand(self, state: State, secrets: Secrets) -> dict:
         """Return the player's hand, each card described."""
         cat = rules.catalogue(state)
-        seat = secrets.player
+        seat = self._name(state, secrets.player)
         held = rules.hand(state, seat) if state.deck is not None else []
         data = {"hand": [cat[c].label() + (" (cold comfort)" if s in state.cold.get(seat, []) else "")
                          if c else "(waiting on unlocks)" for s, c in held]}
         return data
-
-    def player_names(self, state: State) -> list[str]:
-        """Return the seated players, in seat order."""
-        return list(state.seats)
 
     def deck_check(self, deck: str) -> tuple[str, list[str]]:
         """Return ``(summary, problems)`` for a 2Xd6 deck TOML (problems raise DeckFormatError, exit 3).
@@ -317,16 +262,14 @@ class TwoXd6(Playable):
         d = load(deck)
         return (f"{deck}: a legal 2Xd6 deck ({len(d.cards)} cards, {d.reference()})", composition_problems(d.cards))
 
-    def status(self, state: State) -> list[str]:
-        """Return where the match stands."""
-        if state.result:
-            return [f"Result: {state.result}"]
-        who = self.actors(state)
-        return [f"Phase: {state.phase}; to move: {', '.join(who) or '-'}"]
+    def replay(self, state, entry, chance, board_state, strict: bool = True):
+        """Replay one log entry (the base's replay); the board's grid comes from the document.
 
-    def sample_decks(self) -> list[str]:
-        """Return the bundled deck (one shared deck for everyone)."""
-        return [DEFAULT]
+        :raises PbdError: the entry breaks a rule.
+        """
+        if state is not None and state.board is None:
+            state.board = copy.deepcopy(board_state.board)
+        return super().replay(state, entry, chance, board_state, strict)
 
 
 GAME = TwoXd6()

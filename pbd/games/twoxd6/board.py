@@ -12,12 +12,12 @@ The body, after the frame's header::
     A1 Ann: QO 7G
     Hands
     Ann: 10 cards · shown 7G · cold 14
-    Owed: Ann to Ben face
+    Debt: Ann to Ben face
     Targeting: Ann B3 B5 Ben · Tc 67 = 12 * 5 + 7 · Rc 60 = 7*8+4 · Onyx 3+4
     Trade: Ann slot 17 · Ben 7G · Cid pass
-    Waiting on: Ben — roll 2 Wyte dice [roll] (entry 12)
-    Table
-    (the shared deck's own lines)
+
+The header (seats, turn, result, ``Waiting on:`` decisions, ``Owed:`` deck work) and the
+shared deck's section are the table's (:mod:`pbd.table.game`).
 """
 
 from __future__ import annotations
@@ -27,17 +27,10 @@ import re
 from pbd.errors import DocumentFormatError
 from pbd.games.base import Line
 from pbd.games.twoxd6 import cards, grid
-from pbd.games.twoxd6.state import Act, Decision, Options, Owe, Stack, State, Targeting, Trade
+from pbd.games.twoxd6.state import Act, Owe, Stack, State, Targeting, Trade
 
 MAX_LINE = 2000
 WIDTH = 9
-
-
-def header(state: State) -> list[str]:
-    """Return the header lines: players, deck, board and options."""
-    joined = ", ".join(state.seats) or "-"
-    return [f"Players: {joined} · {state.options.players} players",
-            f"Setup: deck {state.deck_name} · options {' '.join(state.options.words()) or '-'}"]
 
 
 def _act_line(state: State) -> str:
@@ -76,9 +69,7 @@ def render(state: State) -> list[str]:
         out.append("Order rolls: " + (", ".join(f"{s} {v}" for s, v in state.order_rolls.items()) or "-"))
     out.append(f"Phase: {state.phase}")
     out.append(_act_line(state))
-    out.append(f"Basic Square: {state.holder or '-'}, held {state.held} of {state.options.players}")
-    if state.result:
-        out.append(f"Result: {state.result}")
+    out.append(f"Basic Square: {state.holder or '-'}, held {state.held} of {state.opts.players}")
     b = state.board
     out.append(f"Board: {b.name} · {b.columns} x {b.rows} · Basic Square {' '.join(b.basic)} · central columns "
                f"{' '.join(map(str, b.central))}")
@@ -100,16 +91,12 @@ def render(state: State) -> list[str]:
     if state.deck is not None and state.phase not in ("joining",):
         out.append(f"Draw Patch: {cards.patch_size(state.deck)} cards · recycled {state.deck.size('recycled')}")
     for o in state.owed:
-        out.append(f"Owed: {o.giver} to {o.receiver} {o.kind}")
+        out.append(f"Debt: {o.giver} to {o.receiver} {o.kind}")
     if t := state.targeting:
         out.append(f"Targeting: {t.attacker} {t.source} {t.target} {t.defender} · Tc {t.tc} = {t.tc_text} · "
                    f"Rc {t.rc} = {t.rc_text} · Onyx {t.roll[0]}+{t.roll[1]}")
     if tr := state.trade:
         out.append(f"Trade: {tr.seat} slot {tr.slot}" + "".join(f" · {s} {c}" for s, c in tr.offers.items()))
-    for d in state.decisions:
-        out.append(f"Waiting on: {d.seat} — {d.prompt} [{' | '.join(d.answers)}] (entry {d.origin})")
-    if state.deck is not None:
-        out += ["", "Table", *state.deck.render()]
     return out
 
 
@@ -117,38 +104,6 @@ def render(state: State) -> list[str]:
 
 def _fail(line: Line, what: str):
     raise DocumentFormatError(f"expected {what}", line=line.number)
-
-
-def parse_header(state: State, lines: list[Line]) -> None:
-    """Read the header lines into ``state``.
-
-    :raises DocumentFormatError: a header line pbd cannot read.
-    """
-    for line in lines:
-        text = line.text.strip()
-        if m := re.fullmatch(r"Players:\s*(.*?)\s*·\s*(\d)\s+players", text, re.I):
-            state.seats = [] if m.group(1) == "-" else [s.strip() for s in m.group(1).split(",") if s.strip()]
-            state.options.players = int(m.group(2))
-        elif m := re.fullmatch(r"Setup:\s*deck\s+(\S+)\s*·\s*options\s+(.*)", text, re.I):
-            state.deck_name = m.group(1)
-            _options(state.options, m.group(2), line)
-        else:
-            _fail(line, "'Players: ... · N players' or 'Setup: deck NAME · options ...'")
-
-
-def _options(opts: Options, text: str, line: Line) -> None:
-    for word in text.split():
-        if word == "-":
-            continue
-        key, _, value = word.partition("=")
-        if key == "board":
-            opts.board = value
-        elif key == "decks" and value.isdigit():
-            opts.decks = int(value)
-        elif key == "adjacency" and value in ("4", "8"):
-            opts.adjacency = int(value)
-        else:
-            _fail(line, f"a known option, not {word!r}")
 
 
 BOARD_RE = re.compile(r"Board:\s*(?P<name>\S+)\s*·\s*(?P<c>\d+)\s*x\s*(?P<r>\d+)\s*·\s*Basic Square\s+(?P<basic>[A-Z0-9 ]+?)"
@@ -162,17 +117,14 @@ def parse_body(state: State, lines: list[Line]) -> None:
 
     :raises DocumentFormatError: a line that cannot be read, naming it.
     """
-    section, table = "", []
+    section = ""
     for line in lines:
         text = line.text.strip()
         if len(line.text) > MAX_LINE:
             _fail(line, f"a line of at most {MAX_LINE} characters")
-        if section == "table":
-            table.append(line.text)
-            continue
         if not text or text.startswith("|"):
             continue
-        if text in ("Cells", "Hands", "Table"):
+        if text in ("Cells", "Hands"):
             section = text.lower()
             continue
         if text.startswith("Side") and parse_side(state, text, line):
@@ -183,8 +135,6 @@ def parse_body(state: State, lines: list[Line]) -> None:
     problems = grid.problems(state.board)
     if problems:
         raise DocumentFormatError("the Board lines break a board rule: " + "; ".join(problems))
-    if table:
-        state.deck = cards.parse(table)
 
 
 def _body_line(state: State, section: str, text: str, line: Line) -> None:
@@ -194,7 +144,7 @@ def _body_line(state: State, section: str, text: str, line: Line) -> None:
             _fail(line, "a stack like 'A1 Ann: QO 7G'")
         state.cells[m.group(1).upper()] = Stack(m.group(2).strip(), m.group(3).split())
         return
-    if section == "hands" and not text.startswith(("Draw Patch", "Owed", "Targeting", "Trade", "Waiting on")):
+    if section == "hands" and not text.startswith(("Draw Patch", "Debt", "Targeting", "Trade")):
         m = re.fullmatch(r"(.+?):\s*\d+ cards\s*·\s*shown\s+(.+?)\s*·\s*cold\s+(.+)", text)
         if not m:
             _fail(line, "a hand like 'Ann: 10 cards · shown - · cold -'")
@@ -265,24 +215,15 @@ def _trade(state: State, rest: str) -> None:
     state.trade = Trade(seat, int(slot), {p.rsplit(" ", 1)[0]: p.rsplit(" ", 1)[1] for p in parts[1:]})
 
 
-def _waiting(state: State, rest: str) -> None:
-    m = re.fullmatch(r"(.+?) — (.+) \[(.+)\] \(entry (\d+)\)", rest)
-    state.decisions.append(Decision(m.group(1), m.group(2), m.group(3).split(" | "), int(m.group(4))))
-
-
 def _phase(state: State, rest: str) -> None:
-    if rest not in ("joining", "dealing", "order", "act", "over"):
+    if rest not in ("joining", "order", "act", "over"):
         raise ValueError(rest)
     state.phase = rest
 
 
-def _result(state: State, rest: str) -> None:
-    state.result = rest
-
-
 _KEYS = {"order of acts": _order, "order rolls": _order_rolls, "phase": _phase, "act": _act,
-         "basic square": _basic, "board": _board, "owed": _owed, "targeting": _targeting, "trade": _trade,
-         "waiting on": _waiting, "result": _result, "draw patch": lambda s, r: None}
+         "basic square": _basic, "board": _board, "debt": _owed, "targeting": _targeting, "trade": _trade,
+         "draw patch": lambda s, r: None}
 
 
 def parse_side(state: State, text: str, line: Line) -> bool:

@@ -33,7 +33,7 @@ def _deck(name: str, copies: int) -> Deck:
 
 def deck_of(state: State) -> Deck:
     """Return the match's deck (with the Mod's copies)."""
-    return _deck(state.deck_name, state.options.decks)
+    return _deck(state.deck_name, state.opts.decks)
 
 
 def catalogue(state: State) -> dict[str, Card]:
@@ -48,7 +48,7 @@ def acting(state: State) -> str:
 
 def layout(state: State, seat: str) -> grid.SeatLayout:
     """Return a player's side of the board (Player k gets the board's seat k)."""
-    return grid.layout(state.board, state.options.players)[state.order.index(seat)]
+    return grid.layout(state.board, state.opts.players)[state.order.index(seat)]
 
 
 def side_owners(state: State, cell: str) -> list[str]:
@@ -130,7 +130,7 @@ def chained(state: State, a: str, b: str) -> set[str]:
     sa, sb = state.cells.get(a), state.cells.get(b)
     if not sa or not sb or sa.owner != sb.owner:
         return set()
-    if b not in grid.neighbours(state.board, a, state.options.adjacency == 8):
+    if b not in grid.neighbours(state.board, a, state.opts.adjacency == 8):
         return set()
     return {c.core for c in leaders(state, a)} & {c.core for c in leaders(state, b)}
 
@@ -140,7 +140,7 @@ def chain(state: State, cell: str) -> list[str]:
     seen, todo = {cell}, [cell]
     while todo:
         here = todo.pop()
-        for nb in grid.neighbours(state.board, here, state.options.adjacency == 8):
+        for nb in grid.neighbours(state.board, here, state.opts.adjacency == 8):
             if nb not in seen and chained(state, here, nb):
                 seen.add(nb)
                 todo.append(nb)
@@ -179,8 +179,8 @@ def deal(state: State) -> str:
 
     With the Mod (``-O decks=N``), every player gets the 2-player amounts.
     """
-    n = state.options.players
-    faces, pips = DEAL[2] if state.options.decks > 1 else DEAL[n]
+    n = state.opts.players
+    faces, pips = DEAL[2] if state.opts.decks > 1 else DEAL[n]
     for seat in state.seats:
         cards.deal(state.deck, seat, faces, pips)
         state.shown.setdefault(seat, [])
@@ -252,7 +252,7 @@ def play_problem(state: State, seat: str, card: Card, cell: str) -> str | None:
     elif not st:
         if grid.coords(cell)[0] not in layout(state, seat).columns:
             return f"{cell} is not on your side of the board (columns {layout(state, seat).columns})"
-        mine = [nb for nb in grid.neighbours(state.board, cell, state.options.adjacency == 8)
+        mine = [nb for nb in grid.neighbours(state.board, cell, state.opts.adjacency == 8)
                 if state.cells.get(nb) and state.cells[nb].owner == seat]
         if not mine:
             return f"{cell} is not adjacent to any of your stacks"
@@ -484,7 +484,7 @@ def do_target(state: State, seat: str, target: str, source: str, text: str, chan
     defender = state.cells[target].owner
     state.targeting = Targeting(seat, source, target, defender, tc.value, tc.text, rc, rc_text, r.faces)
     origin = len(state.meta.log) + 1
-    state.decisions.append(Decision(defender, f"{defender}: roll 2 Wyte dice to resist {seat}'s targeting of "
+    state.decisions.append(Decision(defender, f"roll 2 Wyte dice to resist {seat}'s targeting of "
                                               f"{target}", ["roll"], origin))
     return (f"targets {target} from {source}: Tc {tc.text} = {tc.value} against Rc {rc}; Onyx {r.text()}; "
             f"{cost} point(s), {state.act.points} left")
@@ -618,8 +618,8 @@ def do_draw(state: State, seat: str, chance, offer: bool = False) -> str:
         state.trade = Trade(seat, slot)
         origin = len(state.meta.log) + 1
         for other in _after(state, seat):
-            state.decisions.append(Decision(other, f"{other}: offer a card for {seat}'s drawn card, or pass",
-                                            ["pass"], origin))
+            state.decisions.append(Decision(other, f"offer a card for {seat}'s drawn card, or pass",
+                                            list(OFFER_ANSWERS), origin))
         return "draws a card and offers it for trade"
     text = "draws a card" if slot is not None else "the Draw Patch is empty: no card"
     return text + end_act(state)
@@ -628,6 +628,10 @@ def do_draw(state: State, seat: str, chance, offer: bool = False) -> str:
 def _after(state: State, seat: str) -> list[str]:
     i = state.order.index(seat)
     return state.order[i + 1:] + state.order[:i]
+
+
+#: a trade offer's answers as the board lists them (the seat's own list names its cards: offer_answers)
+OFFER_ANSWERS = ("offer CARD", "pass")
 
 
 def offer_answers(state: State, seat: str) -> list[str]:
@@ -663,7 +667,7 @@ def do_offer(state: State, seat: str, card_id: str | None) -> str:
         state.trade = None
         return text + f"; no offers: {t.seat} keeps the card" + end_act(state)
     if len(offers) == 1:
-        state.decisions.append(Decision(t.seat, f"{t.seat}: accept {offers[0]}'s {t.offers[offers[0]]} or reject "
+        state.decisions.append(Decision(t.seat, f"accept {offers[0]}'s {t.offers[offers[0]]} or reject "
                                                 f"(a rejected trade recycles your drawn card)",
                                         ["accept", "reject"], len(state.meta.log) + 1))
         return text

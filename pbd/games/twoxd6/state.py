@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbd.games.base import Meta
 from pbd.games.twoxd6.grid import Board
+from pbd.table.decisions import Decision  # noqa: F401  (re-exported for the rules)
+from pbd.table.game import TableState
 
 
 @dataclass
@@ -29,16 +30,6 @@ class Options:
         if self.adjacency != 4:
             out.append(f"adjacency={self.adjacency}")
         return out
-
-
-@dataclass
-class Decision:
-    """A pending decision: ``seat`` owes one of ``answers`` (TABLE_API.md); ``origin`` is its log entry."""
-
-    seat: str
-    prompt: str
-    answers: list[str]
-    origin: int
 
 
 @dataclass
@@ -98,18 +89,43 @@ class Act:
     tolls: list[str] = field(default_factory=list)  # players paid a toll this act
 
 
-@dataclass
-class State:
-    """A whole match: seats and order, the board's cells, hands' shown cards, the act, pending work."""
+def options_of(words: list[str], players: int) -> Options:
+    """Return the match options the ``Options:`` words and the number of seats stand for.
 
-    meta: Meta
-    options: Options = field(default_factory=Options)
+    Words: ``board=NAME|FILE``, ``mod`` (one deck per two players), ``adjacency=4|8``.
+    With 4 or more players the standard board becomes the large one.
+
+    :raises ValueError: a word that is no 2Xd6 option.
+    """
+    opts = Options(players=players)
+    for word in words:
+        key, _, value = word.partition("=")
+        if key == "board" and value:
+            opts.board = value
+        elif key == "mod" and not value:
+            opts.decks = max(1, players // 2)
+        elif key == "adjacency" and value in ("4", "8"):
+            opts.adjacency = int(value)
+        else:
+            raise ValueError(word)
+    if opts.players >= 4 and opts.board == "standard":
+        opts.board = "large"
+    return opts
+
+
+@dataclass
+class State(TableState):
+    """A whole match: the table's seats, deck, turn and decisions (:class:`TableState`), and the grid.
+
+    ``order`` is the order of acts once rolled; the base's ``turn`` always names the seat
+    that must act (the order roller, then the acting player).
+    """
+
     deck_name: str = "standard"
     board: Board | None = None
-    seats: list[str] = field(default_factory=list)          # join order
     order_rolls: dict[str, int] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)          # order of acts once decided (Player 1 first)
-    phase: str = "joining"                                  # joining | dealing | order | act | over
+    phase: str = "joining"                                  # joining | order | act | over
     act: Act = field(default_factory=Act)
     cells: dict[str, Stack] = field(default_factory=dict)
     shown: dict[str, list[str]] = field(default_factory=dict)   # face-up cards in each hand
@@ -117,9 +133,13 @@ class State:
     owed: list[Owe] = field(default_factory=list)
     targeting: Targeting | None = None
     trade: Trade | None = None
-    decisions: list[Decision] = field(default_factory=list)
     holder: str = ""
     held: int = 0
-    result: str = ""
-    #: The shared deck (pbd.table); rendered as its own section.
-    deck: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def opts(self) -> Options:
+        """Return the match options (from the ``Options:`` words and the number of seats)."""
+        try:
+            return options_of(self.options, self.players)
+        except ValueError:
+            return Options(players=self.players)
