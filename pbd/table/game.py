@@ -355,13 +355,25 @@ class CardGame(Playable, metaclass=ABCMeta):
     def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
         """Do the deck work ``player`` owes, in place, and log it; return the summary."""
         seat = self._name(state, player)
-        if state.deck is None or not state.deck.owed(seat):
+        if state.deck is None:
+            return []
+        if not state.deck.owed(seat):
+            self._learn(state, chance)
             return []
         lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
         if lines:
             state.meta.record(seat, "; ".join(lines))
+        self._learn(state, chance)
         self.update(state)
         return lines
+
+    def _learn(self, state: TableState, chance: Chance) -> None:
+        """Read the hands of the seats whose seeds ``chance`` holds (a simulation holds every seat's;
+        a player's pbd holds its own, whose hand :meth:`attach` read already)."""
+        for sec in chance.secrets.values():
+            name = self._name(state, sec.player)
+            if name in state.seats and sec.seed is not None:
+                state.deck.learn(name, sec.seed)
 
     # -- moves ----------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ The body, after the frame's header::
 
     Order of acts: 1 Ann (rolled 12), 2 Ben (rolled 7)
     Act: round 2 · Ann · scene main · points 7 · roll 4+3 · played 1 · recycled 0 · replaced 0 · advanced no
-    Basic Square: Ann, held 1 of 2
+    Basic Square: Ann, held 1 of 2 · quiet acts 0
     Board: standard · 6 x 3 · Basic Square B3 B4 · central columns 3 4
     Side 1: columns 1 2 · outermost A1 · forward right · up up
     | (a picture of the grid; ignored when read back)
@@ -39,7 +39,7 @@ def _act_line(state: State) -> str:
     who = state.order[a.turn] if state.order else "-"
     return (f"Act: round {a.round} · {who} · scene {a.scene} · points {a.points} · roll {roll} · played {a.played}"
             f" · recycled {a.recycled} · replaced {a.replaced} · advanced {'yes' if a.advanced else 'no'}"
-            f" · tolls {' '.join(a.tolls) or '-'}")
+            f" · targeted {'yes' if a.targeted else 'no'} · tolls {' '.join(a.tolls) or '-'}")
 
 
 def picture(state: State) -> list[str]:
@@ -69,7 +69,7 @@ def render(state: State) -> list[str]:
         out.append("Order rolls: " + (", ".join(f"{s} {v}" for s, v in state.order_rolls.items()) or "-"))
     out.append(f"Phase: {state.phase}")
     out.append(_act_line(state))
-    out.append(f"Basic Square: {state.holder or '-'}, held {state.held} of {state.opts.players}")
+    out.append(f"Basic Square: {state.holder or '-'}, held {state.held} of {state.opts.players} · quiet acts {state.quiet}")
     b = state.board
     out.append(f"Board: {b.name} · {b.columns} x {b.rows} · Basic Square {' '.join(b.basic)} · central columns "
                f"{' '.join(map(str, b.central))}")
@@ -182,13 +182,13 @@ def _act(state: State, rest: str) -> None:
     roll = None if f["roll"] == "-" else tuple(int(x) for x in f["roll"].split("+"))
     state.act = Act(int(f["round"]), state.order.index(who) if who in state.order else 0, f["scene"],
                     int(f["points"]), roll, int(f["played"]), int(f["recycled"]), int(f["replaced"]),
-                    f["advanced"] == "yes", [] if f["tolls"] == "-" else f["tolls"].split())
+                    f["advanced"] == "yes", f["targeted"] == "yes", [] if f["tolls"] == "-" else f["tolls"].split())
 
 
 def _basic(state: State, rest: str) -> None:
-    m = re.fullmatch(r"(.+?),\s*held (\d+) of \d+", rest)
+    m = re.fullmatch(r"(.+?),\s*held (\d+) of \d+ · quiet acts (\d+)", rest)
     state.holder = "" if m.group(1) == "-" else m.group(1)
-    state.held = int(m.group(2))
+    state.held, state.quiet = int(m.group(2)), int(m.group(3))
 
 
 def _board(state: State, rest: str) -> None:

@@ -31,7 +31,7 @@ def legal(state: State, player: str) -> list[str]:
         if any(not rules.payable(state, player, k) for _, k in rules.debts(state, player)):
             out.append("show hand")
     else:
-        out += ["draw", "draw; offer"]
+        out += ["draw", "draw and offer"]
     return out
 
 

@@ -480,6 +480,7 @@ def do_target(state: State, seat: str, target: str, source: str, text: str, chan
                                f"it must be {rc - WINDOW} to {rc + WINDOW}")
     cost = len(grid.pottle(source, target))
     _spend(state, cost, f"targeting across {cost} pottle cell(s)")
+    state.act.targeted = True
     r = dice.resist(chance, seat, "Onyx")
     defender = state.cells[target].owner
     state.targeting = Targeting(seat, source, target, defender, tc.value, tc.text, rc, rc_text, r.faces)
@@ -716,6 +717,10 @@ def end_act(state: State) -> str:
     which a player takes the Basic Square alone and rises by one at the end of every act
     they still hold it; at as many as there are players, they win (having held it a whole
     round of acts).
+
+    Reading (a locked board): once the Draw Patch is empty, a whole round of acts in which
+    nobody plays a card, advances or targets ends the match in a draw (no new card can
+    come, and nobody moves).
     """
     who = occupant(state)
     if who and who == state.holder:
@@ -730,6 +735,13 @@ def end_act(state: State) -> str:
         state.result = f"{who} wins: held the Basic Square for {state.held} full turns"
         return text + "; " + state.result
     a = state.act
+    busy = a.played or a.advanced or a.targeted or cards.patch_size(state.deck) > 0
+    state.quiet = 0 if busy else state.quiet + 1
+    if state.quiet >= len(state.order):
+        state.phase = "over"
+        state.result = (f"a draw: a whole round of acts ({state.quiet}) with no card played, no advance and no "
+                        "targeting (the board is locked)")
+        return text + "; " + state.result
     turn = (a.turn + 1) % len(state.order)
     state.act = Act(round=a.round + (1 if turn == 0 else 0), turn=turn)
     return text + f"; {state.order[turn]}'s act"

@@ -86,6 +86,7 @@ class Act:
     recycled: int = 0
     replaced: int = 0
     advanced: bool = False
+    targeted: bool = False
     tolls: list[str] = field(default_factory=list)  # players paid a toll this act
 
 
@@ -135,6 +136,7 @@ class State(TableState):
     trade: Trade | None = None
     holder: str = ""
     held: int = 0
+    quiet: int = 0                 # acts in a row with no card played, no advance and no targeting
 
     @property
     def opts(self) -> Options:
