@@ -1,24 +1,12 @@
-"""The README's 2Xd6 tutorial, executed on the table stand-in, and its rules notes checked against the code."""
+"""The README's 2Xd6 tutorial, executed on the real shared deck, and its rules notes checked against the code."""
 
 from __future__ import annotations
 
 import re
 import shlex
-import sys
 from pathlib import Path
 
-import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-from twoxd6_fake_table import install  # noqa: E402
-
-
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-
-
-@pytest.fixture(autouse=True)
-def fake_table(monkeypatch):
-    install(monkeypatch)
 
 
 def test_the_2xd6_tutorial_runs_as_written(pbd, tmp_path, monkeypatch):

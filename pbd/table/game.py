@@ -202,8 +202,11 @@ class CardGame(Playable, metaclass=ABCMeta):
 
         frame = split_frame(text)
         state = self.state_class(parse_meta(self.name, frame))
-        self._read_header(state, frame.header)
-        board, deck = _split_deck(frame.body)
+        header, body = frame.header, frame.body
+        if not frame.match_id:
+            header, body = _blank_board(body, self.title)
+        self._read_header(state, header)
+        board, deck = _split_deck(body)
         if deck is not None:
             state.deck = SharedDeck.parse(deck)
             if state.deck.seats != state.seats:
@@ -565,6 +568,16 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def _name(self, state: TableState, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
+
+
+def _blank_board(lines: list, title: str) -> tuple[list, list]:
+    """Return ``(header, board)`` of a blank board (:meth:`CardGame.template`): the title, the
+    header lines up to the first blank line, then the board lines."""
+    rest = [ln for ln in lines]
+    while rest and (not rest[0].text.strip() or rest[0].text.strip().casefold() == title.casefold()):
+        rest = rest[1:]
+    end = next((i for i, ln in enumerate(rest) if not ln.text.strip()), len(rest))
+    return rest[:end], rest[end:]
 
 
 def _split_deck(lines: list) -> tuple[list, list | None]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pbd.errors import UsageError
 
-#: The SharedDeck class; None until first use (tests put a stand-in here).
+#: The SharedDeck class; None until first use (pure rule tests put a stand-in here).
 SharedDeck = None
 PATCH = ("faces", "pips")
 
@@ -101,14 +101,16 @@ def public_slot(deck, card: str) -> int | None:
 
 def play(deck, seat: str, slot: int) -> str:
     """Put a hand card face up onto the board pile; return the card."""
+    card = deck.card(slot, seat)
     deck.discard(seat, slot, to="board")
-    return deck.slots[slot].card
+    return card or deck.slots[slot].card
 
 
 def to_open(deck, seat: str, slot: int) -> str:
     """Show a hand card and take it out of the deck hand (it changes hands in the open); return it."""
+    card = deck.card(slot, seat)
     deck.discard(seat, slot, to="open")
-    return deck.slots[slot].card
+    return card or deck.slots[slot].card
 
 
 def recycle_slot(deck, seat: str, slot: int) -> None:
@@ -124,7 +126,11 @@ def recycle_public(deck, card: str) -> None:
 
 
 def reveal(deck, seat: str, slot: int) -> str:
-    """Show one hand card to everyone (it stays in hand); return it."""
+    """Show one hand card to everyone (it stays in hand); return it (as ``seat`` reads it).
+
+    On the real table the card turns face up when ``seat``'s pbd publishes its unlock,
+    which the table does at the end of the same command.
+    """
     return deck.reveal(seat, slot)
 
 

@@ -604,7 +604,7 @@ def do_show_hand(state: State, seat: str) -> str:
 def do_draw(state: State, seat: str, chance, offer: bool = False) -> str:
     """Scene 4: draw the act's last card (after every debt is paid); ``offer`` puts it up for trade.
 
-    Reading: with an offer, every other player answers (offer a hand card, or pass); no offer
+    Reading: the card put up for trade is shown to everyone; every other player answers (offer a hand card, or pass); no offer
     keeps the card; one offer may be accepted or rejected (a rejected trade sends the drawn
     card to the recycled pile, free); with several, the best is taken: the highest number
     (? A K Q J 10 ... 2), then the highest power, then the earliest in the order of acts
@@ -616,6 +616,7 @@ def do_draw(state: State, seat: str, chance, offer: bool = False) -> str:
                                "('give CARD to NAME', or 'show hand' if you have none)")
     slot = cards.draw(state.deck, seat, chance, seat)
     if offer and slot is not None:
+        cards.reveal(state.deck, seat, slot)   # the card offered is shown to everyone, so they can bid
         state.trade = Trade(seat, slot)
         origin = len(state.meta.log) + 1
         for other in _after(state, seat):
