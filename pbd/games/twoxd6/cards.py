@@ -79,9 +79,23 @@ def draw(deck, seat: str, chance, roller: str) -> int | None:
     return deck.draw(pile, seat, 1)[0]
 
 
+def read(deck, slot: int, seat: str) -> str | None:
+    """Return the card in ``slot`` as ``seat``'s pbd reads it (None: hidden from it).
+
+    Replaying the log for ``pbd replay``/``pbd audit`` (the table's symbolic replay, with the
+    document's deck as its oracle), a hand card is read from the document when it ended
+    face up there: every card a move names was played, shown or handed over, so it did.
+    """
+    card = deck.card(slot, seat)
+    oracle = getattr(deck, "oracle", None)
+    if card is None and oracle is not None and slot in oracle.slots:
+        card = oracle.slots[slot].card
+    return card
+
+
 def hand(deck, seat: str) -> list[tuple[int, str | None]]:
     """Return ``(slot, card or None)`` for the seat's face-down hand as ``seat``'s pbd reads it."""
-    return [(slot, deck.card(slot, seat)) for slot in deck.hands.get(seat, [])]
+    return [(slot, read(deck, slot, seat)) for slot in deck.hands.get(seat, [])]
 
 
 def hand_count(deck, seat: str) -> int:
@@ -101,14 +115,14 @@ def public_slot(deck, card: str) -> int | None:
 
 def play(deck, seat: str, slot: int) -> str:
     """Put a hand card face up onto the board pile; return the card."""
-    card = deck.card(slot, seat)
+    card = read(deck, slot, seat)
     deck.discard(seat, slot, to="board")
     return card or deck.slots[slot].card
 
 
 def to_open(deck, seat: str, slot: int) -> str:
     """Show a hand card and take it out of the deck hand (it changes hands in the open); return it."""
-    card = deck.card(slot, seat)
+    card = read(deck, slot, seat)
     deck.discard(seat, slot, to="open")
     return card or deck.slots[slot].card
 
