@@ -80,3 +80,18 @@ def test_random_two_player_games_read_back(pbd, tmp_path):
             pbd("move", doc, "--as", who, pick, ok=True)
         text = doc.read_text()
         assert GAME.render(GAME.parse(text)) == text
+
+
+def test_a_random_two_seat_match_keeps_the_table_contract_in_process():
+    """Every position of a random 2-seat match reads back, keeps hands private and passes the check."""
+    from pbd.testing import check_random_match
+
+    check_random_match(GAME, 2, random.Random("2xd6|2|1"))
+
+
+@pytest.mark.long
+def test_the_whole_contract_for_2_and_6_seats_with_reveal_and_audit():
+    """pbd.testing.check_game: random matches at 2 and 6 seats, and one through the pipeline, audited clean."""
+    from pbd.testing import check_game
+
+    check_game(GAME, matches=1)

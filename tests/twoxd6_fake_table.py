@@ -1,8 +1,8 @@
-"""An in-memory stand-in for pbd.table.deck.SharedDeck (TABLE_API.md), for 2Xd6's tests only.
+"""An in-memory stand-in for pbd.table.deck.SharedDeck, for 2Xd6's pure rule tests only.
 
-It honours the names 2Xd6 calls but hides nothing: every card is written in its document
-section, and every seat can read its own hand at once (no unlock duties).  The real table
-replaces it through ``pbd.games.twoxd6.cards.SharedDeck``.
+It honours the names 2Xd6's adapter (pbd/games/twoxd6/cards.py) calls but hides nothing:
+every seat reads its own hand at once (no unlock duties), so a rule test can build a
+position directly.  Every CLI test runs on the real shared deck.
 """
 
 from __future__ import annotations
@@ -112,16 +112,3 @@ class FakeDeck:
             target = deck.piles if m.group(4) == "pile" else deck.hands
             target.setdefault(m.group(5), []).append(sid)
         return deck
-
-
-def install(monkeypatch) -> None:
-    """Seat 2Xd6 on this stand-in and register it for the CLI (until pbd.table lands and the lead registers it)."""
-    from importlib.metadata import EntryPoint
-
-    import pbd.games as registry
-    from pbd.games.twoxd6 import cards
-
-    monkeypatch.setattr(cards, "SharedDeck", FakeDeck)
-    points = dict(registry._entry_points())
-    points["2xd6"] = EntryPoint(name="2xd6", value="pbd.games.twoxd6:GAME", group=registry.GROUP)
-    monkeypatch.setattr(registry, "_entry_points", lambda: points)

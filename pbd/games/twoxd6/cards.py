@@ -15,39 +15,7 @@ total picks which one gives its top card -- the same odds as one shuffled patch.
 
 from __future__ import annotations
 
-from pbd.errors import UsageError
-
-#: The SharedDeck class; None until first use (pure rule tests put a stand-in here).
-SharedDeck = None
 PATCH = ("faces", "pips")
-
-
-def deck_class():
-    """Return the shared-deck class.
-
-    :raises UsageError: this pbd has no shared table yet.
-    """
-    global SharedDeck
-    if SharedDeck is None:
-        try:
-            from pbd.table.deck import SharedDeck as cls
-        except ImportError:
-            raise UsageError("2Xd6 needs pbd's shared table (pbd.table), which this pbd does not have yet") from None
-        SharedDeck = cls
-    return SharedDeck
-
-
-def create(match_id: str, seats: list[str], faces: list[str], pips: list[str]):
-    """Return a new shared deck of the Face and Pip stacks, to be shuffled by every seat."""
-    return deck_class().create(match_id, list(seats), {"faces": list(faces), "pips": list(pips)})
-
-
-def parse(lines: list[str]):
-    """Return the deck of a document's table section.
-
-    :raises DocumentFormatError: a line that cannot be read.
-    """
-    return deck_class().parse(lines)
 
 
 def ready(deck) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from pbd.games.twoxd6.grid import Board
 from pbd.table.decisions import Decision  # noqa: F401  (re-exported for the rules)
