@@ -3,20 +3,43 @@
 from __future__ import annotations
 
 import random
+import shutil
 
 import pytest
 
 from pbd.games.twoxd6 import GAME
 
 
+@pytest.fixture(scope="module")
+def _built(tmp_path_factory):
+    """One 2-seat match with the order of acts rolled, built once (the shared deck's crypto is slow)."""
+    import os
+
+    from conftest import Pbd
+
+    base = tmp_path_factory.mktemp("twoxd6-started")
+    old = os.environ.get("PBD_HOME")
+    os.environ["PBD_HOME"] = str(base / "pbd-home")
+    try:
+        doc = base / "match.txt"
+        for args in (["new", "2xd6", str(doc), "--as", "Ann", "--seed", "ann"],
+                     ["join", str(doc), "--as", "Ben", "--seed", "ben"],
+                     ["move", str(doc), "--as", "Ann", "roll"], ["move", str(doc), "--as", "Ben", "roll"]):
+            Pbd()(*args, ok=True)
+    finally:
+        if old is None:
+            os.environ.pop("PBD_HOME", None)
+        else:
+            os.environ["PBD_HOME"] = old
+    return base
+
+
 @pytest.fixture
-def started(pbd, tmp_path):
-    """A 2-player match with the order of acts decided; returns (doc, first, second)."""
-    doc = tmp_path / "match.txt"
-    pbd("new", "2xd6", doc, "--as", "Ann", "--seed", "ann", ok=True)
-    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
-    pbd("move", doc, "--as", "Ann", "roll", ok=True)
-    pbd("move", doc, "--as", "Ben", "roll", ok=True)
+def started(pbd, tmp_path, _built, monkeypatch):
+    """A copy of the built match (document and private state); returns (doc, first, second)."""
+    shutil.copytree(_built, tmp_path / "m")
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "m" / "pbd-home"))
+    doc = tmp_path / "m" / "match.txt"
     order = pbd.json("show", doc)["order"]
     return doc, order[0], order[1]
 
@@ -60,6 +83,7 @@ def test_a_whole_act_roll_play_draw_passes_the_turn(pbd, started):
     assert pbd("check", doc).exit_code == 0
 
 
+@pytest.mark.long
 def test_random_two_player_games_read_back(pbd, tmp_path):
     for seed in range(1):
         doc = tmp_path / f"m{seed}.txt"
