@@ -119,3 +119,44 @@ def test_the_whole_contract_for_2_and_6_seats_with_reveal_and_audit():
     from pbd.testing import check_game
 
     check_game(GAME, matches=1)
+
+
+def test_draw_offer_with_no_offer_keeps_the_card_and_passes_the_act(pbd, started):
+    doc, first, second = started
+    pbd("move", doc, "--as", first, "roll", ok=True)
+    pbd("move", doc, "--as", first, "draw; offer", ok=True)
+    data = pbd.json("show", doc)
+    assert data["to_move"][0] == second and data["decisions"][0]["seat"] == second
+    assert f"Waiting on: {second} — offer a card for {first}'s drawn card, or pass" in doc.read_text()
+    answers = pbd.json("legal", doc, "--as", second)["moves"]
+    assert answers[-1] == "pass" and all(a.startswith("offer ") for a in answers[:-1]) and len(answers) > 1
+    pbd("move", doc, "--as", second, "pass", ok=True)
+    data = pbd.json("show", doc)
+    assert data["decisions"] == [] and data["acting"] == second and data["to_move"][-1] == second
+
+
+def test_one_offer_accepted_swaps_the_cards_in_the_open(pbd, started):
+    doc, first, second = started
+    pbd("move", doc, "--as", first, "roll", ok=True)
+    pbd("move", doc, "--as", first, "draw and offer", ok=True)
+    offer = pbd.json("legal", doc, "--as", second)["moves"][0]
+    pbd("move", doc, "--as", second, offer, ok=True)
+    assert pbd.json("legal", doc, "--as", first)["moves"] == ["accept", "reject"]
+    pbd("move", doc, "--as", first, "accept", ok=True)
+    data = pbd.json("show", doc)
+    card = offer.split()[1]
+    assert card in data["shown"][first] and len(data["shown"][second]) == 1
+    assert pbd("check", doc).exit_code == 0
+
+
+def test_a_waiting_on_line_typed_into_the_document_is_refused(pbd, started):
+    doc, first, second = started
+    text = doc.read_text()
+    forged = text.replace(f"Turn: {first}\n",
+                          f"Turn: {first}\nWaiting on: {first} — roll 2 Wyte dice to resist {second}'s targeting "
+                          "of A1 · from 3\n")
+    assert forged != text
+    doc.write_text(forged)
+    result = pbd("move", doc, "--as", second, "roll")
+    assert result.exit_code == 3 and "typed by hand" in result.output
+    assert doc.read_text() == forged
