@@ -84,7 +84,18 @@ class TwoXd6(CardGame):
         :raises NotationError: a move cannot be read.
         :raises IllegalMoveError: a move breaks a rule.
         """
-        return super().play(state, player, DRAW_OFFER.sub("draw and offer", notation_text), chance)
+        text = DRAW_OFFER.sub("draw and offer", notation_text)
+        if state.trade and state.deck is not None:
+            seat = self._name(state, player)
+            text = ";".join(self._offer(state, seat, part) for part in text.split(";"))
+        return super().play(state, player, text, chance)
+
+    def _offer(self, state: State, seat: str, part: str) -> str:
+        """Return ``offer CARD`` with the card as the seat's hand names it (``offer 7`` -> ``offer 7G``)."""
+        m = re.fullmatch(r"\s*offer\s+(.+?)\s*", part, re.I)
+        if not m or seat == state.trade.seat or not any(d.seat == seat for d in state.decisions):
+            return part
+        return f"offer {self._card(state, seat, m.group(1))}"
 
     def moves(self, state: State, seat: str) -> list[str]:
         """Return every move ``seat`` may make now (targets with the best Tc in range)."""
