@@ -146,6 +146,14 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
         raise IllegalMoveError(f"{self.title} has no decisions to answer")
 
+    def answers_now(self, state: TableState, decision: Decision) -> list[str]:
+        """Return the answers ``decision``'s seat may give now (default: the decision's own list).
+
+        A game whose answers depend on what only the deciding seat can read (its hand)
+        lists them here; ``decision.answers`` stays the public list the board reads back.
+        """
+        return list(decision.answers)
+
     def explains(self, entry: LogEntry, decision: Decision) -> bool:
         """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`)."""
         return False
@@ -194,8 +202,11 @@ class CardGame(Playable, metaclass=ABCMeta):
 
         frame = split_frame(text)
         state = self.state_class(parse_meta(self.name, frame))
-        self._read_header(state, frame.header)
-        board, deck = _split_deck(frame.body)
+        header, body = frame.header, frame.body
+        if not frame.match_id:
+            header, body = _blank_board(body, self.title)
+        self._read_header(state, header)
+        board, deck = _split_deck(body)
         if deck is not None:
             state.deck = SharedDeck.parse(deck)
             if state.deck.seats != state.seats:
@@ -347,13 +358,25 @@ class CardGame(Playable, metaclass=ABCMeta):
     def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
         """Do the deck work ``player`` owes, in place, and log it; return the summary."""
         seat = self._name(state, player)
-        if state.deck is None or not state.deck.owed(seat):
+        if state.deck is None:
+            return []
+        if not state.deck.owed(seat):
+            self._learn(state, chance)
             return []
         lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
         if lines:
             state.meta.record(seat, "; ".join(lines))
+        self._learn(state, chance)
         self.update(state)
         return lines
+
+    def _learn(self, state: TableState, chance: Chance) -> None:
+        """Read the hands of the seats whose seeds ``chance`` holds (a simulation holds every seat's;
+        a player's pbd holds its own, whose hand :meth:`attach` read already)."""
+        for sec in chance.secrets.values():
+            name = self._name(state, sec.player)
+            if name in state.seats and sec.seed is not None:
+                state.deck.learn(name, sec.seed)
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -396,10 +419,11 @@ class CardGame(Playable, metaclass=ABCMeta):
         mine = [d for d in state.decisions if d.seat == seat]
         if mine:
             decision = mine[0]
-            answer = next((a for a in decision.answers if a.casefold() == text.casefold()), None)
+            answers = self.answers_now(state, decision)
+            answer = next((a for a in answers if a.casefold() == text.casefold()), None)
             if answer is None:
                 raise IllegalMoveError(f"{seat} must first answer: {decision.prompt}",
-                                       hint=f"answers: {', '.join(decision.answers)}")
+                                       hint=f"answers: {', '.join(answers)}")
             state.decisions.remove(decision)
             return self.answer(state, seat, decision, answer, chance)
         if not state.started:
@@ -418,7 +442,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             return []
         mine = [d for d in state.decisions if d.seat == seat]
         if mine:
-            return list(mine[0].answers)
+            return self.answers_now(state, mine[0])
         if state.decisions or state.on_turn != seat:
             return []
         return self.moves(state, seat)
@@ -544,6 +568,16 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def _name(self, state: TableState, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
+
+
+def _blank_board(lines: list, title: str) -> tuple[list, list]:
+    """Return ``(header, board)`` of a blank board (:meth:`CardGame.template`): the title, the
+    header lines up to the first blank line, then the board lines."""
+    rest = [ln for ln in lines]
+    while rest and (not rest[0].text.strip() or rest[0].text.strip().casefold() == title.casefold()):
+        rest = rest[1:]
+    end = next((i for i, ln in enumerate(rest) if not ln.text.strip()), len(rest))
+    return rest[:end], rest[end:]
 
 
 def _split_deck(lines: list) -> tuple[list, list | None]:

@@ -1,0 +1,286 @@
+"""2Xd6 for pbd: a stack-chaining tower-defence card game for 2 to 6 players on a grid.
+
+Modules: :mod:`.calc` (the Tc/Rc checker), :mod:`.dice`, :mod:`.deck` (decks as data),
+:mod:`.grid` (boards as data, geometry), :mod:`.cards` (the one adapter to the shared deck),
+:mod:`.rules`, :mod:`.notation`, :mod:`.board` (document text), :mod:`.svg` (picture).
+
+The game sits at pbd's table (:class:`pbd.table.game.CardGame`): the base seats the
+players, shuffles the shared deck in, keeps the log, passes the turn and checks the
+pending decisions; this module only says what 2Xd6's moves do.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+
+from pbd.errors import IllegalMoveError, NotationError, UsageError
+from pbd.games.base import Secrets
+from pbd.games.twoxd6 import board, cards, grid, notation, rules
+from pbd.games.twoxd6.deck import DEFAULT, composition_problems, load
+from pbd.games.twoxd6.state import State, options_of
+from pbd.table.decisions import Decision
+from pbd.table.game import CardGame, Move
+
+TITLE = "2Xd6"
+OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjacency=4|8"
+#: "draw; offer" as players write it is one move (the base splits moves at ';')
+DRAW_OFFER = re.compile(r"\bdraw\s*;\s*offer\b", re.I)
+
+
+class TwoXd6(CardGame):
+    """2Xd6 for pbd: the table hooks (see the module docstring)."""
+
+    name = "2xd6"
+    title = TITLE
+    aliases = ("2x-d6", "twoxd6", "2xd6")
+    summary = "stack-chaining tower defence on a grid, 2 to 6 players, one shared deck"
+    players = (2, 6)
+    state_class = State
+    option_words = ("board=", "mod", "adjacency=")
+
+    # -- starting ------------------------------------------------------------------------
+
+    def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
+        """Return ``(state, secrets)`` of a new match; the board is laid out from ``-O board=``.
+
+        :raises UsageError: a bad option, or a deck given (2Xd6 deals from its bundled deck).
+        :raises DeckFormatError: the board file breaks a rule.
+        """
+        if deck and deck != DEFAULT:
+            raise UsageError("2Xd6 matches use the bundled deck 'standard' for now",
+                             hint="check your own deck with: pbd deck check FILE --game 2xd6")
+        players = int(options.get("players", self.players[0]))
+        words = self.parse_options({k: v for k, v in options.items() if k not in ("players", "first")})
+        try:
+            opts = options_of(words, players)
+        except ValueError as exc:
+            raise UsageError(f"2Xd6 option {exc} cannot be used", hint=f"options: {OPTION_HELP}") from None
+        if opts.decks > 1 and players % 2:
+            raise UsageError("the Mod combines one deck per two players: it needs an even number of players")
+        b = grid.load(opts.board)
+        grid.layout(b, players)
+        state, sec = super().create(match_id, player, None, seed, options)
+        state.board = b
+        return state, sec
+
+    def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
+        """Return the Face and Pip stacks of the bundled deck (one deck per two players with the Mod)."""
+        d = rules._deck(DEFAULT, options_of(options, players).decks)
+        return {"faces": [c.id for c in d.cards if c.face], "pips": [c.id for c in d.cards if not c.face]}
+
+    def start(self, state: State) -> None:
+        """Deal every seat its Face and Pip cards; then everyone rolls for the order of acts."""
+        if state.board is None:
+            state.board = grid.load(state.opts.board)
+        rules.deal(state)
+        state.turn = 0
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def play(self, state: State, player: str, notation_text: str, chance) -> list[str]:
+        """Apply moves joined by ';' (``draw; offer`` is one move: draw and offer for trade).
+
+        :raises NotationError: a move cannot be read.
+        :raises IllegalMoveError: a move breaks a rule.
+        """
+        text = DRAW_OFFER.sub("draw and offer", notation_text)
+        if state.trade and state.deck is not None:
+            seat = self._name(state, player)
+            text = ";".join(self._offer(state, seat, part) for part in text.split(";"))
+        return super().play(state, player, text, chance)
+
+    def _offer(self, state: State, seat: str, part: str) -> str:
+        """Return ``offer CARD`` with the card as the seat's hand names it (``offer 7`` -> ``offer 7G``)."""
+        m = re.fullmatch(r"\s*offer\s+(.+?)\s*", part, re.I)
+        if not m or seat == state.trade.seat or not any(d.seat == seat for d in state.decisions):
+            return part
+        return f"offer {self._card(state, seat, m.group(1))}"
+
+    def moves(self, state: State, seat: str) -> list[str]:
+        """Return every move ``seat`` may make now (targets with the best Tc in range)."""
+        from pbd.games.twoxd6 import moves
+
+        return moves.legal(state, seat)
+
+    def apply(self, state: State, seat: str, move: str, chance) -> Move:
+        """Apply one move of the seat on turn (the order roll, or a move of the act).
+
+        :raises NotationError: the move cannot be read.
+        :raises IllegalMoveError: the rules forbid it now.
+        """
+        parsed = notation.parse(move)
+        before = self._mover(state)
+        if state.phase == "order":
+            if parsed.verb != "roll":
+                raise IllegalMoveError("first every player rolls for the order of acts: 'roll'")
+            text = rules.do_order_roll(state, seat, chance)
+        else:
+            text = self._act(state, seat, parsed, chance)
+        return Move(text, ends_turn=self._mover(state) != before)
+
+    def answer(self, state: State, seat: str, decision: Decision, move: str, chance) -> Move:
+        """Apply an answer: the resisting roll, a trade offer or pass, accept or reject.
+
+        :raises IllegalMoveError: the answer does not fit the decision.
+        """
+        parsed = notation.parse(move)
+        before = self._mover(state)
+        if state.targeting and parsed.verb == "roll":
+            text = rules.do_resist(state, seat, chance)
+        elif state.trade and seat == state.trade.seat and parsed.verb in ("accept", "reject"):
+            text = rules.do_accept(state, seat, parsed.verb == "accept")
+        elif state.trade and parsed.verb == "pass":
+            text = rules.do_offer(state, seat, None)
+        elif state.trade and parsed.verb == "offer":
+            text = rules.do_offer(state, seat, self._card(state, seat, parsed.card))
+        else:
+            raise IllegalMoveError(f"{seat} must answer: {decision.prompt}")
+        return Move(text, ends_turn=self._mover(state) != before)
+
+    def answers_now(self, state: State, decision: Decision) -> list[str]:
+        """Return the answers the deciding seat may give now: a trade offer names its hand cards."""
+        if state.trade and decision.seat != state.trade.seat:
+            return rules.offer_answers(state, decision.seat)
+        return list(decision.answers)
+
+    def _answers(self, state: State, decision: Decision) -> list[str]:
+        """Return a read-back decision's public answers (what the board's move asked)."""
+        if state.targeting and decision.seat == state.targeting.defender:
+            return ["roll"]
+        if state.trade and decision.seat == state.trade.seat:
+            return ["accept", "reject"]
+        if state.trade:
+            return list(rules.OFFER_ANSWERS)
+        return []
+
+    def explains(self, entry, decision: Decision) -> bool:
+        """Return True if log entry ``entry`` asks ``decision``: a targeting asks for the resisting
+        roll, ``draw and offer`` asks for offers, the last offer asks the drawer to accept or reject."""
+        move = entry.text.split(" — ")[0].strip().lower()
+        prompt = decision.prompt.lower()
+        if prompt.startswith("roll 2 wyte"):
+            return move.startswith("target ")
+        if prompt.startswith("offer a card"):
+            return move.startswith("draw and offer") or DRAW_OFFER.match(move) is not None
+        if prompt.startswith("accept "):
+            return move.startswith(("offer ", "pass"))
+        return False
+
+    def _mover(self, state: State) -> str:
+        """Return who acts next when no decision is open (the order roller, or the acting player)."""
+        if state.phase == "order":
+            return next((s for s in state.seats if s not in state.order_rolls), "")
+        return rules.acting(state)
+
+    def next_seat(self, state: State) -> int:
+        """Return the seat whose move it is: the next to roll for the order, else the acting player."""
+        who = self._mover(state)
+        return state.seats.index(who) if who in state.seats else state.turn
+
+    def update(self, state: State) -> None:
+        """Keep the table's turn on the acting player (an act can end on another seat's answer)."""
+        who = self._mover(state)
+        if who in state.seats and not state.result:
+            state.turn = state.seats.index(who)
+
+    def _card(self, state: State, player: str, text: str) -> str:
+        cat = rules.catalogue(state)
+        held = [cat[c] for _, c in rules.hand(state, player) if c]
+        return notation.resolve(text, held).id
+
+    def _cell(self, state: State, text: str) -> str:
+        cell = grid.norm(text, state.board)
+        if cell is None:
+            raise NotationError(f"{text} is not a cell of this {state.board.columns} x {state.board.rows} board")
+        return cell
+
+    def _act(self, state: State, player: str, move, chance) -> str:  # noqa: C901
+        v = move.verb
+        if v == "roll":
+            return rules.do_roll(state, player, chance)
+        if v == "play":
+            return rules.do_play(state, player, self._card(state, player, move.card), self._cell(state, move.cell))
+        if v == "recycle":
+            return rules.do_recycle(state, player, self._card(state, player, move.card))
+        if v == "replace":
+            return rules.do_replace(state, player, chance)
+        if v == "advance":
+            rank = notation.rank_of(move.rank) if move.rank else None
+            if move.rank and rank is None:
+                raise NotationError(f"{move.rank!r} is not a rank (10, J, Q, K, A, ?)")
+            return rules.do_advance(state, player, self._cell(state, move.cell), self._cell(state, move.cell2), rank)
+        if v == "target":
+            return rules.do_target(state, player, self._cell(state, move.cell2), self._cell(state, move.cell),
+                                   move.expr, chance)
+        if v == "give":
+            name = next((s for s in state.order if s.casefold() == move.name.casefold()), None)
+            if name is None:
+                raise NotationError(f"{move.name!r} is not a player here", hint="players: " + ", ".join(state.order))
+            return rules.do_give(state, player, self._card(state, player, move.card), name)
+        if v == "show":
+            return rules.do_show_hand(state, player)
+        if v in ("draw", "draw-offer"):
+            return rules.do_draw(state, player, chance, offer=v == "draw-offer")
+        raise IllegalMoveError(f"'{v}' answers a trade; nothing to answer now")
+
+    # -- the document ----------------------------------------------------------------------
+
+    def board(self, state: State) -> list[str]:
+        """Return the board lines: order of acts, the act, the Basic Square, the grid, stacks, hands."""
+        if state.board is None:
+            state = copy.copy(state)
+            state.board = grid.load(state.opts.board)
+            grid.layout(state.board, state.players)
+        return board.render(state)
+
+    def read_board(self, state: State, lines: list) -> None:
+        """Read the board lines back.
+
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+        board.parse_body(state, lines)
+
+    def board_problems(self, state: State) -> list[str]:
+        """Return every rule the board breaks (for ``pbd check``)."""
+        from pbd.games.twoxd6 import check
+
+        return check.problems(state)
+
+    def describe_board(self, state: State) -> dict:
+        """Return the grid's public data for ``pbd show --json``."""
+        return {"phase": state.phase, "order": list(state.order), "round": state.act.round,
+                "acting": rules.acting(state) or None, "points": state.act.points,
+                "cells": {c: {"owner": st.owner, "cards": st.cards} for c, st in state.cells.items()},
+                "basic_square": {"holder": state.holder or None, "held": state.held, "needed": state.players},
+                "shown": {s: list(v) for s, v in state.shown.items()},
+                "draw_patch": cards.patch_size(state.deck) if state.deck is not None else None}
+
+    def hand(self, state: State, secrets: Secrets) -> dict:
+        """Return the player's hand, each card described."""
+        cat = rules.catalogue(state)
+        seat = self._name(state, secrets.player)
+        held = rules.hand(state, seat) if state.deck is not None else []
+        data = {"hand": [cat[c].label() + (" (cold comfort)" if s in state.cold.get(seat, []) else "")
+                         if c else "(waiting on unlocks)" for s, c in held]}
+        return data
+
+    def deck_check(self, deck: str) -> tuple[str, list[str]]:
+        """Return ``(summary, problems)`` for a 2Xd6 deck TOML (problems raise DeckFormatError, exit 3).
+
+        :raises DeckFormatError: the file cannot be read or breaks the deck rules.
+        """
+        d = load(deck)
+        return (f"{deck}: a legal 2Xd6 deck ({len(d.cards)} cards, {d.reference()})", composition_problems(d.cards))
+
+    def replay(self, state, entry, chance, board_state, strict: bool = True):
+        """Replay one log entry (the base's replay); the board's grid comes from the document.
+
+        :raises PbdError: the entry breaks a rule.
+        """
+        if state is not None and state.board is None:
+            state.board = copy.deepcopy(board_state.board)
+        return super().replay(state, entry, chance, board_state, strict)
+
+
+GAME = TwoXd6()

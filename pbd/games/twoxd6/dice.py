@@ -1,0 +1,57 @@
+"""2Xd6 dice: one helper over ``chance.roll`` for dice with any faces; pairs double.
+
+Scene 1 rolls one Sicherman high die (faces 1, 3, 4, 5, 6, 8) and one standard die; a
+Targeting roll-off rolls two standard dice a side (Onyx for the acting player, Wyte for the
+resisting one).  Both dice showing the same face is a pair: the sum is doubled (so at most
+(6+6)*2 = 24 acting points).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+SICHERMAN_HIGH = (1, 3, 4, 5, 6, 8)
+STANDARD = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Two dice: their faces, whether they pair, and the total (doubled on a pair)."""
+
+    faces: tuple[int, int]
+
+    @property
+    def pair(self) -> bool:
+        """True when both dice show the same face."""
+        return self.faces[0] == self.faces[1]
+
+    @property
+    def total(self) -> int:
+        """The sum of the faces, doubled on a pair."""
+        return sum(self.faces) * (2 if self.pair else 1)
+
+    def text(self) -> str:
+        """Return the roll as the log writes it: ``4+4 pair = 16``."""
+        return f"{self.faces[0]}+{self.faces[1]}{' pair' if self.pair else ''} = {self.total}"
+
+
+def die(chance, seat: str, faces: tuple[int, ...], purpose: str = "") -> int:
+    """Roll one die with ``faces`` for ``seat`` through ``chance.roll`` (logged with the next entry).
+
+    Uses ``chance.roll(..., faces=, purpose=)`` where it exists; otherwise rolls ``len(faces)``
+    sides and reads the face off the list.
+    """
+    if "faces" in inspect.signature(chance.roll).parameters:
+        return chance.roll(seat, len(faces), faces=faces, purpose=purpose)
+    return faces[chance.roll(seat, len(faces)) - 1]
+
+
+def act(chance, seat: str) -> Roll:
+    """Return a Scene 1 roll: the Sicherman high die and a standard die."""
+    return Roll((die(chance, seat, SICHERMAN_HIGH, "2Xd6 high"), die(chance, seat, STANDARD, "2Xd6")))
+
+
+def resist(chance, seat: str, colour: str) -> Roll:
+    """Return a roll-off roll: two standard dice (``colour`` names them in the log: Onyx, Wyte)."""
+    return Roll((die(chance, seat, STANDARD, f"{colour} d6"), die(chance, seat, STANDARD, f"{colour} d6")))

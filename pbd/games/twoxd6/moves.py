@@ -1,0 +1,112 @@
+"""Every legal 2Xd6 move for a player now, in notation (pure; for ``pbd legal``).
+
+Targets are listed with the best Tc pbd finds within 10 of the target's Rc: the highest
+value in the window (see :func:`pbd.games.twoxd6.calc.best`).
+"""
+
+from __future__ import annotations
+
+from pbd.errors import PbdError
+from pbd.games.twoxd6 import calc, grid, rules
+from pbd.games.twoxd6.state import State
+
+
+def legal(state: State, player: str) -> list[str]:
+    """Return every move legal now for ``player``."""
+    if state.phase == "order":
+        return [] if player in state.order_rolls else ["roll"]
+    if state.phase != "act":
+        return []
+    if state.decisions:
+        return _answers(state, player)
+    if player != rules.acting(state):
+        return []
+    if state.act.scene == "roll":
+        return ["roll"]
+    out = plays(state, player) + recycles(state, player)
+    if rules.replacements(state) > 0:
+        out.append("replace")
+    out += advances(state, player) + targets(state, player) + gives(state, player)
+    if rules.debts(state, player):
+        if any(not rules.payable(state, player, k) for _, k in rules.debts(state, player)):
+            out.append("show hand")
+    else:
+        out += ["draw", "draw and offer"]
+    return out
+
+
+def _answers(state: State, player: str) -> list[str]:
+    mine = [d for d in state.decisions if d.seat == player]
+    if not mine:
+        return []
+    if state.trade and player != state.trade.seat:
+        return rules.offer_answers(state, player)
+    return list(mine[0].answers)
+
+
+def _readable(state: State, player: str) -> list[str]:
+    return list(dict.fromkeys(c for _, c in rules.hand(state, player) if c))
+
+
+def plays(state: State, player: str) -> list[str]:
+    """Return ``play CARD on CELL`` for every affordable, allowed placement."""
+    cat = rules.catalogue(state)
+    out = []
+    for card_id in _readable(state, player):
+        card = cat[card_id]
+        for cell in state.board.cells():
+            if rules.play_cost(card, cell in state.cells) > state.act.points:
+                continue
+            if rules.play_problem(state, player, card, cell) is None:
+                out.append(f"play {card_id} on {cell}")
+    return out
+
+
+def recycles(state: State, player: str) -> list[str]:
+    """Return ``recycle CARD`` for every tradeable card, while a point is left."""
+    if state.act.points < 1:
+        return []
+    return [f"recycle {c}" for slot, c in rules.hand(state, player) if c and slot not in state.cold.get(player, [])]
+
+
+def advances(state: State, player: str) -> list[str]:
+    """Return ``advance CELL to CELL`` for every affordable Advancement."""
+    if state.act.advanced:
+        return []
+    out = []
+    for group in rules.chains(state, player):
+        per = rules.advance_cost(state, group)
+        for source in group:
+            for dest, (n, _) in sorted(rules.advance_options(state, player, source).items()):
+                if n * per <= state.act.points:
+                    out.append(f"advance {source} to {dest}")
+    return out
+
+
+def targets(state: State, player: str) -> list[str]:
+    """Return ``target CELL from CELL with TC`` for every target in range, with the best Tc in the window."""
+    out = []
+    mine = [c for c, st in state.cells.items() if st.owner == player]
+    theirs = [c for c, st in state.cells.items() if st.owner != player]
+    for source in mine:
+        for target in theirs:
+            if rules.target_problem(state, player, source, target):
+                continue
+            if len(grid.pottle(source, target)) > state.act.points:
+                continue
+            try:
+                rc, _ = rules.rc_of(state, target)
+                found = calc.best(rules.tc_pool(state, player, source, target), rc - rules.WINDOW, rc + rules.WINDOW)
+            except PbdError:
+                continue
+            if found:
+                out.append(f"target {target} from {source} with {found[1]}")
+    return out
+
+
+def gives(state: State, player: str) -> list[str]:
+    """Return ``give CARD to NAME`` for every card that pays one of the player's debts."""
+    out = []
+    for receiver, kind in rules.debts(state, player):
+        out += [f"give {c} to {receiver}" for c in rules.payable(state, player, kind)]
+    return list(dict.fromkeys(out))

@@ -1,0 +1,236 @@
+"""2Xd6 rules, one test per rule sentence, on states built directly (the table stand-in holds the cards)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from twoxd6_fake_table import FakeDeck  # noqa: E402
+
+from pbd.errors import IllegalMoveError  # noqa: E402
+from pbd.games.base import Meta  # noqa: E402
+from pbd.games.twoxd6 import dice, grid, moves, rules  # noqa: E402
+from pbd.games.twoxd6.state import Act, Stack, State, Trade  # noqa: E402
+
+
+class Dice:
+    """A chance stand-in that rolls the faces it is given (face numbers, as chance.roll returns)."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def roll(self, seat, sides=6):
+        return self.faces.pop(0)
+
+
+def make(hands: dict[str, list[str]], cells: dict[str, tuple[str, list[str]]] | None = None, points=24,
+         round_=2, roll=(3, 4)) -> State:
+    state = State(Meta("2xd6", "m1"), board=grid.load("standard"), seats=["Ann", "Ben"], order=["Ann", "Ben"],
+                  order_rolls={"Ann": 9, "Ben": 5}, phase="act")
+    state.act = Act(round=round_, scene="main", points=points, roll=roll)
+    everything = [c for cs in hands.values() for c in cs]
+    rest = [c.id for c in rules.catalogue(state).values() if c.id not in everything]
+    state.deck = FakeDeck.create("m1", ["Ann", "Ben"], {"faces": [], "pips": rest})
+    n = max(state.deck.slots) if state.deck.slots else 0
+    for seat, cs in hands.items():
+        for c in cs:
+            n += 1
+            state.deck.slots[n] = type(next(iter(state.deck.slots.values())))(n, n, secret=c)
+            state.deck.hands.setdefault(seat, []).append(n)
+    for cell, (owner, cs) in (cells or {}).items():
+        state.cells[cell] = Stack(owner, list(cs))
+    state.shown = {"Ann": [], "Ben": []}
+    state.cold = {"Ann": [], "Ben": []}
+    return state
+
+
+# -- dice ----------------------------------------------------------------------------------
+
+def test_scene_1_uses_the_sicherman_high_die_and_a_standard_die():
+    state = make({"Ann": []}, points=0)
+    state.act.scene = "roll"
+    rules.do_roll(state, "Ann", Dice(6, 2))          # the 6th Sicherman face is 8
+    assert state.act.roll == (8, 2) and state.act.points == 10
+
+
+def test_a_pair_doubles_and_24_is_the_most():
+    assert dice.Roll((6, 6)).total == 24 and dice.Roll((3, 3)).pair
+    assert max(dice.Roll((a, b)).total for a in dice.SICHERMAN_HIGH for b in dice.STANDARD) == 24
+
+
+# -- playing --------------------------------------------------------------------------------
+
+def test_a_card_costs_its_pips():
+    state = make({"Ann": ["7O"]}, {"A1": ("Ann", ["QG"])}, points=24)
+    rules.do_play(state, "Ann", "7O", "A1")
+    assert state.act.points == 24 - 7
+
+
+def test_a_10_costs_1_onto_a_stack_and_10_into_an_empty_cell():
+    state = make({"Ann": ["10O", "10G"]}, {"A1": ("Ann", ["QP"])}, points=24)
+    rules.do_play(state, "Ann", "10O", "A1")
+    assert state.act.points == 23
+    rules.do_play(state, "Ann", "10G", "A2")
+    assert state.act.points == 13
+
+
+def test_first_round_only_a_face_or_10_and_only_the_outermost_cell():
+    state = make({"Ann": ["7O", "QG"]}, round_=1)
+    with pytest.raises(IllegalMoveError, match="only a Face or a 10"):
+        rules.do_play(state, "Ann", "7O", "A1")
+    with pytest.raises(IllegalMoveError, match="outermost cell, A1"):
+        rules.do_play(state, "Ann", "QG", "A2")
+    rules.do_play(state, "Ann", "QG", "A1")
+
+
+def test_later_plays_need_an_adjacent_stack_on_your_side():
+    state = make({"Ann": ["7O"]}, {"A1": ("Ann", ["QP"])})
+    with pytest.raises(IllegalMoveError, match="not adjacent"):
+        rules.do_play(state, "Ann", "7O", "C2")
+    with pytest.raises(IllegalMoveError, match="not on your side"):
+        rules.do_play(state, "Ann", "7O", "A3")
+    rules.do_play(state, "Ann", "7O", "B1")
+
+
+def test_stacking_same_colour_needs_a_lower_number():
+    state = make({"Ann": ["QG", "9G"]}, {"A1": ("Ann", ["JG"])})
+    with pytest.raises(IllegalMoveError, match="must be lower"):
+        rules.do_play(state, "Ann", "QG", "A1")
+    rules.do_play(state, "Ann", "9G", "A1")
+
+
+def test_recycling_costs_1_and_opens_a_replacement():
+    state = make({"Ann": ["7O"]})
+    rules.do_recycle(state, "Ann", "7O")
+    assert state.act.points == 23 and rules.replacements(state) == 1
+    rules.do_replace(state, "Ann", Dice(1))
+    assert rules.replacements(state) == 0 and rules.hand_size(state, "Ann") == 1
+
+
+# -- chains and advancement -------------------------------------------------------------------
+
+def test_stacks_chain_by_a_common_face_core_colour():
+    state = make({}, {"A1": ("Ann", ["QG"]), "A2": ("Ann", ["JG"]), "B1": ("Ann", ["KP"])})
+    assert rules.chain(state, "A1") == ["A1", "A2"]
+    assert rules.chain(state, "B1") == ["B1"]
+
+
+def test_advancement_cost_is_the_rounded_average_power():
+    state = make({}, {"A1": ("Ann", ["QG", "2O"])})         # power 7 and 2: 4.5 rounds to 5
+    rules.do_advance(state, "Ann", "A1", "B2")
+    assert state.act.points == 24 - 5 and "B2" in state.cells
+
+
+@pytest.mark.parametrize("face,dest,ok", [("10O", "B2", True), ("10O", "B3", False), ("JO", "A3", True),
+                                         ("JO", "B3", False), ("QG", "B3", True), ("KO", "A3", True), ("KO", "B3", False),
+                                         ("AO", "B4", True), ("?C", "B2", True), ("?C", "A2", False)])
+def test_each_advancement_limit(face, dest, ok):
+    state = make({}, {"A1": ("Ann", [face])}, points=40)
+    if ok:
+        rules.do_advance(state, "Ann", "A1", dest)
+    else:
+        with pytest.raises(IllegalMoveError, match="cannot advance"):
+            rules.do_advance(state, "Ann", "A1", dest)
+
+
+def test_no_advancing_into_an_occupied_cell_and_one_advancement_per_act():
+    state = make({}, {"A1": ("Ann", ["QG"]), "B2": ("Ben", ["KP"])})
+    with pytest.raises(IllegalMoveError):
+        rules.do_advance(state, "Ann", "A1", "B2")
+    rules.do_advance(state, "Ann", "A1", "A2")
+    with pytest.raises(IllegalMoveError, match="one Advancement per act"):
+        rules.do_advance(state, "Ann", "A2", "B3")
+
+
+def test_the_toll_for_ending_on_another_players_side():
+    state = make({"Ann": ["7O"]}, {"B5": ("Ann", ["QG"])})
+    with pytest.raises(IllegalMoveError, match="toll"):
+        rules.do_draw(state, "Ann", Dice(1))
+    rules.do_give(state, "Ann", "7O", "Ben")
+    assert state.shown["Ben"] == ["7O"]
+    rules.do_draw(state, "Ann", Dice(1))
+
+
+# -- targeting ------------------------------------------------------------------------------------
+
+def test_targeting_distance_pottle_obstruction_and_the_window():
+    state = make({}, {"A2": ("Ann", ["QG"]), "A4": ("Ben", ["9C", "8P", "7P"]), "A3": ("Ben", ["2C"]),
+                      "A6": ("Ben", ["2P"])})
+    assert "passes Resistance-occupied A3" in rules.target_problem(state, "Ann", "A2", "A4")
+    assert "out of targeting distance" in rules.target_problem(state, "Ann", "A2", "A6")
+    state.cells.pop("A3")
+    assert rules.rc_of(state, "A4")[0] > 9 * 9 * 8          # 8^7 and more: same Resistance and core colours
+    with pytest.raises(IllegalMoveError, match="not within 10"):
+        rules.do_target(state, "Ann", "A4", "A2", "7", Dice(1, 1))
+
+
+def test_a_j_targets_forward_only_unless_the_roll_was_a_pair():
+    state = make({}, {"A3": ("Ann", ["JG"]), "A1": ("Ben", ["7P"])}, roll=(3, 4))
+    assert "out of targeting distance" in rules.target_problem(state, "Ann", "A3", "A1")
+    state.act.roll = (3, 3)
+    assert rules.target_problem(state, "Ann", "A3", "A1") is None
+
+
+def test_targeting_rolls_off_and_the_winner_collects_the_stack():
+    state = make({"Ann": ["JG"]}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})
+    rc, _ = rules.rc_of(state, "A3")
+    rules.do_target(state, "Ann", "A3", "A2", "7", Dice(6, 5))
+    assert state.decisions[0].seat == "Ben" and state.decisions[0].answers == ["roll"]
+    rules.do_resist(state, "Ben", Dice(1, 2))
+    assert "A3" not in state.cells and state.shown["Ann"] == ["7P"]
+    assert [(o.receiver, o.kind) for o in state.owed] == [("Ben", "face")]
+    rules.do_give(state, "Ann", "JG", "Ben")
+    assert not state.owed
+
+
+def test_a_failed_targeting_owes_a_face_and_a_pip_and_draws_cold_comfort():
+    state = make({"Ann": []}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})
+    rules.do_target(state, "Ann", "A3", "A2", "7", Dice(1, 2))
+    rules.do_resist(state, "Ben", Dice(6, 6, 1))
+    assert [(o.kind) for o in state.owed] == ["face", "pip"]
+    assert len(state.cold["Ann"]) == 1
+    cold = state.deck.card(state.cold["Ann"][0], "Ann")
+    with pytest.raises(IllegalMoveError, match="cold-comfort"):
+        rules.do_recycle(state, "Ann", cold)
+    rules.do_show_hand(state, "Ann")                         # nothing else in hand: shows it, debts cleared
+    assert not state.owed
+
+
+# -- trades and winning ------------------------------------------------------------------------------
+
+def test_with_several_offers_the_best_is_taken():
+    state = make({"Ann": [], "Ben": ["7O", "KP"]})
+    state.order = ["Ann", "Ben", "Cid"]
+    state.trade = Trade("Ann", 1, {"Ben": "7O", "Cid": "KP"})
+    assert rules.best_offer(state) == "Cid"
+
+
+def test_the_win_needs_a_whole_round_of_acts_holding_the_basic_square():
+    state = make({}, {"B3": ("Ann", ["QG"])})
+    rules.end_act(state)
+    assert state.holder == "Ann" and state.held == 0 and not state.result
+    rules.end_act(state)
+    assert state.held == 1 and not state.result
+    rules.end_act(state)
+    assert "Ann wins" in state.result
+
+
+def test_legal_lists_targets_with_a_tc_in_the_window():
+    state = make({}, {"A2": ("Ann", ["QG", "5G"]), "A3": ("Ben", ["7P"])})
+    listed = [m for m in moves.legal(state, "Ann") if m.startswith("target")]
+    assert listed and listed[0].startswith("target A3 from A2 with ")
+
+
+def test_svg_draws_every_cell_and_stack():
+    import xml.etree.ElementTree as ET
+
+    from pbd.games.twoxd6.svg import svg
+
+    state = make({}, {"A1": ("Ann", ["QG"]), "C6": ("Ben", ["KP", "2C"])})
+    root = ET.fromstring(svg(state))
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "QG" in texts and "2C" in texts and "Ben ×2" in texts
+    assert len([r for r in root.iter("{http://www.w3.org/2000/svg}rect")]) == 18 + 2
