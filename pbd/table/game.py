@@ -32,9 +32,8 @@ from abc import ABCMeta, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from pbd import fairplay
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, UsageError
-from pbd.games.base import Chance, LogEntry, Meta, Playable, PlayerMeta, Secrets, render_frame, split_frame
+from pbd.games.base import Chance, LogEntry, Meta, Playable, Secrets, render_frame, split_frame
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table.deck import SharedDeck
 
@@ -316,8 +315,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         return state, sec
 
     def _sit(self, state: TableState, player: str, seed: bytes) -> Secrets:
-        state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, []),
-                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
+        state.meta.seat(player, seed, [])
         state.deck.settle(player, seed)
         return Secrets(state.meta.match_id, player, self.name, seed, [])
 
