@@ -6,14 +6,17 @@ become messages and exit codes.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-import click
+from pbd import _bytecode
 
-from pbd import __version__, match
-from pbd.errors import PbdError
+_bytecode.install()  # before anything compiles its regular expressions or dataclasses: see pbd/_bytecode.py
+
+import click  # noqa: E402
+
+from pbd import __version__, match  # noqa: E402
+from pbd.errors import PbdError  # noqa: E402
 
 #: exit code for a bug in pbd itself (EX_SOFTWARE), distinct from every expected failure
 INTERNAL_ERROR = 70
@@ -27,6 +30,8 @@ Examples:
 
 def _emit(result: match.Result, as_json: bool = False) -> None:
     if as_json:
+        import json
+
         click.echo(json.dumps(result.data if result.data is not None else {"lines": result.lines},
                               indent=2, ensure_ascii=False))
     else:
@@ -40,6 +45,8 @@ def _emit_verdict(run, as_json: bool) -> None:
         _emit(run(), as_json)
     except PbdError as exc:
         if as_json and hasattr(exc, "problems"):
+            import json
+
             click.echo(json.dumps({"problems": exc.problems}, indent=2, ensure_ascii=False))
         raise
 

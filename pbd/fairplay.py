@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from functools import lru_cache
 
 CHAIN_LENGTH = 1024
@@ -33,6 +32,8 @@ _LIMIT_BITS = 64
 
 def new_seed() -> bytes:
     """Return a fresh secret seed from the operating system's CSPRNG."""
+    import secrets
+
     return secrets.token_bytes(32)
 
 

@@ -7,7 +7,6 @@ after the document write succeeded.
 
 from __future__ import annotations
 
-import secrets as _secrets
 from dataclasses import dataclass
 
 from pbd import fairplay, games, private
@@ -39,9 +38,9 @@ def identify(text: str, game_name: str | None = None):
         return games.get(game_name)
     frame = split_frame(text)
     if frame.title:
-        for game in games.games():
-            if frame.title.casefold() in (game.title.casefold(), game.name):
-                return game
+        game = games.by_title(frame.title)
+        if game is not None:
+            return game
         raise DocumentFormatError(f"the title names an unknown game {frame.title!r}", line=1,
                                   hint="known games: " + ", ".join(games.registry()))
     for game in games.games():
@@ -184,7 +183,9 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
         base = doc.read()
         if base.text.strip():
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
-    match_id = _secrets.token_hex(4)
+    import secrets
+
+    match_id = secrets.token_hex(4)
     state, sec = game.create(match_id, player, deck, _seed(seed_text), dict(options or {}))
     _write(doc, game, state, base)
     private.save(sec)

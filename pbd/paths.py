@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -46,6 +45,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
 
     :raises OSError: the file cannot be written; whatever was there is left as it was.
     """
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         if mode is None and path.exists():

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 from functools import lru_cache
 
@@ -386,6 +385,8 @@ def _install_catalogue(deck) -> None:
         folder = paths.home() / "catalogues"
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            import shutil
+
             shutil.copyfile(source, folder / source.name)
             _merged.cache_clear()
         except OSError as exc:

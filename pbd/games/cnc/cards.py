@@ -42,8 +42,6 @@ with an explicit ``adjust`` move.
 
 from __future__ import annotations
 
-import difflib
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -189,6 +187,8 @@ def fold(name: str) -> str:
 
 def suggest(name: str, names: list[str], n: int = 3) -> list[str]:
     """Return up to ``n`` names close to ``name`` (for "did you mean ...")."""
+    import difflib
+
     folded = {fold(x): x for x in names}
     hits = difflib.get_close_matches(fold(name), list(folded), n=n, cutoff=0.6)
     prefix = [x for k, x in folded.items() if k.startswith(fold(name)) and fold(name)]
@@ -223,11 +223,28 @@ def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
 
     :raises DeckFormatError: the file is missing, not TOML, or a card breaks the schema.
     """
+    from pbd import cache
+
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise DeckFormatError("catalogue not found", source=str(path)) from None
+    cards = cache.cached(f"cnc-catalogue{'' if require_porter else '-partial'}", str(path), raw,
+                         lambda: _parse_catalogue(raw, path, require_porter),
+                         (Card, Attack, Ability, FrozenDict), dict)
+    return Catalogue(cards, str(path))
+
+
+def _parse_catalogue(raw: bytes, path: Path, require_porter: bool) -> dict[str, Card]:
+    """Return the cards of a catalogue file's bytes, validated (see :func:`load_catalogue`).
+
+    :raises DeckFormatError: not TOML, or a card breaks the schema.
+    """
+    import tomllib
+
+    try:
+        data = tomllib.loads(raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DeckFormatError(f"not a TOML catalogue ({exc})", source=str(path)) from None
     cards: dict[str, Card] = {}
@@ -238,7 +255,7 @@ def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
         cards[card.name] = card
     if require_porter and not any(c.kind == "porter" for c in cards.values()):
         raise DeckFormatError("the catalogue has no Porter (kind = \"porter\")", source=str(path))
-    return Catalogue(cards, str(path))
+    return cards
 
 
 @cache

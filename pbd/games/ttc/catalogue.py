@@ -33,10 +33,8 @@ all its cards.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -203,6 +201,8 @@ def _lookup(pool: dict, name: str, kind: str) -> str:
         return starts[0]
     if len(starts) > 1:
         raise AmbiguousNameError(kind, name, starts)
+    import difflib
+
     raise UnknownNameError(kind, name, difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5))
 
 
@@ -218,12 +218,22 @@ def load_catalogue(spec: str | Path | None = None) -> Catalogue:
 
     :raises DeckFormatError: the file is missing, not TOML, or breaks the schema (every problem listed).
     """
+    from pbd import cache
+
     path = _resolve(spec or DEFAULT_CATALOGUE, ".toml")
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise DeckFormatError(f"cannot read the catalogue: {exc.strerror or exc}", source=str(path)) from None
-    return parse_catalogue(text, str(path))
+    cat = cache.cached("ttc-catalogue", str(path), raw, lambda: parse_catalogue(_text(raw), str(path)),
+                       (Catalogue, Warrior, Item, Environment, Battle, Army, Levelled, Bonus), Catalogue)
+    cat.source = str(path)
+    return cat
+
+
+def _text(raw: bytes) -> str:
+    """Return a file's bytes as text the way reading it in text mode does (UTF-8, universal newlines)."""
+    return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _resolve(spec: str | Path, suffix: str) -> Path:
@@ -242,6 +252,8 @@ def parse_catalogue(text: str, source: str = "catalogue") -> Catalogue:
 
     :raises DeckFormatError: not TOML, or any entry breaks the schema (all listed).
     """
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -348,6 +360,8 @@ def _add(pool: dict, entry, where: str, problems: list[str]) -> None:
 def _ref(pool: dict, name: str, side: str | None, where: str, key: str, problems: list[str]) -> bool:
     hit = next((v for n, v in pool.items() if n.casefold() == name.casefold()), None)
     if hit is None:
+        import difflib
+
         near = difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5)
         problems.append(f"{where}: {key} {name!r} is not in the catalogue"
                         + (f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""))
