@@ -99,7 +99,7 @@ def uniform(seed: bytes, message: str, n: int) -> int:
     limit = (1 << _LIMIT_BITS) - ((1 << _LIMIT_BITS) % n)
     block = 0
     while True:
-        digest = hmac.new(seed, f"{message}|{block}".encode("utf-8"), hashlib.sha256).digest()
+        digest = hmac.digest(seed, f"{message}|{block}".encode("utf-8"), "sha256")  # one-shot: HMAC-SHA256
         for off in range(0, len(digest), 8):
             candidate = int.from_bytes(digest[off:off + 8], "big")
             if candidate < limit:

@@ -141,11 +141,21 @@ class Card:
 
     def all_mods(self) -> tuple:
         """Return the card's passive modifiers (its own and its passive abilities')."""
-        return self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
+        try:
+            return self.__dict__["_all_mods"]
+        except KeyError:   # worked out once per card (the rules ask on every move); not a field
+            mods = self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
+            self.__dict__["_all_mods"] = mods
+            return mods
 
     def all_each_turn(self) -> tuple:
         """Return the effects this card triggers at the start of its owner's turn."""
-        return self.each_turn + tuple(e for a in self.abilities if a.passive for e in a.each_turn)
+        try:
+            return self.__dict__["_all_each_turn"]
+        except KeyError:
+            effects = self.each_turn + tuple(e for a in self.abilities if a.passive for e in a.each_turn)
+            self.__dict__["_all_each_turn"] = effects
+            return effects
 
 
 @dataclass
