@@ -21,14 +21,19 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import pickle
 import sys
 from collections.abc import Callable
 from typing import TypeVar
 
 from pbd import paths
 
+try:  # the C pickler alone: importing the pickle module costs a command more than using it
+    import _pickle as pickle
+except ImportError:  # pragma: no cover - Pythons without the C accelerator
+    import pickle
+
 T = TypeVar("T")
+PROTOCOL = 5
 MAGIC = b"pbd-cache-v1\n"
 _DIGEST = 32
 
@@ -113,7 +118,7 @@ def _write(path: str, value, prefix: str) -> None:
     folder_ = os.path.dirname(path)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(value, protocol=PROTOCOL)
         os.makedirs(folder_, mode=0o700, exist_ok=True)
         for name in os.listdir(folder_):
             if name.startswith(prefix) and name != os.path.basename(path):

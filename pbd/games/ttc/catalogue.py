@@ -163,23 +163,40 @@ class Catalogue:
                     return c
             raise UnknownNameError("levelled warrior", name, [c.name for c in self.cards.values()
                                                                  if c.kind == "warrior" and c.warrior == base.name])
-        pool = {n: w for n, w in self.warriors.items() if not side or w.side == side}
-        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}warrior")]
+        pool, folded = self._pool("warriors", side)
+        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}warrior", folded)]
 
     def item(self, name: str, side: str | None = None) -> Item:
         """Return the item called ``name``.
 
         :raises UnknownNameError: no such item; suggests close names.
         """
-        pool = {n: i for n, i in self.items.items() if not side or i.side == side}
-        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}item")]
+        pool, folded = self._pool("items", side)
+        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}item", folded)]
 
     def environment(self, name: str) -> Environment:
         """Return the environment called ``name``.
 
         :raises UnknownNameError: no such environment; suggests close names.
         """
-        return self.environments[_lookup(self.environments, name, "environment")]
+        pool, folded = self._pool("environments", None)
+        return pool[_lookup(pool, name, "environment", folded)]
+
+    def _pool(self, table: str, side: str | None) -> tuple[dict, dict]:
+        """Return ``(entries, {folded name: name})`` of a table on ``side`` (all sides: None).
+
+        Worked out once per catalogue (scoring a board looks up every name); kept outside the
+        dataclass fields, so equality and the cached form are unaffected.
+        """
+        pools = self.__dict__.setdefault("_pools", {})
+        found = pools.get((table, side))
+        if found is None:
+            pool = {n: x for n, x in getattr(self, table).items() if not side or x.side == side}
+            folded: dict[str, str] = {}
+            for n in pool:
+                folded.setdefault(n.casefold(), n)
+            found = pools[(table, side)] = (pool, folded)
+        return found
 
     def describe(self, card) -> str:
         """Return a card as a line: ``battle 17 · dark X + Y · light Z + W · env E``."""
@@ -191,11 +208,15 @@ class Catalogue:
         return f"warrior {card.id} · {card.side} · {card.name} ({card.power})"
 
 
-def _lookup(pool: dict, name: str, kind: str) -> str:
+def _lookup(pool: dict, name: str, kind: str, folded: dict | None = None) -> str:
     key = " ".join(name.split()).casefold()
-    for n in pool:
-        if n.casefold() == key:
-            return n
+    if folded is not None:
+        if key in folded:
+            return folded[key]
+    else:
+        for n in pool:
+            if n.casefold() == key:
+                return n
     starts = [n for n in pool if n.casefold().startswith(key)] if key else []
     if len(starts) == 1:
         return starts[0]
