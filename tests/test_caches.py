@@ -98,17 +98,18 @@ PATTERNS = [r"^\s*CP\s*[=:]\s*(?P<cp>-?\d+)", r"(?i)\[([^\]]*)\]\s*(\+*)", r"(a)
 
 
 def test_regular_expressions_rebuilt_from_the_cache_equal_freshly_compiled_ones(monkeypatch):
+    original = _bytecode._regex.original or re._compiler.compile     # the CLI may have installed the cache
     monkeypatch.setattr(_bytecode, "_cache", {"code": {}, "regex": {}})
-    monkeypatch.setattr(_bytecode._regex, "original", re._compiler.compile)
+    monkeypatch.setattr(_bytecode._regex, "original", original)
     for pattern in PATTERNS:
-        fresh = re._compiler.compile(pattern, 0)
+        fresh = original(pattern, 0)
         assert _bytecode._regex(pattern, 0) == fresh                     # a miss: compiled, then stored
         assert (pattern, 0) in _bytecode._cache["regex"]
         again = _bytecode._regex(pattern, 0)                             # a hit: rebuilt from the program
         assert again == fresh and again is not fresh
         assert (again.groups, again.groupindex, again.flags) == (fresh.groups, fresh.groupindex, fresh.flags)
     _bytecode._cache["regex"][(PATTERNS[0], 0)] = (0, [99999], 0, {}, ())     # a damaged program
-    assert _bytecode._regex(PATTERNS[0], 0) == re._compiler.compile(PATTERNS[0], 0)
+    assert _bytecode._regex(PATTERNS[0], 0) == original(PATTERNS[0], 0)
 
 
 def test_dataclasses_made_with_cached_code_behave_the_same(monkeypatch):
