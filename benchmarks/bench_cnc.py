@@ -1,18 +1,31 @@
-"""Print what a C&C move costs: in-process rate, and wall time of the CLI on a local document.
+"""Print what pbd costs: start-up of a command against Python's own, and the C&C engine against python-chess.
 
-* Moves parsed, validated and applied per second in process (random legal games, the
-  way ``pbd move`` applies them), side by side with python-chess's ``push_san`` rate
-  on random chess games in the same run (a well-made pure-Python rules engine; we aim
-  at or above it).  python-chess comes with ``pip install -e '.[bench]'``.
-* Wall time of ``pbd show`` and ``pbd move`` on a local document against
-  ``python -c pass``, for a fresh match and for one with a 1,000-entry move log.
-* Which Google modules a local command imports (must be none).
+* Start-up: CPU time (user + system) of ``pbd show`` and ``pbd move 'draw'`` on a fresh local
+  C&C match and of ``pbd show`` on a Twin Tower City match, against ``python -c pass``:
+  the median of 15 runs of each, taken in turn (so a busy machine slows them alike).
+  The commands run as after ``pip install``: bytecode compiled and one warm-up run
+  (which fills the start-up and catalogue caches), ``PYTHONDONTWRITEBYTECODE`` unset.
+* Twin Tower City ``check`` and ``score`` on a finished five-round board: CPU time of the
+  command itself, after start-up (``import pbd.cli``), in a fresh process; median of 5.
+* Engine: C&C moves parsed, validated and applied per second in process (``Game.play``
+  replaying 30 recorded random games, notation cache emptied before each pass), against
+  python-chess's ``push_san`` replaying 200 random games in the same run; the best of 5
+  alternating passes of each.  python-chess comes with ``pip install -e '.[bench]'``.
+* Peak memory of ``pbd show``, the document with a 1,000-entry log, and which Google modules
+  a local command imports (must be none).
+
+The last three lines are always the three ratios, in this form, so runs can be compared::
+
+    startup show/python-c-pass: X.XX
+    startup move/python-c-pass: X.XX
+    engine C&C/python-chess: X.XX
 
 Usage: python benchmarks/bench_cnc.py
 """
 
 from __future__ import annotations
 
+import compileall
 import os
 import random
 import statistics
@@ -25,32 +38,42 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+RUNS = 15
+MOVE = "pbd move 'draw' (C&C)"
 
-def engine_rate(games: int = 30) -> tuple[float, int]:
-    """Return moves per second for parse + validate + apply of moves from random C&C games."""
+
+# -- engine ---------------------------------------------------------------------------------
+
+def recorded_cnc(games: int = 30) -> list[list[tuple[str, str]]]:
+    """Return the moves of ``games`` random C&C games (recorded once; the timing covers replaying them)."""
     from pbd.games import get
     from pbd.simulate import random_game
 
     game = get("cnc")
-    recorded = []
-    for seed in range(games):          # record the games first: the timing covers play() only
-        recorded.append([(p, m) for _, p, m in random_game(game, random.Random(seed), exhaustive=False)])
-    total = 0
-    elapsed = 0.0
+    return [[(p, m) for _, p, m in random_game(game, random.Random(seed), exhaustive=False)]
+            for seed in range(games)]
+
+
+def cnc_pass(recorded) -> float:
+    """Return the seconds ``Game.play`` takes to replay every recorded game (seating not counted)."""
+    from pbd.games import get
+    from pbd.games.cnc import notation
     from pbd.simulate import seat
 
+    game = get("cnc")
+    notation.parse_move.cache_clear()
+    elapsed = 0.0
     for seed, moves in enumerate(recorded):
         state, chance = seat(game, random.Random(seed))
         start = time.perf_counter()
         for player, move in moves:
             game.play(state, player, move, chance)
         elapsed += time.perf_counter() - start
-        total += len(moves)
-    return total / elapsed, total
+    return elapsed
 
 
-def chess_rate(games: int = 200) -> float | None:
-    """Return python-chess push_san moves per second over random games (None if not installed)."""
+def recorded_chess(games: int = 200):
+    """Return the SAN moves of ``games`` random chess games (None without python-chess)."""
     try:
         import chess
     except ImportError:
@@ -65,46 +88,174 @@ def chess_rate(games: int = 200) -> float | None:
             sans.append(board.san(move))
             board.push(move)
         recorded.append(sans)
-    total = sum(map(len, recorded))
+    return recorded
+
+
+def chess_pass(recorded) -> float:
+    """Return the seconds python-chess's ``push_san`` takes to replay every recorded game."""
+    import chess
+
     start = time.perf_counter()
     for sans in recorded:
         board = chess.Board()
         for san in sans:
             board.push_san(san)
-    return total / (time.perf_counter() - start)
+    return time.perf_counter() - start
 
 
-def wall(cmd: list[str], env: dict, runs: int = 7, reset=None) -> float:
-    """Return the median wall time of a command in milliseconds."""
-    times = []
-    for _ in range(runs):
+def engine(rounds: int = 5) -> float | None:
+    """Print both engines' rates; return the ratio C&C / python-chess (None without python-chess)."""
+    cnc = recorded_cnc()
+    chess_games = recorded_chess()
+    cnc_moves = sum(map(len, cnc))
+    if chess_games is None:
+        print(f"C&C engine: {cnc_moves / cnc_pass(cnc):,.0f} moves/s")
+        print("python-chess push_san: not installed (pip install -e '.[bench]')")
+        return None
+    chess_moves = sum(map(len, chess_games))
+    ours, theirs = [], []
+    for _ in range(rounds):
+        ours.append(cnc_pass(cnc))
+        theirs.append(chess_pass(chess_games))
+    rate, chess_rate = cnc_moves / min(ours), chess_moves / min(theirs)
+    print(f"C&C engine: {rate:,.0f} moves/s (parse + validate + apply, {cnc_moves} moves of 30 random games)")
+    print(f"python-chess push_san: {chess_rate:,.0f} moves/s ({chess_moves} moves of 200 random games)")
+    return rate / chess_rate
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+def pbd_command() -> list[str]:
+    """Return how to run pbd: the installed console script, else ``python -m pbd``."""
+    script = Path(sys.executable).with_name("pbd")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pbd"]
+
+
+def cpu(cmd: list[str], env: dict) -> tuple[float, int]:
+    """Return ``(CPU milliseconds, peak RSS in KB)`` of one run of ``cmd``."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"benchmark command failed ({proc.returncode}): {' '.join(cmd)}")
+    return (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss
+
+
+class Match:
+    """A match document and its players' private state, put back as they were before each run."""
+
+    def __init__(self, doc: Path, home: Path):
+        self.doc, self.home = doc, home
+        self.text = doc.read_bytes()
+        self.saved = {p: p.read_bytes() for p in home.rglob("*.json")}
+
+    def reset(self) -> None:
+        self.doc.write_bytes(self.text)
+        for p, data in self.saved.items():
+            p.write_bytes(data)
+
+
+def startup(folder: Path, env: dict) -> dict[str, float]:
+    """Print and return the median CPU of each command and of ``python -c pass`` (15 runs each, in turn)."""
+    pbd = pbd_command()
+    run = lambda *args: subprocess.run(pbd + [str(a) for a in args], env=env, check=True,  # noqa: E731
+                                       capture_output=True)
+    cnc, ttc = folder / "cnc.txt", folder / "ttc.txt"
+    run("new", "cnc", cnc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a")
+    run("join", cnc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b")
+    run("new", "ttc", ttc, "--as", "Lia", "--deck", "sample", "--seed", "lia")
+    run("join", ttc, "--as", "Max", "--seed", "max")
+    run("hand", ttc, "--as", "Lia")            # Lia's pbd publishes the unlocks it owes
+    match = Match(cnc, folder / "home")
+    commands = {
+        "python -c pass": ([sys.executable, "-c", "pass"], None),
+        "pbd show (C&C)": (pbd + ["show", str(cnc)], None),
+        MOVE: (pbd + ["move", str(cnc), "--as", "Ann", "draw"], match.reset),
+        "pbd show (Twin Tower City)": (pbd + ["show", str(ttc)], None),
+    }
+    for cmd, reset in commands.values():       # warm-up: bytecode, start-up and catalogue caches
         if reset:
             reset()
-        start = time.perf_counter()
-        subprocess.run(cmd, env=env, check=True, capture_output=True)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+        cpu(cmd, env)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    rss = 0
+    for _ in range(RUNS):
+        for name, (cmd, reset) in commands.items():
+            if reset:
+                reset()
+            ms, peak = cpu(cmd, env)
+            times[name].append(ms)
+            if name == "pbd show (C&C)":
+                rss = max(rss, peak)
+    medians = {name: statistics.median(ms) for name, ms in times.items()}
+    base = medians["python -c pass"]
+    for name, ms in medians.items():
+        print(f"{name}: {ms:.1f} ms CPU ({ms / base:.2f}x python -c pass; median of {RUNS})")
+    print(f"peak RSS of pbd show (C&C): {rss / 1024:.1f} MB")
+    match.reset()
+    return medians
 
 
-def long_log_match(folder: Path, env: dict) -> Path:
-    """Return a match document whose log has at least 1,000 entries."""
+def five_round_board(folder: Path) -> Path:
+    """Return a finished Twin Tower City board (five rounds), played at random in process."""
+    from pbd.games import get
+    from pbd.simulate import random_game
+
+    game = get("ttc")
+    state = None
+    for state, _, _ in random_game(game, random.Random(5)):
+        pass
+    doc = folder / "ttc-five-rounds.txt"
+    doc.write_text(game.render(state), encoding="utf-8")
+    return doc
+
+
+def ttc_commands(folder: Path, env: dict) -> None:
+    """Print the CPU time of ``pbd check`` and ``pbd score`` on a five-round board, beyond start-up."""
+    doc = five_round_board(folder)
+    probe = ("import sys, time\nimport pbd.cli\nt = time.process_time()\n"
+             "try:\n    pbd.cli.cli.main(sys.argv[1:], prog_name='pbd')\nexcept SystemExit:\n    pass\n"
+             "sys.stderr.write(f'CPU {(time.process_time() - t) * 1000:.3f}\\n')\n")
+    for command in ("check", "score"):
+        spent = []
+        for _ in range(6):
+            out = subprocess.run([sys.executable, "-c", probe, command, str(doc)], env=env, capture_output=True,
+                                 text=True)
+            spent.append(float(out.stderr.strip().rsplit("CPU ", 1)[1]))
+        print(f"Twin Tower City pbd {command} (five-round board): {statistics.median(spent[1:]):.1f} ms CPU "
+              f"beyond start-up (median of 5)")
+
+
+def long_log(folder: Path, env: dict) -> None:
+    """Print the CPU of ``pbd show`` and ``pbd move`` on a match whose log has 1,000 entries."""
     from pbd import match
 
+    home = folder / "long-home"
+    os.environ["PBD_HOME"] = str(home)
     doc = folder / "long.txt"
-    os.environ["PBD_HOME"] = env["PBD_HOME"]
     match.new("cnc", str(doc), "Ann", "forces-of-justice", "bench-ann")
     match.join(str(doc), "Ben", "forces-of-corruption", "bench-ben")
     players = ["Ann", "Ben"]
     i = 0
     while doc.read_text().count("\n") < 1100:
-        match.move(str(doc), players[i % 2], "end turn; " * 0 + "end turn")
+        match.move(str(doc), players[i % 2], "end turn")
         i += 1
-    return doc
+    env = {**env, "PBD_HOME": str(home)}
+    state = Match(doc, home)
+    who = "Ann" if "Ann to move" in doc.read_text() else "Ben"
+    entries = doc.read_text().split("\nLog\n")[1].count("\n")
+    pbd = pbd_command()
+    for label, cmd in (("show", pbd + ["show", str(doc)]), ("move 'draw'", pbd + ["move", str(doc), "--as", who, "draw"])):
+        spent = []
+        for _ in range(5):
+            state.reset()
+            spent.append(cpu(cmd, env)[0])
+        print(f"pbd {label} ({entries}-entry log): {statistics.median(spent):.1f} ms CPU")
 
 
 def google_imports(env: dict, doc: Path) -> list[str]:
     """Return the Google modules imported by ``pbd show`` on a local document."""
-    code = ("import sys, runpy; sys.argv=['pbd','show',%r]\n"
+    code = ("import sys\nsys.argv=['pbd','show',%r]\n"
             "try:\n  from pbd.cli import main; main()\nexcept SystemExit: pass\n"
             "print(sorted(m for m in sys.modules if m.startswith(('google', 'googleapiclient'))))") % str(doc)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -112,45 +263,22 @@ def google_imports(env: dict, doc: Path) -> list[str]:
 
 
 def main() -> None:
-    rate, moves = engine_rate()
-    print(f"C&C engine: {rate:,.0f} moves/s (parse + validate + apply, {moves} moves of random games)")
-    crate = chess_rate()
-    print(f"python-chess push_san: {crate:,.0f} moves/s" if crate else
-          "python-chess push_san: not installed (pip install -e '.[bench]')")
-    if crate:
-        print(f"ratio C&C / chess: {rate / crate:.2f}")
+    """Run every measurement; the three ratios come last."""
+    compileall.compile_dir(str(ROOT / "pbd"), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        env = {**os.environ, "PBD_HOME": str(folder / "home")}
-        pbd = [sys.executable, "-m", "pbd"]
-        doc = folder / "m.txt"
-        subprocess.run(pbd + ["new", "cnc", str(doc), "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a"],
-                       env=env, check=True, capture_output=True)
-        subprocess.run(pbd + ["join", str(doc), "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b"],
-                       env=env, check=True, capture_output=True)
-        base = wall([sys.executable, "-c", "pass"], env)
-        print(f"python -c pass: {base:.0f} ms")
-        fresh = doc.read_bytes()
-        home = {p: p.read_bytes() for p in (folder / "home").rglob("*.json")}
-
-        def reset(path=doc, data=fresh, saved=home):
-            path.write_bytes(data)
-            for p, d in saved.items():
-                p.write_bytes(d)
-
-        print(f"pbd show (fresh match): {wall(pbd + ['show', str(doc)], env):.0f} ms")
-        print(f"pbd move 'draw' (fresh match): "
-              f"{wall(pbd + ['move', str(doc), '--as', 'Ann', 'draw'], env, reset=reset):.0f} ms")
-        reset()
-        long = long_log_match(folder, env)
-        entries = long.read_text().split("\nLog\n")[1].count("\n")
-        data = long.read_bytes()
-        saved = {p: p.read_bytes() for p in (folder / "home").rglob("*.json")}
-        who = "Ann" if "Ann to move" in long.read_text() else "Ben"
-        print(f"pbd show ({entries}-entry log): {wall(pbd + ['show', str(long)], env):.0f} ms")
-        print(f"pbd move 'draw' ({entries}-entry log): "
-              f"{wall(pbd + ['move', str(long), '--as', who, 'draw'], env, reset=lambda: reset(long, data, saved)):.0f} ms")
-        print(f"Google modules imported by a local 'pbd show': {google_imports(env, doc) or 'none'}")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PBD_HOME"] = str(folder / "home")
+        medians = startup(folder, env)
+        ttc_commands(folder, env)
+        long_log(folder, env)
+        print(f"Google modules imported by a local 'pbd show': {google_imports(env, folder / 'cnc.txt') or 'none'}")
+        ratio = engine()
+    base = medians["python -c pass"]
+    print(f"startup show/python-c-pass: {medians['pbd show (C&C)'] / base:.2f}")
+    print(f"startup move/python-c-pass: {medians[MOVE] / base:.2f}")
+    print(f"engine C&C/python-chess: {ratio:.2f}" if ratio is not None else
+          "engine C&C/python-chess: n/a (python-chess not installed)")
 
 
 if __name__ == "__main__":

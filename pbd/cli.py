@@ -6,7 +6,6 @@ become messages and exit codes.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -28,6 +27,8 @@ Examples:
 
 def _emit(result: Result, as_json: bool = False) -> None:
     if as_json:
+        import json
+
         click.echo(json.dumps(result.data if result.data is not None else {"lines": result.lines},
                               indent=2, ensure_ascii=False))
     else:
@@ -41,6 +42,8 @@ def _emit_verdict(run, as_json: bool) -> None:
         _emit(run(), as_json)
     except PbdError as exc:
         if as_json and hasattr(exc, "problems"):
+            import json
+
             click.echo(json.dumps({"problems": exc.problems}, indent=2, ensure_ascii=False))
         raise
 

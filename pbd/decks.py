@@ -17,7 +17,6 @@ resolving them against a catalogue, and the construction rules, belong to each g
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -191,6 +190,8 @@ def find_deck(spec: str, game: str) -> Path:
     for name in names:
         if name.casefold() == stem.casefold():
             return resource_dir("decks") / game / f"{name}.txt"
+    import difflib
+
     close = difflib.get_close_matches(stem.casefold(), names, n=1, cutoff=0.6)
     hint = f"did you mean {' or '.join(close)}? " if close else ""
     hint += f"bundled {game} decks: {', '.join(names)}" if names else f"no decks are bundled for {game}"

@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import secrets
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -44,6 +43,8 @@ PURPOSE_RE = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
 
 def new_seed() -> bytes:
     """Return a fresh secret seed from the operating system's CSPRNG."""
+    import secrets
+
     return secrets.token_bytes(32)
 
 
@@ -182,7 +183,7 @@ def uniform(seed: bytes, message: str, n: int) -> int:
     limit = (1 << _LIMIT_BITS) - ((1 << _LIMIT_BITS) % n)
     block = 0
     while True:
-        digest = hmac.new(seed, f"{message}|{block}".encode("utf-8"), hashlib.sha256).digest()
+        digest = hmac.digest(seed, f"{message}|{block}".encode("utf-8"), "sha256")  # one-shot: HMAC-SHA256
         for off in range(0, len(digest), 8):
             candidate = int.from_bytes(digest[off:off + 8], "big")
             if candidate < limit:

@@ -120,9 +120,9 @@ def identify(text: str, game_name: str | None = None):
         return games.get(game_name)
     frame = split_frame(text)
     if frame.title:
-        for game in games.games():
-            if frame.title.casefold() in (game.title.casefold(), game.name):
-                return game
+        game = games.by_title(frame.title)
+        if game is not None:
+            return game
         raise DocumentFormatError(f"the title names an unknown game {frame.title[:40]!r}", line=1,
                                   hint="known games: " + ", ".join(games.registry()))
     for game in games.games():

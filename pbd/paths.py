@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from functools import lru_cache
@@ -61,6 +60,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     :raises OSError: the file cannot be written; whatever was there is left as it was.
     """
     path = Path(os.path.realpath(path))
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         if mode is None:

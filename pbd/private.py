@@ -13,7 +13,6 @@ not -> the staged state is dropped.  Either way the document and the private sta
 
 from __future__ import annotations
 
-import json
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,6 +73,8 @@ def load(match_id: str, player: str) -> Secrets:
     :raises UsageError: this machine does not hold them (wrong name, or another machine).
     :raises BackendError: the file is unreadable or damaged.
     """
+    import json
+
     path = _file(match_id, player)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -184,6 +185,8 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
 
 def _hand_doc(path: Path) -> str | None:
     """Return the hand document a private-state file points to, if it is such a pointer."""
+    import json
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -192,6 +195,8 @@ def _hand_doc(path: Path) -> str | None:
 
 
 def _write_json(path: Path, data: dict) -> None:
+    import json
+
     try:
         paths.write_private(path, json.dumps(data, indent=1).encode("utf-8"))
     except OSError as exc:

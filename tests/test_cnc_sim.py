@@ -1,9 +1,14 @@
-"""C&C random play: invariants over 1,000 games, and parse(render(s)) == s as a hypothesis property."""
+"""C&C random play: invariants after every move, and parse(render(s)) == s as a hypothesis property.
+
+The default run plays 40 games and 12 hypothesis examples; ``pytest -m long`` plays 1,000
+games and 200 examples (the same checks, a bigger sample).
+"""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,16 +44,26 @@ def invariants(state, cat) -> list[str]:
     return out
 
 
-def test_a_thousand_random_games_keep_the_invariants():
+def play_games(seeds) -> int:
+    """Play a random game for each seed, checking the invariants after every move; return how many finished."""
     cat = GAME.catalogue
     finished = 0
-    for seed in range(1000):
+    for seed in seeds:
         state = None
         for state, player, move in random_game(GAME, random.Random(seed), exhaustive=False):
             broken = invariants(state, cat)
             assert not broken, f"game {seed}, after {player}: {move}: {broken}"
         finished += bool(state.result)
-    assert finished == 1000
+    return finished
+
+
+def test_random_games_keep_the_invariants():
+    assert play_games(range(40)) == 40
+
+
+@pytest.mark.long
+def test_a_thousand_random_games_keep_the_invariants():
+    assert play_games(range(1000)) == 1000
 
 
 def public(state):
@@ -60,9 +75,8 @@ def public(state):
     return view
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 250))
-def test_parse_render_round_trips_every_reachable_state(seed, steps):
+def round_trips(seed: int, steps: int) -> None:
+    """Check that the state ``steps`` moves into random game ``seed`` reads back from its document."""
     state = None
     for i, step in enumerate(random_game(GAME, random.Random(seed))):
         state = step[0]
@@ -70,3 +84,16 @@ def test_parse_render_round_trips_every_reachable_state(seed, steps):
             break
     assert state is not None
     assert GAME.parse(GAME.render(state)) == public(state)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 250))
+def test_parse_render_round_trips_reachable_states(seed, steps):
+    round_trips(seed, steps)
+
+
+@pytest.mark.long
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 250))
+def test_parse_render_round_trips_every_reachable_state(seed, steps):
+    round_trips(seed, steps)

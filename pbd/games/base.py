@@ -644,8 +644,7 @@ class Secrets:
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet."""
-        taken = set(self.drawn)
-        return [i for i in range(1, len(self.deck) + 1) if i not in taken]
+        return sorted(set(range(1, len(self.deck) + 1)).difference(self.drawn))
 
 
 class Game:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 from functools import lru_cache
 
@@ -25,7 +24,17 @@ DECK_SIZE = 50
 
 
 def match_catalogue() -> Catalogue:
-    """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``."""
+    """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``.
+
+    The folder is read once per process and ``PBD_HOME`` (the rules ask on every move);
+    installing a catalogue through pbd (:func:`_install_catalogue`) reads it again.
+    """
+    return _for_home(os.environ.get("PBD_HOME"))
+
+
+@lru_cache(maxsize=8)
+def _for_home(home_env: str | None) -> Catalogue:
+    """Return the merged catalogue for a value of ``PBD_HOME``."""
     folder = os.path.join(paths.home(), "catalogues")
     try:
         stamp = os.stat(folder).st_mtime_ns
@@ -478,15 +487,20 @@ def _install_catalogue(deck) -> None:
         folder = paths.home() / "catalogues"
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            import shutil
+
             shutil.copyfile(source, folder / source.name)
             _merged.cache_clear()
+            _for_home.cache_clear()
         except OSError as exc:
             raise BackendError(f"cannot keep a copy of {source} under {folder}: {exc}") from None
 
 
 def _resolve_reveals(ctx: rules.Ctx) -> list[str]:
     """Reveal the hand cards the opponent's Hack asked for (only our pbd can see them)."""
-    out = []
+    out: list[str] = []
+    if not ctx.state.pending:
+        return out
     for p in [p for p in ctx.state.pending if p.player == ctx.me.name and p.kind == "reveal"]:
         hand = ctx.me.hand
         card = hand[min(p.count, len(hand)) - 1] if hand else "nothing (empty hand)"

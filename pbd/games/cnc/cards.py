@@ -42,7 +42,6 @@ with an explicit ``adjust`` move.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -142,11 +141,21 @@ class Card:
 
     def all_mods(self) -> tuple:
         """Return the card's passive modifiers (its own and its passive abilities')."""
-        return self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
+        try:
+            return self.__dict__["_all_mods"]
+        except KeyError:   # worked out once per card (the rules ask on every move); not a field
+            mods = self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
+            self.__dict__["_all_mods"] = mods
+            return mods
 
     def all_each_turn(self) -> tuple:
         """Return the effects this card triggers at the start of its owner's turn."""
-        return self.each_turn + tuple(e for a in self.abilities if a.passive for e in a.each_turn)
+        try:
+            return self.__dict__["_all_each_turn"]
+        except KeyError:
+            effects = self.each_turn + tuple(e for a in self.abilities if a.passive for e in a.each_turn)
+            self.__dict__["_all_each_turn"] = effects
+            return effects
 
 
 @dataclass
@@ -188,6 +197,8 @@ def fold(name: str) -> str:
 
 def suggest(name: str, names: list[str], n: int = 3) -> list[str]:
     """Return up to ``n`` names close to ``name`` (for "did you mean ...")."""
+    import difflib
+
     folded = {fold(x): x for x in names}
     hits = difflib.get_close_matches(fold(name), list(folded), n=n, cutoff=0.6)
     prefix = [x for k, x in folded.items() if k.startswith(fold(name)) and fold(name)]
@@ -226,12 +237,27 @@ def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
 
     :raises DeckFormatError: the file is missing, not TOML, or a card breaks the schema.
     """
-    from pbd.decks import load_toml, read_text_file
+    from pbd import cache
+    from pbd.decks import read_text_file
 
     path = Path(path)
     if not path.exists():
         raise DeckFormatError("catalogue not found", source=str(path))
-    data = load_toml(read_text_file(path, "catalogue"), str(path))
+    text = read_text_file(path, "catalogue")
+    cards = cache.cached(f"cnc-catalogue{'' if require_porter else '-partial'}", str(path), text.encode("utf-8"),
+                         lambda: _parse_catalogue(text, path, require_porter),
+                         (Card, Attack, Ability, FrozenDict), dict)
+    return Catalogue(cards, str(path))
+
+
+def _parse_catalogue(text: str, path: Path, require_porter: bool) -> dict[str, Card]:
+    """Return the cards of a catalogue file's text, validated (see :func:`load_catalogue`).
+
+    :raises DeckFormatError: not TOML (or nested too deep, or a non-finite number), or a card breaks the schema.
+    """
+    from pbd.decks import load_toml
+
+    data = load_toml(text, str(path))
     cards: dict[str, Card] = {}
     rows = data.get("card", [])
     if not isinstance(rows, list) or len(rows) > MAX_CARDS:
@@ -246,7 +272,7 @@ def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
         cards[card.name] = card
     if require_porter and not any(c.kind == "porter" for c in cards.values()):
         raise DeckFormatError("the catalogue has no Porter (kind = \"porter\")", source=str(path))
-    return Catalogue(cards, str(path))
+    return cards
 
 
 @cache

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pbd.errors import NotationError
 
@@ -61,14 +62,16 @@ def parse_moves(text: str) -> list[Move]:
 
     :raises NotationError: a move matches no known form; the examples are listed.
     """
-    parts = [p.strip() for p in re.split(r"[;\n]", text) if p.strip()]
+    parts = [p.strip() for p in text.replace("\n", ";").split(";")]
+    parts = [p for p in parts if p]
     if not parts:
         raise NotationError("no move given", hint="for example: " + "; ".join(EXAMPLES[:3]))
     return [parse_move(p) for p in parts]
 
 
+@lru_cache(maxsize=4096)
 def parse_move(text: str) -> Move:
-    """Return the one move written in ``text``.
+    """Return the one move written in ``text`` (a :class:`Move` is immutable, so a repeated text is read once).
 
     :raises NotationError: it matches no known form.
     """

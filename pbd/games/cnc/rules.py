@@ -66,7 +66,7 @@ from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
-                                 find_key, key_of, opening_owed)
+                                 find_key, key_of, keys_of, opening_owed)
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
 CONSTRUCTION_CP = 200
@@ -95,12 +95,19 @@ class Ctx:
     def me(self) -> Side:
         """The acting player's side."""
         sides = self.state.sides
-        return sides[0] if sides[0].name == self.player else self.state.side(self.player)
+        if sides[0].name == self.player:
+            return sides[0]
+        if len(sides) > 1 and sides[1].name == self.player:
+            return sides[1]
+        return self.state.side(self.player)
 
     @property
     def opp(self) -> Side:
         """The other player's side."""
-        return self.state.sides[1] if self.me is self.state.sides[0] else self.state.sides[0]
+        sides = self.state.sides
+        if sides[0].name == self.player:
+            return sides[1]
+        return sides[1] if self.me is sides[0] else sides[0]
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -142,26 +149,26 @@ def apply(ctx: Ctx, move: Move) -> str:
     state = ctx.state
     if state.result:
         raise illegal(f"the match is over: {state.result}")
-    if not state.started:
+    if len(state.sides) != 2:
         raise illegal("the match has not started: waiting for player 2 to join")
-    ap_before = ctx.me.ap
-    handler = {"draw": _draw, "play": _play, "attack": _attack, "use": _use, "withdraw": _withdraw,
-               "discard": _discard, "adjust": _adjust, "decide": _decide, "end": _end}[move.kind]
+    me = ctx.me
+    ap_before = me.ap
     ctx.notes = []
-    handler(ctx, move)
+    _HANDLERS[move.kind](ctx, move)
     check_outcome(state, ctx.cat)
     summary = move.source or move.kind
-    if ctx.me.ap != ap_before and move.kind != "end":
-        ctx.note(f"AP {ap_before}→{ctx.me.ap}")
+    if me.ap != ap_before and move.kind != "end":
+        ctx.note(f"AP {ap_before}→{me.ap}")
     if state.result:
         ctx.note(state.result)
     return " · ".join([summary, *ctx.notes])
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
-    if ctx.state.current.name != ctx.me.name:
+    me = ctx.me
+    if ctx.state.current.name != me.name:
         raise illegal(f"it is {ctx.state.current.name}'s turn, not yours ({what} waits for your turn)")
-    owed = [p for p in ctx.state.pending if p.player == ctx.me.name and p.kind == "discard"]
+    owed = [p for p in ctx.state.pending if p.player == me.name and p.kind == "discard"] if ctx.state.pending else ()
     if owed:
         p = owed[0]
         raise illegal(f"first discard {p.count} card{'s' if p.count > 1 else ''} from your hand ({p.source}): "
@@ -169,9 +176,10 @@ def _own_turn(ctx: Ctx, what: str) -> None:
 
 
 def _spend(ctx: Ctx, cost: int, what: str) -> None:
-    if ctx.me.ap < cost:
-        raise illegal(f"{what} costs {cost} AP; you have {ctx.me.ap}")
-    ctx.me.ap -= cost
+    me = ctx.me
+    if me.ap < cost:
+        raise illegal(f"{what} costs {cost} AP; you have {me.ap}")
+    me.ap -= cost
 
 
 # -- drawing -------------------------------------------------------------------------
@@ -322,7 +330,7 @@ def _char_target(cat: Catalogue, side: Side, text: str, where: str) -> Target:
 
 
 def _keys(side: Side) -> list[str]:
-    return [key_of(side.characters, i) for i in range(len(side.characters))]
+    return keys_of(side.characters)
 
 
 def _is_cp_word(text: str, opp: Side) -> bool:
@@ -346,8 +354,9 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
             raise illegal(f"{card.name} is {article} {card.kind} card, not a character"
                           + (f": play it with 'play {card.name}'" if in_hand else ""))
         raise illegal(f"{card.name} is " + ("in your hand: play it first" if in_hand else "not in play"))
-    key = _pick(ctx.cat, name, _keys(ctx.me), "character of yours in play")
-    return key, ctx.me.characters[find_key(ctx.me.characters, key)]
+    chars = ctx.me.characters
+    key = _pick(ctx.cat, name, keys_of(chars), "character of yours in play")
+    return key, chars[find_key(chars, key)]
 
 
 def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
@@ -936,8 +945,8 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
 def _end(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "ending the turn")
     state, me = ctx.state, ctx.me
-    for i, ch in enumerate(me.characters):
-        if key_of(me.characters, i) not in state.turn.attacked:
+    for key, ch in zip(keys_of(me.characters), me.characters):
+        if key not in state.turn.attacked:
             ch.combo, ch.combo_attack = 0, ""
         if "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
@@ -1055,8 +1064,13 @@ def losing_reason(state: State, cat: Catalogue, side: Side) -> str:
 
 def check_outcome(state: State, cat: Catalogue) -> None:
     """Set ``state.result`` if a win condition is met."""
-    if state.result or not state.started:
+    if state.result or len(state.sides) != 2:
         return
+    for side in state.sides:
+        if side.cp <= 0 or side.cp >= CONSTRUCTION_CP or len(side.discards) >= ATTRITION_LIMIT:
+            break
+    else:
+        return      # the common case: nobody is near an end condition
     wins = []
     for i, side in enumerate(state.sides):
         other = state.sides[1 - i]
@@ -1070,3 +1084,7 @@ def check_outcome(state: State, cat: Catalogue) -> None:
         state.result = f"{wins[0][0]} wins by {wins[0][1]}"
     elif len(winners) == 2:
         state.result = "draw: " + "; ".join(r for _, r in wins)
+
+
+_HANDLERS = {"draw": _draw, "play": _play, "attack": _attack, "use": _use, "withdraw": _withdraw,
+             "discard": _discard, "adjust": _adjust, "decide": _decide, "end": _end}

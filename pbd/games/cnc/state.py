@@ -111,16 +111,35 @@ class State:
 def key_of(chars: list[Character], i: int) -> str:
     """Return the name that identifies ``chars[i]``: ``Name``, or ``Name#2`` for a second copy."""
     name = chars[i].name
-    n = sum(1 for c in chars[:i + 1] if c.name == name)
+    n = 0
+    for c in chars[:i + 1]:
+        if c.name == name:
+            n += 1
     return name if n == 1 else f"{name}#{n}"
+
+
+def keys_of(chars: list[Character]) -> list[str]:
+    """Return the identifying names of ``chars`` in row order (``key_of`` of each)."""
+    names = [c.name for c in chars]
+    if len(set(names)) == len(names):
+        return names        # no second copies: each is known by its name
+    seen: dict[str, int] = {}
+    keys = []
+    for c in chars:
+        n = seen[c.name] = seen.get(c.name, 0) + 1
+        keys.append(c.name if n == 1 else f"{c.name}#{n}")
+    return keys
 
 
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
-    for i in range(len(chars)):
-        if key_of(chars, i) == key:
-            return i
-    return None
+    if "#" not in key:      # the first copy of that name (a later copy's key has '#n')
+        for i, c in enumerate(chars):
+            if c.name == key:
+                return i
+        return None
+    keys = keys_of(chars)
+    return keys.index(key) if key in keys else None
 
 
 def clone(state: State) -> State:

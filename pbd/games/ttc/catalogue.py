@@ -33,7 +33,6 @@ all its cards.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -165,23 +164,40 @@ class Catalogue:
                     return c
             raise UnknownNameError("levelled warrior", name, [c.name for c in self.cards.values()
                                                                  if c.kind == "warrior" and c.warrior == base.name])
-        pool = {n: w for n, w in self.warriors.items() if not side or w.side == side}
-        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}warrior")]
+        pool, folded = self._pool("warriors", side)
+        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}warrior", folded)]
 
     def item(self, name: str, side: str | None = None) -> Item:
         """Return the item called ``name``.
 
         :raises UnknownNameError: no such item; suggests close names.
         """
-        pool = {n: i for n, i in self.items.items() if not side or i.side == side}
-        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}item")]
+        pool, folded = self._pool("items", side)
+        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}item", folded)]
 
     def environment(self, name: str) -> Environment:
         """Return the environment called ``name``.
 
         :raises UnknownNameError: no such environment; suggests close names.
         """
-        return self.environments[_lookup(self.environments, name, "environment")]
+        pool, folded = self._pool("environments", None)
+        return pool[_lookup(pool, name, "environment", folded)]
+
+    def _pool(self, table: str, side: str | None) -> tuple[dict, dict]:
+        """Return ``(entries, {folded name: name})`` of a table on ``side`` (all sides: None).
+
+        Worked out once per catalogue (scoring a board looks up every name); kept outside the
+        dataclass fields, so equality and the cached form are unaffected.
+        """
+        pools = self.__dict__.setdefault("_pools", {})
+        found = pools.get((table, side))
+        if found is None:
+            pool = {n: x for n, x in getattr(self, table).items() if not side or x.side == side}
+            folded: dict[str, str] = {}
+            for n in pool:
+                folded.setdefault(n.casefold(), n)
+            found = pools[(table, side)] = (pool, folded)
+        return found
 
     def describe(self, card) -> str:
         """Return a card as a line: ``battle 17 · dark X + Y · light Z + W · env E``."""
@@ -193,16 +209,22 @@ class Catalogue:
         return f"warrior {card.id} · {card.side} · {card.name} ({card.power})"
 
 
-def _lookup(pool: dict, name: str, kind: str) -> str:
+def _lookup(pool: dict, name: str, kind: str, folded: dict | None = None) -> str:
     key = " ".join(name.split()).casefold()
-    for n in pool:
-        if n.casefold() == key:
-            return n
+    if folded is not None:
+        if key in folded:
+            return folded[key]
+    else:
+        for n in pool:
+            if n.casefold() == key:
+                return n
     starts = [n for n in pool if n.casefold().startswith(key)] if key else []
     if len(starts) == 1:
         return starts[0]
     if len(starts) > 1:
         raise AmbiguousNameError(kind, name, starts)
+    import difflib
+
     raise UnknownNameError(kind, name, difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5))
 
 
@@ -221,11 +243,17 @@ def load_catalogue(spec: str | Path | None = None, from_document: bool = False) 
 
     :raises DeckFormatError: the file is missing, not TOML, or breaks the schema (every problem listed).
     """
+    from pbd import cache
+
     if from_document:
         path = document_file(str(spec or DEFAULT_CATALOGUE), "ttc", (".toml",))
     else:
         path = _resolve(spec or DEFAULT_CATALOGUE, ".toml")
-    return parse_catalogue(read_text_file(path, "catalogue"), str(path))
+    text = read_text_file(path, "catalogue")
+    cat = cache.cached("ttc-catalogue", str(path), text.encode("utf-8"), lambda: parse_catalogue(text, str(path)),
+                       (Catalogue, Warrior, Item, Environment, Battle, Army, Levelled, Bonus), Catalogue)
+    cat.source = str(path)
+    return cat
 
 
 def _resolve(spec: str | Path, suffix: str) -> Path:
@@ -347,6 +375,8 @@ def _add(pool: dict, entry, where: str, problems: list[str]) -> None:
 def _ref(pool: dict, name: str, side: str | None, where: str, key: str, problems: list[str]) -> bool:
     hit = next((v for n, v in pool.items() if n.casefold() == name.casefold()), None)
     if hit is None:
+        import difflib
+
         near = difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5)
         problems.append(f"{where}: {key} {name!r} is not in the catalogue"
                         + (f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""))

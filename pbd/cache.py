@@ -1,0 +1,133 @@
+"""Parsed files kept under ``PBD_HOME/cache``, keyed by the file's content, so commands start fast.
+
+Reading a TOML catalogue and checking it card by card costs more than the rest of a
+command, and the same file is read by every command.  :func:`cached` keeps what a
+parse returned in a file whose name carries the SHA-256 of the file's bytes: an
+edited file has a new key, so a stale entry is never read, and the entry left by the
+old content of the same file is removed when the new one is written.
+
+An entry is a pickle, and it is never trusted blindly: it is used only if it starts
+with this format's magic line, its payload matches the SHA-256 stored beside it, it
+names no class but the ones its caller allows (never a function, so loading it runs
+no code of its choosing), the classes' own source files are the ones it was made
+with, and it loads into the type the caller expects.  Anything else (truncated, corrupt, edited, from
+another version of pbd) is a miss: the file is parsed again and the entry rewritten.
+A cache that cannot be written (read-only ``PBD_HOME``) is skipped silently; the
+result is the same, only slower.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+from pbd import paths
+
+try:  # the C pickler alone: importing the pickle module costs a command more than using it
+    import _pickle as pickle
+except ImportError:  # pragma: no cover - Pythons without the C accelerator
+    import pickle
+
+T = TypeVar("T")
+PROTOCOL = 5
+MAGIC = b"pbd-cache-v1\n"
+_DIGEST = 32
+
+
+class _Unpickler(pickle.Unpickler):
+    """An unpickler that finds only the classes it is given (nothing callable besides them)."""
+
+    def __init__(self, data: bytes, allowed: dict[str, type]):
+        super().__init__(io.BytesIO(data))
+        self.allowed = allowed
+
+    def find_class(self, module: str, name: str):
+        found = self.allowed.get(f"{module}.{name}")
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a pbd cache")
+        return found
+
+
+def folder() -> str:
+    """Return the cache folder (``PBD_HOME/cache``)."""
+    return os.path.join(paths.home(), "cache")
+
+
+def _code_stamp(classes: tuple[type, ...]) -> str:
+    """Return what identifies the code of ``classes`` (size and time of their modules' files)."""
+    out = []
+    for module in sorted({cls.__module__ for cls in classes}):
+        try:
+            st = os.stat(sys.modules[module].__file__)
+            out.append(f"{module}:{st.st_size}:{st.st_mtime_ns}")
+        except (KeyError, TypeError, OSError):
+            out.append(f"{module}:?")
+    return "|".join(out)
+
+
+def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes: tuple[type, ...],
+           expect: type) -> T:
+    """Return ``parse()`` for the file ``source`` whose bytes are ``data``, from the cache when it holds it.
+
+    ``kind`` names what is parsed (and how: a flag that changes the result belongs in
+    it); ``classes`` are the only classes the result may contain; the result must be
+    an ``expect``.  Errors raised by ``parse`` propagate and nothing is cached.
+
+    :raises PbdError: whatever ``parse`` raises.
+    """
+    stamp = _code_stamp(classes)
+    key = hashlib.sha256(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hexdigest()
+    where = hashlib.sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
+    path = os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache")
+    allowed = {_name(cls): cls for cls in classes}
+    hit = _read(path, allowed, expect)
+    if hit is not None:
+        return hit
+    value = parse()
+    _write(path, value, f"{kind}-{where}-")
+    return value
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _read(path: str, allowed: dict[str, type], expect: type):
+    """Return the entry at ``path`` if it is sound, else None (a miss)."""
+    try:
+        with open(path, "rb") as fh:
+            blob = fh.read()
+    except OSError:
+        return None
+    head = len(MAGIC) + _DIGEST
+    if not blob.startswith(MAGIC) or hashlib.sha256(blob[head:]).digest() != blob[len(MAGIC):head]:
+        return None
+    try:
+        value = _Unpickler(blob[head:], allowed).load()
+    except Exception:  # a damaged entry is a miss, whatever the unpickler makes of it
+        return None
+    return value if isinstance(value, expect) else None
+
+
+def _write(path: str, value, prefix: str) -> None:
+    """Store ``value`` at ``path`` and drop the entries of the same file's older content; never fail."""
+    folder_ = os.path.dirname(path)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        payload = pickle.dumps(value, protocol=PROTOCOL)
+        os.makedirs(folder_, mode=0o700, exist_ok=True)
+        for name in os.listdir(folder_):
+            if name.startswith(prefix) and name != os.path.basename(path):
+                os.unlink(os.path.join(folder_, name))
+        with open(tmp, "wb") as fh:
+            fh.write(MAGIC + hashlib.sha256(payload).digest() + payload)
+        os.replace(tmp, path)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass

@@ -1,0 +1,97 @@
+"""The caches that keep start-up short: parsed catalogues (PBD_HOME/cache) and compiled start-up code."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbd import cache, paths
+from pbd.games.cnc import cards
+from pbd.games.ttc import catalogue as ttc_catalogue
+
+BUNDLED = paths.resource_dir("decks") / "cnc" / "catalogue.toml"
+
+
+def entries() -> list[Path]:
+    folder = Path(cache.folder())
+    return sorted(folder.glob("*.cache")) if folder.is_dir() else []
+
+
+def test_a_catalogue_is_parsed_once_and_then_read_from_the_cache(monkeypatch):
+    first = cards.load_catalogue(BUNDLED)
+    assert len(entries()) == 1
+    monkeypatch.setattr(cards, "_parse_catalogue", lambda *a: pytest.fail("parsed again"))
+    again = cards.load_catalogue(BUNDLED)
+    assert again.cards == first.cards and again.source == str(BUNDLED)
+    assert again.get("Spider-Man") == first.get("Spider-Man")
+
+
+def test_an_edited_catalogue_is_read_anew_and_its_old_entry_removed(tmp_path):
+    own = tmp_path / "cards.toml"
+    shutil.copyfile(BUNDLED, own)
+    before = cards.load_catalogue(own)
+    old = entries()
+    own.write_text(own.read_text().replace('name = "Spider-Man"', 'name = "Spider-Woman"', 1))
+    after = cards.load_catalogue(own)
+    assert "Spider-Woman" in after and "Spider-Woman" not in before
+    assert len(entries()) == 1 and entries() != old
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip a byte", "garbage", "empty", "other class"])
+def test_a_damaged_entry_is_a_miss_never_an_error(damage):
+    good = cards.load_catalogue(BUNDLED)
+    entry = entries()[0]
+    blob = entry.read_bytes()
+    head = len(cache.MAGIC) + 32
+    if damage == "truncate":
+        entry.write_bytes(blob[:len(blob) // 2])
+    elif damage == "flip a byte":
+        entry.write_bytes(blob[:-10] + bytes([blob[-10] ^ 1]) + blob[-9:])
+    elif damage == "garbage":
+        entry.write_bytes(os.urandom(len(blob)))
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    else:   # a well-formed entry naming a class the caller does not allow: refused, never loaded
+        import hashlib
+
+        payload = pickle.dumps({"x": Path("/")})
+        entry.write_bytes(cache.MAGIC + hashlib.sha256(payload).digest() + payload)
+        assert blob[:head] != entry.read_bytes()[:head]
+    assert cards.load_catalogue(BUNDLED).cards == good.cards
+    assert entries()[0].read_bytes() == blob                       # rewritten as it should be
+
+
+def test_a_read_only_cache_folder_is_skipped(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "folder", lambda: str(tmp_path / "file-not-folder" / "cache"))
+    (tmp_path / "file-not-folder").write_text("")
+    assert "Spider-Man" in cards.load_catalogue(BUNDLED)
+
+
+def test_a_twin_tower_city_catalogue_comes_back_equal_from_the_cache():
+    first = ttc_catalogue.load_catalogue("sample")
+    again = ttc_catalogue.load_catalogue("sample")
+    assert again == first and again is not first
+    assert again.warrior("don triumph") == first.warrior("Don Triumph")
+
+
+def test_bad_catalogues_are_reported_and_never_cached(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[card]]\nname = 'X'\n")
+    for _ in range(2):
+        with pytest.raises(Exception, match="missing 'kind'"):
+            cards.load_catalogue(bad, require_porter=False)
+    assert entries() == []
+
+
+# -- compiled start-up code ---------------------------------------------------------------------
+
+PATTERNS = [r"^\s*CP\s*[=:]\s*(?P<cp>-?\d+)", r"(?i)\[([^\]]*)\]\s*(\+*)", r"(a)|(?P<b>b)+?", rb"\x00+[^\x00]",
+            r"^(?:(?P<name>[^,@·]+?)\s+)?(?P<a>\d+)(?:-(?P<b>\d+))?@(?P<j>\d+|-)$", r"(?x) a  b # comment"]
