@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import pickle
-import re
 import shutil
 import subprocess
 import sys
@@ -89,9 +88,3 @@ def test_bad_catalogues_are_reported_and_never_cached(tmp_path):
         with pytest.raises(Exception, match="missing 'kind'"):
             cards.load_catalogue(bad, require_porter=False)
     assert entries() == []
-
-
-# -- compiled start-up code ---------------------------------------------------------------------
-
-PATTERNS = [r"^\s*CP\s*[=:]\s*(?P<cp>-?\d+)", r"(?i)\[([^\]]*)\]\s*(\+*)", r"(a)|(?P<b>b)+?", rb"\x00+[^\x00]",
-            r"^(?:(?P<name>[^,@·]+?)\s+)?(?P<a>\d+)(?:-(?P<b>\d+))?@(?P<j>\d+|-)$", r"(?x) a  b # comment"]
