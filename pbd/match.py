@@ -379,8 +379,10 @@ def games_list() -> Result:
     """List the registered games."""
     rows = [{"name": g.name, "title": g.title, "aliases": list(g.aliases), "summary": g.summary}
             for g in games.registry().values()]
-    return Result([f"{r['name']:<8} {r['title']}" + (f" — {r['summary']}" if r["summary"] else "") for r in rows],
-                  {"games": rows})
+    bad = games.broken()
+    lines = [f"{r['name']:<8} {r['title']}" + (f" — {r['summary']}" if r["summary"] else "") for r in rows]
+    lines += [f"{name:<8} (cannot be used: {why})" for name, why in bad.items()]
+    return Result(lines, {"games": rows, "broken": bad})
 
 
 def template(game_name: str) -> Result:
@@ -458,7 +460,8 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
 def show(doc_spec: str, game_name: str | None = None) -> Result:
     """Parse the board and return it pretty-printed and as data."""
     _, game, state = load(open_document(doc_spec), game_name)
-    return Result(game.render(state).rstrip("\n").split("\n"), game.view(state))
+    data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
+    return Result(game.render(state).rstrip("\n").split("\n"), data)
 
 
 def _settle(doc: Document, player: str) -> Turn:

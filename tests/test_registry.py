@@ -118,3 +118,34 @@ def test_a_third_party_game_is_listed_found_by_name_and_title_and_sniffed(tmp_pa
 def test_an_unknown_game_is_named_with_close_suggestions(tmp_path):
     out = run(plugin_env(tmp_path), "template", "highlo")
     assert out.returncode == 2 and "highlo" in out.stderr and "highlow" in out.stderr
+
+
+BROKEN = '''
+from pbd.games.base import Playable
+
+
+class Half(Playable):
+    name = "half"
+    title = "Half a Game"
+
+    def template(self):
+        return "Half a Game\\n"
+'''
+
+
+def test_a_plugin_that_is_not_a_whole_game_is_named_with_what_it_lacks_never_exit_70(tmp_path):
+    env = plugin_env(tmp_path)
+    site = Path(env["PYTHONPATH"].split(os.pathsep)[0])
+    (site / "half").mkdir()
+    (site / "half" / "__init__.py").write_text(BROKEN + "\nGAME = Half()\n")
+    info = site / "half-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: half\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pbd.games]\nhalf = half:GAME\nboom = half:NOPE\n")
+    listed = run(env, "games")
+    assert listed.returncode == 0 and "highlow" in listed.stdout
+    assert "half" in listed.stdout and "does not define parse, render, create" in listed.stdout
+    out = run(env, "new", "half", str(tmp_path / "m.txt"), "--as", "Ann")
+    assert out.returncode == 2 and "is not a complete pbd game" in out.stderr and "Traceback" not in out.stderr
+    out = run(env, "template", "boom")
+    assert out.returncode == 2 and "cannot be loaded" in out.stderr and "Traceback" not in out.stderr

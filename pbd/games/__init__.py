@@ -27,7 +27,13 @@ GROUP = "pbd.games"
 BUNDLED: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "cnc": ("pbd.games.cnc", "C&C Trading Card Game", ("c&c", "cnc-tcg", "candc")),
     "ttc": ("pbd.games.ttc", "Twin Tower City", ("twin-tower-city", "twintowercity", "twin tower city")),
+    "2xd6": ("pbd.games.twoxd6", "2Xd6", ("2x-d6", "twoxd6", "2xd6")),
 }
+
+#: The hooks a game must define itself (the base only says it is missing them): a board-only game
+#: (``pbd template``, ``show``, ``check``) needs the first three; a playable one all of them.
+REQUIRED = ("template", "parse", "render", "create", "join", "attach", "detach", "play", "legal", "problems",
+            "describe", "hand", "player_names", "deck_check", "status", "actors")
 
 
 @cache
@@ -48,12 +54,57 @@ def _entry_points() -> dict:
 
 @cache
 def _plugin(name: str):
-    return _entry_points()[name].load()
+    """Return the game an entry point names, checked (see :func:`problems`).
+
+    :raises UsageError: it cannot be imported, or it is not a complete game (naming what is missing).
+    """
+    from pbd.errors import UsageError
+
+    ep = _entry_points()[name]
+    try:
+        game = ep.load()
+    except Exception as exc:  # a third party's bug: name it, never exit 70
+        raise UsageError(f"the game {name!r} ({ep.value}) cannot be loaded: {type(exc).__name__}: {exc}") from None
+    found = problems(game)
+    if found:
+        raise UsageError(f"the game {name!r} ({ep.value}) is not a complete pbd game: {'; '.join(found)}",
+                         hint="see docs/writing-a-game.md") from None
+    return game
+
+
+def problems(game) -> list[str]:
+    """Return what keeps ``game`` from being a pbd game: not a Playable, no name or title, hooks it lacks."""
+    from pbd.games.base import Game, Playable
+
+    if not isinstance(game, Game):
+        return [f"GAME is a {type(game).__name__}, not a pbd game (subclass pbd.table.game.CardGame)"]
+    out = [f"it has no {attr}" for attr in ("name", "title") if not getattr(game, attr, "")]
+    base, hooks = (Playable, REQUIRED) if isinstance(game, Playable) else (Game, REQUIRED[:3])
+    missing = [hook for hook in hooks if getattr(type(game), hook) is getattr(base, hook)]
+    if missing:
+        out.append("it does not define " + ", ".join(missing))
+    return out
+
+
+def broken() -> dict[str, str]:
+    """Return ``{name: why}`` for every installed game that cannot be loaded."""
+    from pbd.errors import PbdError
+
+    out = {}
+    for name in _entry_points():
+        try:
+            _plugin(name)
+        except PbdError as exc:
+            out[name] = exc.message
+    return out
 
 
 def _plugins():
     for name in _entry_points():
-        yield _plugin(name)
+        try:
+            yield _plugin(name)
+        except Exception:  # listed by broken(); a broken plugin never hides the others
+            continue
 
 
 def games():
