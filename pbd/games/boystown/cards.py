@@ -1,0 +1,198 @@
+"""The one adapter between Boys' Town and the shared table (pbd.table, TABLE_API.md).
+
+Every call the game makes on the shared deck or the secret choice goes through here, so
+the rules never depend on how the table works inside.  Piles of the deck:
+
+* ``draw`` — the face-down Draw Pile; ``discard`` — the face-up Discard Pile (top first);
+* ``town NAME`` — NAME's Town, face up, in build order;
+* hands are the deck's own (``deck.hands[seat]``); the draw-phase card is set aside by
+  ``peek`` until ``keep`` or ``redraw``.
+
+Card ids in the deck are the 1-based positions of the catalogue's deck list
+(:meth:`Catalogue.deck`), so two copies of a card are two different ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets as _secrets
+
+from pbd.errors import DocumentFormatError, UsageError
+
+DRAW, DISCARD = "draw", "discard"
+
+#: The SharedDeck class (pbd.table.deck.SharedDeck); tests may put a stand-in here.
+DECK_CLASS = None
+
+
+def deck_class():
+    """Return the table's SharedDeck class.
+
+    :raises UsageError: pbd.table is not installed (Boys' Town needs the shared table).
+    """
+    global DECK_CLASS
+    if DECK_CLASS is None:
+        try:
+            from pbd.table.deck import SharedDeck
+        except ImportError:
+            raise UsageError("Boys' Town needs pbd's shared table (pbd.table), which this pbd lacks") from None
+        DECK_CLASS = SharedDeck
+    return DECK_CLASS
+
+
+def town(seat: str) -> str:
+    """Return the pile name of ``seat``'s Town."""
+    return f"town {seat}"
+
+
+def create(match_id: str, seats: list[str], deck_list: list[str]):
+    """Return a new shared deck of every card id face down in ``draw`` (shuffled by every seat)."""
+    piles = {DRAW: [str(i) for i in range(1, len(deck_list) + 1)], DISCARD: []}
+    piles.update({town(s): [] for s in seats})
+    return deck_class().create(match_id, seats, piles)
+
+
+def parse(lines: list[str]):
+    """Return the shared deck written in ``lines`` (its document section).
+
+    :raises DocumentFormatError: the section is malformed.
+    """
+    return deck_class().parse(lines)
+
+
+def render(deck) -> list[str]:
+    """Return the deck's document section."""
+    return deck.render()
+
+
+def name_of(deck_list: list[str], card_id: str | None) -> str | None:
+    """Return the card name of a deck card id (None stays None).
+
+    :raises DocumentFormatError: an id outside the deck list (tampering).
+    """
+    if card_id is None:
+        return None
+    if not str(card_id).isdigit() or not 1 <= int(card_id) <= len(deck_list):
+        raise DocumentFormatError(f"the shared deck shows card id {str(card_id)[:12]!r}, which is not in the "
+                                  f"catalogue's {len(deck_list)}-card deck")
+    return deck_list[int(card_id) - 1]
+
+
+def ready(deck, pile: str = DRAW) -> bool:
+    """Return True if ``pile`` can be drawn from (no shuffle pass is owed on it)."""
+    return deck.ready(pile)
+
+
+def size(deck, pile: str) -> int:
+    """Return how many cards ``pile`` holds."""
+    return deck.size(pile)
+
+
+def pile(deck, name: str) -> list[int]:
+    """Return the slot ids of pile ``name``, top first (a Town: in build order)."""
+    return list(deck.piles.get(name, []))
+
+
+def hand(deck, seat: str) -> list[int]:
+    """Return the slot ids in ``seat``'s hand."""
+    return list(deck.hands.get(seat, []))
+
+
+def card(deck, slot: int, seat: str | None = None) -> str | None:
+    """Return the card id in ``slot`` if ``seat`` (None: anyone) can read it now."""
+    if seat is None:
+        return deck.slots[slot].card
+    return deck.card(slot, seat)
+
+
+def deal(deck, seat: str, n: int) -> list[int]:
+    """Deal ``n`` cards from the draw pile to ``seat``, face down."""
+    return deck.deal(DRAW, seat, n)
+
+
+def draw(deck, seat: str) -> int:
+    """Draw the top card of the draw pile into ``seat``'s hand."""
+    return deck.draw(DRAW, seat, 1)[0]
+
+
+def peek(deck, seat: str) -> int:
+    """Set the top card of the draw pile aside for ``seat`` (the draw phase)."""
+    return deck.peek(DRAW, seat)
+
+
+def keep(deck, seat: str, slot: int) -> None:
+    """Put the card set aside by :func:`peek` into ``seat``'s hand."""
+    deck.keep(seat, slot)
+
+
+def discard_own(deck, seat: str, slot: int) -> None:
+    """Turn ``seat``'s own face-down card face up onto the discard pile (a redraw)."""
+    deck.discard(seat, slot, to=DISCARD)
+
+
+def mill(deck) -> int:
+    """Turn the top card of the draw pile face up onto the discard pile."""
+    return deck.draw_face_up(DRAW, 1, to=DISCARD)[0]
+
+
+def reveal(deck, seat: str, slot: int) -> str:
+    """Show one of ``seat``'s hand cards to everyone (it stays in hand); return its card id."""
+    return deck.reveal(seat, slot)
+
+
+def to_pile(deck, slot: int, name: str) -> None:
+    """Move a face-up card onto pile ``name`` (the top of the discard pile, the end of a Town)."""
+    deck.move(slot, name, top=name == DISCARD)
+
+
+def to_hand(deck, slot: int, seat: str) -> None:
+    """Put a face-up card into ``seat``'s hand (a swap; a battle card that is not discarded).
+
+    TABLE_API has no such operation yet; the table provides ``take(slot, seat)``.
+    """
+    deck.take(slot, seat)
+
+
+def reshuffle(deck) -> None:
+    """Rebuild the draw pile from all but the topmost discard (every seat shuffles it)."""
+    deck.reshuffle(DISCARD, DRAW, keep_top=1)
+
+
+def waiting_on(deck) -> list[str]:
+    """Return the seats that owe the table work (unlocks, shuffle passes)."""
+    return list(deck.waiting_on()) if deck is not None else []
+
+
+def settle(deck, seat: str, key: bytes) -> list[str]:
+    """Do ``seat``'s owed table work with its key material; return log summary lines."""
+    return deck.settle(seat, key)
+
+
+def verify(deck, previous, public_keys=None) -> list[str]:
+    """Return every problem with the table's changes since ``previous``."""
+    return deck.verify(previous, public_keys)
+
+
+# -- secret simultaneous choice ----------------------------------------------------------
+
+def commit(match_id: str, seat: str, slot: int) -> tuple[str, str]:
+    """Return ``(commitment, nonce)`` for ``seat``'s face-down choice of ``slot``."""
+    nonce = _secrets.token_hex(16)
+    return _commit(match_id, seat, slot, nonce), nonce
+
+
+def opens(match_id: str, seat: str, commitment: str, slot: int, nonce: str) -> bool:
+    """Return True if ``slot`` and ``nonce`` open ``commitment`` of ``seat``."""
+    try:
+        from pbd.table import secret
+    except ImportError:
+        return _commit(match_id, seat, slot, nonce) == commitment
+    return bool(secret.open_(seat, commitment, slot, nonce))
+
+
+def _commit(match_id: str, seat: str, slot: int, nonce: str) -> str:
+    try:
+        from pbd.table import secret
+    except ImportError:
+        return hashlib.sha256(f"{match_id}|{seat}|{slot}|{nonce}".encode()).hexdigest()
+    return secret.commit(seat, slot, nonce)
