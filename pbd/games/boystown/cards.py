@@ -196,3 +196,9 @@ def _commit(match_id: str, seat: str, slot: int, nonce: str) -> str:
     except ImportError:
         return hashlib.sha256(f"{match_id}|{seat}|{slot}|{nonce}".encode()).hexdigest()
     return secret.commit(seat, slot, nonce)
+
+
+def hold(deck, seat: str, seed: bytes) -> None:
+    """Give the table ``seat``'s key material for this command, if the table asks for it."""
+    if deck is not None and hasattr(deck, "hold"):
+        deck.hold(seat, seed)

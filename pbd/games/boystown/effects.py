@@ -62,6 +62,10 @@ def town_cards(state: State, cat: Catalogue, seat: str) -> list[tuple[Resident, 
     s = state.seat(seat)
     out = []
     for r in s.town if s else []:
+        if state.deck is None:
+            if r.name in cat.cards:
+                out.append((r, cat.cards[r.name]))
+            continue
         cid = cards.card(state.deck, r.slot)
         if cid is not None:
             out.append((r, cat.cards[cards.name_of(cat.deck(), cid)]))

@@ -33,6 +33,7 @@ class Resident:
     """What the deck does not know about a card in a Town: its build penalty and adjustments."""
 
     slot: int
+    name: str = ""               # the card (public: a Town is face up)
     penalty: bool = False        # built (not swapped in): its card's penalty applies
     extra_tp: int = 0            # an extra build's penalty (Clubhouse: -1 TP)
     adjust_ap: int = 0           # the logged ``adjust`` moves
@@ -66,8 +67,10 @@ class Battle:
     stage: str = "defend"
     attack_slot: int | None = None
     attack_commit: str = ""
+    attack_nonce: str = ""           # published when the attacker flips (anyone can check)
     defend_slot: int | None = None
     defend_commit: str = ""
+    defend_nonce: str = ""
     defend_from: str = ""            # where the defending card came from: hand or town
     attack_from: str = ""            # hand or town (changes when a card is swapped in)
     windows: list[str] = field(default_factory=list)
