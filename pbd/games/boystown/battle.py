@@ -42,9 +42,9 @@ def do_attack(state: State, seat: str, target: str, name: str, source: str) -> t
         c = rules.card_at(state, slot, seat)
         return f"attacks {who} from hand with a face-down card", f"(face down: {c.name})"
     r = rules.in_town(state, seat, name)
-    b.attack_slot, b.attack_from = r.slot, "town"
+    b.attack_slot, b.attack_from, b.attack_card = r.slot, "town", r.name
     state.battle = b
-    text = f"attacks {who} with {rules.card_at(state, r.slot).name} from town"
+    text = f"attacks {who} with {r.name} from town"
     forced = _forced_defender(state)
     if forced is not None:
         text += f"; {_set_defender(state, forced, 'town')}"
@@ -96,9 +96,12 @@ def _forced_defender(state: State) -> Resident | None:
 
 def _set_defender(state: State, r_or_slot, where: str) -> str:
     b = state.battle
-    b.defend_slot = r_or_slot.slot if isinstance(r_or_slot, Resident) else r_or_slot
+    if isinstance(r_or_slot, Resident):
+        b.defend_slot, b.defend_card = r_or_slot.slot, r_or_slot.name
+    else:
+        b.defend_slot, b.defend_card = r_or_slot, rules.card_at(state, r_or_slot, b.defender).name
     b.defend_from = where
-    text = f"{b.defender} defends with {rules.card_at(state, b.defend_slot).name}"
+    text = f"{b.defender} defends with {b.defend_card}"
     open_windows(state)
     return text
 
@@ -115,15 +118,15 @@ def do_defend(state: State, seat: str, name: str) -> str:
         r = rules.in_town(state, seat, name)
         allowed = defenders(state)
         if r not in allowed:
-            names = ", ".join(rules.card_at(state, a.slot).name for a in allowed)
+            names = ", ".join(a.name for a in allowed)
             raise IllegalMoveError(f"an effect decides who defends: {names}")
         return _set_defender(state, r, "town")
     slot = rules.in_hand(state, seat, name)
     if b.source == "hand":
         b.defend_commit, nonce = cards.commit(state.meta.match_id, seat, slot)
         b.defend_nonce = nonce
-    cards.reveal(state.deck, seat, slot)
     text = _set_defender(state, slot, "hand")
+    cards.reveal(state.deck, seat, slot)
     if b.source == "hand":
         b.stage = "reveal"
         b.windows = []
@@ -150,11 +153,12 @@ def do_flip(state: State, seat: str) -> str | None:
                                   hint="the commitment or the card was changed after it was placed")
     if slot not in cards.hand(state.deck, seat):
         raise DocumentFormatError(f"{seat}'s face-down card is no longer in {seat}'s hand")
+    name = rules.card_at(state, slot, seat).name
     cards.reveal(state.deck, seat, slot)
-    b.attack_slot, b.attack_from, b.attack_nonce = slot, "hand", nonce
+    b.attack_slot, b.attack_from, b.attack_nonce, b.attack_card = slot, "hand", nonce, name
     state.private.pop(seat, None)
     open_windows(state)
-    return f"flips {rules.card_at(state, slot).name}"
+    return f"flips {name}"
 
 
 def check_commitments(state: State) -> list[str]:
@@ -224,16 +228,15 @@ def _use_option(state: State, seat: str, move) -> str:
                 cat.resolve(move.card, list(cat.cards)) != card.name:
             raise IllegalMoveError(f"{card.name} in battle has no swap effect to use now")
         r = rules.in_town(state, seat, move.target)
-        fighter = r.slot
         rules.swap_in(state, seat, slot, r)
         b.swapped.append(slot)
         if side == "attacker":
-            b.attack_slot, b.attack_from = fighter, "hand"
+            b.attack_slot, b.attack_from, b.attack_card = r.slot, "hand", r.name
         else:
-            b.defend_slot, b.defend_from = fighter, "hand"
-        return f"swaps {card.name} out of the battle; {rules.card_at(state, fighter).name} fights instead"
+            b.defend_slot, b.defend_from, b.defend_card = r.slot, "hand", r.name
+        return f"swaps {card.name} out of the battle; {r.name} fights instead"
     r = rules.in_town(state, seat, move.card)
-    c = rules.card_at(state, r.slot)
+    c = rules.cat(state).cards[r.name]
     boost = c.effects_of("resident", "boost")
     if not boost or r.slot == slot or r.slot in b.used:
         raise IllegalMoveError(f"{c.name} has no Resident effect to use in this battle")
@@ -277,8 +280,9 @@ def _discards(state: State, cat, win: str, lose: str, null: dict) -> list[str]:
     b = state.battle
     out = []
     for slot in b.used:
+        name = next((r.name for s in state.seats for r in s.town if r.slot == slot), "?")
         _discard_slot(state, slot)
-        out.append(f"{rules.card_at(state, slot).name} discarded (used)")
+        out.append(f"{name} discarded (used)")
     order = [(lose, "loser_discarded")]
     if b.source == "hand":
         order.append((win, "winner_discarded"))

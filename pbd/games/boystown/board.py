@@ -167,11 +167,12 @@ def resident_text(state: State, cat, seat: str, r: Resident) -> str:
 def _battle_lines(state: State) -> list[str]:
     b = state.battle
     out = [f"Battle: {b.attacker} attacks {b.defender} from {b.source} · entry {b.origin} · stage {b.stage}"]
-    for who, slot, where, commit, nonce in ((b.attacker, b.attack_slot, b.attack_from, b.attack_commit, b.attack_nonce),
-                                            (b.defender, b.defend_slot, b.defend_from, b.defend_commit, b.defend_nonce)):
+    for who, slot, name, where, commit, nonce in (
+            (b.attacker, b.attack_slot, b.attack_card, b.attack_from, b.attack_commit, b.attack_nonce),
+            (b.defender, b.defend_slot, b.defend_card, b.defend_from, b.defend_commit, b.defend_nonce)):
         if slot is None and not commit:
             continue
-        parts = ["face down"] if slot is None else [f"{_name(state, slot)} (#{slot}) from {where}"]
+        parts = ["face down"] if slot is None else [f"{name} (#{slot}) from {where}"]
         if commit:
             parts.append(f"commitment {commit}")
         if nonce:
@@ -188,11 +189,6 @@ def _battle_lines(state: State) -> list[str]:
     if extra:
         out.append("  " + " · ".join(extra))
     return out
-
-
-def _name(state: State, slot: int) -> str:
-    c = rules.card_at(state, slot) if state.deck is not None else None
-    return c.name if c else "?"
 
 
 # -- parse --------------------------------------------------------------------------------
@@ -219,10 +215,6 @@ def parse(text: str, game: str = "boystown") -> State:
         _read_line(state, line, reading)
     if deck_lines is not None:
         state.deck = cards.parse([ln.text for ln in deck_lines])
-    for s in state.seats:
-        for r in s.town:
-            if state.deck is not None and (c := rules.card_at(state, r.slot)) is not None:
-                r.name = c.name
     return state
 
 
@@ -358,9 +350,10 @@ def _read_battle_line(state: State, b: Battle, text: str, line: Line) -> None:
         return
     who, parts = m.group("who").strip(), [p.strip() for p in m.group("rest").split("·")]
     slot = where = commit = nonce = None
+    name = ""
     for p in parts:
-        if s := re.match(r"^.*\(#(\d+)\) from (hand|town)$", p):
-            slot, where = int(s.group(1)), s.group(2)
+        if s := re.match(r"^(.*?)\s*\(#(\d+)\) from (hand|town)$", p):
+            name, slot, where = s.group(1), int(s.group(2)), s.group(3)
         elif p.startswith("commitment "):
             commit = p.split()[1]
         elif p.startswith("nonce "):
@@ -368,9 +361,11 @@ def _read_battle_line(state: State, b: Battle, text: str, line: Line) -> None:
         elif p != "face down":
             raise DocumentFormatError(f"cannot read {p[:40]!r} in the battle", line=line.number)
     if who == b.attacker:
-        b.attack_slot, b.attack_from, b.attack_commit, b.attack_nonce = slot, where or "", commit or "", nonce or ""
+        b.attack_slot, b.attack_card, b.attack_from = slot, name, where or ""
+        b.attack_commit, b.attack_nonce = commit or "", nonce or ""
     else:
-        b.defend_slot, b.defend_from, b.defend_commit, b.defend_nonce = slot, where or "", commit or "", nonce or ""
+        b.defend_slot, b.defend_card, b.defend_from = slot, name, where or ""
+        b.defend_commit, b.defend_nonce = commit or "", nonce or ""
 
 
 def _read_battle_extra(b: Battle, bare: str, line: Line) -> None:

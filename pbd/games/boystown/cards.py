@@ -125,9 +125,9 @@ def keep(deck, seat: str, slot: int) -> None:
     deck.keep(seat, slot)
 
 
-def discard_own(deck, seat: str, slot: int) -> None:
-    """Turn ``seat``'s own face-down card face up onto the discard pile (a redraw)."""
-    deck.discard(seat, slot, to=DISCARD)
+def discard_own(deck, seat: str, slot: int, to: str = DISCARD) -> None:
+    """Turn ``seat``'s own hand card face up onto pile ``to`` (a redraw, a build, a used Hand effect)."""
+    deck.discard(seat, slot, to=to)
 
 
 def mill(deck) -> int:

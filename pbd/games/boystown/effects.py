@@ -62,13 +62,8 @@ def town_cards(state: State, cat: Catalogue, seat: str) -> list[tuple[Resident, 
     s = state.seat(seat)
     out = []
     for r in s.town if s else []:
-        if state.deck is None:
-            if r.name in cat.cards:
-                out.append((r, cat.cards[r.name]))
-            continue
-        cid = cards.card(state.deck, r.slot)
-        if cid is not None:
-            out.append((r, cat.cards[cards.name_of(cat.deck(), cid)]))
+        if r.name in cat.cards:
+            out.append((r, cat.cards[r.name]))
     return out
 
 
@@ -141,11 +136,10 @@ def resident_ap(state: State, cat: Catalogue, seat: str, r: Resident, card: Card
 def battle_card(state: State, cat: Catalogue, side: str) -> tuple[int | None, Card | None]:
     """Return ``(slot, card)`` of the attacker's or the defender's card in the battle."""
     b = state.battle
-    slot = b.attack_slot if side == "attacker" else b.defend_slot
+    slot, name = (b.attack_slot, b.attack_card) if side == "attacker" else (b.defend_slot, b.defend_card)
     if slot is None:
         return None, None
-    cid = cards.card(state.deck, slot)
-    return slot, (cat.cards[cards.name_of(cat.deck(), cid)] if cid is not None else None)
+    return slot, cat.cards.get(name)
 
 
 def _source(state: State, side: str) -> str:

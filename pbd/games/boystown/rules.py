@@ -292,8 +292,7 @@ def do_build(state: State, seat: str, name: str) -> str:
     c = card_at(state, slot, seat)
     if extra and state.requires and not c.matches(state.requires):
         raise IllegalMoveError(f"this extra build must be {_spec(state.requires)}; {c.name} is not")
-    cards.reveal(state.deck, seat, slot)
-    cards.to_pile(state.deck, slot, cards.town(seat))
+    cards.discard_own(state.deck, seat, slot, to=cards.town(seat))
     resident = Resident(slot, c.name, penalty=bool(c.penalty))
     state.seat(seat).town.append(resident)
     notes = _penalty_notes(state, c, resident, extra)
@@ -426,19 +425,18 @@ def do_swap_hand(state: State, seat: str, name: str, resident: str) -> str:
     if not c.effects_of("hand", "swap"):
         raise IllegalMoveError(f"{c.name} has no Hand swap effect")
     r = in_town(state, seat, resident)
-    out = card_at(state, r.slot)
     swap_in(state, seat, slot, r)
-    return f"swaps {c.name} (from hand) with {out.name} (to hand)"
+    return f"swaps {c.name} (from hand) with {r.name} (to hand)"
 
 
 def swap_in(state: State, seat: str, slot: int, r: Resident) -> None:
     """Swap hand card ``slot`` into the Town in ``r``'s place; ``r`` goes to the hand."""
-    cards.reveal(state.deck, seat, slot)
+    name = card_at(state, slot, seat).name
     town = state.seat(seat).town
     i = town.index(r)
     cards.to_hand(state.deck, r.slot, seat)
-    cards.to_pile(state.deck, slot, cards.town(seat))
-    town[i] = Resident(slot, card_at(state, slot).name)
+    cards.discard_own(state.deck, seat, slot, to=cards.town(seat))
+    town[i] = Resident(slot, name)
 
 
 def do_adjust(state: State, seat: str, move: Move) -> str:
@@ -454,7 +452,7 @@ def do_adjust(state: State, seat: str, move: Move) -> str:
     else:
         r.adjust_tp += move.amount
     reason = f": {move.text}" if move.text else ""
-    return f"adjusts {card_at(state, r.slot).name} {move.field.upper()} {move.amount:+}{reason}"
+    return f"adjusts {r.name} {move.field.upper()} {move.amount:+}{reason}"
 
 
 # -- what is asked of whom ------------------------------------------------------------------

@@ -1,5 +1,9 @@
 """The Boys' Town match state: plain dataclasses, no rules and no I/O.
 
+Card names of Town cards and battle cards are kept here as well as in the deck: the mover's
+pbd writes them when it shows the card, and ``pbd check`` compares them with the deck's
+public cards (a table may open a shown card a command later).
+
 Where every card is lives in the shared deck (``state.deck``, pbd.table's SharedDeck):
 the draw pile ``draw``, the discard pile ``discard``, each player's Town ``town Ann`` and
 each player's hand.  The state here adds what the deck does not know: turn and phase,
@@ -66,9 +70,11 @@ class Battle:
     origin: int
     stage: str = "defend"
     attack_slot: int | None = None
+    attack_card: str = ""            # the card's name once shown
     attack_commit: str = ""
     attack_nonce: str = ""           # published when the attacker flips (anyone can check)
     defend_slot: int | None = None
+    defend_card: str = ""
     defend_commit: str = ""
     defend_nonce: str = ""
     defend_from: str = ""            # where the defending card came from: hand or town
