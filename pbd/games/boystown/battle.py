@@ -120,12 +120,12 @@ def do_defend(state: State, seat: str, name: str) -> str:
         if r not in allowed:
             names = ", ".join(a.name for a in allowed)
             raise IllegalMoveError(f"an effect decides who defends: {names}")
-        return _set_defender(state, r, "town")
+        return _set_defender(state, r, "town").split(" ", 1)[1]
     slot = rules.in_hand(state, seat, name)
     if b.source == "hand":
         b.defend_commit, nonce = cards.commit(state.meta.match_id, seat, slot)
         b.defend_nonce = nonce
-    text = _set_defender(state, slot, "hand")
+    text = _set_defender(state, slot, "hand").split(" ", 1)[1]
     cards.reveal(state.deck, seat, slot)
     if b.source == "hand":
         b.stage = "reveal"
@@ -271,6 +271,7 @@ def resolve(state: State) -> str | None:
     _draws(state, cat, lose, null)
     state.battle = None
     state.phase = "attack"
+    words += rules.pay_owed(state)
     if not state.emptied:
         words += rules.end_turn(state)
     return "; ".join(words)

@@ -135,20 +135,9 @@ def advance(state: State) -> list[str]:
         if not cards.ready(state.deck):
             return out
         out.append(_deal(state))
-    while state.mills or state.owed:
-        if not _card_available(state, out):
-            if not cards.ready(state.deck):
-                return out
-            out.append("no card left to draw or discard: skipped")
-            state.mills, state.owed = 0, []
-            break
-        if state.mills:
-            cards.mill(state.deck)
-            state.mills -= 1
-        else:
-            who, why = state.owed.pop(0)
-            cards.draw(state.deck, who)
-            out.append(f"{who} draws 1 ({why})")
+    out += pay_owed(state)
+    if state.mills or state.owed:
+        return out
     if state.battle and state.battle.stage == "resolve":
         from pbd.games.boystown import battle
 
@@ -165,6 +154,26 @@ def advance(state: State) -> list[str]:
             state.emptied = state.turn
     if state.emptied and state.phase != "over" and not state.owed and not state.mills:
         out.append(finish(state))
+    return out
+
+
+def pay_owed(state: State) -> list[str]:
+    """Discard owed cards from the draw pile and make owed draws, in order, while cards are available."""
+    out: list[str] = []
+    while state.mills or state.owed:
+        if not _card_available(state, out):
+            if not cards.ready(state.deck):
+                return out
+            out.append("no card left to draw or discard: skipped")
+            state.mills, state.owed = 0, []
+            break
+        if state.mills:
+            cards.mill(state.deck)
+            state.mills -= 1
+        else:
+            who, why = state.owed.pop(0)
+            cards.draw(state.deck, who)
+            out.append(f"{who} draws 1 ({why})")
     return out
 
 
