@@ -1,31 +1,44 @@
 """Boys' Town rules: one small function per rule; pure apart from the shared deck they move.
 
-Rule readings (each also in the README's "Boys' Town" rule notes, and tested):
+Rule readings (each also in the README's Boys' Town rule notes, and tested):
 
-* Footnote marks: the rulebook's "4I cards" is 4 cards with footnote I (the dealing mantra), not 41;
-  "1I card" and "placeII" in the Build Phase point at its two notes (extra builds, penalties);
-  the Attack Phase's "I" and "II" marks say which sentences an effect may nullify.
+* Footnote marks: "4I cards" is 4 cards with footnote I (the dealing mantra), not 41; "1I card"
+  and "placeII" point at the Build Phase's two notes; in the Attack Phase, "I" and "II" mark the
+  sentences an effect may nullify.
 * The first round is every player's first turn: nobody attacks in it.
-* The Attack Phase is not optional: a player who can attack must (the rulebook says "Choose 1
-  card"); a player with no legal attack (no opponent with a card to defend with) skips it.
-* A hand attack needs an opponent holding a card; in a Town battle the defender defends with a
-  Resident of their Town, or, with an empty Town, with a card from hand (shown, not face down).
-* In a hand battle the defender's card is flipped as soon as it is chosen (the attacker is bound
-  by a commitment written before); the attacker's pbd flips theirs on its next command.
+* The Attack Phase is not optional: a player who can attack must; with no opponent to attack
+  (nobody holds a card or has a Town to defend with), it is skipped.
+* A hand attack needs an opponent holding a card. In a Town battle the defender defends with a
+  Resident of their Town (any one, unless an effect decides); with an empty Town, with a card from
+  hand, shown.
+* In a hand battle the defender's card is shown as soon as it is chosen (the attacker is already
+  bound by the commitment in the document); the attacker's pbd opens the commitment on its next
+  command. A card that does not open the commitment stops the game (exit 3).
 * After the flip, each side may use one optional effect (a Battle swap, a Resident boost), the
   defender first; then the battle is resolved.
-* A swap is not a build: the card swapped into a Town has no Build effect and no penalty.
-* A card swapped out of a battle becomes a Resident; the Resident swapped in fights from hand.
-* Hand effects (discard the card for its effect, or swap it into your Town) are used on your own
-  turn outside a battle; a Hand effect that makes a player draw targets any opponent.
-* Extra builds are optional ("done" stops); their requirement applies to the extra card.
-* A card that is not discarded after a battle goes back where it came from (hand or Town).
+* Effects of the defender take priority: a defender's guard beats the attacker's "defend with your
+  weakest"; a defender's effect nullifying "a tie goes to the attacker" gives ties to the defender.
+* An effect nullifies a rule for its owner's side (the loser's "do not draw", the winner's "not
+  discarded"). A card that is not discarded goes back where it came from.
+* Simultaneous modifiers add up; effects reading the top of the discard pile read it when the
+  battle is resolved (before anything is discarded), and when TP is counted.
+* Resident effects are continuous: they apply whenever their conditions hold.
+* A swap is not a build: no Build effect, and the card's build penalty is nullified. A card
+  swapped out of a battle becomes a Resident (its Battle effects no longer apply); the Resident
+  swapped in fights from hand.
+* Hand effects are used on your own turn outside a battle; a Hand effect that makes someone draw
+  targets any opponent, never yourself.
+* Extra builds are optional (`done`); their requirement and penalty apply to the extra card.
+* Discard order after a battle: Residents used for an effect, the loser's card, then (hand
+  battle) the winner's card — so the winner's card ends on top. Draw order: draws caused by
+  effects (the defender's first), then the loser.
 * The game ends when the player whose turn it is has no card in hand after a build, a Hand effect
-  or a battle's discards (owed draws still happen, then the score is taken); a hand emptied on
-  someone else's turn does not end it.  A player whose hand is empty at the start of the Build
-  Phase with nothing to draw ends the game too.
-* An empty draw pile is rebuilt from all but the top discard; with no such card, a draw is skipped.
-* Ties at the end are shared wins.
+  or a battle's discards; owed draws still happen, then the score is taken. A hand emptied on
+  someone else's turn does not end the game.
+* An empty draw pile is rebuilt from all but the top discard, shuffled by every seat; with no
+  such card, the draw is skipped.
+* Score: base TP, ×2 with The John Goodcup (base TP only), + combo and Resident bonuses (build
+  penalties and adjustments count here), −3 per card in hand. Equal top totals share the win.
 """
 
 from __future__ import annotations
