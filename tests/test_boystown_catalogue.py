@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boystown_helpers import start, table  # noqa: F401
+from boystown_helpers import table  # noqa: F401
 from pbd.games.boystown.catalogue import GOODCUP, load
 
 pytestmark = pytest.mark.usefixtures("table")

@@ -43,7 +43,7 @@ Rule readings (each also in the README's Boys' Town rule notes, and tested):
 
 from __future__ import annotations
 
-from pbd.errors import DocumentFormatError, IllegalMoveError
+from pbd.errors import IllegalMoveError
 from pbd.games.boystown import cards, effects, score
 from pbd.games.boystown.catalogue import Card, Catalogue, load
 from pbd.games.boystown.notation import Move
