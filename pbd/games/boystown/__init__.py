@@ -8,221 +8,245 @@ to), :mod:`.score` (the rulebook's four steps), :mod:`.moves`, :mod:`.notation`,
 
 from __future__ import annotations
 
-import re
-
-from pbd import fairplay
-from pbd.errors import DocumentFormatError, IllegalMoveError, PbdError, UsageError
-from pbd.games.base import Chance, Meta, Playable, PlayerMeta, Secrets, render_frame
-from pbd.games.boystown import battle, board, cards, moves, notation, rules, score
-from pbd.games.boystown.catalogue import GOODCUP, load
-from pbd.games.boystown.state import Seat, State
-
-NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_'-]{0,23}$")
+from pbd.errors import IllegalMoveError, UsageError
+from pbd.games.base import Chance, LogEntry, Secrets
+from pbd.games.boystown import battle, board, cards, notation, rules, score
+from pbd.games.boystown import moves as mv
+from pbd.games.boystown.catalogue import GOODCUP, Catalogue, load
+from pbd.games.boystown.state import State
+from pbd.table.decisions import Decision
+from pbd.table.game import CardGame, Move
 
 
-class BoysTown(Playable):
-    """Boys' Town for pbd: the metadata and the match hooks."""
+class BoysTown(CardGame):
+    """Boys' Town at the table: the base does seats, the shared deck, turns, the log and decisions."""
 
     name = "boystown"
     title = "Boys' Town"
     aliases = ("boys-town", "boys town", "boys' town")
     summary = "build a Town, battle from hand or Town; 2-6 players on one shared deck"
     players = (2, 6)
-    join_needs_deck = False
-
-    # -- documents -------------------------------------------------------------------------
-
-    def sniff(self, text: str) -> bool:
-        """Return True for a hand-made board titled Boys' Town."""
-        first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
-        return first.lower() == board.TITLE.lower()
-
-    def template(self) -> str:
-        """Return the blank board (templates/boystown.txt)."""
-        from pbd import paths
-
-        return (paths.resource_dir("templates") / "boystown.txt").read_text(encoding="utf-8")
-
-    def parse(self, text: str) -> State:
-        """Return the state a document shows.
-
-        :raises DocumentFormatError: naming the line and what was expected.
-        """
-        return board.parse(text, self.name)
-
-    def render(self, state: State) -> str:
-        """Return the document text of ``state``."""
-        header, body = board.render(state)
-        if not state.meta.match_id:
-            return "\n".join([board.TITLE, *header, "", *body]) + "\n"
-        return render_frame(state.meta, self.title, header, body)
+    state_class = State
+    option_words = ("catalogue=", "starts=")
 
     # -- seats -----------------------------------------------------------------------------
 
     def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
         """Return ``(state, secrets)`` of a new match; ``deck`` names the catalogue (default: standard).
 
+        ``--first NAME`` is kept as the option ``starts=NAME`` (the table's seats otherwise
+        move in seat order from the creator).
+
         :raises UsageError: a bad name or option.
         :raises DeckFormatError: the catalogue cannot be read (every problem listed).
         """
-        _check_name(player)
-        unknown = set(options) - {"first", "players"}
-        if unknown:
-            raise UsageError(f"Boys' Town has no option {', '.join(sorted(unknown))}",
-                             hint="options: --players N, --first NAME|random")
-        cat = load(deck or "standard")
-        state = State(Meta(self.name, match_id), catalogue=cat.ref, players=int(options.get("players", 2)))
-        state.first = str(options.get("first", "") or "")
-        if state.first.casefold() in (player.casefold(), "me"):
-            state.first = player
-        sec = self._seat(state, player, seed)
-        state.meta.record(player, f"new match for {state.players} players · catalogue {cat.ref}")
-        return state, sec
-
-    def _seat(self, state: State, player: str, seed: bytes) -> Secrets:
-        committed = [f"catalogue {state.catalogue}"]
-        state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, committed),
-                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
-        state.seats.append(Seat(player))
-        return Secrets(state.meta.match_id, player, self.name, seed, committed)
+        opts = dict(options)
+        cat = load(deck or str(opts.pop("catalogue", "") or "standard"))
+        opts["catalogue"] = cat.name if cat.bundled else cat.digest
+        first = str(opts.pop("first", "") or "")
+        if first.casefold() == "random":
+            raise UsageError("Boys' Town at the table has no random first player",
+                             hint="--first NAME (a seat), or leave it out: the creator begins")
+        if first and first.casefold() not in (player.casefold(), "me"):
+            opts["starts"] = first
+        return super().create(match_id, player, None, seed, opts)
 
     def join(self, state: State, player: str, deck: str | None, seed: bytes):
-        """Seat ``player``; the last seat starts the game (shuffle, then deal 4 each).
+        """Seat ``player``; the last seat starts the game (4 cards dealt to each).
 
-        :raises IllegalMoveError: the match is full, or the name is taken.
+        :raises IllegalMoveError: the match is full, the name is taken, or the player chosen
+            to begin has not joined and this is the last seat.
         :raises UsageError: a catalogue other than the match's.
         """
-        _check_name(player)
-        if state.phase != "joining" or len(state.seats) >= state.players:
-            raise IllegalMoveError(f"the match is full ({', '.join(state.names())})")
-        if state.seat(player):
-            raise IllegalMoveError(f"{player} is already playing in this match; choose another name")
-        cat = load(deck) if deck else rules.cat(state)
-        if cat.digest not in state.catalogue:
-            raise UsageError(f"this match is played with the catalogue {state.catalogue}; {deck!r} is {cat.digest}")
-        sec = self._seat(state, player, seed)
-        lines = [f"joined (seat {len(state.seats)} of {state.players})"]
-        if len(state.seats) == state.players:
-            lines += self._first(state, player, sec)
-            lines += rules.start(state)
-        state.meta.record(player, "; ".join(lines))
-        return state, sec
+        if deck:
+            cat = load(deck)
+            if cat.digest not in rules.cat(state).ref:
+                raise UsageError(f"this match is played with the catalogue {rules.cat(state).ref}; "
+                                 f"{deck!r} is {cat.digest}")
+        starts = next((w.split("=", 1)[1] for w in state.options if w.startswith("starts=")), "")
+        seated = [*state.seats, player]
+        if starts and len(seated) == state.players and starts.casefold() not in {s.casefold() for s in seated}:
+            raise IllegalMoveError(f"this match was set up for {starts} to play first; join as {starts}")
+        return super().join(state, player, None, seed)
 
-    def _first(self, state: State, player: str, sec: Secrets) -> list[str]:
-        """Settle who plays first: ``--first NAME``, ``random`` (a fair roll), or the creator."""
-        choice = state.first
-        if choice.casefold() == "random":
-            face = Chance(state.meta, {player: sec}).roll(player, len(state.seats))
-            state.first = state.seats[face - 1].name
-            return [f"a fair roll chose {state.first} to play first"]
-        if choice and not state.seat(choice):
-            raise IllegalMoveError(f"this match was set up for {choice} to play first; join as {choice}")
-        state.first = state.seat(choice).name if choice else state.seats[0].name
-        return []
+    def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
+        """Return the catalogue's deck, face down in the draw pile (card ids: positions in its deck list)."""
+        ref = next((w.split("=", 1)[1] for w in options if w.startswith("catalogue=")), "standard")
+        return cards.piles(load(ref, remember=False).deck())
+
+    def start(self, state: State) -> None:
+        """Deal 4 cards to each player and begin the first turn."""
+        rules.start(state)
+        self._sync(state)
 
     # -- private state -----------------------------------------------------------------------
 
     def attach(self, state: State, secrets: Secrets) -> None:
-        """Bring the player's private choice (a face-down battle card) into ``state``."""
+        """Check the table and read the hand (the base), then bring back a face-down battle card."""
+        super().attach(state, secrets)
         name = self._name(state, secrets.player)
         if secrets.extra.get("battle"):
             state.private[name] = dict(secrets.extra["battle"])
-        cards.hold(state.deck, name, secrets.seed)
+        self._sync(state)
 
     def detach(self, state: State, secrets: Secrets) -> None:
-        """Copy the player's private choice back into their private state."""
+        """Keep the table record (the base) and the face-down battle card in private state."""
+        super().detach(state, secrets)
         name = self._name(state, secrets.player)
-        if state.private.get(name):
+        if state.private.get(name, {}).get("nonce"):
             secrets.extra["battle"] = dict(state.private[name])
         else:
             secrets.extra.pop("battle", None)
-        secrets.hand = [c.name if c else "?" for _, c in rules.hand(state, name)] if state.deck else []
 
-    def _name(self, state: State, player: str) -> str:
-        seat = state.seat(player)
-        return seat.name if seat else player
+    def _learn_all(self, state: State, chance) -> None:
+        """Read the hand of every seat whose secrets this process holds (one seat on the CLI)."""
+        for sec in (getattr(chance, "secrets", {}) or {}).values():
+            seat = self._name(state, sec.player)
+            if sec.match_id != state.meta.match_id or seat not in state.seats or state.deck is None:
+                continue
+            state.deck.learn(seat, sec.seed, sec.extra.setdefault("cards", {}))
+            if sec.extra.get("battle") and seat not in state.private:
+                state.private[seat] = dict(sec.extra["battle"])
+
+    # -- owed steps ----------------------------------------------------------------------------
+
+    def pending(self, state: State, player: str) -> bool:
+        """Return True if ``player``'s pbd owes table work or the flip of its face-down card."""
+        b = state.battle
+        flip = bool(b and b.stage == "reveal" and b.attacker == self._name(state, player))
+        return flip or super().pending(state, player)
+
+    def settle(self, state: State, player: str, chance: Chance) -> list[str]:
+        """Do ``player``'s owed table work and flip, then every step that needs no choice; log them."""
+        seat = self._name(state, player)
+        self._learn_all(state, chance)
+        lines = []
+        if state.deck is not None and state.deck.owed(seat):
+            lines += state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
+            self._learn_all(state, chance)
+        flip = battle.do_flip(state, seat)
+        if flip:
+            lines.append(flip)
+        if lines:
+            lines += rules.advance(state)
+            state.meta.record(seat, "; ".join(lines))
+        self._sync(state)
+        return ["; ".join(lines)] if lines else []
 
     # -- moves -------------------------------------------------------------------------------
 
-    def play(self, state: State, player: str, text: str, chance: Chance) -> list[str]:
-        """Parse and apply ``text`` (moves joined by ';') for ``player``, all or nothing.
+    def moves(self, state: State, seat: str) -> list[str]:
+        """Return every move ``seat`` may make now, in notation."""
+        return mv.legal(state, seat)
 
-        :raises NotationError: a move cannot be read.
-        :raises IllegalMoveError: a move breaks a rule.
+    def _step(self, state: State, seat: str, text: str, chance: Chance) -> None:
+        """Write the move in the log the way others may see it (a face-down card is never named)."""
+        self._learn_all(state, chance)
+        canon = self._canon(state, seat, text)
+        if canon is None:
+            return
+        super()._step(state, seat, canon, chance)
+
+    def _canon(self, state: State, seat: str, text: str) -> str | None:
+        """Return the move as logged: a decision's exact answer, a hand attack without its card.
+
+        None: a ``flip`` already done by this command's owed steps.
+
+        :raises NotationError: the move cannot be read.
         """
-        parsed = [notation.parse(m) for m in notation.split(text)]
-        if not parsed:
-            raise UsageError("no move given", hint="moves look like: " + " · ".join(notation.EXAMPLES))
-        self._held(state, chance)
-        out = self.settle(state, player, chance)
-        for i, move in enumerate(parsed, 1):
-            if move.kind == "flip" and out and not (state.battle and state.battle.stage == "reveal"):
-                continue          # the flip was owed and settled first
-            try:
-                public, private = moves.apply(state, player, move)
-            except PbdError as exc:
-                if len(parsed) > 1:
-                    exc.message = f"move {i} of {len(parsed)}: {exc.message}"
-                    exc.args = (exc.message,)
-                raise
-            public = "; ".join([public, *rules.advance(state)])
-            state.meta.record(player, public)
-            out.append(public + (f" {private}" if private else ""))
-        return out
-
-    def _held(self, state: State, chance) -> None:
-        for sec in getattr(chance, "secrets", {}).values():
-            if sec.match_id == state.meta.match_id and state.seat(sec.player) and sec.player not in state.private:
-                self.attach(state, sec)
-
-    def pending(self, state: State, player: str) -> bool:
-        """Return True if ``player``'s pbd owes a step only it can take (a flip, table work)."""
+        move = notation.parse(text)
         b = state.battle
-        return bool(b and b.stage == "reveal" and b.attacker == player) or player in cards.waiting_on(state.deck)
+        if move.kind == "flip" and not (b and b.stage == "reveal" and b.attacker == seat) \
+                and state.meta.log and state.meta.log[-1].player == seat and "flips " in state.meta.log[-1].text:
+            return None
+        mine = [d for d in state.decisions if d.seat == seat]
+        if mine:
+            key = self._key(state, move)
+            return next((a for a in mine[0].answers if self._key(state, notation.parse(a)) == key), text)
+        if move.kind == "attack" and move.card and state.on_turn == seat and state.phase == "attack" and not b:
+            source = move.source or battle._where(state, seat, move.card)
+            if source == "hand":
+                state.private[seat] = {"slot": rules.in_hand(state, seat, move.card)}
+                return f"attack {rules.player(state, move.target)} from hand"
+        return text
 
-    def settle(self, state: State, player: str, chance=None) -> list[str]:
-        """Take the steps ``player`` owes: the table's work, the flip of a face-down card; log them."""
-        if chance is not None:
-            self._held(state, chance)
-        lines = []
-        if state.deck is not None and player in cards.waiting_on(state.deck):
-            sec = (getattr(chance, "secrets", {}) or {}).get(player.casefold())
-            lines += cards.settle(state.deck, player, sec.seed if sec else b"")
-        flip = battle.do_flip(state, player)
-        if flip:
-            lines.append(flip)
-        if lines or (state.deck is not None and state.phase == "shuffling"):
-            lines += rules.advance(state)
-        if lines:
-            text = "; ".join(lines)
-            state.meta.record(player, text)
-            return [text]
-        return []
+    def _key(self, state: State, move) -> tuple:
+        names = list(rules.cat(state).cards)
+        card = Catalogue.resolve(move.card, names) if move.card else ""
+        return move.kind, card, move.target.casefold(), move.source
 
-    def legal(self, state: State, player: str) -> list[str]:
-        """Return every move legal now for ``player``, in notation."""
-        return moves.legal(state, self._name(state, player))
+    def apply(self, state: State, seat: str, move: str, chance: Chance) -> Move:
+        """Apply one move of the seat on turn; the turn passes when the rules pass it.
 
-    def actors(self, state: State) -> list[str]:
-        """Return the players who must act now (deciders first, then the turn, then table duties)."""
-        return rules.actors(state)
+        :raises NotationError: the move cannot be read.
+        :raises IllegalMoveError: a rule forbids it (which, with the numbers).
+        """
+        turn = state.turn
+        text = self._do(state, seat, move)
+        return Move(text, ends_turn=state.turn != turn or state.phase == "over")
 
-    def outcome(self, state: State) -> str | None:
-        """Return the result of a finished game, or None while it goes on."""
-        return state.result or None
+    def answer(self, state: State, seat: str, decision: Decision, move: str, chance: Chance) -> Move:
+        """Apply ``seat``'s answer to the battle's question (a defending card, an optional effect)."""
+        return Move(self._do(state, seat, move))
 
-    def informative(self, entry) -> bool:
-        """Return True for an entry that showed a card or drew: it cannot be taken back."""
-        words = ("draws", "flips", "builds", "defends", "discard", "dealt", "keeps", "uses", "swaps", "attacks")
-        return any(w in entry.text for w in words) or super().informative(entry)
+    def _do(self, state: State, seat: str, move: str) -> str:
+        public, _ = mv.apply(state, seat, notation.parse(move))
+        text = "; ".join([public, *rules.advance(state)])
+        self._sync(state)
+        return text
+
+    def next_seat(self, state: State) -> int:
+        """Return the seat the rules passed the turn to (they do it themselves)."""
+        return state.turn
+
+    def update(self, state: State) -> None:
+        """Keep the open decisions in step with the battle."""
+        self._sync(state)
+
+    def _sync(self, state: State) -> None:
+        """Derive the open decisions from the battle, with the answers this pbd can list."""
+        found = rules.decisions(state)
+        for d in found:
+            d.answers = mv.legal(state, d.seat)
+        state.decisions = found
+
+    def _answers(self, state: State, decision: Decision) -> list[str]:
+        return mv.legal(state, decision.seat)
+
+    def explains(self, entry: LogEntry, decision: Decision) -> bool:
+        """Return True if ``entry`` is the attack that asks ``decision`` (the battle's questions)."""
+        return entry.text.lower().startswith("attack ")
+
+    def replay(self, state, entry: LogEntry, chance: Chance, board_, strict: bool = True):
+        """Boys' Town cannot replay its log yet (hand cards are read by their owners only).
+
+        :raises NotImplementedError: always (``pbd audit`` says so and checks the rest).
+        """
+        raise NotImplementedError("Boys' Town cannot replay its log yet")
 
     # -- reading -------------------------------------------------------------------------------
 
-    def problems(self, state: State) -> list[str]:
-        """Return every rule the board breaks (for ``pbd check``)."""
+    def board(self, state: State) -> list[str]:
+        """Return the board lines: catalogue, round and phase, piles, owed draws, Towns, the battle."""
+        return board.render(state)
+
+    def read_board(self, state: State, lines: list) -> None:
+        """Read the board lines back.
+
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+        board.parse(state, lines)
+
+    def board_problems(self, state: State) -> list[str]:
+        """Return every rule the board breaks (for ``pbd check``), the questions asked included."""
         from pbd.games.boystown import check
 
-        return check.problems(state)
+        out = check.problems(state)
+        want = [(d.seat, d.prompt, d.origin) for d in rules.decisions(state)]
+        if [(d.seat, d.prompt, d.origin) for d in state.decisions] != want:
+            out.append("the 'Waiting on' lines are not the questions the battle asks: "
+                       + ("; ".join(f"{s} — {p} · from {o}" for s, p, o in want) or "none"))
+        return out
 
     def check_text(self, text: str) -> list[str]:
         """Return every problem of a document as people left it (derived lines that were edited too).
@@ -235,14 +259,12 @@ class BoysTown(Playable):
         found = check.problems(state)
         return found if found else check.text_problems(state, text)
 
-    def describe(self, state: State) -> dict:
-        """Return the public state as JSON-able data (game, players, to_move, result, Towns, piles)."""
-        data = {"game": self.name, "match": state.meta.match_id, "catalogue": state.catalogue,
-                "players": [{"name": s.name, "hand": rules.hand_size(state, s.name), "turns": s.turns,
-                             "town": [r.name for r in s.town]} for s in state.seats],
-                "seats": state.players, "first": state.first, "round": state.round, "turn": state.turn or None,
-                "phase": state.phase, "to_move": rules.actors(state), "result": state.result or None,
-                "waiting": [{"seat": d.seat, "prompt": d.prompt, "origin": d.origin} for d in rules.decisions(state)]}
+    def describe_board(self, state: State) -> dict:
+        """Return the game's public data: catalogue, round, phase, Towns, piles, the questions asked."""
+        data = {"catalogue": state.catalogue, "first": state.first, "round": state.round, "phase": state.phase,
+                "towns": {s.name: [r.name for r in s.town] for s in state.people},
+                "turns": {s.name: s.turns for s in state.people},
+                "decisions": [{"seat": d.seat, "prompt": d.prompt, "from": d.origin} for d in state.decisions]}
         if state.deck is not None:
             data["draw_pile"] = cards.size(state.deck, cards.DRAW)
             data["discard_pile"] = cards.size(state.deck, cards.DISCARD)
@@ -256,7 +278,7 @@ class BoysTown(Playable):
         held = rules.hand(state, name)
         data = {"hand": [_describe(c) if c else "(face down: waiting for the other players' unlocks)"
                          for _, c in held]}
-        if state.peeked is not None and state.turn == name:
+        if state.peeked is not None and state.mover == name:
             c = rules.card_at(state, state.peeked, name)
             data["drawn"] = _describe(c) if c else "(waiting for unlocks)"
         mine = state.private.get(name)
@@ -264,10 +286,6 @@ class BoysTown(Playable):
             c = rules.card_at(state, int(mine["slot"]), name)
             data["face_down"] = c.name if c else "?"
         return data
-
-    def player_names(self, state: State) -> list[str]:
-        """Return the seated players in seat order."""
-        return state.names()
 
     def deck_check(self, deck: str) -> tuple[str, list[str]]:
         """Return ``(summary, problems)`` for a catalogue; a file is remembered by its hash.
@@ -279,10 +297,6 @@ class BoysTown(Playable):
         note = "" if GOODCUP in cat.cards else f" (no {GOODCUP})"
         return (f"{deck}: a Boys' Town catalogue, {len(cat.deck())} cards, {distinct} distinct, "
                 f"{len(cat.combos)} combos{note}; documents name it {cat.ref}"), []
-
-    def status(self, state: State) -> list[str]:
-        """Return where the game stands."""
-        return [rules.whose_move(state)]
 
     def score(self, state: State) -> tuple[list[str], dict]:
         """Return every player's score, the rulebook's four steps line by line."""
@@ -299,13 +313,9 @@ class BoysTown(Playable):
         return ["standard"]
 
 
+
 def _describe(c) -> str:
     return f"{c.name} (AP {c.ap}, TP {c.tp})" + (f" — {c.text}" if c.text else "")
-
-
-def _check_name(name: str) -> None:
-    if not NAME_RE.match(name or ""):
-        raise UsageError(f"{name!r} cannot be a Boys' Town player name (a letter, then letters, digits, _ ' -)")
 
 
 GAME = BoysTown()

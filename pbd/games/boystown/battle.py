@@ -30,12 +30,20 @@ def do_attack(state: State, seat: str, target: str, name: str, source: str) -> t
     if who == seat:
         raise IllegalMoveError("attack an opponent, not yourself")
     source = source or _where(state, seat, name)
+    if not name and source != "hand":
+        raise IllegalMoveError("say which Town card attacks: attack NAME with CARD from town")
     if (who, source) not in rules.targets(state, seat):
         raise IllegalMoveError(f"{who} has no card to defend a {source} attack with")
     b = Battle(seat, who, source, origin=len(state.meta.log) + 1)
     state.phase = "battle"
     if source == "hand":
-        slot = rules.in_hand(state, seat, name)
+        chosen = state.private.get(seat, {}).get("slot")
+        if name or chosen is None:
+            slot = rules.in_hand(state, seat, name)
+        elif chosen in cards.hand(state.deck, seat):
+            slot = int(chosen)
+        else:
+            raise IllegalMoveError("your pbd does not know which card you put face down; name it")
         b.attack_commit, nonce = cards.commit(state.meta.match_id, seat, slot)
         state.private[seat] = {"slot": slot, "nonce": nonce}
         state.battle = b
@@ -281,7 +289,7 @@ def _discards(state: State, cat, win: str, lose: str, null: dict) -> list[str]:
     b = state.battle
     out = []
     for slot in b.used:
-        name = next((r.name for s in state.seats for r in s.town if r.slot == slot), "?")
+        name = next((r.name for s in state.people for r in s.town if r.slot == slot), "?")
         _discard_slot(state, slot)
         out.append(f"{name} discarded (used)")
     order = [(lose, "loser_discarded")]
@@ -298,7 +306,7 @@ def _discards(state: State, cat, win: str, lose: str, null: dict) -> list[str]:
 
 
 def _discard_slot(state: State, slot: int) -> None:
-    for s in state.seats:
+    for s in state.people:
         s.town = [r for r in s.town if r.slot != slot]
     cards.to_pile(state.deck, slot, cards.DISCARD)
 

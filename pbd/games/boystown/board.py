@@ -3,9 +3,12 @@
 ::
 
     pbd match 7f3a9c2e · Boys' Town
-    Catalogue: standard (sha256:55932cd1ea50ed64)
-    Players: 3 · seats Ann, Ben, Cy · first Ann
+    Seats: Ann, Ben, Cy (3 of 3)                     (the table's header: seats, turn,
+    Options: catalogue=standard                       decisions, owed unlocks)
+    Turn: Ann
+    Waiting on: Ben — defend against Ann with a card from hand · from 12
 
+    Catalogue: standard (sha256:55932cd1ea50ed64)
     Round 2 · Ann's turn, Build Phase
     Phase: build · built 1 · builds 1 · requires tag:shop
     Draw pile: 31 · Discard pile: 9 (top: Rusty Bike)
@@ -17,12 +20,10 @@
     Ben · hand 5 · turns 1
       (no Residents)
 
-    Battle: Ann attacks Ben from hand · entry 12 · stage reveal
+    Battle: Ann attacks Ben from hand · entry 12 · stage defend
       Ann: face down · commitment 3fa1…
-      Ben: Bouncer (#20) from hand · commitment 9c0e… · nonce 51d2…
-    Waiting on: Ann to flip their face-down card
 
-    Shared deck
+    Deck
     …                               (the table's own section)
 
 The ``Round``, ``Draw pile`` and ``Waiting on`` lines and the AP/TP figures are derived: they
@@ -34,18 +35,15 @@ from __future__ import annotations
 import re
 
 from pbd.errors import DocumentFormatError
-from pbd.games.base import Line, parse_meta, split_frame
+from pbd.games.base import Line
 from pbd.games.boystown import cards, effects, rules
 from pbd.games.boystown.state import PHASES, Battle, Resident, Seat, State
 
 TITLE = "Boys' Town"
-DECK_HEADING = "Shared deck"
 MAX_LINES = 2000
 MAX_LINE = 4000
 
 CATALOGUE_RE = re.compile(r"^catalogue:\s*(?P<ref>.+?)\s*$", re.I)
-PLAYERS_RE = re.compile(r"^players:\s*(?P<n>\d)\s*(?:·\s*seats\s+(?P<seats>[^·]*?))?\s*(?:·\s*first\s+(?P<first>.+?))?\s*$",
-                        re.I)
 PHASE_RE = re.compile(r"^phase:\s*(?P<body>.+?)\s*$", re.I)
 OWED_RE = re.compile(r"^owed:\s*(?P<body>.*?)\s*$", re.I)
 SEAT_RE = re.compile(r"^(?P<name>[^\s·:][^·:]*?)\s*·\s*hand\s+(?P<hand>\d+)\s*·\s*turns\s+(?P<turns>\d+)\s*$", re.I)
@@ -53,35 +51,27 @@ RESIDENT_RE = re.compile(r"^\s+(?P<name>[^(#·]+?)\s*\(#(?P<slot>\d+)\)(?P<rest>
 BATTLE_RE = re.compile(r"^battle:\s*(?P<att>.+?)\s+attacks\s+(?P<def>.+?)\s+from\s+(?P<src>hand|town)\s*·\s*"
                        r"entry\s+(?P<origin>\d+)\s*·\s*stage\s+(?P<stage>\w+)\s*$", re.I)
 SIDE_RE = re.compile(r"^\s+(?P<who>[^:]+?):\s*(?P<rest>.*)$")
-RESULT_RE = re.compile(r"^result:\s*(?P<text>.+?)\s*$", re.I)
 DERIVED_RE = re.compile(r"^(round\s+\d+|draw pile:|waiting on:|\(no residents\))", re.I)
 
 
 # -- render -----------------------------------------------------------------------------
 
-def render(state: State) -> tuple[list[str], list[str]]:
-    """Return ``(header, body)`` lines of ``state``."""
-    header = [f"Catalogue: {_ref(state)}",
-              f"Players: {state.players}" + (f" · seats {', '.join(state.names())}" if state.seats else "")
-              + (f" · first {state.first}" if state.first else "")]
-    body = [status_line(state), _phase_line(state)]
+def render(state: State) -> list[str]:
+    """Return the board lines of ``state`` (the table writes the header and the deck's section)."""
+    body = [f"Catalogue: {_ref(state)}"]
+    if not state.people:
+        return body
+    body += [status_line(state), _phase_line(state)]
     if state.deck is not None:
         body.append(_piles_line(state))
     if state.owed or state.mills:
         body.append("Owed: " + "; ".join([f"{w} draws 1 ({why})" for w, why in state.owed]
                                          + ([f"{state.mills} card(s) to the discard pile"] if state.mills else [])))
-    for s in state.seats:
+    for s in state.people:
         body += ["", *_seat_lines(state, s)]
     if state.battle:
         body += ["", *_battle_lines(state)]
-    waiting = rules.whose_move(state) if state.phase not in ("over",) else ""
-    if state.phase not in ("over", "joining") and waiting.startswith("waiting on"):
-        body.append("Waiting on: " + waiting[len("waiting on "):])
-    if state.result:
-        body += ["", f"Result: {state.result}"]
-    if state.deck is not None:
-        body += ["", DECK_HEADING, *cards.render(state.deck)]
-    return header, body
+    return body
 
 
 def _ref(state: State) -> str:
@@ -93,15 +83,13 @@ def _ref(state: State) -> str:
 
 def status_line(state: State) -> str:
     """Return the round, whose turn and the phase, in words (derived)."""
-    if state.phase in ("joining", "shuffling", "over"):
+    if state.phase in ("joining", "shuffling", "over") or not state.mover:
         return f"Round {state.round} · {rules.phase_words(state)}"
-    return f"Round {state.round} · {state.turn}'s turn, {rules.phase_words(state)}"
+    return f"Round {state.round} · {state.mover}'s turn, {rules.phase_words(state)}"
 
 
 def _phase_line(state: State) -> str:
     parts = [state.phase]
-    if state.turn:
-        parts.append(f"turn {state.turn}")
     parts.append(f"round {state.round}")
     if state.built:
         parts.append(f"built {state.built}")
@@ -193,36 +181,19 @@ def _battle_lines(state: State) -> list[str]:
 
 # -- parse --------------------------------------------------------------------------------
 
-def parse(text: str, game: str = "boystown") -> State:
-    """Return the state a document shows.
+def parse(state: State, lines: list[Line]) -> None:
+    """Read the board lines into ``state`` (its seats already read from the header).
 
     :raises DocumentFormatError: naming the line and what was expected.
     """
-    if text.count("\n") > MAX_LINES:
-        raise DocumentFormatError(f"the document has more than {MAX_LINES} lines; not a Boys' Town board")
-    frame = split_frame(text)
-    for line in [*frame.header, *frame.body]:
+    if len(lines) > MAX_LINES:
+        raise DocumentFormatError(f"the board has more than {MAX_LINES} lines; not a Boys' Town board")
+    state.people = []
+    reading: list = [None]
+    for line in lines:
         if len(line.text) > MAX_LINE:
             raise DocumentFormatError(f"a line of {len(line.text)} characters", line=line.number)
-    meta = parse_meta(game, frame)
-    state = State(meta)
-    lines = [*frame.header, *frame.body]
-    if not frame.match_id and lines and lines[0].text.strip().lower() == TITLE.lower():
-        lines = lines[1:]
-    body, deck_lines = _split_deck(lines)
-    reading: list = [None]
-    for line in body:
         _read_line(state, line, reading)
-    if deck_lines is not None:
-        state.deck = cards.parse([ln.text for ln in deck_lines])
-    return state
-
-
-def _split_deck(lines: list[Line]) -> tuple[list[Line], list[Line] | None]:
-    for i, line in enumerate(lines):
-        if line.text.strip() == DECK_HEADING:
-            return lines[:i], lines[i + 1:]
-    return lines, None
 
 
 def _read_line(state: State, line: Line, reading: list) -> None:
@@ -230,26 +201,23 @@ def _read_line(state: State, line: Line, reading: list) -> None:
     bare = text.strip()
     if not bare or DERIVED_RE.match(bare):
         return
-    if m := CATALOGUE_RE.match(bare):
-        state.catalogue = m.group("ref")
-    elif m := PLAYERS_RE.match(bare):
-        _read_players(state, m, line)
+    if CATALOGUE_RE.match(bare):
+        return
     elif m := PHASE_RE.match(bare):
         _read_phase(state, m.group("body"), line)
     elif m := OWED_RE.match(bare):
         _read_owed(state, m.group("body"), line)
     elif m := SEAT_RE.match(bare):
-        seat = state.seat(m.group("name").strip())
-        if seat is None:
-            raise DocumentFormatError(f"{m.group('name').strip()!r} is not in the Players line", line=line.number)
-        seat.turns = int(m.group("turns"))
+        name = m.group("name").strip()
+        if name not in state.seats or state.seat(name):
+            raise DocumentFormatError(f"{name!r} is not a seat of the match, or is listed twice", line=line.number)
+        seat = Seat(name, int(m.group("turns")))
+        state.people.append(seat)
         reading[0] = seat
     elif m := BATTLE_RE.match(bare):
         state.battle = Battle(m.group("att").strip(), m.group("def").strip(), m.group("src").lower(),
                               int(m.group("origin")), m.group("stage").lower())
         reading[0] = state.battle
-    elif m := RESULT_RE.match(bare):
-        state.result = m.group("text")
     elif text.startswith(" ") and isinstance(reading[0], Seat):
         _read_resident(reading[0], text, line)
     elif text.startswith(" ") and isinstance(reading[0], Battle):
@@ -258,19 +226,6 @@ def _read_line(state: State, line: Line, reading: list) -> None:
         raise DocumentFormatError(f"cannot read {bare[:60]!r} on a Boys' Town board",
                                   line=line.number, hint="expected a player line 'Ann · hand 4 · turns 1', a Town card "
                                                          "'  Old Mill (#12) · AP 3 · TP 4', or a Battle line")
-
-
-def _read_players(state: State, m: re.Match, line: Line) -> None:
-    n = int(m.group("n"))
-    if not 2 <= n <= 6:
-        raise DocumentFormatError(f"Boys' Town is played by 2 to 6 players, not {n}", line=line.number)
-    state.players = n
-    names = [x.strip() for x in (m.group("seats") or "").split(",") if x.strip()]
-    if len(names) > n or len({x.casefold() for x in names}) != len(names):
-        raise DocumentFormatError("the seats must be distinct names, no more than the number of players",
-                                  line=line.number)
-    state.seats = [Seat(x) for x in names]
-    state.first = (m.group("first") or "").strip()
 
 
 def _read_phase(state: State, body: str, line: Line) -> None:
@@ -282,9 +237,7 @@ def _read_phase(state: State, body: str, line: Line) -> None:
     for p in parts[1:]:
         key, _, value = p.partition(" ")
         try:
-            if key == "turn":
-                state.turn = value
-            elif key == "round":
+            if key == "round":
                 state.round = int(value)
             elif key == "built":
                 state.built = int(value)

@@ -4,7 +4,7 @@ Every call the game makes on the shared deck or the secret choice goes through h
 the rules never depend on how the table works inside.  Piles of the deck:
 
 * ``draw`` — the face-down Draw Pile; ``discard`` — the face-up Discard Pile (top first);
-* ``town NAME`` — NAME's Town, face up, in build order;
+* ``town1`` .. ``town6`` — each seat's Town (by seat number), face up, in build order;
 * hands are the deck's own (``deck.hands[seat]``); the draw-phase card is set aside by
   ``peek`` until ``keep`` or ``redraw``.
 
@@ -14,55 +14,22 @@ Card ids in the deck are the 1-based positions of the catalogue's deck list
 
 from __future__ import annotations
 
-import hashlib
 import secrets as _secrets
 
-from pbd.errors import DocumentFormatError, UsageError
+from pbd.errors import DocumentFormatError
+from pbd.table import secret
 
 DRAW, DISCARD = "draw", "discard"
 
-#: The SharedDeck class (pbd.table.deck.SharedDeck); tests may put a stand-in here.
-DECK_CLASS = None
+
+def piles(deck_list: list[str]) -> dict[str, list[str]]:
+    """Return the shared deck's piles at the start: every card id face down in ``draw``."""
+    return {DRAW: [str(i) for i in range(1, len(deck_list) + 1)], DISCARD: []}
 
 
-def deck_class():
-    """Return the table's SharedDeck class.
-
-    :raises UsageError: pbd.table is not installed (Boys' Town needs the shared table).
-    """
-    global DECK_CLASS
-    if DECK_CLASS is None:
-        try:
-            from pbd.table.deck import SharedDeck
-        except ImportError:
-            raise UsageError("Boys' Town needs pbd's shared table (pbd.table), which this pbd lacks") from None
-        DECK_CLASS = SharedDeck
-    return DECK_CLASS
-
-
-def town(seat: str) -> str:
-    """Return the pile name of ``seat``'s Town."""
-    return f"town {seat}"
-
-
-def create(match_id: str, seats: list[str], deck_list: list[str]):
-    """Return a new shared deck of every card id face down in ``draw`` (shuffled by every seat)."""
-    piles = {DRAW: [str(i) for i in range(1, len(deck_list) + 1)], DISCARD: []}
-    piles.update({town(s): [] for s in seats})
-    return deck_class().create(match_id, seats, piles)
-
-
-def parse(lines: list[str]):
-    """Return the shared deck written in ``lines`` (its document section).
-
-    :raises DocumentFormatError: the section is malformed.
-    """
-    return deck_class().parse(lines)
-
-
-def render(deck) -> list[str]:
-    """Return the deck's document section."""
-    return deck.render()
+def town(deck, seat: str) -> str:
+    """Return the pile name of ``seat``'s Town (``town1`` .. ``town6``, by seat number)."""
+    return f"town{deck.seats.index(seat) + 1}"
 
 
 def name_of(deck_list: list[str], card_id: str | None) -> str | None:
@@ -141,15 +108,19 @@ def reveal(deck, seat: str, slot: int) -> str:
 
 
 def to_pile(deck, slot: int, name: str) -> None:
-    """Move a face-up card onto pile ``name`` (the top of the discard pile, the end of a Town)."""
+    """Move a face-up card (in a pile, or shown in a hand) onto pile ``name`` (the top of the discard pile, the end of a Town)."""
+    owner = deck.holder(slot)
+    if owner is not None:          # a battle card shown from hand
+        deck.discard(owner, slot, to=name)
+        if name != DISCARD:
+            deck.piles[name].remove(slot)
+            deck.piles[name].append(slot)
+        return
     deck.move(slot, name, top=name == DISCARD)
 
 
 def to_hand(deck, slot: int, seat: str) -> None:
-    """Put a face-up card into ``seat``'s hand (a swap; a battle card that is not discarded).
-
-    TABLE_API has no such operation yet; the table provides ``take(slot, seat)``.
-    """
+    """Put a face-up card into ``seat``'s hand (a swap; a battle card that is not discarded)."""
     deck.take(slot, seat)
 
 
@@ -163,42 +134,14 @@ def waiting_on(deck) -> list[str]:
     return list(deck.waiting_on()) if deck is not None else []
 
 
-def settle(deck, seat: str, key: bytes) -> list[str]:
-    """Do ``seat``'s owed table work with its key material; return log summary lines."""
-    return deck.settle(seat, key)
-
-
-def verify(deck, previous, public_keys=None) -> list[str]:
-    """Return every problem with the table's changes since ``previous``."""
-    return deck.verify(previous, public_keys)
-
-
 # -- secret simultaneous choice ----------------------------------------------------------
 
 def commit(match_id: str, seat: str, slot: int) -> tuple[str, str]:
-    """Return ``(commitment, nonce)`` for ``seat``'s face-down choice of ``slot``."""
+    """Return ``(commitment, nonce)`` for ``seat``'s face-down choice of ``slot`` (pbd.table.secret)."""
     nonce = _secrets.token_hex(16)
-    return _commit(match_id, seat, slot, nonce), nonce
+    return secret.commit(seat, slot, nonce, match_id), nonce
 
 
 def opens(match_id: str, seat: str, commitment: str, slot: int, nonce: str) -> bool:
     """Return True if ``slot`` and ``nonce`` open ``commitment`` of ``seat``."""
-    try:
-        from pbd.table import secret
-    except ImportError:
-        return _commit(match_id, seat, slot, nonce) == commitment
-    return bool(secret.open_(seat, commitment, slot, nonce))
-
-
-def _commit(match_id: str, seat: str, slot: int, nonce: str) -> str:
-    try:
-        from pbd.table import secret
-    except ImportError:
-        return hashlib.sha256(f"{match_id}|{seat}|{slot}|{nonce}".encode()).hexdigest()
-    return secret.commit(seat, slot, nonce)
-
-
-def hold(deck, seat: str, seed: bytes) -> None:
-    """Give the table ``seat``'s key material for this command, if the table asks for it."""
-    if deck is not None and hasattr(deck, "hold"):
-        deck.hold(seat, seed)
+    return secret.open_(seat, commitment, slot, nonce, match=match_id)

@@ -37,8 +37,8 @@ def _seats(state: State) -> list[str]:
     out = []
     if len(state.seats) > state.players:
         out.append(f"{len(state.seats)} players sit at a {state.players}-player match")
-    if state.turn and not state.seat(state.turn):
-        out.append(f"the turn is {state.turn}'s, who is not playing")
+    if state.mover and not state.seat(state.mover):
+        out.append(f"the turn is {state.mover}'s, who is not playing")
     if state.first and not state.seat(state.first) and state.first.casefold() != "random":
         out.append(f"first player {state.first} is not playing")
     return out
@@ -47,8 +47,8 @@ def _seats(state: State) -> list[str]:
 def _towns(state: State, cat) -> list[str]:
     out = []
     seen: dict[int, str] = {}
-    for s in state.seats:
-        pile = cards.pile(state.deck, cards.town(s.name)) if state.deck is not None else None
+    for s in state.people:
+        pile = cards.pile(state.deck, cards.town(state.deck, s.name)) if state.deck is not None else None
         for r in s.town:
             if r.name not in cat.cards:
                 out.append(f"{s.name}'s Town: {r.name!r} is not a card of the catalogue")
@@ -68,14 +68,14 @@ def _towns(state: State, cat) -> list[str]:
 
 def _phase(state: State) -> list[str]:
     out = []
-    seat = state.seat(state.turn) if state.turn else None
+    seat = state.seat(state.mover) if state.mover else None
     if state.phase == "attack" and seat and seat.turns <= 1:
         out.append(f"{seat.name} is in the Attack Phase in their first round, which skips it")
     if state.phase in ("build", "attack") and state.built > 1 + state.builds + 5:
         out.append(f"{state.built} builds this turn")
     b = state.battle
     if b is not None:
-        if b.attacker != state.turn:
+        if b.attacker != state.mover:
             out.append(f"the battle's attacker {b.attacker} does not have the turn")
         if not state.seat(b.defender) or b.defender == b.attacker:
             out.append(f"the battle's defender {b.defender} is not an opponent")

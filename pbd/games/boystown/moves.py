@@ -51,13 +51,13 @@ def legal(state: State, seat: str) -> list[str]:
     b = state.battle
     if b is not None:
         return _battle_moves(state, seat)
-    if seat != state.turn:
+    if seat != state.mover:
         return []
     if state.phase == "drawn":
         return ["keep", "redraw"] if rules.card_at(state, state.peeked, seat) else []
     out = []
     if state.phase == "draw":
-        out.append("draw")
+        out += ["draw"] if rules.can_draw(state) else []
     elif state.phase == "build":
         out += _builds(state, seat)
     elif state.phase == "attack":

@@ -3,6 +3,7 @@
     draw · keep · redraw
     build Corner Shop · done                      (done: no more extra builds)
     attack Ben with Street Fighter from hand · attack Cy with Old Mill from town
+    attack Ben from hand                          (as the log writes it: the card stays face down)
     defend with Bouncer
     flip                                          (the attacker turns their face-down card)
     swap Getaway Driver with Old Mill · use Bodyguard · pass      (after the flip)
@@ -47,6 +48,7 @@ _PATTERNS = [
     ("build", re.compile(r"^(?:build|place)\s+(?P<card>.+)$", re.I)),
     ("attack", re.compile(r"^attack\s+(?P<target>.+?)\s+with\s+(?P<card>.+?)"
                           r"(?:\s+from\s+(?:my\s+|the\s+)?(?P<source>hand|town))?$", re.I)),
+    ("attack", re.compile(r"^attack\s+(?P<target>.+?)\s+from\s+(?:my\s+|the\s+)?(?P<source>hand)$", re.I)),
     ("defend", re.compile(r"^defend(?:\s+with)?\s+(?P<card>.+)$", re.I)),
     ("swap", re.compile(r"^swap\s+(?P<card>.+?)\s+(?:with|for)\s+(?P<target>.+)$", re.I)),
     ("use", re.compile(r"^use\s+(?P<card>.+?)(?:\s+on\s+(?P<target>.+))?$", re.I)),

@@ -47,7 +47,8 @@ from pbd.errors import IllegalMoveError
 from pbd.games.boystown import cards, effects, score
 from pbd.games.boystown.catalogue import Card, Catalogue, load
 from pbd.games.boystown.notation import Move
-from pbd.games.boystown.state import HAND_SIZE, Battle, Decision, Resident, State
+from pbd.games.boystown.state import HAND_SIZE, Battle, Resident, Seat, State
+from pbd.table.decisions import Decision
 
 TURN_PHASES = ("draw", "drawn", "build", "attack")
 
@@ -118,8 +119,8 @@ def player(state: State, name: str) -> str:
 # -- starting -----------------------------------------------------------------------------
 
 def start(state: State) -> list[str]:
-    """Create the shared deck once every seat is taken; the deal follows when it is shuffled."""
-    state.deck = cards.create(state.meta.match_id, state.names(), cat(state).deck())
+    """Every seat is taken and has shuffled the deck in: deal and begin the first turn."""
+    state.people = [Seat(n) for n in state.seats]
     state.phase = "shuffling"
     return advance(state)
 
@@ -127,11 +128,12 @@ def start(state: State) -> list[str]:
 def _deal(state: State) -> str:
     """Deal 4 cards to each player (one at a time, in seat order) and start the first turn."""
     for _ in range(HAND_SIZE):
-        for s in state.seats:
+        for s in state.people:
             cards.deal(state.deck, s.name, 1)
-    state.round, state.turn = 1, state.first or state.seats[0].name
+    state.round, state.phase = 1, "draw"
+    state.mover = state.first or state.seats[0]
     _begin_turn(state)
-    return f"{HAND_SIZE} cards dealt to each player; {state.turn} begins"
+    return f"{HAND_SIZE} cards dealt to each player; {state.mover} begins"
 
 
 # -- automatic steps ----------------------------------------------------------------------
@@ -151,6 +153,8 @@ def advance(state: State) -> list[str]:
     out += pay_owed(state)
     if state.mills or state.owed:
         return out
+    if state.phase == "draw" and not cards.size(state.deck, cards.DRAW):
+        _card_available(state, out)
     if state.battle and state.battle.stage == "resolve":
         from pbd.games.boystown import battle
 
@@ -163,8 +167,8 @@ def advance(state: State) -> list[str]:
     if state.phase == "draw" and not state.owed and not _draw_possible(state):
         state.phase = "build"
         out.append("no card left to draw: the Draw Phase is skipped")
-        if not hand_size(state, state.turn):
-            state.emptied = state.turn
+        if not hand_size(state, state.mover):
+            state.emptied = state.mover
     if state.emptied and state.phase != "over" and not state.owed and not state.mills:
         out.append(finish(state))
     return out
@@ -175,7 +179,7 @@ def pay_owed(state: State) -> list[str]:
     out: list[str] = []
     while state.mills or state.owed:
         if not _card_available(state, out):
-            if not cards.ready(state.deck):
+            if not cards.ready(state.deck) or not discards_up(state):
                 return out
             out.append("no card left to draw or discard: skipped")
             state.mills, state.owed = 0, []
@@ -190,13 +194,23 @@ def pay_owed(state: State) -> list[str]:
     return out
 
 
+def discards_up(state: State) -> bool:
+    """Return True once every discard but the top one is face up (they can be reshuffled)."""
+    return all(cards.card(state.deck, i) is not None for i in cards.pile(state.deck, cards.DISCARD)[1:])
+
+
+def can_draw(state: State) -> bool:
+    """Return True if the draw pile is shuffled in and holds a card."""
+    return cards.ready(state.deck) and cards.size(state.deck, cards.DRAW) > 0
+
+
 def _card_available(state: State, out: list[str]) -> bool:
     """Return True if the draw pile has a card now; rebuild it from the discards when empty."""
     if not cards.ready(state.deck):
         return False
     if cards.size(state.deck, cards.DRAW):
         return True
-    if cards.size(state.deck, cards.DISCARD) > 1:
+    if cards.size(state.deck, cards.DISCARD) > 1 and discards_up(state):
         n = cards.size(state.deck, cards.DISCARD) - 1
         cards.reshuffle(state.deck)
         out.append(f"draw pile rebuilt from {n} discards (the top discard stays)")
@@ -206,7 +220,7 @@ def _card_available(state: State, out: list[str]) -> bool:
 
 def finish(state: State) -> str:
     """End the game: take the score and name the winner(s)."""
-    state.phase, state.battle, state.turn = "over", None, ""
+    state.phase, state.battle, state.mover = "over", None, ""
     state.result = score.result_line(state)
     return f"game over: {state.result}"
 
@@ -214,7 +228,7 @@ def finish(state: State) -> str:
 # -- turns ----------------------------------------------------------------------------------
 
 def _begin_turn(state: State) -> None:
-    state.seat(state.turn).turns += 1
+    state.seat(state.mover).turns += 1
     state.phase, state.peeked, state.redrawn = "draw", None, False
     state.builds, state.requires, state.extra_penalty, state.skip_attack, state.built = 0, "", (), False, 0
 
@@ -231,17 +245,17 @@ def _owed_to(state: State, seat: str) -> int:
 def end_turn(state: State) -> list[str]:
     """Pass the turn to the next seat (a new round after the last seat)."""
     names = state.names()
-    i = (names.index(state.turn) + 1) % len(names)
+    i = (names.index(state.mover) + 1) % len(names)
     if names[i] == (state.first or names[0]):
         state.round += 1
-    state.turn = names[i]
+    state.mover = names[i]
     _begin_turn(state)
-    return [] if state.emptied else [f"{state.turn}'s turn"]
+    return [] if state.emptied else [f"{state.mover}'s turn"]
 
 
 def check_emptied(state: State, seat: str) -> None:
     """Note that the game ends if ``seat`` has the turn and an empty hand (nothing owed to it)."""
-    if seat == state.turn and not hand_size(state, seat) and not _owed_to(state, seat):
+    if seat == state.mover and not hand_size(state, seat) and not _owed_to(state, seat):
         state.emptied = seat
 
 
@@ -291,7 +305,7 @@ def _need_drawn(state: State, seat: str) -> None:
 def _need_phase(state: State, seat: str, *phases: str) -> None:
     if state.phase == "over":
         raise IllegalMoveError(f"the game is over: {state.result}")
-    if state.turn != seat or state.battle is not None:
+    if state.mover != seat or state.battle is not None:
         raise IllegalMoveError(f"it is not your turn to move: {whose_move(state)}")
     if state.phase not in phases:
         raise IllegalMoveError(f"that is a move of the {' or '.join(phases)} phase; now: {phase_words(state)}")
@@ -314,7 +328,7 @@ def do_build(state: State, seat: str, name: str) -> str:
     c = card_at(state, slot, seat)
     if extra and state.requires and not c.matches(state.requires):
         raise IllegalMoveError(f"this extra build must be {_spec(state.requires)}; {c.name} is not")
-    cards.discard_own(state.deck, seat, slot, to=cards.town(seat))
+    cards.discard_own(state.deck, seat, slot, to=cards.town(state.deck, seat))
     resident = Resident(slot, c.name, penalty=bool(c.penalty))
     state.seat(seat).town.append(resident)
     notes = _penalty_notes(state, c, resident, extra)
@@ -383,7 +397,7 @@ def do_done(state: State, seat: str) -> str:
 def enter_attack(state: State) -> list[str]:
     """Start the Attack Phase, or skip it (first round, a penalty, nobody to attack): end the turn."""
     state.builds = 0
-    seat = state.seat(state.turn)
+    seat = state.seat(state.mover)
     why = ("first round: no attack" if seat.turns == 1 else "no Attack Phase (penalty)" if state.skip_attack
            else "" if targets(state, seat.name) else "nobody can be attacked")
     if not why:
@@ -395,7 +409,7 @@ def enter_attack(state: State) -> list[str]:
 def targets(state: State, seat: str) -> list[tuple[str, str]]:
     """Return ``(opponent, source)`` pairs ``seat`` can attack now (hand and/or town)."""
     out = []
-    for s in state.seats:
+    for s in state.people:
         if s.name == seat:
             continue
         if hand_size(state, seat) and hand_size(state, s.name):
@@ -457,7 +471,7 @@ def swap_in(state: State, seat: str, slot: int, r: Resident) -> None:
     town = state.seat(seat).town
     i = town.index(r)
     cards.to_hand(state.deck, r.slot, seat)
-    cards.discard_own(state.deck, seat, slot, to=cards.town(seat))
+    cards.discard_own(state.deck, seat, slot, to=cards.town(state.deck, seat))
     town[i] = Resident(slot, name)
 
 
@@ -486,10 +500,9 @@ def decisions(state: State) -> list[Decision]:
         return []
     if b.stage == "defend":
         where = "a card from hand" if b.source == "hand" or not state.seat(b.defender).town else "a Resident"
-        return [Decision(b.defender, f"{b.defender}: defend against {b.attacker} with {where}",
-                         [], b.origin)]
-    if b.stage == "effects" and b.windows:
-        return [Decision(b.windows[0], f"{b.windows[0]}: use an optional effect, or pass", [], b.origin)]
+        return [Decision(b.defender, f"defend against {b.attacker} with {where}", [], b.origin)]
+    if b.stage == "effects" and b.windows and b.windows[0] == b.defender:
+        return [Decision(b.defender, "use an optional effect in the battle, or pass", [], b.origin)]
     return []
 
 
@@ -501,10 +514,10 @@ def whose_move(state: State) -> str:
     if b and b.stage == "reveal":
         return f"waiting on {b.attacker} to flip their face-down card"
     if d := decisions(state):
-        return f"waiting on {d[0].prompt}"
+        return f"waiting on {d[0].seat}: {d[0].prompt}"
     if state.phase in ("joining", "shuffling"):
         return phase_words(state)
-    return f"{state.turn}'s turn, {phase_words(state)}"
+    return f"{state.mover}'s turn, {phase_words(state)}"
 
 
 def phase_words(state: State) -> str:
@@ -522,7 +535,7 @@ def actors(state: State) -> list[str]:
     b = state.battle
     if b and b.stage == "reveal":
         out.append(b.attacker)
-    elif b is None and state.turn and state.phase in TURN_PHASES:
-        out.append(state.turn)
+    elif b is None and state.mover and state.phase in TURN_PHASES:
+        out.append(state.mover)
     out += [s for s in cards.waiting_on(state.deck) if s not in out]
     return out

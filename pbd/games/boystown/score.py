@@ -76,7 +76,7 @@ def score_of(state: State, seat: str) -> Score:
 
 def scores(state: State) -> list[Score]:
     """Return every player's score in seat order."""
-    return [score_of(state, s.name) for s in state.seats]
+    return [score_of(state, s.name) for s in state.people]
 
 
 def winners(state: State) -> list[str]:

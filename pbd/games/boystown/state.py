@@ -13,23 +13,12 @@ each Resident's build penalty and adjustments, the battle in progress, owed draw
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from pbd.games.base import Meta
+from pbd.table.game import TableState
 
 #: Phases of a turn, in order; ``joining``/``shuffling`` before the first turn, ``over`` at the end.
 PHASES = ("joining", "shuffling", "draw", "drawn", "build", "attack", "battle", "over")
 HAND_SIZE = 4
-
-
-@dataclass
-class Decision:
-    """A seat owes an answer (TABLE_API's pending decision); derived from the battle, never stored."""
-
-    seat: str
-    prompt: str
-    answers: list[str]
-    origin: int
 
 
 @dataclass
@@ -86,15 +75,15 @@ class Battle:
 
 
 @dataclass
-class State:
-    """A whole match: seats, turn and phase, the battle, owed draws, and the shared deck."""
+class State(TableState):
+    """A whole match: the table's seats, turn and deck, plus turn phase, Towns, the battle, owed draws.
 
-    meta: Meta
-    catalogue: str = "standard"
-    players: int = 2
-    seats: list[Seat] = field(default_factory=list)
-    first: str = ""
-    turn: str = ""
+    ``seats``/``turn``/``deck``/``decisions``/``result``/``options`` are the table's
+    (:class:`~pbd.table.game.TableState`); ``people`` holds each seat's Town and turns
+    started, ``mover`` the name of the seat on turn.
+    """
+
+    people: list[Seat] = field(default_factory=list)
     round: int = 0
     phase: str = "joining"
     peeked: int | None = None        # the draw-phase card set aside for the player
@@ -108,18 +97,39 @@ class State:
     owed: list[list[str]] = field(default_factory=list)   # [seat, why] draws owed, in draw order
     mills: int = 0                   # cards owed from the draw pile to the discard pile
     emptied: str = ""                # the player whose hand emptied on their turn (the game ends)
-    result: str = ""
-    deck: Any = None                 # pbd.table.deck.SharedDeck (None until every seat joined)
     #: Private, never rendered: each held seat's face-down choice ``{"slot": n, "nonce": hex}``.
     private: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
 
+    @property
+    def catalogue(self) -> str:
+        """Return the match's catalogue reference (the ``catalogue=`` option; default ``standard``)."""
+        return next((w.split("=", 1)[1] for w in self.options if w.startswith("catalogue=")), "standard")
+
+    @property
+    def first(self) -> str:
+        """Return the seat chosen to play first (``first=`` option), or the creator's."""
+        chosen = next((w.split("=", 1)[1] for w in self.options if w.startswith("first=")), "")
+        return next((s for s in self.seats if s.casefold() == chosen.casefold()), self.seats[0] if self.seats else "")
+
+    @property
+    def mover(self) -> str:
+        """Return the name of the seat on turn ("" before the first turn and after the end)."""
+        if self.phase in ("joining", "shuffling", "over") or not self.seats:
+            return ""
+        return self.seats[self.turn]
+
+    @mover.setter
+    def mover(self, name: str) -> None:
+        if name:
+            self.turn = self.seats.index(name)
+
     def seat(self, name: str) -> Seat | None:
         """Return the seat of ``name`` (case-insensitive), or None."""
-        for s in self.seats:
+        for s in self.people:
             if s.name.casefold() == name.casefold():
                 return s
         return None
 
     def names(self) -> list[str]:
         """Return the seated players' names in seat order."""
-        return [s.name for s in self.seats]
+        return list(self.seats)
