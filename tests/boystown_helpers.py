@@ -6,17 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from boystown_fake_table import FakeDeck
+from pbd import match, private
 from pbd.games.boystown import GAME, cards, rules
 from pbd.games.boystown.state import Resident
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
-
-
-@pytest.fixture
-def table(monkeypatch):
-    """Put the in-memory stand-in where pbd.table's SharedDeck goes (until the table lands)."""
-    monkeypatch.setattr(cards, "DECK_CLASS", FakeDeck)
 
 
 def start(pbd, doc: Path, n: int = 2, *extra) -> list[str]:
@@ -32,45 +26,73 @@ def state_of(doc: Path):
     return GAME.parse(doc.read_text())
 
 
+def catch_up(doc: Path) -> None:
+    """Let every seat's pbd do the work it owes (what its next command does), until nobody owes any."""
+    for _ in range(12):
+        state = state_of(doc)
+        owing = [s for s in state.seats if GAME.pending(state, s)]
+        if not owing:
+            return
+        for seat in owing:
+            match.legal(str(doc), seat)
+
+
 def arrange(doc: Path, hands: dict | None = None, draw: list | None = None, discard: list | None = None,
             towns: dict | None = None, turn: str | None = None, phase: str | None = None,
-            turns: dict | None = None) -> None:
-    """Stack the deck of a started match: exact hands and Towns, the top of the draw and discard piles.
+            turns: dict | None = None, leave: int | None = None) -> None:
+    """Stack the real shared deck of a started match: exact hands and Towns, the top of the draw and discard piles.
 
-    Names are card names; the rest of the deck keeps its cards.  The state is written back to ``doc``.
+    The test holds every seat's seed (their private state), so it knows which slot holds which
+    card (the audit's derivation); it moves slots, has every seat do the unlocks that the new
+    places owe, and updates every seat's private record, as if the match had gone that way.
     """
+    catch_up(doc)
     state = state_of(doc)
+    secs = {s: private.load(state.meta.match_id, s) for s in state.seats}
     deck, cat = state.deck, rules.cat(state)
-    wanted: list[tuple[int, str]] = []
-    pile = deck.piles[cards.DRAW]
+    dealt, problems = deck.derive({s: secs[s].seed for s in state.seats})
+    assert not problems, problems
+    name = {slot: cards.name_of(cat.deck(), card) for slot, card in dealt.items()}
+    hands = hands or {}
+    pool = list(deck.piles[cards.DRAW]) + [i for s in state.seats for i in deck.hands.get(s, [])]
+    kept = {s: list(deck.hands.get(s, [])) for s in state.seats if s not in hands}
+    used: set[int] = set()
 
-    def take() -> int:
-        return pile.pop(0)
+    def pick(wanted: str) -> int:
+        slot = next((i for i in pool if i not in used and name[i] == wanted), None)
+        assert slot is not None, f"the deck has no more {wanted}"
+        used.add(slot)
+        return slot
 
-    for seat, names in (hands or {}).items():
-        held = deck.hands[seat]
-        while len(held) < len(names):
-            held.append(take())
-        while len(held) > len(names):
-            pile.append(held.pop())
-        wanted += list(zip(held, names))
-    for seat, names in (towns or {}).items():
-        s = state.seat(seat)
-        for name in names:
-            slot = take()
-            deck.piles[cards.town(seat)].append(slot)
-            deck.slots[slot].up = True
-            s.town.append(Resident(slot, name))
-            wanted.append((slot, name))
-    for name in reversed(discard or []):
-        slot = take()
-        deck.piles[cards.DISCARD].insert(0, slot)
-        deck.slots[slot].up = True
-        wanted.append((slot, name))
-    wanted += list(zip(pile, draw or []))
-    _assign(deck, cat, wanted)
+    new_hands = {s: [pick(n) for n in names] for s, names in hands.items()}
+    new_towns = {s: [pick(n) for n in names] for s, names in (towns or {}).items()}
+    new_discard = [pick(n) for n in discard or []]
+    top = [pick(n) for n in draw or []]
+    for seat, ids in kept.items():       # seats not stacked keep their cards, unless one was taken
+        for k, i in enumerate(ids):
+            if i in used:
+                ids[k] = next(j for j in pool if j not in used and j not in sum(kept.values(), []))
+            used.add(ids[k])
+        deck.hands[seat] = ids
+    deck.piles[cards.DRAW] = top + [i for i in pool if i not in used]
+    if leave is not None:        # only ``leave`` cards in the draw pile; the rest out of play, face down
+        deck.piles["spare"], deck.piles[cards.DRAW] = deck.piles[cards.DRAW][leave:], deck.piles[cards.DRAW][:leave]
+    for seat, ids in new_hands.items():
+        deck.hands[seat] = ids
+    for seat, ids in new_towns.items():
+        deck.piles[cards.town(deck, seat)] = ids
+        state.seat(seat).town += [Resident(i, name[i]) for i in ids]
+    deck.piles[cards.DISCARD] = new_discard + deck.piles.get(cards.DISCARD, [])
+    for i in [*new_discard, *(i for ids in new_towns.values() for i in ids)]:
+        deck.slots[i].want = "open"
+    for _ in range(2):
+        for seat in state.seats:
+            deck.settle(seat, secs[seat].seed)
+    for seat in state.seats:
+        secs[seat].extra["deck"] = deck.render()
+        private.save(secs[seat])
     if turn:
-        state.turn = turn
+        state.mover = turn
     if phase:
         state.phase = phase
     for seat, n in (turns or {}).items():
@@ -78,27 +100,17 @@ def arrange(doc: Path, hands: dict | None = None, draw: list | None = None, disc
     doc.write_text(GAME.render(state))
 
 
-def _assign(deck, cat, wanted: list[tuple[int, str]]) -> None:
-    ids = {name: [str(i) for i, n in enumerate(cat.deck(), 1) if n == name] for name in cat.cards}
-    used: set[str] = set()
-    fixed = {}
-    for slot, name in wanted:
-        free = [i for i in ids[name] if i not in used]
-        assert free, f"the deck has no more {name}"
-        fixed[slot] = free[0]
-        used.add(free[0])
-    rest = [i for i in (str(n) for n in range(1, len(cat.deck()) + 1)) if i not in used]
-    for slot in sorted(deck.slots):
-        deck.slots[slot].card = fixed.get(slot) or rest.pop(0)
-
-
 def discard_pile(doc: Path) -> list[str]:
-    """Return the names on the discard pile, top first."""
+    """Return the names on the discard pile, top first (once every seat did its unlocks)."""
+    catch_up(doc)
     state = state_of(doc)
     return [rules.card_at(state, s).name for s in cards.pile(state.deck, cards.DISCARD)]
 
 
 def hand_names(doc: Path, seat: str) -> list[str]:
-    """Return the names in ``seat``'s hand (the stand-in shows them to the test)."""
+    """Return the names in ``seat``'s hand, read with ``seat``'s private state (once unlocks are done)."""
+    catch_up(doc)
     state = state_of(doc)
+    sec = private.load(state.meta.match_id, seat)
+    state.deck.learn(seat, sec.seed, {})
     return [c.name for _, c in rules.hand(state, seat)]

@@ -1,7 +1,7 @@
 """Boys' Town through the CLI, one test per rule sentence and per documented reading.
 
-The shared deck is the in-memory stand-in (tests/boystown_fake_table.py) until pbd.table lands;
-decks are stacked with :func:`arrange` so every rule is tested on known cards.
+On the real shared deck (pbd.table): decks are stacked with :func:`arrange` (the test holds
+every seat's seed), and after each move every other seat's pbd does the unlocks it owes.
 """
 
 from __future__ import annotations
@@ -10,22 +10,24 @@ import re
 
 import pytest
 
-from boystown_helpers import arrange, discard_pile, hand_names, start, state_of, table  # noqa: F401
+from boystown_helpers import arrange, catch_up, discard_pile, hand_names, start, state_of
 from pbd.games.boystown import GAME
 
-pytestmark = pytest.mark.usefixtures("table")
 
 
 @pytest.fixture
 def doc(pbd, tmp_path):
     d = tmp_path / "match.txt"
     start(pbd, d, 3)
+    catch_up(d)
     return d
 
 
 def move(pbd, doc, who, text, code=0):
+    """Play as ``who``; then the other players' pbd do what they owe (their next command)."""
     r = pbd("move", doc, "--as", who, text)
     assert r.exit_code == code, r.output
+    catch_up(doc)
     return r.output
 
 
@@ -48,6 +50,7 @@ def test_each_player_is_dealt_4_cards_from_one_pile_and_the_rest_is_the_draw_pil
 def test_first_player_by_option(pbd, tmp_path):
     d = tmp_path / "m.txt"
     start(pbd, d, 2, "--first", "Ben")
+    catch_up(d)
     assert pbd.json("show", d)["to_move"] == ["Ben"]
 
 
@@ -78,11 +81,7 @@ def test_redraw_discards_the_card_and_the_next_one_must_be_kept(pbd, doc):
 
 
 def test_an_empty_draw_pile_is_rebuilt_from_all_but_the_top_discard(pbd, doc):
-    arrange(doc, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"])
-    state = state_of(doc)                     # leave exactly one card in the draw pile
-    state.deck.piles["town Cy"] = state.deck.piles["draw"][1:]
-    state.deck.piles["draw"] = state.deck.piles["draw"][:1]
-    doc.write_text(GAME.render(state))
+    arrange(doc, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
     move(pbd, doc, "Ann", "draw")
     move(pbd, doc, "Ann", "redraw")
     assert discard_pile(doc) == ["Bully"]           # the topmost discard stays
@@ -95,7 +94,8 @@ def test_an_empty_draw_pile_is_rebuilt_from_all_but_the_top_discard(pbd, doc):
 
 def test_build_places_a_card_and_the_first_round_skips_the_attack(pbd, doc):
     arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Arcade"]})
-    move(pbd, doc, "Ann", "draw; keep; build Town Clock")
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Town Clock")
     data = pbd.json("show", doc)
     assert data["players"][0]["town"] == ["Town Clock"]
     assert data["to_move"] == ["Ben"]            # no Attack Phase in the first round
@@ -104,7 +104,8 @@ def test_build_places_a_card_and_the_first_round_skips_the_attack(pbd, doc):
 
 def test_extra_build_with_its_requirement(pbd, doc):
     arrange(doc, hands={"Ann": ["Corner Shop", "Arcade", "Bully", "Gym"]})
-    move(pbd, doc, "Ann", "draw; keep; build Corner Shop")
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Corner Shop")
     assert "build Arcade" in pbd("legal", doc, "--as", "Ann").output
     r = pbd("move", doc, "--as", "Ann", "build Bully")
     assert r.exit_code == 1 and "must be a shop card" in r.output
@@ -115,19 +116,22 @@ def test_extra_build_with_its_requirement(pbd, doc):
 
 def test_extra_builds_are_optional(pbd, doc):
     arrange(doc, hands={"Ann": ["Corner Shop", "Arcade", "Bully", "Gym"]})
-    move(pbd, doc, "Ann", "draw; keep; build Corner Shop; done")
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Corner Shop; done")
     assert pbd.json("show", doc)["players"][0]["town"] == ["Corner Shop"]
 
 
 def test_extra_build_penalty_applies_to_the_extra_card(pbd, doc):
     arrange(doc, hands={"Ann": ["Clubhouse", "Town Clock", "Bully", "Gym"]})
-    move(pbd, doc, "Ann", "draw; keep; build Clubhouse; build Town Clock")
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Clubhouse; build Town Clock")
     assert "Town Clock (#" in doc.read_text() and "TP 4 (-1 extra build penalty)" in doc.read_text()
 
 
 def test_build_penalty_applies_when_built(pbd, doc):
     arrange(doc, hands={"Ann": ["Big Brother", "Town Clock", "Bully", "Gym"]})
-    move(pbd, doc, "Ann", "draw; keep; build Big Brother")
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Big Brother")
     assert "Big Brother (#" in doc.read_text() and "TP -1 (-3 build penalty) · penalty" in doc.read_text()
 
 
@@ -135,7 +139,8 @@ def test_penalty_is_nullified_when_the_card_is_swapped_in(pbd, doc):
     arrange(doc, hands={"Ann": ["Graffiti Artist", "Big Brother", "Bully", "Gym"]},
             towns={"Ann": ["Town Clock"]}, turns={"Ann": 1})
     # build phase: swap Big Brother in?  Graffiti Artist is the Hand swap card: it goes in, a Resident comes out
-    move(pbd, doc, "Ann", "draw; keep; swap Graffiti Artist with Town Clock")
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; swap Graffiti Artist with Town Clock")
     assert "Graffiti Artist (#" in doc.read_text() and "Town Clock" in hand_names(doc, "Ann")
     line = next(ln for ln in doc.read_text().splitlines() if "Graffiti Artist (#" in ln)
     assert "penalty" not in line                 # no Build effect, no penalty for a swap
@@ -240,7 +245,7 @@ def test_a_card_swapped_out_of_battle_loses_its_battle_effect(pbd, doc):
 def test_a_changed_face_down_card_is_caught(pbd, doc):
     at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"])
     move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
-    move(pbd, doc, "Ben", "defend with Bouncer")
+    pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)     # Ann's pbd flips on her next command
     text = doc.read_text()
     commit = re.search(r"Ann: face down · commitment ([0-9a-f]+)", text).group(1)
     edited = text.replace(commit, ("0" if commit[0] != "0" else "1") + commit[1:])
@@ -263,7 +268,7 @@ def test_only_an_opponent_holding_a_card_can_be_attacked_from_hand(pbd, doc):
 def test_town_battle_the_defender_chooses_a_resident(pbd, doc):
     at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Old Mill"], ben_town=["Town Clock", "Fire Station"])
     move(pbd, doc, "Ann", "attack Ben with Old Mill from town")
-    assert "Waiting on: Ben: defend against Ann with a Resident" in doc.read_text()
+    assert "Waiting on: Ben — defend against Ann with a Resident" in doc.read_text()
     legal = pbd("legal", doc, "--as", "Ben").output.splitlines()
     assert legal == ["defend with Town Clock", "defend with Fire Station"]
     move(pbd, doc, "Ben", "defend with Town Clock")

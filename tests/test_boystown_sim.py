@@ -6,12 +6,11 @@ import random
 
 import pytest
 
-from boystown_helpers import NAMES, start, table  # noqa: F401
+from boystown_helpers import NAMES, start
 from pbd import fairplay
 from pbd.games.base import Chance
 from pbd.games.boystown import GAME
 
-pytestmark = pytest.mark.usefixtures("table")
 
 
 def random_game(n: int, seed: int, check=True):

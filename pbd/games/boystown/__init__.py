@@ -139,6 +139,16 @@ class BoysTown(CardGame):
         """Return every move ``seat`` may make now, in notation."""
         return mv.legal(state, seat)
 
+    def play(self, state: State, player: str, notation_text: str, chance: Chance) -> list[str]:
+        """Play (the base does the chores); the attacker alone is told which card lies face down."""
+        lines = super().play(state, player, notation_text, chance)
+        seat, b = self._name(state, player), state.battle
+        mine = state.private.get(seat, {})
+        if b and b.attacker == seat and b.attack_slot is None and mine.get("slot") is not None:
+            c = rules.card_at(state, int(mine["slot"]), seat)
+            lines.append(f"(face down: {c.name if c else '?'})")
+        return lines
+
     def _step(self, state: State, seat: str, text: str, chance: Chance) -> None:
         """Write the move in the log the way others may see it (a face-down card is never named)."""
         self._learn_all(state, chance)
@@ -261,7 +271,11 @@ class BoysTown(CardGame):
 
     def describe_board(self, state: State) -> dict:
         """Return the game's public data: catalogue, round, phase, Towns, piles, the questions asked."""
-        data = {"catalogue": state.catalogue, "first": state.first, "round": state.round, "phase": state.phase,
+        data = {"players": [{"name": s, "seat": i + 1, "hand": rules.hand_size(state, s),
+                             "town": [r.name for r in state.seat(s).town] if state.seat(s) else [],
+                             "turns": state.seat(s).turns if state.seat(s) else 0}
+                            for i, s in enumerate(state.seats)],
+                "catalogue": state.catalogue, "first": state.first, "round": state.round, "phase": state.phase,
                 "towns": {s.name: [r.name for r in s.town] for s in state.people},
                 "turns": {s.name: s.turns for s in state.people},
                 "decisions": [{"seat": d.seat, "prompt": d.prompt, "from": d.origin} for d in state.decisions]}

@@ -107,8 +107,8 @@ class State(TableState):
 
     @property
     def first(self) -> str:
-        """Return the seat chosen to play first (``first=`` option), or the creator's."""
-        chosen = next((w.split("=", 1)[1] for w in self.options if w.startswith("first=")), "")
+        """Return the seat chosen to play first (``starts=`` option, from ``--first``), or the creator's."""
+        chosen = next((w.split("=", 1)[1] for w in self.options if w.startswith("starts=")), "")
         return next((s for s in self.seats if s.casefold() == chosen.casefold()), self.seats[0] if self.seats else "")
 
     @property
