@@ -161,9 +161,7 @@ def test_hand_battle_higher_ap_wins_both_cards_discarded_loser_draws(pbd, doc):
     assert "face down: Street Fighter" in out
     assert "Street Fighter" not in pbd("log", doc).output       # the log does not tell
     assert pbd.json("show", doc)["to_move"] == ["Ben"]
-    move(pbd, doc, "Ben", "defend with Bouncer")
-    assert pbd.json("show", doc)["to_move"] == ["Ann"]
-    move(pbd, doc, "Ann", "flip")
+    move(pbd, doc, "Ben", "defend with Bouncer")      # Ann's pbd flips her card on her next command
     log = pbd("log", doc).output
     assert "Street Fighter (AP 7) against Bouncer (AP 5): Ann wins" in log
     assert discard_pile(doc) == ["Street Fighter", "Bouncer"]   # loser first, then the winner on top
@@ -175,7 +173,6 @@ def test_hand_battle_tie_goes_to_the_attacker(pbd, doc):
     at_attack(doc, ["Bouncer", "Gym"], ["Bully", "Arcade"])
     move(pbd, doc, "Ann", "attack Ben with Bouncer from hand")
     move(pbd, doc, "Ben", "defend with Bully")
-    move(pbd, doc, "Ann", "flip")
     assert "Ann wins the tie" in pbd("log", doc).output
 
 
@@ -183,7 +180,6 @@ def test_defenders_effect_nullifies_the_tie_rule(pbd, doc):
     at_attack(doc, ["Bouncer", "Gym"], ["Bully", "Arcade"], ben_town=["Crossing Guard"])
     move(pbd, doc, "Ann", "attack Ben with Bouncer from hand")
     move(pbd, doc, "Ben", "defend with Bully")
-    move(pbd, doc, "Ann", "flip")
     assert "Ben wins the tie" in pbd("log", doc).output
 
 
@@ -191,7 +187,6 @@ def test_winner_not_discarded_when_nullified(pbd, doc):
     at_attack(doc, ["Bully", "Gym"], ["Paperboy", "Arcade"])
     move(pbd, doc, "Ann", "attack Ben with Bully from hand")
     move(pbd, doc, "Ben", "defend with Paperboy")
-    move(pbd, doc, "Ann", "flip")
     assert "Bully" in hand_names(doc, "Ann") and discard_pile(doc) == ["Paperboy"]
 
 
@@ -199,7 +194,6 @@ def test_loser_does_not_draw_when_nullified(pbd, doc):
     at_attack(doc, ["Street Fighter", "Gym"], ["Sore Loser", "Arcade"])
     move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
     move(pbd, doc, "Ben", "defend with Sore Loser")
-    move(pbd, doc, "Ann", "flip")
     assert hand_names(doc, "Ben") == ["Arcade"]
 
 
@@ -207,7 +201,6 @@ def test_loser_not_discarded_when_nullified(pbd, doc):
     at_attack(doc, ["Street Fighter", "Gym"], ["Tough Kid", "Arcade"])
     move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
     move(pbd, doc, "Ben", "defend with Tough Kid")
-    move(pbd, doc, "Ann", "flip")
     assert "Tough Kid" in hand_names(doc, "Ben") and discard_pile(doc) == ["Street Fighter"]
 
 
@@ -215,7 +208,6 @@ def test_draw_order_effect_draws_before_the_loser(pbd, doc):
     at_attack(doc, ["Tattletale", "Gym"], ["Street Fighter", "Arcade"], draw=["Town Clock", "Bake Sale"])
     move(pbd, doc, "Ann", "attack Ben with Tattletale from hand")
     move(pbd, doc, "Ben", "defend with Street Fighter")
-    move(pbd, doc, "Ann", "flip")
     log = pbd("log", doc).output
     assert log.index("Ben draws 1 (Battle effect of Tattletale)") < log.index("Ann draws 1 (lost the battle)")
     assert "Town Clock" in hand_names(doc, "Ben") and "Bake Sale" in hand_names(doc, "Ann")
@@ -225,7 +217,6 @@ def test_discard_order_effects_used_first(pbd, doc):
     at_attack(doc, ["Gym", "Arcade"], ["Street Fighter", "Paperboy"], ann_town=["Bodyguard"])
     move(pbd, doc, "Ann", "attack Ben with Gym from hand")
     move(pbd, doc, "Ben", "defend with Street Fighter")
-    move(pbd, doc, "Ann", "flip")
     assert pbd("legal", doc, "--as", "Ann").output.split() == ["use", "Bodyguard", "pass"]
     move(pbd, doc, "Ann", "use Bodyguard")
     # Gym 2 + 3 = 5 against Street Fighter 6: Ben wins; Bodyguard, then Gym (loser), then Street Fighter
@@ -236,7 +227,6 @@ def test_a_card_swapped_out_of_battle_loses_its_battle_effect(pbd, doc):
     at_attack(doc, ["Getaway Driver", "Gym"], ["Bully", "Arcade"], ann_town=["Big Brother"])
     move(pbd, doc, "Ann", "attack Ben with Getaway Driver from hand")
     move(pbd, doc, "Ben", "defend with Bully")
-    move(pbd, doc, "Ann", "flip")
     move(pbd, doc, "Ann", "swap Getaway Driver with Big Brother")
     assert "Big Brother (AP 7) against Bully (AP 5): Ann wins" in pbd("log", doc).output
     assert pbd.json("show", doc)["players"][0]["town"] == ["Getaway Driver"]
@@ -310,7 +300,6 @@ def test_emptying_the_hand_in_a_battle_ends_the_game_draws_still_happen(pbd, doc
     at_attack(doc, ["Gym"], ["Street Fighter", "Arcade"], draw=["Town Clock"])
     move(pbd, doc, "Ann", "attack Ben with Gym from hand")
     move(pbd, doc, "Ben", "defend with Street Fighter")
-    move(pbd, doc, "Ann", "flip")
     data = pbd.json("show", doc)
     assert data["result"] and hand_names(doc, "Ann") == ["Town Clock"]
 
@@ -319,7 +308,6 @@ def test_a_hand_emptied_on_someone_elses_turn_does_not_end_the_game(pbd, doc):
     at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer"])
     move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
     move(pbd, doc, "Ben", "defend with Bouncer")
-    move(pbd, doc, "Ann", "flip")
     assert pbd.json("show", doc)["result"] is None
 
 
