@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from boystown_helpers import table  # noqa: F401
 from pbd.games.boystown.catalogue import GOODCUP, load
 
-pytestmark = pytest.mark.usefixtures("table")
 
 GOOD = """
 [catalogue]
@@ -48,7 +46,10 @@ def test_a_players_own_catalogue_is_named_by_hash_never_by_path(pbd, tmp_path):
     text = doc.read_text()
     assert "secret-folder" not in text and "my-cards" not in text
     assert "Catalogue: sha256:" in text
-    assert pbd("move", doc, "--as", "Ann", "draw; keep; build Kid").exit_code == 0
+    assert "Options: catalogue=sha256:" in text
+    pbd("move", doc, "--as", "Ann", "draw", ok=True)
+    pbd("hand", doc, "--as", "Ben", ok=True)            # Ben's pbd unlocks Ann's card
+    assert pbd("move", doc, "--as", "Ann", "keep; build Kid").exit_code == 0
 
 
 def test_every_problem_is_listed_with_exit_3(pbd, tmp_path):
@@ -68,9 +69,8 @@ def test_an_unknown_catalogue_hash_is_a_clear_error(pbd, tmp_path):
     mine.write_text(GOOD)
     doc = tmp_path / "m.txt"
     pbd("new", "boystown", doc, "--as", "Ann", "--deck", mine, ok=True)
-    text = doc.read_text().replace("Catalogue: sha256:", "Catalogue: sha256:0")
-    text = text.replace(text.split("Catalogue: ")[1].split("\n")[0],
-                        "sha256:" + "0" * 16)
+    text = doc.read_text()
+    text = text.replace(text.split("catalogue=")[1].split("\n")[0], "sha256:" + "0" * 16)
     doc.write_text(text)
     r = pbd("score", doc)
     assert r.exit_code == 3 and "has not seen" in r.output

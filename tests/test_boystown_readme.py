@@ -8,14 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from boystown_helpers import table  # noqa: F401
 from pbd.games.boystown import rules
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 SECTION = README.split("## Boys' Town")[1].split("\n## ")[0]
 
 
-@pytest.mark.usefixtures("table")
 def test_the_boystown_tutorial_runs_as_written(pbd, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     lines = []

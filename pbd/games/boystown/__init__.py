@@ -314,8 +314,9 @@ class BoysTown(CardGame):
 
     def score(self, state: State) -> tuple[list[str], dict]:
         """Return every player's score, the rulebook's four steps line by line."""
-        if not state.seats:
-            return ["No players yet: nothing to score."], {"scores": []}
+        rules.cat(state)
+        if not state.people:
+            return ["The match has not started: nothing to score."], {"final": False, "scores": [], "winners": []}
         all_ = score.scores(state)
         lines = [line for s in all_ for line in s.lines()]
         head = f"Final score: {state.result}" if state.result else "Score so far (the game goes on)"

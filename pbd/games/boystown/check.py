@@ -23,7 +23,7 @@ def problems(state: State) -> list[str]:
 
 def text_problems(state: State, text: str) -> list[str]:
     """Return the derived lines (AP/TP, piles, whose turn) that differ from what the rules give."""
-    want = {ln.strip() for ln in (board.render(state)[0] + board.render(state)[1])}
+    want = {ln.strip() for ln in board.render(state)}
     out = []
     for number, line in enumerate(text.split("\n"), 1):
         bare = line.strip()
