@@ -194,8 +194,13 @@ class CardGame(Playable, metaclass=ABCMeta):
 
         frame = split_frame(text)
         state = self.state_class(parse_meta(self.name, frame))
-        self._read_header(state, frame.header)
-        board, deck = _split_deck(frame.body)
+        header, body = frame.header, frame.body
+        if not frame.match_id and body and body[0].text.strip().casefold() == self.title.casefold():
+            rest = body[1:]            # a blank board (template): title, header, blank line, board
+            n = next((i for i, ln in enumerate(rest) if not ln.text.strip()), len(rest))
+            header, body = rest[:n], rest[n + 1:]
+        self._read_header(state, header)
+        board, deck = _split_deck(body)
         if deck is not None:
             state.deck = SharedDeck.parse(deck)
             if state.deck.seats != state.seats:
