@@ -10,8 +10,7 @@ import re
 
 import pytest
 
-from boystown_helpers import arrange, catch_up, discard_pile, hand_names, start, state_of
-from pbd.games.boystown import GAME
+from boystown_helpers import arrange, catch_up, discard_pile, hand_names, start
 
 #: Every test starts a 3-seat match on the real shared deck (2048-bit unlocks with proofs): about
 #: 15 s each, so the file runs with ``-m long``; the default suite keeps the contract and tutorial.
