@@ -51,7 +51,7 @@ RESIDENT_RE = re.compile(r"^\s+(?P<name>[^(#·]+?)\s*\(#(?P<slot>\d+)\)(?P<rest>
 BATTLE_RE = re.compile(r"^battle:\s*(?P<att>.+?)\s+attacks\s+(?P<def>.+?)\s+from\s+(?P<src>hand|town)\s*·\s*"
                        r"entry\s+(?P<origin>\d+)\s*·\s*stage\s+(?P<stage>\w+)\s*$", re.I)
 SIDE_RE = re.compile(r"^\s+(?P<who>[^:]+?):\s*(?P<rest>.*)$")
-DERIVED_RE = re.compile(r"^(round\s+\d+|draw pile:|waiting on:|\(no residents\))", re.I)
+DERIVED_RE = re.compile(r"^(round\s+\d+|draw pile:|\(no residents\))", re.I)
 
 
 # -- render -----------------------------------------------------------------------------
