@@ -62,8 +62,11 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
     """
     state, chance = seat(game, rng, **seat_args)
     for _ in range(max_moves):
-        for player in game.actors(state):
-            if game.pending(state, player):  # what that seat's pbd does on its next command
+        for _ in range(4 * len(game.player_names(state)) + 1):  # one seat's work may leave another some
+            owing = [p for p in game.actors(state) if game.pending(state, p)]
+            if not owing:
+                break
+            for player in owing:  # what that seat's pbd does on its next command
                 game.settle(state, player, chance)
         for player in game.actors(state):
             move = (pick(game.legal(state, player) or [None], rng) if exhaustive

@@ -363,6 +363,19 @@ class SharedDeck:
         dest = self.piles.setdefault(to_pile, [])
         dest.insert(0 if top else len(dest), slot_id)
 
+    def take(self, slot_id: int, seat: str) -> None:
+        """Move a face-up slot from its pile into ``seat``'s hand, where it stays face up (a public move).
+
+        :raises ValueError: the slot is not face up in a pile, or the seat unknown.
+        """
+        pile = self.pile_of(slot_id)
+        if pile is None or self.slots[slot_id].want != "open":
+            raise ValueError(f"slot {slot_id} is not face up in a pile")
+        if seat not in self.seats:
+            raise ValueError(f"{seat} has no seat at this deck")
+        self.piles[pile].remove(slot_id)
+        self.hands.setdefault(seat, []).append(slot_id)
+
     def reshuffle(self, src: str, dst: str, keep_top: int = 0) -> list[int]:
         """Turn the face-up pile ``src`` (but its top ``keep_top``) into a new face-down pile ``dst``.
 

@@ -1,0 +1,81 @@
+"""Boys' Town move notation, as players write it in chat (case-insensitive)::
+
+    draw · keep · redraw
+    build Corner Shop · done                      (done: no more extra builds)
+    attack Ben with Street Fighter from hand · attack Cy with Old Mill from town
+    attack Ben from hand                          (as the log writes it: the card stays face down)
+    defend with Bouncer
+    flip                                          (the attacker turns their face-down card)
+    swap Getaway Driver with Old Mill · use Bodyguard · pass      (after the flip)
+    use Paperboy on Ben · use Rusty Bike · swap Graffiti Artist with Old Mill   (Hand effects)
+    adjust Old Mill TP +1: Handyman               (a text the vocabulary cannot express)
+
+Several moves are joined with ';'.  Names are resolved later, against the board.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbd.errors import NotationError
+
+EXAMPLES = ("draw", "keep", "redraw", "build Corner Shop", "done", "attack Ben with Street Fighter from hand",
+            "attack Cy with Old Mill from town", "defend with Bouncer", "flip", "swap Getaway Driver with Old Mill",
+            "use Bodyguard", "use Paperboy on Ben", "pass", "adjust Old Mill TP +1: Handyman")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: ``kind`` plus the names it mentions."""
+
+    kind: str                 # draw keep redraw build done attack defend flip swap use pass adjust
+    card: str = ""
+    target: str = ""          # attack: the player; swap: the Resident; use: the player
+    source: str = ""          # attack: hand | town | "" (find it)
+    field: str = ""           # adjust: ap | tp
+    amount: int = 0
+    text: str = ""            # adjust: the reason
+
+
+_PATTERNS = [
+    ("draw", re.compile(r"^draw(?:\s+(?:a|1|one)(?:\s+card)?)?$", re.I)),
+    ("keep", re.compile(r"^keep(?:\s+it)?$", re.I)),
+    ("redraw", re.compile(r"^(?:redraw|re-draw|discard\s+it|draw\s+again)$", re.I)),
+    ("done", re.compile(r"^(?:done|stop(?:\s+building)?|no\s+more\s+builds?|end\s+build(?:ing)?)$", re.I)),
+    ("flip", re.compile(r"^flip(?:\s+(?:my\s+)?card)?$", re.I)),
+    ("pass", re.compile(r"^pass$", re.I)),
+    ("build", re.compile(r"^(?:build|place)\s+(?P<card>.+)$", re.I)),
+    ("attack", re.compile(r"^attack\s+(?P<target>.+?)\s+with\s+(?P<card>.+?)"
+                          r"(?:\s+from\s+(?:my\s+|the\s+)?(?P<source>hand|town))?$", re.I)),
+    ("attack", re.compile(r"^attack\s+(?P<target>.+?)\s+from\s+(?:my\s+|the\s+)?(?P<source>hand)$", re.I)),
+    ("defend", re.compile(r"^defend(?:\s+with)?\s+(?P<card>.+)$", re.I)),
+    ("swap", re.compile(r"^swap\s+(?P<card>.+?)\s+(?:with|for)\s+(?P<target>.+)$", re.I)),
+    ("use", re.compile(r"^use\s+(?P<card>.+?)(?:\s+on\s+(?P<target>.+))?$", re.I)),
+    ("adjust", re.compile(r"^adjust\s+(?P<card>.+?)\s+(?P<field>ap|tp)\s*(?P<amount>[+-]\s*\d+)\s*"
+                          r"(?::\s*(?P<text>.*))?$", re.I)),
+]
+
+
+def split(notation: str) -> list[str]:
+    """Return the moves of a ``;``-joined notation, stripped, empty ones dropped."""
+    return [m.strip() for m in notation.split(";") if m.strip()]
+
+
+def parse(text: str) -> Move:
+    """Return the move ``text`` describes.
+
+    :raises NotationError: not a move pbd can read (the shapes are in the hint).
+    """
+    words = " ".join(text.replace("’", "'").split())
+    for kind, pattern in _PATTERNS:
+        m = pattern.match(words)
+        if not m:
+            continue
+        g = {k: (v or "").strip() for k, v in m.groupdict().items()}
+        amount = int(g.get("amount", "0").replace(" ", "") or 0)
+        if kind == "adjust" and not -20 <= amount <= 20:
+            raise NotationError(f"adjust by -20..+20, not {amount}")
+        return Move(kind, g.get("card", ""), g.get("target", ""), g.get("source", "").lower(),
+                    g.get("field", "").lower(), amount, g.get("text", "")[:120])
+    raise NotationError(f"cannot read the move {text!r}", hint="moves look like: " + " · ".join(EXAMPLES))

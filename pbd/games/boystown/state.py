@@ -1,0 +1,135 @@
+"""The Boys' Town match state: plain dataclasses, no rules and no I/O.
+
+Card names of Town cards and battle cards are kept here as well as in the deck: the mover's
+pbd writes them when it shows the card, and ``pbd check`` compares them with the deck's
+public cards (a table may open a shown card a command later).
+
+Where every card is lives in the shared deck (``state.deck``, pbd.table's SharedDeck):
+the draw pile ``draw``, the discard pile ``discard``, each player's Town ``town Ann`` and
+each player's hand.  The state here adds what the deck does not know: turn and phase,
+each Resident's build penalty and adjustments, the battle in progress, owed draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbd.table.game import TableState
+
+#: Phases of a turn, in order; ``joining``/``shuffling`` before the first turn, ``over`` at the end.
+PHASES = ("joining", "shuffling", "draw", "drawn", "build", "attack", "battle", "over")
+HAND_SIZE = 4
+
+
+@dataclass
+class Resident:
+    """What the deck does not know about a card in a Town: its build penalty and adjustments."""
+
+    slot: int
+    name: str = ""               # the card (public: a Town is face up)
+    penalty: bool = False        # built (not swapped in): its card's penalty applies
+    extra_tp: int = 0            # an extra build's penalty (Clubhouse: -1 TP)
+    adjust_ap: int = 0           # the logged ``adjust`` moves
+    adjust_tp: int = 0
+
+
+@dataclass
+class Seat:
+    """A player: name, turns started, and the Residents of their Town (in build order)."""
+
+    name: str
+    turns: int = 0
+    town: list[Resident] = field(default_factory=list)
+
+
+@dataclass
+class Battle:
+    """The battle in progress.
+
+    ``source`` is ``hand`` or ``town`` (what the attacker attacks with).  In a hand battle
+    each side's card is first a commitment (``*_commit``) and its slot None until revealed.
+    ``stage``: ``defend`` (the defender owes a card), ``reveal`` (the attacker's pbd owes
+    its reveal), ``effects`` (optional effects: ``windows`` lists who still decides,
+    defender first), ``resolve`` (waiting only on the table: a face-down top of discard).
+    """
+
+    attacker: str
+    defender: str
+    source: str
+    origin: int
+    stage: str = "defend"
+    attack_slot: int | None = None
+    attack_card: str = ""            # the card's name once shown
+    attack_commit: str = ""
+    attack_nonce: str = ""           # published when the attacker flips (anyone can check)
+    defend_slot: int | None = None
+    defend_card: str = ""
+    defend_commit: str = ""
+    defend_nonce: str = ""
+    defend_from: str = ""            # where the defending card came from: hand or town
+    attack_from: str = ""            # hand or town (changes when a card is swapped in)
+    windows: list[str] = field(default_factory=list)
+    swapped: list[int] = field(default_factory=list)    # slots swapped out of this battle
+    used: list[int] = field(default_factory=list)       # Residents discarded for their effect
+    boosts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class State(TableState):
+    """A whole match: the table's seats, turn and deck, plus turn phase, Towns, the battle, owed draws.
+
+    ``seats``/``turn``/``deck``/``decisions``/``result``/``options`` are the table's
+    (:class:`~pbd.table.game.TableState`); ``people`` holds each seat's Town and turns
+    started, ``mover`` the name of the seat on turn.
+    """
+
+    people: list[Seat] = field(default_factory=list)
+    round: int = 0
+    phase: str = "joining"
+    peeked: int | None = None        # the draw-phase card set aside for the player
+    redrawn: bool = False
+    builds: int = 0                  # extra builds left in this Build Phase
+    requires: str = ""               # what an extra build must be (a name or tag:T)
+    extra_penalty: tuple[tuple[str, int], ...] = ()
+    skip_attack: bool = False
+    built: int = 0                   # cards built this Build Phase
+    battle: Battle | None = None
+    owed: list[list[str]] = field(default_factory=list)   # [seat, why] draws owed, in draw order
+    mills: int = 0                   # cards owed from the draw pile to the discard pile
+    emptied: str = ""                # the player whose hand emptied on their turn (the game ends)
+    #: Private, never rendered: each held seat's face-down choice ``{"slot": n, "nonce": hex}``.
+    private: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def catalogue(self) -> str:
+        """Return the match's catalogue reference (the ``catalogue=`` option; default ``standard``)."""
+        return next((w.split("=", 1)[1] for w in self.options if w.startswith("catalogue=")), "standard")
+
+    @property
+    def first(self) -> str:
+        """Return the seat chosen to play first (``starts=`` option, from ``--first``), or the creator's."""
+        chosen = next((w.split("=", 1)[1] for w in self.options if w.startswith("starts=")), "")
+        return next((s for s in self.seats if s.casefold() == chosen.casefold()), self.seats[0] if self.seats else "")
+
+    @property
+    def mover(self) -> str:
+        """Return the name of the seat on turn ("" before the first turn and after the end)."""
+        if self.phase in ("joining", "shuffling", "over") or not self.seats:
+            return ""
+        return self.seats[self.turn]
+
+    @mover.setter
+    def mover(self, name: str) -> None:
+        if name:
+            self.turn = self.seats.index(name)
+
+    def seat(self, name: str) -> Seat | None:
+        """Return the seat of ``name`` (case-insensitive), or None."""
+        for s in self.people:
+            if s.name.casefold() == name.casefold():
+                return s
+        return None
+
+    def names(self) -> list[str]:
+        """Return the seated players' names in seat order."""
+        return list(self.seats)

@@ -1,0 +1,116 @@
+"""Helpers for the Boys' Town tests: the table stand-in, matches started through the CLI, stacked decks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbd import match, private
+from pbd.games.boystown import GAME, cards, rules
+from pbd.games.boystown.state import Resident
+
+NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+
+
+def start(pbd, doc: Path, n: int = 2, *extra) -> list[str]:
+    """Start an ``n``-player match on ``doc`` through the CLI; return the seat names."""
+    pbd("new", "boystown", doc, "--as", "Ann", "--players", n, "--seed", "ann", *extra, ok=True)
+    for name in NAMES[1:n]:
+        pbd("join", doc, "--as", name, "--seed", name.lower(), ok=True)
+    return NAMES[:n]
+
+
+def state_of(doc: Path):
+    """Return the parsed state of ``doc``."""
+    return GAME.parse(doc.read_text())
+
+
+def catch_up(doc: Path) -> None:
+    """Let every seat's pbd do the work it owes (what its next command does), until nobody owes any."""
+    for _ in range(12):
+        state = state_of(doc)
+        owing = [s for s in state.seats if GAME.pending(state, s)]
+        if not owing:
+            return
+        for seat in owing:
+            match.legal(str(doc), seat)
+
+
+def arrange(doc: Path, hands: dict | None = None, draw: list | None = None, discard: list | None = None,
+            towns: dict | None = None, turn: str | None = None, phase: str | None = None,
+            turns: dict | None = None, leave: int | None = None) -> None:
+    """Stack the real shared deck of a started match: exact hands and Towns, the top of the draw and discard piles.
+
+    The test holds every seat's seed (their private state), so it knows which slot holds which
+    card (the audit's derivation); it moves slots, has every seat do the unlocks that the new
+    places owe, and updates every seat's private record, as if the match had gone that way.
+    """
+    catch_up(doc)
+    state = state_of(doc)
+    secs = {s: private.load(state.meta.match_id, s) for s in state.seats}
+    deck, cat = state.deck, rules.cat(state)
+    dealt, problems = deck.derive({s: secs[s].seed for s in state.seats})
+    assert not problems, problems
+    name = {slot: cards.name_of(cat.deck(), card) for slot, card in dealt.items()}
+    hands = hands or {}
+    pool = list(deck.piles[cards.DRAW]) + [i for s in state.seats for i in deck.hands.get(s, [])]
+    kept = {s: list(deck.hands.get(s, [])) for s in state.seats if s not in hands}
+    used: set[int] = set()
+
+    def pick(wanted: str) -> int:
+        slot = next((i for i in pool if i not in used and name[i] == wanted), None)
+        assert slot is not None, f"the deck has no more {wanted}"
+        used.add(slot)
+        return slot
+
+    new_hands = {s: [pick(n) for n in names] for s, names in hands.items()}
+    new_towns = {s: [pick(n) for n in names] for s, names in (towns or {}).items()}
+    new_discard = [pick(n) for n in discard or []]
+    top = [pick(n) for n in draw or []]
+    for seat, ids in kept.items():       # seats not stacked keep their cards, unless one was taken
+        for k, i in enumerate(ids):
+            if i in used:
+                ids[k] = next(j for j in pool if j not in used and j not in sum(kept.values(), []))
+            used.add(ids[k])
+        deck.hands[seat] = ids
+    deck.piles[cards.DRAW] = top + [i for i in pool if i not in used]
+    if leave is not None:        # only ``leave`` cards in the draw pile; the rest out of play, face down
+        deck.piles["spare"], deck.piles[cards.DRAW] = deck.piles[cards.DRAW][leave:], deck.piles[cards.DRAW][:leave]
+    for seat, ids in new_hands.items():
+        deck.hands[seat] = ids
+    for seat, ids in new_towns.items():
+        deck.piles[cards.town(deck, seat)] = ids
+        state.seat(seat).town += [Resident(i, name[i]) for i in ids]
+    deck.piles[cards.DISCARD] = new_discard + deck.piles.get(cards.DISCARD, [])
+    for i in [*new_discard, *(i for ids in new_towns.values() for i in ids)]:
+        deck.slots[i].want = "open"
+    for _ in range(2):
+        for seat in state.seats:
+            deck.settle(seat, secs[seat].seed)
+    for seat in state.seats:
+        secs[seat].extra["deck"] = deck.render()
+        private.save(secs[seat])
+    if turn:
+        state.mover = turn
+    if phase:
+        state.phase = phase
+    for seat, n in (turns or {}).items():
+        state.seat(seat).turns = n
+    doc.write_text(GAME.render(state))
+
+
+def discard_pile(doc: Path) -> list[str]:
+    """Return the names on the discard pile, top first (once every seat did its unlocks)."""
+    catch_up(doc)
+    state = state_of(doc)
+    return [rules.card_at(state, s).name for s in cards.pile(state.deck, cards.DISCARD)]
+
+
+def hand_names(doc: Path, seat: str) -> list[str]:
+    """Return the names in ``seat``'s hand, read with ``seat``'s private state (once unlocks are done)."""
+    catch_up(doc)
+    state = state_of(doc)
+    sec = private.load(state.meta.match_id, seat)
+    state.deck.learn(seat, sec.seed, {})
+    return [c.name for _, c in rules.hand(state, seat)]

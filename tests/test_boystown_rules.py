@@ -1,0 +1,373 @@
+"""Boys' Town through the CLI, one test per rule sentence and per documented reading.
+
+On the real shared deck (pbd.table): decks are stacked with :func:`arrange` (the test holds
+every seat's seed), and after each move every other seat's pbd does the unlocks it owes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from boystown_helpers import arrange, catch_up, discard_pile, hand_names, start
+
+#: Every test starts a 3-seat match on the real shared deck (2048-bit unlocks with proofs): about
+#: 15 s each, so the file runs with ``-m long``; the default suite keeps the contract and tutorial.
+pytestmark = pytest.mark.long
+
+
+@pytest.fixture
+def doc(pbd, tmp_path):
+    d = tmp_path / "match.txt"
+    start(pbd, d, 3)
+    catch_up(d)
+    return d
+
+
+def move(pbd, doc, who, text, code=0):
+    """Play as ``who``; then the other players' pbd do what they owe (their next command)."""
+    r = pbd("move", doc, "--as", who, text)
+    assert r.exit_code == code, r.output
+    catch_up(doc)
+    return r.output
+
+
+def at_attack(doc, ann_hand, ben_hand, ann_town=(), ben_town=(), cy_hand=("Lemonade Stand",), phase="attack", **kw):
+    """Ann to attack in round 2 (her second turn)."""
+    arrange(doc, hands={"Ann": list(ann_hand), "Ben": list(ben_hand), "Cy": list(cy_hand)},
+            towns={"Ann": list(ann_town), "Ben": list(ben_town)}, turn="Ann", phase=phase,
+            turns={"Ann": 2, "Ben": 1, "Cy": 1}, **kw)
+
+
+# -- game start -------------------------------------------------------------------------------
+
+def test_each_player_is_dealt_4_cards_from_one_pile_and_the_rest_is_the_draw_pile(pbd, doc):
+    data = pbd.json("show", doc)
+    assert [p["hand"] for p in data["players"]] == [4, 4, 4]
+    assert data["draw_pile"] == 60 - 12 and data["discard_pile"] == 0
+    assert data["to_move"] == ["Ann"] and data["result"] is None
+
+
+def test_first_player_by_option(pbd, tmp_path):
+    d = tmp_path / "m.txt"
+    start(pbd, d, 2, "--first", "Ben")
+    catch_up(d)
+    assert pbd.json("show", d)["to_move"] == ["Ben"]
+
+
+def test_players_out_of_range_is_a_usage_error(pbd, tmp_path):
+    d = tmp_path / "m.txt"
+    r = pbd("new", "boystown", d, "--as", "Ann", "--players", "7")
+    assert r.exit_code == 2 and not d.exists()
+
+
+# -- draw phase ---------------------------------------------------------------------------------
+
+def test_keep_adds_the_card_and_discards_the_next_one(pbd, doc):
+    arrange(doc, draw=["Bully", "Arcade"])
+    move(pbd, doc, "Ann", "draw")
+    assert "Bully" in pbd("hand", doc, "--as", "Ann").output
+    move(pbd, doc, "Ann", "keep")
+    assert "Bully" in hand_names(doc, "Ann") and len(hand_names(doc, "Ann")) == 5
+    assert discard_pile(doc) == ["Arcade"]
+
+
+def test_redraw_discards_the_card_and_the_next_one_must_be_kept(pbd, doc):
+    arrange(doc, draw=["Bully", "Arcade"])
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "redraw")
+    assert discard_pile(doc) == ["Bully"]
+    assert "Arcade" in hand_names(doc, "Ann")
+    move(pbd, doc, "Ann", "keep", code=1)
+
+
+def test_an_empty_draw_pile_is_rebuilt_from_all_but_the_top_discard(pbd, doc):
+    arrange(doc, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "redraw")
+    assert discard_pile(doc) == ["Bully"]           # the topmost discard stays
+    assert len(set(hand_names(doc, "Ann")) & {"Arcade", "Gym", "Bake Sale"}) == 1
+    assert pbd.json("show", doc)["draw_pile"] == 2
+    assert "draw pile rebuilt from 3 discards" in pbd("log", doc).output
+
+
+# -- build phase --------------------------------------------------------------------------------
+
+def test_build_places_a_card_and_the_first_round_skips_the_attack(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Arcade"]})
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Town Clock")
+    data = pbd.json("show", doc)
+    assert data["players"][0]["town"] == ["Town Clock"]
+    assert data["to_move"] == ["Ben"]            # no Attack Phase in the first round
+    assert "first round: no attack" in pbd("log", doc).output
+
+
+def test_extra_build_with_its_requirement(pbd, doc):
+    arrange(doc, hands={"Ann": ["Corner Shop", "Arcade", "Bully", "Gym"]})
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Corner Shop")
+    assert "build Arcade" in pbd("legal", doc, "--as", "Ann").output
+    r = pbd("move", doc, "--as", "Ann", "build Bully")
+    assert r.exit_code == 1 and "must be a shop card" in r.output
+    move(pbd, doc, "Ann", "build Arcade")
+    assert pbd.json("show", doc)["players"][0]["town"] == ["Corner Shop", "Arcade"]
+    assert pbd.json("show", doc)["to_move"] == ["Ben"]
+
+
+def test_extra_builds_are_optional(pbd, doc):
+    arrange(doc, hands={"Ann": ["Corner Shop", "Arcade", "Bully", "Gym"]})
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Corner Shop; done")
+    assert pbd.json("show", doc)["players"][0]["town"] == ["Corner Shop"]
+
+
+def test_extra_build_penalty_applies_to_the_extra_card(pbd, doc):
+    arrange(doc, hands={"Ann": ["Clubhouse", "Town Clock", "Bully", "Gym"]})
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Clubhouse; build Town Clock")
+    assert "Town Clock (#" in doc.read_text() and "TP 4 (-1 extra build penalty)" in doc.read_text()
+
+
+def test_build_penalty_applies_when_built(pbd, doc):
+    arrange(doc, hands={"Ann": ["Big Brother", "Town Clock", "Bully", "Gym"]})
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Big Brother")
+    assert "Big Brother (#" in doc.read_text() and "TP -1 (-3 build penalty) · penalty" in doc.read_text()
+
+
+def test_penalty_is_nullified_when_the_card_is_swapped_in(pbd, doc):
+    arrange(doc, hands={"Ann": ["Graffiti Artist", "Big Brother", "Bully", "Gym"]},
+            towns={"Ann": ["Town Clock"]}, turns={"Ann": 1})
+    # build phase: swap Big Brother in?  Graffiti Artist is the Hand swap card: it goes in, a Resident comes out
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; swap Graffiti Artist with Town Clock")
+    assert "Graffiti Artist (#" in doc.read_text() and "Town Clock" in hand_names(doc, "Ann")
+    line = next(ln for ln in doc.read_text().splitlines() if "Graffiti Artist (#" in ln)
+    assert "penalty" not in line                 # no Build effect, no penalty for a swap
+
+
+def test_skip_attack_penalty(pbd, doc):
+    at_attack(doc, ["Treehouse", "Bully"], ["Gym"], phase="build")
+    move(pbd, doc, "Ann", "build Treehouse")
+    assert pbd.json("show", doc)["to_move"] == ["Ben"]
+    assert "no Attack Phase this turn" in pbd("log", doc).output
+
+
+# -- hand battle --------------------------------------------------------------------------------
+
+def test_hand_battle_higher_ap_wins_both_cards_discarded_loser_draws(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"], draw=["Town Clock"])
+    out = move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    assert "face down: Street Fighter" in out
+    assert "Street Fighter" not in pbd("log", doc).output       # the log does not tell
+    assert pbd.json("show", doc)["to_move"] == ["Ben"]
+    move(pbd, doc, "Ben", "defend with Bouncer")      # Ann's pbd flips her card on her next command
+    log = pbd("log", doc).output
+    assert "Street Fighter (AP 7) against Bouncer (AP 5): Ann wins" in log
+    assert discard_pile(doc) == ["Street Fighter", "Bouncer"]   # loser first, then the winner on top
+    assert hand_names(doc, "Ben") == ["Arcade", "Town Clock"]    # the loser drew
+    assert pbd.json("show", doc)["to_move"] == ["Ben"]
+
+
+def test_hand_battle_tie_goes_to_the_attacker(pbd, doc):
+    at_attack(doc, ["Bouncer", "Gym"], ["Bully", "Arcade"])
+    move(pbd, doc, "Ann", "attack Ben with Bouncer from hand")
+    move(pbd, doc, "Ben", "defend with Bully")
+    assert "Ann wins the tie" in pbd("log", doc).output
+
+
+def test_defenders_effect_nullifies_the_tie_rule(pbd, doc):
+    at_attack(doc, ["Bouncer", "Gym"], ["Bully", "Arcade"], ben_town=["Crossing Guard"])
+    move(pbd, doc, "Ann", "attack Ben with Bouncer from hand")
+    move(pbd, doc, "Ben", "defend with Bully")
+    assert "Ben wins the tie" in pbd("log", doc).output
+
+
+def test_winner_not_discarded_when_nullified(pbd, doc):
+    at_attack(doc, ["Bully", "Gym"], ["Paperboy", "Arcade"])
+    move(pbd, doc, "Ann", "attack Ben with Bully from hand")
+    move(pbd, doc, "Ben", "defend with Paperboy")
+    assert "Bully" in hand_names(doc, "Ann") and discard_pile(doc) == ["Paperboy"]
+
+
+def test_loser_does_not_draw_when_nullified(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], ["Sore Loser", "Arcade"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    move(pbd, doc, "Ben", "defend with Sore Loser")
+    assert hand_names(doc, "Ben") == ["Arcade"]
+
+
+def test_loser_not_discarded_when_nullified(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], ["Tough Kid", "Arcade"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    move(pbd, doc, "Ben", "defend with Tough Kid")
+    assert "Tough Kid" in hand_names(doc, "Ben") and discard_pile(doc) == ["Street Fighter"]
+
+
+def test_draw_order_effect_draws_before_the_loser(pbd, doc):
+    at_attack(doc, ["Tattletale", "Gym"], ["Street Fighter", "Arcade"], draw=["Town Clock", "Bake Sale"])
+    move(pbd, doc, "Ann", "attack Ben with Tattletale from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")
+    log = pbd("log", doc).output
+    assert log.index("Ben draws 1 (Battle effect of Tattletale)") < log.index("Ann draws 1 (lost the battle)")
+    assert "Town Clock" in hand_names(doc, "Ben") and "Bake Sale" in hand_names(doc, "Ann")
+
+
+def test_discard_order_effects_used_first(pbd, doc):
+    at_attack(doc, ["Gym", "Arcade"], ["Street Fighter", "Paperboy"], ann_town=["Bodyguard"])
+    move(pbd, doc, "Ann", "attack Ben with Gym from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")
+    assert pbd("legal", doc, "--as", "Ann").output.split() == ["use", "Bodyguard", "pass"]
+    move(pbd, doc, "Ann", "use Bodyguard")
+    # Gym 2 + 3 = 5 against Street Fighter 6: Ben wins; Bodyguard, then Gym (loser), then Street Fighter
+    assert discard_pile(doc) == ["Street Fighter", "Gym", "Bodyguard"]
+
+
+def test_a_card_swapped_out_of_battle_loses_its_battle_effect(pbd, doc):
+    at_attack(doc, ["Getaway Driver", "Gym"], ["Bully", "Arcade"], ann_town=["Big Brother"])
+    move(pbd, doc, "Ann", "attack Ben with Getaway Driver from hand")
+    move(pbd, doc, "Ben", "defend with Bully")
+    move(pbd, doc, "Ann", "swap Getaway Driver with Big Brother")
+    assert "Big Brother (AP 7) against Bully (AP 5): Ann wins" in pbd("log", doc).output
+    assert pbd.json("show", doc)["players"][0]["town"] == ["Getaway Driver"]
+
+
+def test_a_changed_face_down_card_is_caught(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)     # Ann's pbd flips on her next command
+    text = doc.read_text()
+    commit = re.search(r"Ann: face down · commitment ([0-9a-f]+)", text).group(1)
+    edited = text.replace(commit, ("0" if commit[0] != "0" else "1") + commit[1:])
+    doc.write_text(edited)
+    r = pbd("move", doc, "--as", "Ann", "flip")
+    assert r.exit_code == 3 and "does not match the commitment" in r.output
+    assert doc.read_text() == edited
+
+
+def test_only_an_opponent_holding_a_card_can_be_attacked_from_hand(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], [], ben_town=["Arcade"], cy_hand=[])
+    legal = pbd("legal", doc, "--as", "Ann").output
+    assert "attack Ben with Street Fighter from hand" not in legal
+    r = pbd("move", doc, "--as", "Ann", "attack Ben with Street Fighter from hand")
+    assert r.exit_code == 1
+
+
+# -- town battle ---------------------------------------------------------------------------------
+
+def test_town_battle_the_defender_chooses_a_resident(pbd, doc):
+    at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Old Mill"], ben_town=["Town Clock", "Fire Station"])
+    move(pbd, doc, "Ann", "attack Ben with Old Mill from town")
+    assert "Waiting on: Ben — defend against Ann with a Resident" in doc.read_text()
+    legal = pbd("legal", doc, "--as", "Ben").output.splitlines()
+    assert legal == ["defend with Town Clock", "defend with Fire Station"]
+    move(pbd, doc, "Ben", "defend with Town Clock")
+    assert "Old Mill (AP 3) against Town Clock (AP 1): Ann wins" in pbd("log", doc).output
+    assert pbd.json("show", doc)["players"][1]["town"] == ["Fire Station"]     # the loser's card discarded
+    assert pbd.json("show", doc)["players"][0]["town"] == ["Old Mill"]         # the winner's card stays
+
+
+def test_a_guard_defends_and_takes_priority_over_the_attackers_effect(pbd, doc):
+    at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Gang Leader"], ben_town=["Town Clock", "Bouncer"])
+    move(pbd, doc, "Ann", "attack Ben with Gang Leader from town")
+    assert "Ben defends with Bouncer" in pbd("log", doc).output
+
+
+def test_defend_with_the_weakest_when_the_attacker_says_so(pbd, doc):
+    at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Gang Leader"], ben_town=["Fire Station", "Town Clock"])
+    move(pbd, doc, "Ann", "attack Ben with Gang Leader from town")
+    assert "Ben defends with Town Clock" in pbd("log", doc).output
+
+
+def test_an_empty_town_defends_from_hand(pbd, doc):
+    at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Old Mill"])
+    move(pbd, doc, "Ann", "attack Ben with Old Mill from town")
+    move(pbd, doc, "Ben", "defend with Arcade")
+    assert "Old Mill (AP 3) against Arcade (AP 2): Ann wins" in pbd("log", doc).output
+
+
+# -- game end and score ---------------------------------------------------------------------------
+
+def test_emptying_the_hand_in_the_build_phase_ends_the_game_without_attack(pbd, doc):
+    at_attack(doc, ["Town Clock"], ["Arcade"], phase="build")
+    move(pbd, doc, "Ann", "build Town Clock")
+    data = pbd.json("show", doc)
+    assert data["result"] and data["to_move"] == []
+    assert "Ann wins" in data["result"]
+
+
+def test_emptying_the_hand_in_a_battle_ends_the_game_draws_still_happen(pbd, doc):
+    at_attack(doc, ["Gym"], ["Street Fighter", "Arcade"], draw=["Town Clock"])
+    move(pbd, doc, "Ann", "attack Ben with Gym from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")
+    data = pbd.json("show", doc)
+    assert data["result"] and hand_names(doc, "Ann") == ["Town Clock"]
+
+
+def test_a_hand_emptied_on_someone_elses_turn_does_not_end_the_game(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    move(pbd, doc, "Ben", "defend with Bouncer")
+    assert pbd.json("show", doc)["result"] is None
+
+
+def test_score_four_steps_with_goodcup_doubling_base_tp_only(pbd, doc):
+    arrange(doc, hands={"Ann": ["Gym", "Arcade"]}, towns={"Ann": ["The John Goodcup", "Old Mill", "Mill Worker"]})
+    data = pbd.json("score", doc)
+    ann = data["scores"][0]
+    assert ann["base"] == 3 + 4 + 2 and ann["goodcup"] and ann["after_goodcup"] == 18
+    assert sum(b["tp"] for b in ann["bonuses"]) == 6        # Mill Town +3 on each card, not doubled
+    assert ann["hand"] == 2 and ann["total"] == 18 + 6 - 6
+    out = pbd("score", doc).output
+    assert "2. The John Goodcup doubles base TP: 9 × 2 = 18" in out
+    assert "4. 2 card(s) in hand × -3: 24 - 6 = 18" in out
+
+
+def test_a_shared_top_score_is_a_shared_win(pbd, doc):
+    at_attack(doc, ["Town Clock"], [], ben_town=["Old Mill", "Rusty Bike"], cy_hand=["Gym", "Bake Sale"],
+              phase="build")
+    move(pbd, doc, "Ann", "build Town Clock")
+    assert pbd.json("show", doc)["result"].startswith("Ann and Ben share the win with 5 TP")
+
+
+def test_adjust_is_logged_and_counted(pbd, doc):
+    arrange(doc, towns={"Ann": ["Handyman", "Town Clock"]})
+    move(pbd, doc, "Ann", "adjust Town Clock TP +1: Handyman")
+    assert "adjusts Town Clock TP +1: Handyman" in pbd("log", doc).output
+    assert any(b["why"] == "Town Clock: adjust" for b in pbd.json("score", doc)["scores"][0]["bonuses"])
+
+
+# -- hand effects and notation ----------------------------------------------------------------------
+
+def test_hand_effect_targets_any_opponent_but_not_yourself(pbd, doc):
+    arrange(doc, hands={"Ann": ["Paperboy", "Gym"]})
+    r = pbd("move", doc, "--as", "Ann", "use Paperboy on Ann")
+    assert r.exit_code == 1
+    move(pbd, doc, "Ann", "use Paperboy on Cy")
+    assert pbd.json("show", doc)["players"][2]["hand"] == 5
+
+
+def test_unknown_card_suggests(pbd, doc):
+    move(pbd, doc, "Ann", "draw")
+    before = doc.read_text()
+    r = pbd("move", doc, "--as", "Ann", "keep; build Bouncr")
+    assert r.exit_code == 2 and "did you mean" in r.output and doc.read_text() == before
+
+
+def test_not_your_turn(pbd, doc):
+    r = pbd("move", doc, "--as", "Ben", "draw")
+    assert r.exit_code == 1 and "it is Ann's turn, not Ben's" in r.output
+
+
+def test_check_lists_a_hand_edited_town(pbd, doc):
+    arrange(doc, towns={"Ann": ["Old Mill"]})
+    text = doc.read_text()
+    (doc.parent / "edited.txt").write_text(text.replace("Old Mill (#", "Town Clock (#"))
+    r = pbd("check", doc.parent / "edited.txt")
+    assert r.exit_code == 1 and "not Town Clock" in r.output
+    (doc.parent / "tp.txt").write_text(text.replace("· TP 4", "· TP 9"))
+    r = pbd("check", doc.parent / "tp.txt")
+    assert r.exit_code == 1 and "which the rules do not give" in r.output
+    assert pbd("check", doc).exit_code == 0
