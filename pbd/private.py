@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+import json
 from pathlib import Path
 from urllib.parse import quote
 
@@ -73,7 +74,6 @@ def load(match_id: str, player: str) -> Secrets:
     :raises UsageError: this machine does not hold them (wrong name, or another machine).
     :raises BackendError: the file is unreadable or damaged.
     """
-    import json
 
     path = _file(match_id, player)
     try:
@@ -185,7 +185,6 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
 
 def _hand_doc(path: Path) -> str | None:
     """Return the hand document a private-state file points to, if it is such a pointer."""
-    import json
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -195,7 +194,6 @@ def _hand_doc(path: Path) -> str | None:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    import json
 
     try:
         paths.write_private(path, json.dumps(data, indent=1).encode("utf-8"))

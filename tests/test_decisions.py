@@ -27,7 +27,7 @@ def test_a_malformed_line_names_the_expected_shape():
 
 
 def test_too_many_open_decisions_are_refused():
-    lines = [(i, f"Waiting on: Ben — pass · from 3") for i in range(100)]
+    lines = [(i, "Waiting on: Ben — pass · from 3") for i in range(100)]
     with pytest.raises(DocumentFormatError, match="at most"):
         parse_lines(lines)
 
