@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from pbd import match, private
 from pbd.games.boystown import GAME, cards, rules

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from pbd.games.boystown.catalogue import GOODCUP, load
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import pickle
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest

@@ -9,7 +9,7 @@ import pytest
 
 from pbd import audit, fairplay
 from pbd.errors import IllegalMoveError
-from pbd.games.base import Chance, Event, LogEntry, Meta, PlayerMeta, Secrets, parse_meta, render_frame, split_frame
+from pbd.games.base import Chance, Event, LogEntry, Meta, Secrets, parse_meta, render_frame, split_frame
 
 #: chi-square critical values at significance 0.001 (fixed, so the tests are deterministic)
 CHI2_001 = {5: 20.515, 49: 85.351, 19: 43.820}

@@ -47,7 +47,7 @@ from pbd.errors import IllegalMoveError
 from pbd.games.boystown import cards, effects, score
 from pbd.games.boystown.catalogue import Card, Catalogue, load
 from pbd.games.boystown.notation import Move
-from pbd.games.boystown.state import HAND_SIZE, Battle, Resident, Seat, State
+from pbd.games.boystown.state import HAND_SIZE, Resident, Seat, State
 from pbd.table.decisions import Decision
 
 TURN_PHASES = ("draw", "drawn", "build", "attack")
