@@ -264,7 +264,7 @@ class TheTower(Playable):
             "players": [{"name": s.name, "mark": s.mark, "tile": s.tile, "hand": s.hand, "deck": s.deck,
                          "webbed": s.webbed} for s in state.seats],
             "to_move": self.actors(state), "result": state.result or None, "winner": state.winner or None,
-            "turn": state.turn, "step": state.step if state.started else "joining",
+            "turn": state.turn, "step": state.step if state.started else "joining", "duel_fought": state.dueled,
             "board": {"name": lay.name, "floors": lay.floors, "tiles_per_floor": lay.width,
                       "directions": lay.directions, "start": lay.start, "treasure": lay.treasure},
             "deck": {"name": state.deck.name, "cards": state.deck.counts}, "finish": state.options.finish,

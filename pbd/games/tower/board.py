@@ -43,6 +43,7 @@ FINISH = {"reach": "reach", "bounce": "exact (bounce back)", "stay": "exact (sta
 PHASES = {("draw", False): "draw a card", ("main", False): "may play a card, then roll",
           ("main", True): "card played, now roll", ("resolve", False): "rolled, resolving",
           ("resolve", True): "rolled, resolving", ("over", False): "over", ("over", True): "over"}
+DUELLED = "; the turn's duel fought"
 MAX_LINE = 2000
 MAX_HAND = 99
 MAX_COUNT = 300
@@ -129,7 +130,8 @@ def turn_line(state: State) -> str:
     """Return the ``Turn`` line: number, whose turn, and the step of the turn."""
     if not state.started:
         return f"Turn: waiting for {state.players - len(state.seats)} more player(s) to join"
-    return f"Turn {state.turn}: {state.mover.name} — {PHASES[(state.step, state.placed)]}"
+    return f"Turn {state.turn}: {state.mover.name} — {PHASES[(state.step, state.placed)]}" + (
+        DUELLED if state.dueled else "")
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -307,6 +309,8 @@ def _read_rest(state: State, lines) -> None:
 
 def _read_turn(state: State, m, name: str, line: int) -> None:
     phase = m.group("phase").strip().lower()
+    state.dueled = phase.endswith(DUELLED.lower())
+    phase = phase.removesuffix(DUELLED.lower()).strip()
     found = [key for key, words in PHASES.items() if words == phase]
     if not found:
         raise DocumentFormatError(f"cannot read the turn step {phase[:40]!r} (expected one of: "

@@ -54,12 +54,6 @@ def _tokens(s: State) -> list[str]:
             out.append(f"{seat.name}'s token is on the treasure, but the board names no such winner")
     if s.winner and s.seat(s.winner).tile != lay.treasure:
         out.append(f"{s.winner} is named the winner, but their token is not on the treasure ({lay.treasure})")
-    busy = {s.duel.tile} if s.duel else set()
-    busy |= {s.seat(t.seat).tile for t in s.queue}
-    at = Counter(seat.tile for seat in s.seats if seat.tile is not None)
-    for tile, n in sorted(at.items()):
-        if n > 1 and tile not in (lay.start, lay.treasure) and tile not in busy:
-            out.append(f"{n} tokens share tile {tile} without a duel")
     return out
 
 

@@ -25,8 +25,11 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
 * Reaching the treasure: any move reaching or passing it wins; with ``-O exact-finish``
   the excess walks back from the treasure (``-O exact-finish=stay``: the token does not
   move); the tile it ends on then acts.
-* Duels: two tokens resting on one tile (not the start tile) duel, after the tile's card
-  acted.  In order the attacker (the token that came) may play a Sword, the defender may
+* Duels: when the mover's move (the roll, a Magic Carpet's roll, and the cards they lead
+  to) comes to rest on a tile with another token (not the start tile), the two duel, after
+  the tile's card acted; with several tokens there, the first in seat order.  Tokens moved
+  by a duel apply the card they land on but start no other duel: at most one duel a turn
+  (otherwise a crowd of tokens around a Torch could duel for ever).  In order the attacker (the token that came) may play a Sword, the defender may
   answer it with a Shield, the defender may play a Sword, the attacker may answer it with
   a Shield; each is a pending decision answered ``play Sword`` / ``play Shield`` / ``pass``.
   Each duelist rolls one die, plus one more for an unanswered Sword, and adds them; ties
@@ -176,14 +179,10 @@ def placement_problem(state: State, kind: str, tile: int) -> str | None:
         return "a Guard on tile 1 would send tokens back off the tower"
     state.cards[tile] = [kind]
     try:
-        cycle = loop_from(state, tile)
+        if cycle := loop_from(state, tile):
+            return f"a {kind} on {tile} would make an endless loop: {describe_loop(state, cycle)}"
     finally:
         del state.cards[tile]
-    if cycle:
-        state.cards[tile] = [kind]
-        text = describe_loop(state, cycle)
-        del state.cards[tile]
-        return f"a {kind} on {tile} would make an endless loop: {text}"
     return None
 
 
@@ -231,7 +230,7 @@ def _need_main(s: State, what: str) -> None:
 def start_turn(s: State) -> None:
     """Begin the mover's turn: a draw first, unless their deck is empty."""
     s.step = "draw" if cards.can_draw(s, s.mover) else "main"
-    s.placed = False
+    s.placed = s.dueled = False
 
 
 def end_turn(s: State) -> None:
@@ -357,7 +356,7 @@ def run(ctx: Ctx) -> None:
         else:
             break
     if s.winner:
-        s.queue, s.duel, s.decisions, s.step, s.placed = [], None, [], "over", False
+        s.queue, s.duel, s.decisions, s.step, s.placed, s.dueled = [], None, [], "over", False, False
     elif not s.decisions and s.step == "resolve":
         end_turn(s)
 
@@ -436,13 +435,15 @@ def arcane(ctx: Ctx, seat: Seat) -> None:
 
 
 def rest(ctx: Ctx, seat: Seat) -> None:
-    """A token comes to rest: meeting another token there (not on the start tile) starts a duel."""
+    """A token comes to rest: the mover meeting another token (not on the start tile) starts the turn's duel."""
     s = ctx.state
-    if seat.tile == s.layout.start:
+    if seat.tile == s.layout.start or seat is not s.mover or s.dueled:
         return
-    other = next((o for o in s.seats if o is not seat and o.tile == seat.tile), None)
+    n = len(s.seats)
+    others = [s.seats[(s.current + i) % n] for i in range(1, n)]
+    other = next((o for o in others if o.tile == seat.tile), None)
     if other:
-        s.duel = Duel(seat.name, other.name, seat.tile)
+        s.duel, s.dueled = Duel(seat.name, other.name, seat.tile), True
         ctx.note(f"duel on {seat.tile}: {seat.name} against {other.name}")
 
 

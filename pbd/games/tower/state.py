@@ -140,6 +140,8 @@ class State:
     current: int = 0
     step: str = "draw"
     placed: bool = False
+    #: the turn's duel has been fought (or is under way): no other duel this turn
+    dueled: bool = False
     queue: list[Task] = field(default_factory=list)
     duel: Duel | None = None
     decisions: list[Decision] = field(default_factory=list)
