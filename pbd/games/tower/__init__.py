@@ -135,7 +135,7 @@ class TheTower(Playable):
             raise IllegalMoveError(f"the match is full ({', '.join(s.name for s in state.seats)})")
         if any(s.name.casefold() == player.casefold() for s in state.seats):
             raise IllegalMoveError(f"{player} is already playing in this match; choose another name")
-        if deck:
+        if deck and deck.strip().lower() != "default":
             raise UsageError("The Tower's deck is in the match document: join without --deck")
         last = len(state.seats) + 1 == state.players
         first = state.first
