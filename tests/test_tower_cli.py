@@ -492,3 +492,16 @@ def test_bad_notation_is_exit_2_and_changes_nothing(pbd, tmp_path):
     assert pbd("move", doc, "--as", "Ann", "jump to 48").exit_code == 2
     assert pbd("move", doc, "--as", "Ann", "play Rope").exit_code == 2
     assert doc.read_bytes() == before
+
+
+def test_hostile_counts_and_unknown_cards_are_format_errors(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    text = doc.read_text()
+    for bad, words in ((text.replace("Ben · hand 0", "Ben · hand 300000000"), "cannot read this player line"),
+                       (text.replace("Ben · hand 0", "Ben · hand 999"), "more cards than a Tower match has"),
+                       (text.replace("| 17 |", "| 17 Dragon |"), "not a card of The Tower"),
+                       (text.replace("6 floors × 8 tiles", "60 floors × 8 tiles"), "does not describe a tower")):
+        doc.write_text(bad)
+        result = pbd("move", doc, "--as", "Ann", "draw")
+        assert result.exit_code == 3 and words in result.output, result.output
+        assert doc.read_text() == bad

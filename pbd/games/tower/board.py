@@ -57,6 +57,7 @@ RULES_RE = re.compile(r"^Rules:\s*(?P<n>\d)\s*players?\s*·\s*finish:\s*(?P<fini
                       r"(?:·\s*first:\s*(?P<first>.+?))?\s*$", re.I)
 PLAYER_RE = re.compile(r"^\s*(?P<mark>[A-Z0-9])\s+(?P<name>[^·]+?)\s*·\s*hand\s+(?P<hand>\d{1,6})\s*·\s*deck\s+"
                        r"(?P<deck>\d{1,6})(?P<web>\s*·\s*webbed)?\s*$")
+LOOKS_LIKE_PLAYER = re.compile(r"^\s+\S+\s+.*·\s*hand\b", re.I)
 FLOOR_RE = re.compile(r"^\s*Floor\s+(?P<floor>\d{1,3})\s*[→←<>]?\s*\|(?P<cells>.*)$", re.I)
 CELL_RE = re.compile(r"^\s*(?P<tile>\d{1,4})\b(?P<cards>[^()]*?)\s*(?:\((?P<marks>[^)]*)\))?\s*$")
 TURN_RE = re.compile(r"^Turn\s+(?P<turn>\d{1,6}):\s*(?P<name>.+?)\s*—\s*(?P<phase>.+?)\s*$")
@@ -200,6 +201,9 @@ def _read_players(state: State, lines) -> None:
     for ln in lines:
         m = PLAYER_RE.match(ln.text)
         if not m:
+            if LOOKS_LIKE_PLAYER.match(ln.text):
+                raise DocumentFormatError("cannot read this player line (expected 'A Ann · hand 2 · deck 37', "
+                                          "with '· webbed' if a web holds them)", line=ln.number)
             continue
         hand, deck = int(m.group("hand")), int(m.group("deck"))
         if hand > MAX_HAND or deck > MAX_COUNT:

@@ -92,11 +92,15 @@ def load_layout(spec: str = "default") -> Layout:
 
     :raises DeckFormatError: the file cannot be read; :class:`DataProblems` lists every problem.
     """
-    table, source = read_toml(spec, "board")
-    layout, problems = layout_from(table)
+    return _load(spec, "board", layout_from)
+
+
+def _load(spec: str, kind: str, build):
+    table, source = read_toml(spec, kind)
+    value, problems = build(table)
     if problems:
         raise DataProblems(source, problems)
-    return layout
+    return value
 
 
 def _int(table: dict, key: str, low: int, high: int, problems: list[str], default: int | None = None) -> int:
@@ -141,11 +145,7 @@ def load_deck(spec: str = "default") -> DeckSpec:
 
     :raises DeckFormatError: the file cannot be read; :class:`DataProblems` lists every problem.
     """
-    table, source = read_toml(spec, "deck")
-    deck, problems = deck_from(table)
-    if problems:
-        raise DataProblems(source, problems)
-    return deck
+    return _load(spec, "deck", deck_from)
 
 
 def deck_from(table: dict) -> tuple[DeckSpec, list[str]]:
