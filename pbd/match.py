@@ -233,7 +233,7 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
 def show(doc_spec: str, game_name: str | None = None) -> Result:
     """Parse the board and return it pretty-printed and as data."""
     _, game, state = load(open_document(doc_spec), game_name)
-    return Result(game.render(state).rstrip("\n").split("\n"), game.describe(state))
+    return Result(game.render(state).rstrip("\n").split("\n"), game.view(state))
 
 
 def _settle(doc: Document, player: str):

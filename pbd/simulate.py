@@ -1,6 +1,6 @@
 """Random legal play of any registered game, in process (contract tests, benchmarks).
 
-Both players' secrets are held, so every draw is real; no document is involved.
+Every seat's secrets are held, so every draw is real; no document is involved.
 """
 
 from __future__ import annotations
@@ -15,15 +15,29 @@ from pbd.games.base import Chance
 WEIGHTS = {"end": 1.0, "withdraw": 0.2, "discard": 0.3}
 
 
-def seat(game, rng: random.Random, decks: tuple[str, str] | None = None, options: dict | None = None):
-    """Return ``(state, chance)`` for a new two-player match between Ann and Ben."""
+#: the names simulated seats take, in seat order
+NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def seat(game, rng: random.Random, decks: tuple[str, ...] | None = None, options: dict | None = None,
+         players: int = 2):
+    """Return ``(state, chance)`` for a new match of ``players`` seats (Ann, Ben, Cy, ...), every one joined.
+
+    ``--players`` reaches the game as ``options["players"]`` when it is not 2, as on the CLI.
+    """
     if decks is None:
-        pool = game.sample_decks()
-        decks = tuple(rng.sample(pool, 2)) if len(pool) > 1 else (pool[0], pool[0])
-    seeds = [fairplay.seed_from_text(f"{rng.random()}") for _ in range(2)]
-    state, ann = game.create(f"{rng.getrandbits(32):08x}", "Ann", decks[0], seeds[0], dict(options or {}))
-    state, ben = game.join(state, "Ben", decks[1], seeds[1])
-    return state, Chance(state.meta, {"Ann": ann, "Ben": ben})
+        pool = game.sample_decks() or [None]
+        decks = tuple(rng.choice(pool) for _ in range(players))
+    options = dict(options or {})
+    if players != 2:
+        options.setdefault("players", players)
+    names = NAMES[:players]
+    seeds = [fairplay.seed_from_text(f"{rng.random()}") for _ in names]
+    state, sec = game.create(f"{rng.getrandbits(32):08x}", names[0], decks[0], seeds[0], options)
+    held = {names[0]: sec}
+    for name, deck, seed in zip(names[1:], decks[1:], seeds[1:]):
+        state, held[name] = game.join(state, name, deck if game.join_needs_deck else None, seed)
+    return state, Chance(state.meta, held)
 
 
 def pick(moves: list, rng: random.Random) -> str | None:
@@ -38,19 +52,24 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
                 **seat_args) -> Iterator[tuple]:
     """Play random legal moves until the match ends; yield ``(state, player, move)`` after each.
 
+    The mover is the first seat to move (:meth:`actors`) that has a legal move: in team
+    play a side moves, and a member out of cards passes the move to the next.
+
     ``exhaustive`` lists every legal move before picking one (what ``pbd legal`` does);
     otherwise candidates are tried in random order until one is legal, which is much
     faster and picks among the same moves.
     """
     state, chance = seat(game, rng, **seat_args)
     for _ in range(max_moves):
-        actors = game.actors(state)
-        if not actors:
-            return
-        player = actors[0]
-        move = (pick(game.legal(state, player) or [None], rng) if exhaustive
-                else _first_legal(game, state, player, rng))
-        if move is None:
+        for player in game.actors(state):
+            if game.pending(state, player):  # what that seat's pbd does on its next command
+                game.settle(state, player, chance)
+        for player in game.actors(state):
+            move = (pick(game.legal(state, player) or [None], rng) if exhaustive
+                    else _first_legal(game, state, player, rng))
+            if move is not None:
+                break
+        else:
             return
         game.play(state, player, move, chance)
         yield state, player, move

@@ -148,7 +148,7 @@ def test_show_pretty_prints_and_json(pbd, match):
     assert "CP = 100 AP= 3" in result.output
     data = board(pbd, match)
     assert [p["name"] for p in data["players"]] == ["Ann", "Ben"]
-    assert data["to_move"] == "Ann"
+    assert data["to_move"] == ["Ann"]
 
 
 def test_check_a_fresh_match_is_clean(pbd, match):
@@ -212,7 +212,7 @@ def test_first_can_be_the_opponent(pbd, tmp_path):
     doc = tmp_path / "m.txt"
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--first", "Ben", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-peace", ok=True)
-    assert board(pbd, doc)["to_move"] == "Ben"
+    assert board(pbd, doc)["to_move"] == ["Ben"]
     assert side(pbd, doc, "Ben")["ap"] == 3
 
 

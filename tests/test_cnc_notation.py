@@ -104,4 +104,4 @@ def test_an_unknown_card_exits_2_with_did_you_mean(match, pbd):
 def test_good_notation_through_the_cli(match, pbd):
     result = pbd("move", match, "--as", "Ann", "DRAW; end   turn", ok=True)
     assert "draw" in result.output.lower()
-    assert pbd.json("show", match)["to_move"] == "Ben"
+    assert pbd.json("show", match)["to_move"] == ["Ben"]

@@ -562,6 +562,21 @@ class Playable(Game):
         """Return the public state as plain JSON-able data (for ``--json``)."""
         raise NotImplementedError
 
+    def view(self, state) -> dict:
+        """Return :meth:`describe` with the keys ``pbd show --json`` carries for every game.
+
+        ``game``; ``players`` in seat order (each at least ``{"name": ...}``); ``to_move``,
+        the seats that must act now (pending decisions and owed steps included, see
+        :meth:`actors`); ``result``, None until the match ends, then who won and how.
+        """
+        data = self.describe(state)
+        data["game"] = self.name
+        if not isinstance(data.get("players"), list):
+            data["players"] = [{"name": n} for n in self.player_names(state)]
+        data["to_move"] = self.actors(state)
+        data["result"] = self.outcome(state)
+        return data
+
     def hand(self, state, secrets: Secrets) -> dict:
         """Return the player's private view: hand and deck counts."""
         raise NotImplementedError

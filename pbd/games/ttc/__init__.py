@@ -1,14 +1,13 @@
 """Twin Tower City: deal from one shared deck, play and score five rounds on a match document.
 
 Modules: :mod:`.catalogue` (TOML catalogues, deck lists), :mod:`.score` (exact, explained
-scoring), :mod:`.sra` and :mod:`.deal` (dealing without a dealer), :mod:`.rules` (turn
+scoring), :mod:`.deal` (the deal, on the shared deck of :mod:`pbd.table`), :mod:`.rules` (turn
 order, legal moves), :mod:`.notation`, :mod:`.board` (render/parse).
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
 import re
 
 from pbd import fairplay
@@ -21,9 +20,11 @@ from pbd.errors import (
     UsageError,
 )
 from pbd.games.base import Meta, Playable, PlayerMeta, Secrets, render_frame
-from pbd.games.ttc import board, deal, notation, rules, sra
+from pbd.games.ttc import board, deal, notation, rules
 from pbd.games.ttc.catalogue import deck_problems, load_deck
-from pbd.games.ttc.state import Options, Seat, Slot, State, other
+from pbd.games.ttc.state import Options, Seat, State, other
+from pbd.table import group
+from pbd.table.deck import SharedDeck
 
 OPTION_HELP = "face-up, open-hands, no-environments, no-bonuses, team=N, side=light|dark"
 NAME_RE = re.compile(r"^[^(),:;·|]+$")
@@ -105,7 +106,7 @@ class TwinTowerCity(Playable):
 
         :raises DocumentFormatError: naming the line and what was expected.
         """
-        return board.parse(text, self.name)
+        return board.parse(text, self.name, library)
 
     def render(self, state: State) -> str:
         """Return the document text of ``state``."""
@@ -144,22 +145,23 @@ class TwinTowerCity(Playable):
         problems = deck_problems(d)
         if problems:
             raise DeckError(f"{deck}: not a legal Twin Tower City deck", problems)
-        deal._DECKS[deck] = d
+        _LIBRARY[("deck", deck)] = d
         meta = Meta(self.name, match_id)
-        state = State(meta, deck=deck, fingerprint=d.fingerprint(), options=opts, seats=[Seat(player, side)],
-                      first=first, layers=[player])
-        state.piles = {name: sra.lock_and_shuffle(codes, seed, match_id, name)
-                       for name, codes in deal.codes(match_id, d).items()}
+        state = State(meta, deck_name=deck, fingerprint=d.fingerprint(), options=opts, seats=[Seat(player, side)],
+                      first=first, library=d)
+        state.deck = deal.new_deck(match_id, player, d)
         sec = self._secrets(state, player, seed, d)
+        state.deck.settle(player, seed)
         meta.record(player, f"new match ({side.capitalize()}, first: {first.capitalize()}); deck {deck} locked and "
                             "shuffled")
+        self.detach(state, sec)
         return state, sec
 
     def _secrets(self, state: State, player: str, seed: bytes, d) -> Secrets:
         ids = [str(i) for i in d.ids]
         state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, ids),
                                               fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
-        state.keys[player] = sra.key(seed, state.meta.match_id)
+        state.seeds[player] = seed
         state.hands[player] = []
         return Secrets(state.meta.match_id, player, self.name, seed, ids)
 
@@ -174,35 +176,44 @@ class TwinTowerCity(Playable):
             raise IllegalMoveError(f"the match is full ({', '.join(s.name for s in state.seats)})")
         if any(s.name.casefold() == player.casefold() for s in state.seats):
             raise IllegalMoveError(f"{player} is already playing in this match; choose another name")
-        d = deal.load_deck_cached(state.deck)
+        d = state.library
         if d.fingerprint() != state.fingerprint:
-            raise DocumentFormatError(f"the deck '{state.deck}' here differs from the one the match was created "
+            raise DocumentFormatError(f"the deck '{state.deck_name}' here differs from the one the match was created "
                                       f"with (fingerprint {d.fingerprint()}, the document says {state.fingerprint})")
         if deck:
             mine = load_deck(deck)
             if mine.fingerprint() != state.fingerprint:
-                raise UsageError(f"this match is played with the deck '{state.deck}' ({state.fingerprint}); "
+                raise UsageError(f"this match is played with the deck '{state.deck_name}' ({state.fingerprint}); "
                                  f"'{deck}' is a different deck",
                                  hint="Twin Tower City deals both sides from one deck: join without --deck")
         side = _next_side(state)
-        state.piles = {name: sra.lock_and_shuffle(values, seed, state.meta.match_id, name)
-                       for name, values in state.piles.items()}
+        self._verify_first_sight(state)
         sec = self._secrets(state, player, seed, d)
-        state.meta.record(player, self._sit(state, player, side, deal.code_table(state.meta.match_id, d)))
+        state.meta.record(player, self._sit(state, player, side))
+        self.detach(state, sec)
         return state, sec
 
-    def _sit(self, state: State, player: str, side: str, table: dict) -> str:
-        """Seat ``player`` on ``side``; the last to sit deals and publishes their unlocks. Return the log text."""
+    def _verify_first_sight(self, state: State) -> None:
+        """Check the shuffle passes so far, as a joiner sees the deck for the first time.
+
+        :raises DocumentFormatError: a pass or number that does not verify.
+        """
+        problems = state.deck.verify(None)
+        if problems:
+            raise DocumentFormatError("the shared deck does not verify: " + "; ".join(problems[:4]),
+                                      hint="the document was altered, or a player's pbd cheated; you did not join")
+
+    def _sit(self, state: State, player: str, side: str) -> str:
+        """Seat ``player`` on ``side``: lock and shuffle; the last to sit deals and publishes unlocks. Return the log text."""
         state.seats.append(Seat(player, side))
-        state.layers.append(player)
+        state.deck.add_seat(player)
+        state.seeds.setdefault(player, None)
+        state.deck.settle(player, state.seeds[player])
         text = f"joined ({side.capitalize()}); deck locked and shuffled again"
         if len(state.seats) == 2 * state.options.team:
-            state.slots = [Slot(pile, i, state.piles[pile][i - 1]) if state.piles else
-                           Slot(pile, i, getattr(state.oracle.get((pile, i)), "value", None))
-                           for pile, i in deal.dealt_positions()]
-            state.piles = {}
+            deal.lay_out(state)
             duties = deal.deal_duties(state, player) + deal.flip_duties(state, player, 1)
-            deal.apply_peels(state, player, duties, state.keys.get(player), table)
+            deal.settle(state, player, duties)
             text += f"; cards dealt, {len(duties)} unlock(s) published"
         return text
 
@@ -210,9 +221,11 @@ class TwinTowerCity(Playable):
         """Apply one log entry to ``state`` (for ``pbd replay`` and ``pbd audit``); return the new state.
 
         The locked numbers cannot be re-derived without the seeds, so unlocks are replayed
-        symbolically: who unlocked what is tracked, and a card that becomes public is taken
-        from the board (``pbd check`` audits the numbers themselves once every seed is
-        revealed).  A player's hand is taken to be the cards the board shows them playing.
+        symbolically: who unlocked what is tracked, a card that becomes public is taken from
+        the board's deck section, and the numbers are the board's where the replay agrees
+        (``pbd check`` audits the numbers themselves once every seed is revealed).  A
+        player's hand is taken to hold every card the board or the log shows them playing
+        (a play taken back by ``pbd undo`` is in the log but not on the board).
 
         :raises IllegalMoveError: the entry breaks a rule.
         """
@@ -221,70 +234,57 @@ class TwinTowerCity(Playable):
             m = re.match(r"new match \((Light|Dark), first: (Light|Dark|Random)\)", text)
             if not m:
                 raise IllegalMoveError("the log does not start with 'new match (Side, first: Side)'")
-            state = State(chance.meta, deck=board.deck, fingerprint=board.fingerprint, options=copy.deepcopy(board.options),
-                          first=m.group(2).lower())
-            state.oracle = {(s.pile, s.index): s for s in board.slots}
+            state = State(chance.meta, deck_name=board.deck_name, fingerprint=board.fingerprint,
+                          options=copy.deepcopy(board.options), first=m.group(2).lower(), library=board.library)
+            state.deck = deal.new_deck(chance.meta.match_id, player, board.library)
+            state.deck.oracle = board.deck
             state.seats.append(Seat(player, m.group(1).lower()))
-            state.layers.append(player)
-            state.keys[player] = None
+            state.seeds[player] = None
+            state.deck.settle(player, None)
             state.meta.record(player, text)
-            return state
-        state.keys.setdefault(player, None)
+            return _adopt(state, board)
+        state.seeds.setdefault(player, None)
         if m := re.match(r"joined \((Light|Dark)\)", text):
-            state.meta.record(player, self._sit(state, player, m.group(1).lower(), {}))
-            return state
+            state.meta.record(player, self._sit(state, player, m.group(1).lower()))
+            return _adopt(state, board)
         if text.startswith("published") and "of the deal" in text:
             self.settle(state, player)
-            return state
-        everything = [p.card for r in board.rounds for p in r.plays if p.player == player]
+            return _adopt(state, board)
         played = [p.card for r in state.rounds for p in r.plays if p.player == player]
-        state.hands[player] = [c for c in everything if c not in played]
+        state.hands[player] = [c for c in _ever_played(board, player) if c not in played]
         notation = "flip" if text.startswith("flip") else text.split("; ")[0]
         self.play(state, player, notation)
-        return state
+        return _adopt(state, board)
 
     # -- private state -----------------------------------------------------------------------
 
     def attach(self, state: State, secrets: Secrets) -> None:
-        """Unlock the player's hand from the document with their key.
+        """Check the shared deck against the player's private record of it, then read their hand.
 
-        :raises DocumentFormatError: the deal does not unlock to cards of this deck.
+        :raises DocumentFormatError: the deck does not verify (numbers swapped or replaced, a
+            wrong unlock, a forged proof), a number unlocks to no card, or the board shows a
+            play the deck does not.
         """
-        name = next((s.name for s in state.seats if s.name.casefold() == secrets.player.casefold()), secrets.player)
-        key = sra.key(secrets.seed, state.meta.match_id)
-        state.keys[name] = key
-        if not state.slots:
+        name = _name(state, secrets.player)
+        state.seeds[name] = secrets.seed
+        if state.deck is None:
             state.hands[name] = []
             return
-        table = deal.code_table(state.meta.match_id, deal.load_deck_cached(state.deck))
-        cache = secrets.extra.setdefault("cards", {})
-        cards = []
-        for slot in state.slots:
-            if deal.owner(state, slot) != name:
-                continue
-            tag = f"{slot.pile} {slot.index}"
-            if slot.card is not None:
-                cards.append(slot.card)
-            elif tag in cache and cache[tag][1] == _tag(slot.value):
-                cards.append(cache[tag][0])
-            elif {s.name for s in state.seats} - {name} <= set(slot.peeled):
-                card = deal.read(table, slot, sra.peel(slot.value, key))
-                cache[tag] = [card, _tag(slot.value)]
-                cards.append(card)
-        public = {s.card for s in state.slots if s.card is not None and deal.owner(state, s) != name}
-        if public & set(cards) or len(set(cards)) != len(cards):
-            raise DocumentFormatError("the deal is corrupt: a card in your hand is also elsewhere "
-                                      "(the document was altered, or a player's pbd cheated)")
-        played = {p.card for r in state.rounds for p in r.plays if p.player == name}
-        if len(cards) == sum(1 for slot in state.slots if deal.owner(state, slot) == name) and played - set(cards):
-            raise DocumentFormatError(f"the board says {name} played {', '.join(map(str, sorted(played - set(cards))))}"
-                                      f", which {name} was never dealt (the board was edited by hand?)")
-        state.hands[name] = [c for c in cards if c not in played]
+        _verify(state, name, secrets)
+        state.deck.learn(name, secrets.seed, secrets.extra.setdefault("cards", {}))
+        problems = deal.played_problems(state)
+        if problems:
+            raise DocumentFormatError(problems[0])
+        state.hands[name] = [int(state.deck.known[i]) for i in state.deck.hands.get(name, []) if i in state.deck.known]
 
     def detach(self, state: State, secrets: Secrets) -> None:
-        """Copy the player's hand back into their private state."""
-        name = next((s.name for s in state.seats if s.name.casefold() == secrets.player.casefold()), secrets.player)
+        """Copy the player's hand and the deck as now written (their record of it) into their private state."""
+        name = _name(state, secrets.player)
         secrets.hand = [str(c) for c in state.hands.get(name, [])]
+        if state.deck is not None:
+            now = state.deck.render()
+            record = secrets.extra.get("table") or {}
+            secrets.extra["table"] = {"after": now, "before": getattr(state, "_seen", None) or record.get("after") or now}
 
     def pending(self, state: State, player: str) -> bool:
         """Return True if ``player``'s pbd owes unlocks of the deal (written by its next command)."""
@@ -293,15 +293,14 @@ class TwinTowerCity(Playable):
     def settle(self, state: State, player: str, chance=None) -> list[str]:
         """Publish the unlocks ``player`` owes for the other players' hands; return the summary."""
         duties = deal.deal_duties(state, player) if rules.seated(state) else []
-        if not duties or player not in state.keys:
+        if state.deck is not None and player in state.seeds:
+            state.deck.begin(player)
+        if not duties or player not in state.seeds:
             return []
-        deal.apply_peels(state, player, duties, state.keys[player], self._table(state))
+        deal.settle(state, player, duties)
         text = f"published {len(duties)} unlock(s) of the deal"
         state.meta.record(player, text)
         return [text]
-
-    def _table(self, state: State) -> dict:
-        return deal.code_table(state.meta.match_id, deal.load_deck_cached(state.deck))
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -315,17 +314,20 @@ class TwinTowerCity(Playable):
         if not moves:
             raise NotationError("no move given", hint=f"moves look like: {notation.EXAMPLES}")
         parsed = [notation.parse(m) for m in moves]
-        held = [s for s in getattr(chance, "secrets", {}).values() if s.match_id == state.meta.match_id]
-        for sec in held:
-            self.attach(state, sec)
         lines = [] if parsed[0].verb == "flip" else self.settle(state, player, chance)
-        table = self._table(state) if rules.seated(state) else {}
+        if state.deck is not None and player in state.seeds:
+            state.deck.begin(player)
         for move in parsed:
-            out = rules.apply(state, player, move, table)
+            out = rules.apply(state, player, move)
             state.meta.record(player, "; ".join(out))
             lines += out
-        for sec in held:
-            self.attach(state, sec)
+        if state.deck is not None:
+            state.deck.prune()
+            for name, seed in state.seeds.items():
+                if seed is not None:
+                    state.deck.learn(name, seed)
+                    state.hands[name] = [int(state.deck.known[i]) for i in state.deck.hands.get(name, [])
+                                         if i in state.deck.known]
         return lines
 
     def informative(self, entry) -> bool:
@@ -395,6 +397,7 @@ class TwinTowerCity(Playable):
                 unfinished = rnd.number
         if state.meta.match_id and state.seats:
             try:
+                out += deal.played_problems(state) if state.deck is not None else []
                 out += deal.audit(state)
             except PbdError as exc:
                 out.append(f"the deal cannot be audited: {exc.message}")
@@ -499,8 +502,69 @@ def _check_name(name: str) -> None:
         raise UsageError(f"{name!r} cannot be a player name here (no commas, brackets, colons or '·')")
 
 
-def _tag(value: int) -> str:
-    return hashlib.sha256(str(value).encode()).hexdigest()[:16]
+def _name(state: State, player: str) -> str:
+    return next((s.name for s in state.seats if s.name.casefold() == player.casefold()), player)
+
+
+def _verify(state: State, name: str, secrets: Secrets) -> None:
+    """Check the deck against the player's private record (as last written, or as seen before that write).
+
+    The second record lets ``pbd undo`` restore the deck as it was before the player's own
+    last move; anything else must be reached from a record by proven steps.
+
+    :raises DocumentFormatError: naming the first problems found.
+    """
+    deck = state.deck
+    record = secrets.extra.get("table") or {}
+    mine = {name: {g.number: group.public_key(deck.key(secrets.seed, g.number)) for g in deck.gens
+                   if any(p.seat == name for p in g.passes)}}
+    problems = None
+    for lines in dict.fromkeys(tuple(record.get(k) or ()) for k in ("after", "before")):
+        previous = SharedDeck.parse(list(lines)) if lines else None
+        found = deck.verify(previous, mine, seat=name)
+        if problems is None or not found:
+            problems = found
+        if not found:
+            break
+    if problems:
+        raise DocumentFormatError("the shared deck does not verify: " + "; ".join(problems[:4]),
+                                  hint="the document was altered, or a player's pbd cheated; nothing was unlocked")
+    state._seen = deck.render()
+
+
+def _adopt(state: State, board: State) -> State:
+    """Take the board's numbers into a symbolically replayed deck where the replay agrees with it."""
+    if board.deck is not None:
+        state.deck.adopt(board.deck)
+    return state
+
+
+def _ever_played(board: State, player: str) -> list[int]:
+    """Return every card the board or the log shows ``player`` playing (taken-back plays are only in the log)."""
+    out = [p.card for r in board.rounds for p in r.plays if p.player == player]
+    for entry in board.meta.log:
+        m = re.match(r"play (battle|army|warrior) (\d+)", entry.text)
+        if entry.player == player and m and int(m.group(2)) not in out:
+            out.append(int(m.group(2)))
+    return out
+
+
+_LIBRARY: dict[tuple[str, str], object] = {}
+
+
+def library(state: State):
+    """Return the deck (a match) or catalogue (a hand-made board) ``state`` names, loaded once per process.
+
+    The one place Twin Tower City reads files: the rules get it in ``state.library``.
+
+    :raises DeckFormatError: it cannot be read.
+    """
+    from pbd.games.ttc.catalogue import load_catalogue
+
+    key = ("catalogue", state.catalogue) if state.catalogue else ("deck", state.deck_name)
+    if key not in _LIBRARY:
+        _LIBRARY[key] = load_catalogue(key[1]) if key[0] == "catalogue" else load_deck(key[1])
+    return _LIBRARY[key]
 
 
 GAME = TwinTowerCity()

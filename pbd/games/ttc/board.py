@@ -22,17 +22,16 @@ import re
 
 from pbd.errors import DocumentFormatError, PbdError
 from pbd.games.base import Frame, Line, Meta, parse_meta, split_frame
-from pbd.games.ttc import deal, rules, sra
+from pbd.games.ttc import deal, rules
 from pbd.games.ttc.catalogue import Catalogue
-from pbd.games.ttc.state import PILES, Options, Play, Seat, Slot, State
+from pbd.games.ttc.state import Options, Play, Seat, State
+from pbd.table.deck import SharedDeck
 
 TITLE = "Twin Tower City"
 KEY_RE = re.compile(r"^(players|deck|options|first|catalogue|catalog|turn|rounds won|hands)\s*:\s*(.*)$", re.IGNORECASE)
 ROUND_RE = re.compile(r"^round\s+(\d+)\s*(?:[:·—–-].*)?$", re.IGNORECASE)
 PLAY_RE = re.compile(r"^(?P<side>light|dark)(?:\s+card\s+\d+)?(?:\s*\((?P<player>[^)]*)\))?\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
 NULL_RE = re.compile(r"^nullified\s*:\s*(.*)$", re.IGNORECASE)
-SLOT_RE = re.compile(r"^(?P<pile>[a-z-]+)\s+(?P<index>\d+)\s*:\s*(?P<value>\S+(?:\s+\d+)?)"
-                     r"(?:\s*·\s*peeled by\s+(?P<peeled>.+))?$", re.IGNORECASE)
 SWAP_RE = re.compile(r"^(?:~~)?(?P<old>.+?)(?:~~)?\s*(?:->|→|\bwith\b)\s*(?P<new>.+)$", re.IGNORECASE)
 OPTION_WORDS = {"face-up": "face_up", "open-hands": "open_hands", "no-environments": "environments",
                 "no-bonuses": "bonuses"}
@@ -44,7 +43,7 @@ def render(state: State) -> tuple[list[str], list[str]]:
     """Return ``(header lines, body lines)`` of the board."""
     options = f"Options: {', '.join(state.options.words()) or 'standard'}"
     if not state.meta.match_id:                       # a board typed by hand: no seats, no deal
-        source = f"Catalogue: {state.catalogue}" if state.catalogue else f"Deck: {state.deck}"
+        source = f"Catalogue: {state.catalogue}" if state.catalogue else f"Deck: {state.deck_name}"
         body = []
         for rnd in state.rounds:
             body.append(f"Round {rnd.number}: {_round_note(state, rnd)}")
@@ -55,7 +54,7 @@ def render(state: State) -> tuple[list[str], list[str]]:
         scores = score_section(state)
         return [source, options, f"Rounds won: {_won(state)}"], body + ([""] + scores if scores else [])
     header = [f"Players: {', '.join(f'{s.name} ({s.side.capitalize()})' for s in state.seats)}",
-              f"Deck: {state.deck} · {state.fingerprint}",
+              f"Deck: {state.deck_name} · {state.fingerprint}",
               options,
               f"First: {state.first.capitalize()}",
               f"Turn: {turn_line(state)}",
@@ -65,7 +64,7 @@ def render(state: State) -> tuple[list[str], list[str]]:
     body: list[str] = []
     for rnd in state.rounds:
         body.append(f"Round {rnd.number}: {_round_note(state, rnd)}")
-        if not rnd.plays and state.slots:
+        if not rnd.plays and deal.laid_out(state):
             body += ["  Light card 1: face down", "  Dark card 1: face down"]
         body += [f"  {line}" for line in play_lines(rnd.plays, _cat(state))]
         marks = [f"{side.capitalize()} {name}" for side in ("light", "dark") for name in rnd.nullified[side]]
@@ -76,17 +75,8 @@ def render(state: State) -> tuple[list[str], list[str]]:
         body += ["", *scores]
     if state.options.open_hands and rules.seated(state):
         body += ["", "Open hands"] + [f"  {s.name}: {_open_hand(state, s.name)}" for s in state.seats]
-    body += ["", "Deal", f"  Locked by: {', '.join(state.layers)}"]
-    if state.slots:
-        for slot in state.slots:
-            if slot.card is not None:
-                body.append(f"  {slot.pile} {slot.index}: card {slot.card}")
-            else:
-                tail = f" · peeled by {', '.join(slot.peeled)}" if slot.peeled else ""
-                body.append(f"  {slot.pile} {slot.index}: {sra.encode(slot.value)}{tail}")
-    else:
-        for pile, values in state.piles.items():
-            body += [f"  {pile} {i}: {sra.encode(v)}" for i, v in enumerate(values, 1)]
+    if state.deck is not None:
+        body += ["", "Deal", *state.deck.render()]
     while body and not body[0]:
         body.pop(0)
     return header, body
@@ -169,7 +159,7 @@ def _won(state: State) -> str:
 
 def _round_note(state: State, rnd) -> str:
     if not rnd.plays:
-        return "face down" if state.slots else "not played"
+        return "face down" if deal.laid_out(state) else "not played"
     try:
         s = rules.round_score(state, rnd)
         finished = rules.done(state, rnd)
@@ -210,15 +200,10 @@ def scored_round(state: State):
 
 
 def hand_counts(state: State, player: str) -> dict[str, int]:
-    """Return how many Battle, Army and Warrior Cards ``player`` still holds (public)."""
+    """Return how many Battle, Army and Warrior Cards ``player`` still holds (public: the deck's hand slots)."""
     counts = {"battle": 0, "army": 0, "warrior": 0}
-    for slot in state.slots:
-        if deal.owner(state, slot) == player:
-            counts[PILES[slot.pile][0]] += 1
-    for rnd in state.rounds:
-        for p in rnd.plays:
-            if p.player == player:
-                counts[p.kind] -= 1
+    for i in state.deck.hands.get(player, []) if state.deck is not None else []:
+        counts[deal.kind(state, i)] += 1
     return counts
 
 
@@ -229,9 +214,8 @@ def _counts(state: State, player: str) -> str:
 
 def open_hand(state: State, player: str) -> list[int]:
     """Return the cards of ``player``'s hand that are public (open hands), unplayed."""
-    played = {p.card for r in state.rounds for p in r.plays if p.player == player}
-    return [s.card for s in state.slots if deal.owner(state, s) == player and s.card is not None
-            and s.card not in played]
+    deck = state.deck
+    return [int(deck.slots[i].card) for i in deck.hands.get(player, []) if deck.slots[i].card is not None]
 
 
 def _open_hand(state: State, player: str) -> str:
@@ -241,8 +225,8 @@ def _open_hand(state: State, player: str) -> str:
 
 # -- parse ----------------------------------------------------------------------------------
 
-def parse(text: str, game: str = "ttc") -> State:
-    """Return the state a document (or a hand-made board) shows.
+def parse(text: str, game: str, load) -> State:
+    """Return the state a document (or a hand-made board) shows; ``load(state)`` gives its deck or catalogue.
 
     :raises DocumentFormatError: a line that is not what the board allows, naming it.
     """
@@ -250,12 +234,13 @@ def parse(text: str, game: str = "ttc") -> State:
     meta = parse_meta(game, frame)
     state = State(meta)
     if not frame.match_id:
-        state.deck = ""
+        state.deck_name = ""
     lines = frame.header + frame.body
     _read_keys(state, [ln for ln in lines if KEY_RE.match(ln.text.strip())])
-    if not frame.match_id and not state.catalogue and not state.deck:
+    if not frame.match_id and not state.catalogue and not state.deck_name:
         state.catalogue = "sample"
     try:
+        state.library = load(state)
         cat = rules.catalogue(state)
     except PbdError as exc:
         raise DocumentFormatError(f"the board's catalogue cannot be used: {exc.message}") from None
@@ -277,7 +262,7 @@ def _read_keys(state: State, lines: list[Line]) -> None:
                 state.seats.append(Seat(m.group(1).strip(), m.group(2).lower()))
         elif key == "deck":
             name, _, fp = value.partition("·")
-            state.deck, state.fingerprint = name.strip(), fp.strip()
+            state.deck_name, state.fingerprint = name.strip(), fp.strip()
         elif key == "options":
             state.options = parse_options(value, line.number)
         elif key == "first":
@@ -317,8 +302,7 @@ def parse_options(value: str, number: int | None = None) -> Options:
 def _read_body(state: State, lines: list[Line], cat: Catalogue, frame: Frame) -> None:
     rnd = None
     section = "board"
-    slots: list[Slot] = []
-    piles: dict[str, list[int]] = {}
+    deal_lines: list[Line] = []
     for line in lines:
         raw = line.text
         text = raw.strip()
@@ -337,7 +321,7 @@ def _read_body(state: State, lines: list[Line], cat: Catalogue, frame: Frame) ->
             section = "deal"
             continue
         if section == "deal":
-            _read_slot(state, line, slots, piles)
+            deal_lines.append(line)
             continue
         section = "board"
         if low.rstrip(".:!") == TITLE.lower():
@@ -366,68 +350,29 @@ def _read_body(state: State, lines: list[Line], cat: Catalogue, frame: Frame) ->
             continue
         raise DocumentFormatError(f"expected a card line like 'Light card 2 (Lia): battle 17', not {text!r}",
                                   line=line.number)
-    if len(state.layers) == 2 * state.options.team and state.seats and len(state.seats) == len(state.layers):
-        state.slots = slots
-    else:
-        state.piles = piles
+    if deal_lines:
+        state.deck = SharedDeck.parse(deal_lines)
     if frame.match_id:
         _check_deal(state, frame)
 
 
 def _check_deal(state: State, frame: Frame) -> None:
-    """Check the Deal section agrees with the seats: who locked, which positions, who peeled.
+    """Check the Deal section agrees with the match: its seats are the players, its layout Twin Tower City's.
 
     :raises DocumentFormatError: naming what is missing or wrong.
     """
     names = [s.name for s in state.seats]
     line = frame.body[-1].number if frame.body else None
-    if state.layers != names:
-        raise DocumentFormatError(f"the Deal section says the deck was locked by {', '.join(state.layers) or 'nobody'}"
-                                  f", but the players are {', '.join(names)}", line=line)
-    if state.slots:
-        want = deal.dealt_positions()
-        have = [(s.pile, s.index) for s in state.slots]
-        if have != want:
-            missing = [f"{p} {i}" for p, i in want if (p, i) not in have]
-            raise DocumentFormatError("the Deal section does not list the dealt positions in order"
-                                      + (f" (missing: {', '.join(missing[:5])})" if missing else ""), line=line)
-        for slot in state.slots:
-            if not set(slot.peeled) <= set(names) or len(set(slot.peeled)) != len(slot.peeled):
-                raise DocumentFormatError(f"{slot.pile} {slot.index}: peeled by {', '.join(slot.peeled)} "
-                                          "is not a list of the players", line=line)
-    else:
-        for pile in PILES:
-            if pile not in state.piles:
-                raise DocumentFormatError(f"the Deal section has no {pile} pile", line=line)
-
-
-def _read_slot(state: State, line: Line, slots: list[Slot], piles: dict[str, list[int]]) -> None:
-    text = line.text.strip()
-    if text.lower().startswith("locked by"):
-        state.layers = [n.strip() for n in text.split(":", 1)[1].split(",") if n.strip()]
+    if state.deck is None:
+        if state.seats:
+            raise DocumentFormatError("the document has no Deal section (the shared deck)", line=line)
         return
-    m = SLOT_RE.match(text)
-    if not m or m.group("pile").lower() not in PILES:
-        raise DocumentFormatError("expected a deal line like 'battle 7: <number> · peeled by Max' "
-                                  f"(piles: {', '.join(PILES)})", line=line.number)
-    pile, index, value = m.group("pile").lower(), int(m.group("index")), m.group("value")
-    slot = Slot(pile, index, peeled=[n.strip() for n in (m.group("peeled") or "").split(",") if n.strip()])
-    if value.lower().startswith("card"):
-        try:
-            slot.card = int(value.split()[1])
-        except (IndexError, ValueError):
-            raise DocumentFormatError("expected 'card N'", line=line.number) from None
-        slot.peeled = [s.name for s in state.seats]
-    else:
-        try:
-            slot.value = sra.decode(value)
-        except ValueError:
-            raise DocumentFormatError(f"{pile} {index}: the locked number is damaged", line=line.number) from None
-    slots.append(slot)
-    piles.setdefault(pile, []).append(slot.value)
-    if len(piles[pile]) != index and len(state.layers) < 2 * state.options.team:
-        raise DocumentFormatError(f"{pile} {index} is out of order (expected {pile} {len(piles[pile])})",
-                                  line=line.number)
+    if state.deck.seats != names or state.deck.match_id != frame.match_id:
+        raise DocumentFormatError(f"the Deal section's deck is shuffled by {', '.join(state.deck.seats)} for match "
+                                  f"{state.deck.match_id}, but the players are {', '.join(names)}", line=line)
+    problems = deal.layout_problems(state)
+    if problems:
+        raise DocumentFormatError("the Deal section does not follow the deal: " + "; ".join(problems[:3]), line=line)
 
 
 def _name(lookup, name: str, side, line: Line) -> str:

@@ -10,12 +10,11 @@ rounds the side that won more rounds wins.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations, permutations
 
-from pbd.errors import IllegalMoveError, UnknownNameError
+from pbd.errors import DeckFormatError, IllegalMoveError, UnknownNameError
 from pbd.games.ttc import deal, score
-from pbd.games.ttc.catalogue import Catalogue, load_catalogue
+from pbd.games.ttc.catalogue import Catalogue
 from pbd.games.ttc.notation import Move
 from pbd.games.ttc.state import PLAYS_PER_SIDE, SIDES, Play, Round, State, other
 
@@ -23,19 +22,15 @@ from pbd.games.ttc.state import PLAYS_PER_SIDE, SIDES, Play, Round, State, other
 FULL = 2 + 2 * PLAYS_PER_SIDE
 
 
-@cache
-def _catalogue(spec: str) -> Catalogue:
-    return load_catalogue(spec)
-
-
 def catalogue(state: State) -> Catalogue:
-    """Return the catalogue the match (or hand-made board) uses.
+    """Return the catalogue the match (or hand-made board) uses (loaded once by the game, passed in the state).
 
-    :raises DeckFormatError: it cannot be read.
+    :raises DeckFormatError: the game could not load it.
     """
-    if state.catalogue:
-        return _catalogue(state.catalogue)
-    return deal.load_deck_cached(state.deck).catalogue
+    lib = state.library
+    if lib is None:
+        raise DeckFormatError("no catalogue is loaded for this board")
+    return getattr(lib, "catalogue", lib)
 
 
 @dataclass
@@ -51,7 +46,7 @@ class Phase:
 
 def seated(state: State) -> bool:
     """Return True once every seat is taken and the deck is final."""
-    return len(state.seats) == 2 * state.options.team and bool(state.slots)
+    return len(state.seats) == 2 * state.options.team and deal.laid_out(state)
 
 
 def round_score(state: State, rnd: Round) -> score.Score:
@@ -59,7 +54,7 @@ def round_score(state: State, rnd: Round) -> score.Score:
 
     :raises IllegalMoveError: the cards on the board allow no score (a bad swap).
     """
-    key = (state.catalogue, state.deck, repr(state.options), repr(rnd.plays), repr(rnd.nullified))
+    key = (state.catalogue, state.deck_name, repr(state.options), repr(rnd.plays), repr(rnd.nullified))
     hit = _SCORES.get(key)
     if hit is None:
         try:
@@ -177,10 +172,8 @@ def legal(state: State, player: str) -> list[str]:
 
 def battles_left(state: State, side: str) -> int:
     """Return how many Battle Cards ``side`` still holds (public: dealt minus played)."""
-    dealt = sum(1 for slot in state.slots if slot.pile == "battle" and deal.role(slot.pile, slot.index)[0] == side
-                and deal.role(slot.pile, slot.index)[2] is not None)
-    played = sum(1 for r in state.rounds for p in r.plays if p.side == side and p.kind == "battle" and p.player)
-    return dealt - played
+    team = set(deal.members(state, side))
+    return sum(1 for seat in team for i in state.deck.hands.get(seat, []) if deal.kind(state, i) == "battle")
 
 
 def reserve_ok(state: State, side: str, rnd: int) -> bool:
@@ -202,7 +195,7 @@ def _special_moves(state: State, rnd: Round, side: str, card, cat: Catalogue) ->
 
 # -- applying moves -----------------------------------------------------------------------
 
-def apply(state: State, player: str, move: Move, table: dict) -> list[str]:
+def apply(state: State, player: str, move: Move) -> list[str]:
     """Apply one move for ``player`` in place; return the public summary lines.
 
     :raises IllegalMoveError: the move breaks a rule (which one, with the numbers).
@@ -214,7 +207,7 @@ def apply(state: State, player: str, move: Move, table: dict) -> list[str]:
     if ph.name == "over":
         raise IllegalMoveError("the match is over: " + result_line(state))
     if move.verb == "flip":
-        return _flip(state, player, ph, table)
+        return _flip(state, player, ph)
     if deal.deal_duties(state, player) or (ph.name == "flip" and deal.flip_duties(state, player, ph.round.number)):
         raise IllegalMoveError("flip first: the round's face-down pair is not revealed yet")
     if ph.name == "flip":
@@ -223,21 +216,20 @@ def apply(state: State, player: str, move: Move, table: dict) -> list[str]:
                                f"{', '.join(waiting)} to flip")
     side = side_of(state, player)
     if move.verb == "nullify":
-        return _nullify(state, player, side, ph, move, table)
-    return _play(state, player, side, ph, move, table)
+        return _nullify(state, player, side, ph, move)
+    return _play(state, player, side, ph, move)
 
 
-def _flip(state: State, player: str, ph: Phase, table: dict) -> list[str]:
-    key = state.keys.get(player)
+def _flip(state: State, player: str, ph: Phase) -> list[str]:
     duties = deal.deal_duties(state, player)
     if ph.name == "flip":
         duties += deal.flip_duties(state, player, ph.round.number)
     if not duties:
         raise IllegalMoveError("there is nothing for you to flip now" +
                                (f" (round {ph.round.number} is already face up)" if ph.round else ""))
-    if player not in state.keys:
+    if player not in state.seeds:
         raise IllegalMoveError(f"pbd does not hold {player}'s key here")
-    deal.apply_peels(state, player, duties, key, table)
+    deal.settle(state, player, duties)
     lines = [f"flip: published {len(duties)} unlock(s)"]
     if ph.name == "flip" and ph.round.plays:
         p = ph.round.plays
@@ -245,7 +237,7 @@ def _flip(state: State, player: str, ph: Phase, table: dict) -> list[str]:
     return lines
 
 
-def _nullify(state: State, player: str, side: str, ph: Phase, move: Move, table: dict) -> list[str]:
+def _nullify(state: State, player: str, side: str, ph: Phase, move: Move) -> list[str]:
     if ph.name != "nullify" or side not in ph.nullify:
         raise IllegalMoveError(f"{side.capitalize()} has no item to nullify now: a side nullifies only when the "
                                "round's cards are all played and it has more items than warriors to wield them")
@@ -256,10 +248,10 @@ def _nullify(state: State, player: str, side: str, ph: Phase, move: Move, table:
     except IllegalMoveError:
         ph.round.nullified[side].pop()
         raise
-    return [f"nullify {item.name}", *_after(state, player, ph.round, table)]
+    return [f"nullify {item.name}", *_after(state, player, ph.round)]
 
 
-def _play(state: State, player: str, side: str, ph: Phase, move: Move, table: dict) -> list[str]:
+def _play(state: State, player: str, side: str, ph: Phase, move: Move) -> list[str]:
     if ph.name == "nullify":
         raise IllegalMoveError(f"round {ph.round.number}'s cards are all played; "
                                f"{' and '.join(s.capitalize() for s in ph.nullify)} must nullify first")
@@ -297,10 +289,11 @@ def _play(state: State, player: str, side: str, ph: Phase, move: Move, table: di
         ph.round.plays.pop()
         raise
     hand.remove(card.id)
+    deal.play_card(state, player, card.id)
     text = f"play {card.kind} {card.id}"
     if play.swaps:
         text += " replacing " + ", ".join(f"{o} with {n}" if card.kind == "army" else o for o, n in play.swaps)
-    return [text, *_after(state, player, ph.round, table)]
+    return [text, *_after(state, player, ph.round)]
 
 
 def _special(state: State, rnd: Round, side: str, player: str, card, move: Move, cat: Catalogue) -> Play:
@@ -333,7 +326,7 @@ def _special(state: State, rnd: Round, side: str, player: str, card, move: Move,
     return Play(side, "army", card.id, player, swaps=swaps)
 
 
-def _after(state: State, player: str, rnd: Round, table: dict) -> list[str]:
+def _after(state: State, player: str, rnd: Round) -> list[str]:
     """Finish a round if its last card or nullification is in; flip the next pair for ``player``."""
     if not done(state, rnd):
         return []
@@ -342,10 +335,12 @@ def _after(state: State, player: str, rnd: Round, table: dict) -> list[str]:
     lines = [f"round {rnd.number}: Light {s.light.total}, Dark {s.dark.total} — "
              + (f"{lead.capitalize()} wins the round" if lead else "nobody wins the round (equal Power)")]
     ph = phase(state)
-    if ph.name == "flip" and player in state.keys:
+    if ph.name == "flip":
+        deal.open_round(state, ph.round.number)
+    if ph.name == "flip" and player in state.seeds:
         duties = deal.flip_duties(state, player, ph.round.number)
         if duties:
-            deal.apply_peels(state, player, duties, state.keys[player], table)
+            deal.settle(state, player, duties)
             lines.append(f"flip round {ph.round.number}: published {len(duties)} unlock(s)")
     elif ph.name == "over":
         lines.append(result_line(state))

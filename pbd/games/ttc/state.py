@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pbd.games.base import Meta
+from pbd.table.deck import SharedDeck
 
 SIDES = ("light", "dark")
 ROUNDS = 5
@@ -91,37 +93,20 @@ class Seat:
 
 
 @dataclass
-class Slot:
-    """A dealt position of the shared, locked deck.
-
-    ``value`` is the number in the document (locked by everyone not in ``peeled``);
-    ``card`` is set once everyone has peeled (the card is public).
-    """
-
-    pile: str
-    index: int
-    value: int | None = None
-    card: int | None = None
-    peeled: list[str] = field(default_factory=list)
-
-
-@dataclass
 class State:
     """A whole match: seats, options, the deal, the five rounds and the document frame."""
 
     meta: Meta
-    deck: str = "sample"
+    deck_name: str = "sample"
     fingerprint: str = ""
     options: Options = field(default_factory=Options)
     seats: list[Seat] = field(default_factory=list)
     first: str = "light"             # side that plays card 2 first in round 1, or "random"
-    layers: list[str] = field(default_factory=list)
-    piles: dict[str, list[int]] = field(default_factory=dict)   # while players are still joining
-    slots: list[Slot] = field(default_factory=list)             # once the deck is final
+    deck: SharedDeck | None = None   # the shared deck (pbd.table), once the match is started
     rounds: list[Round] = field(default_factory=lambda: [Round(n) for n in range(1, ROUNDS + 1)])
     catalogue: str = ""              # hand-made boards: the catalogue named on the board
-    #: Private, never rendered: decrypted hands and keys of the players whose secrets we hold.
+    #: Private, never rendered: decrypted hands and seeds of the players whose secrets we hold
+    #: (a seed of None: replaying the log symbolically), and the loaded deck or catalogue.
     hands: dict[str, list[int]] = field(default_factory=dict, compare=False, repr=False)
-    keys: dict[str, int | None] = field(default_factory=dict, compare=False, repr=False)
-    #: Replaying a log: the board's dealt slots (its numbers and public cards), by (pile, index).
-    oracle: dict[tuple[str, int], Slot] = field(default_factory=dict, compare=False, repr=False)
+    seeds: dict[str, bytes | None] = field(default_factory=dict, compare=False, repr=False)
+    library: Any = field(default=None, compare=False, repr=False)

@@ -1,0 +1,107 @@
+"""Pending decisions: a rule asks a seat that is not on turn to decide before play goes on.
+
+A Shield against a Sword, a defender's card, a trade offer: the game creates a
+:class:`Decision` while applying a move, keeps it in its state and writes it on its
+board as one line a player can read::
+
+    Waiting on: Ben — play Shield or pass (duel with Ann) · from 12
+
+``from 12`` is the log entry whose move created it.  Anyone with the link can edit the
+document, so a decision is never obeyed because the board says so: :func:`problems`
+checks each one against the entry it names (that entry exists, was written by another
+seat, and the game's ``explains`` hook agrees that this move asks this question), and
+the pipeline refuses (exit 3) a document whose decisions the log does not explain.
+
+While a decision is open its seat is among the seats to move (``to_move``), ``pbd legal``
+lists its ``answers`` in exact notation, and the game allows only those (and whatever it
+allows while waiting) until one is given.
+
+Everything here is pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from pbd.errors import DocumentFormatError
+
+#: how a decision is written on a board
+LINE_RE = re.compile(r"^\s*Waiting on:\s*(?P<seat>[^—]+?)\s+—\s+(?P<prompt>.+?)\s*·\s*from\s+(?P<origin>\d{1,7})\s*$")
+#: at most this many decisions may be open at once (a document is hostile input)
+MAX_OPEN = 64
+
+
+@dataclass
+class Decision:
+    """A question a seat must answer: who, in words, the exact answers, and the log entry that asked it."""
+
+    seat: str
+    prompt: str
+    answers: list[str] = field(default_factory=list)
+    origin: int = 0
+
+    def line(self) -> str:
+        """Return the board line of this decision (the answers are the game's to list, not the board's)."""
+        return f"Waiting on: {self.seat} — {self.prompt} · from {self.origin}"
+
+
+def parse_line(text: str, number: int | None = None) -> Decision:
+    """Return the decision a ``Waiting on:`` line shows (its answers are filled in by the game).
+
+    :raises DocumentFormatError: the line is not ``Waiting on: SEAT — PROMPT · from N``.
+    """
+    m = LINE_RE.match(text)
+    if not m:
+        raise DocumentFormatError("expected 'Waiting on: NAME — what they decide · from N' (N: the log entry "
+                                  "that asked)", line=number)
+    return Decision(m.group("seat").strip(), m.group("prompt").strip(), [], int(m.group("origin")))
+
+
+def parse_lines(lines: Iterable[tuple[int, str]]) -> list[Decision]:
+    """Return the decisions of every ``Waiting on:`` line among ``(number, text)`` lines.
+
+    :raises DocumentFormatError: a malformed line, or more than :data:`MAX_OPEN` of them.
+    """
+    out = [parse_line(text, number) for number, text in lines if text.strip().lower().startswith("waiting on:")]
+    if len(out) > MAX_OPEN:
+        raise DocumentFormatError(f"{len(out)} open decisions; a match has at most {MAX_OPEN}")
+    return out
+
+
+def seats_to_answer(decisions: Iterable[Decision]) -> list[str]:
+    """Return the seats that owe an answer, each once, in the order their decisions were opened."""
+    out: list[str] = []
+    for d in decisions:
+        if d.seat not in out:
+            out.append(d.seat)
+    return out
+
+
+def for_seat(decisions: Iterable[Decision], seat: str) -> list[Decision]:
+    """Return the open decisions ``seat`` must answer (names compared case-insensitively)."""
+    return [d for d in decisions if d.seat.casefold() == seat.casefold()]
+
+
+def problems(decisions: Iterable[Decision], log: list, seats: list[str],
+             explains: Callable[[object, Decision], bool]) -> list[str]:
+    """Return why any open decision is not explained by the log entry it names (empty: all are).
+
+    ``log`` is the match's list of :class:`~pbd.games.base.LogEntry`; ``explains(entry,
+    decision)`` is the game's word on whether that entry's move asks that question.
+    """
+    out = []
+    folded = {s.casefold() for s in seats}
+    for d in decisions:
+        if d.seat.casefold() not in folded:
+            out.append(f"'Waiting on: {d.seat}' names no seat of this match")
+        elif not 1 <= d.origin <= len(log):
+            out.append(f"{d.seat}'s pending decision names log entry {d.origin}, which does not exist")
+        elif log[d.origin - 1].player.casefold() == d.seat.casefold():
+            out.append(f"{d.seat}'s pending decision comes from {d.seat}'s own move (entry {d.origin}); "
+                       f"only another seat's move can ask {d.seat} to decide")
+        elif not explains(log[d.origin - 1], d):
+            out.append(f"log entry {d.origin} ({log[d.origin - 1].text}) does not ask {d.seat} to "
+                       f"{d.prompt}: the 'Waiting on' line was typed by hand")
+    return out

@@ -1,0 +1,564 @@
+"""The base every game at the table builds on: :class:`CardGame`.
+
+A game for 2..N seats that deals from one shared face-down deck subclasses
+:class:`CardGame` and writes only what is its own: the deck's piles, how the match
+starts, the moves legal now, what a move does, and its board lines.  The base owns
+the chores (python-chess's ``Board`` variants and boardgame.io's ``setup``/``moves``
+are the models):
+
+* **seats** — ``pbd new --players N`` fixes the number; each ``join`` takes the next seat
+  and shuffles the deck in; the match starts when the last seat is taken;
+* **the shared deck** (:class:`~pbd.table.deck.SharedDeck`) — every seat's shuffle pass,
+  the unlocks a seat owes (done by its pbd on its next command, before its move), the
+  check of everything other seats changed since this seat's private record, and the
+  cards this seat's pbd can read (its hand);
+* **turns and the log** — one log entry per move; when a move ends the turn, the seat
+  publishes its next chain value and the turn passes (:meth:`CardGame.next_seat`);
+* **pending decisions** (:mod:`pbd.table.decisions`) — their seats are to move, their
+  answers are the legal moves, and each is checked against the log entry that asked it;
+* **the document** — a header (seats, turn or result, who is waited on, decisions),
+  the game's board lines, then the deck's section;
+* **views** — ``describe``, ``hand``, ``status``, ``actors``, ``outcome`` and the rest.
+
+Required hooks are abstract: a game that lacks one cannot be instantiated, and the
+registry names what is missing when it loads the game.  See ``docs/writing-a-game.md``
+and ``examples/highcard``.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABCMeta, abstractmethod
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from pbd import fairplay
+from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, UsageError
+from pbd.games.base import Chance, LogEntry, Meta, Playable, PlayerMeta, Secrets, render_frame, split_frame
+from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
+from pbd.table.deck import SharedDeck
+
+#: A seat's name: what the board and the log can hold without ambiguity.
+NAME_RE = re.compile(r"^[A-Za-z0-9À-ɏ' ._-]{1,24}$")
+SEATS_RE = re.compile(r"^Seats:\s*(?P<names>.*?)\s*\((?P<n>\d{1,2}) of (?P<of>\d{1,2})\)\s*$")
+TURN_RE = re.compile(r"^Turn:\s*(?P<name>.+?)\s*$")
+RESULT_RE = re.compile(r"^Result:\s*(?P<text>.+?)\s*$")
+OPTIONS_RE = re.compile(r"^Options:\s*(?P<words>.*?)\s*$")
+DECK_HEADING = "Deck"
+
+
+@dataclass
+class TableState:
+    """What every match at the table has; a game subclasses it to add its board.
+
+    ``turn`` is the index in ``seats`` of the seat on turn; ``decisions`` are open
+    questions other seats must answer; ``result`` is set when the match ends.
+    """
+
+    meta: Meta
+    seats: list[str] = field(default_factory=list)
+    players: int = 2
+    deck: SharedDeck | None = None
+    turn: int = 0
+    decisions: list[Decision] = field(default_factory=list)
+    result: str = ""
+    options: list[str] = field(default_factory=list)
+
+    @property
+    def started(self) -> bool:
+        """Return True once every seat is taken."""
+        return len(self.seats) == self.players
+
+    @property
+    def on_turn(self) -> str | None:
+        """Return the seat on turn (None before the match starts or after it ends)."""
+        return self.seats[self.turn] if self.started and not self.result else None
+
+
+@dataclass
+class Move:
+    """What a move did, as the game reports it: the log text and whether the turn passes."""
+
+    text: str
+    ends_turn: bool = False
+
+
+class CardGame(Playable, metaclass=ABCMeta):
+    """A game at the table (see the module docstring); override the abstract hooks."""
+
+    players: ClassVar[tuple[int, int]] = (2, 6)
+    join_needs_deck: ClassVar[bool] = False
+    #: the state class of the game (a subclass of :class:`TableState`)
+    state_class: ClassVar[type] = TableState
+    #: the ``-O`` options the game takes (words; ``key=value`` ones are written ``key=``)
+    option_words: ClassVar[tuple[str, ...]] = ()
+
+    # -- required hooks -------------------------------------------------------------------
+
+    @abstractmethod
+    def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
+        """Return the shared deck's piles at the start: pile name -> card ids, top first."""
+
+    @abstractmethod
+    def start(self, state: TableState) -> None:
+        """Begin the match once every seat is taken: deal, set up the board (in place)."""
+
+    @abstractmethod
+    def moves(self, state: TableState, seat: str) -> list[str]:
+        """Return every move ``seat`` may make now, in exact notation (decision answers are the base's)."""
+
+    @abstractmethod
+    def apply(self, state: TableState, seat: str, move: str, chance: Chance) -> Move:
+        """Apply one move of ``seat`` in place and report it.
+
+        :raises NotationError: the move cannot be read.
+        :raises IllegalMoveError: the rules forbid it now (which rule, with the numbers).
+        """
+
+    @abstractmethod
+    def board(self, state: TableState) -> list[str]:
+        """Return the game's board lines (between the header and the deck's section)."""
+
+    @abstractmethod
+    def read_board(self, state: TableState, lines: list) -> None:
+        """Read the board lines (:class:`~pbd.games.base.Line` objects) back into ``state``.
+
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+
+    # -- hooks with defaults ----------------------------------------------------------------
+
+    def next_seat(self, state: TableState) -> int:
+        """Return the index of the seat whose turn comes after the current one (seat order)."""
+        return (state.turn + 1) % len(state.seats)
+
+    def update(self, state: TableState) -> None:
+        """Carry the match on after the deck changed (cards unlocked by another seat's command); in place.
+
+        Called after every seat's deck work and every move: a game whose next step waits for
+        cards to turn face up (who won the round) takes it here.
+        """
+
+    def answer(self, state: TableState, seat: str, decision: Decision, move: str, chance: Chance) -> Move:
+        """Apply ``seat``'s answer ``move`` (one of ``decision.answers``) to an open decision.
+
+        :raises IllegalMoveError: the game has no decisions (a game that opens them overrides this).
+        """
+        raise IllegalMoveError(f"{self.title} has no decisions to answer")
+
+    def explains(self, entry: LogEntry, decision: Decision) -> bool:
+        """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`)."""
+        return False
+
+    def board_problems(self, state: TableState) -> list[str]:
+        """Return every rule the board breaks beyond what the base checks (for ``pbd check``)."""
+        return []
+
+    def describe_board(self, state: TableState) -> dict:
+        """Return the game's own public data for ``pbd show --json``."""
+        return {}
+
+    # -- documents ------------------------------------------------------------------------
+
+    def template(self) -> str:
+        """Return a blank board: the header of a match nobody has joined yet."""
+        state = self.state_class(Meta(self.name), players=self.players[0])
+        return "\n".join([self.title, *self._header(state), "", *self.board(state)]).rstrip() + "\n"
+
+    def render(self, state: TableState) -> str:
+        """Return the document: the frame around the header, the board and the deck's section."""
+        body = list(self.board(state))
+        if state.deck is not None:
+            body += ["", DECK_HEADING, *state.deck.render()]
+        return render_frame(state.meta, self.title, self._header(state), body)
+
+    def _header(self, state: TableState) -> list[str]:
+        out = [f"Seats: {', '.join(state.seats)} ({len(state.seats)} of {state.players})"]
+        if state.options:
+            out.append(f"Options: {' '.join(state.options)}")
+        if state.result:
+            out.append(f"Result: {state.result}")
+        elif state.on_turn:
+            out.append(f"Turn: {state.on_turn}")
+        out += [d.line() for d in state.decisions]
+        if state.deck is not None:
+            out += [f"Owed: {d.describe()}" for d in state.deck.duties]
+        return out
+
+    def parse(self, text: str) -> TableState:
+        """Return the state a document shows.
+
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+        from pbd.games.base import parse_meta
+
+        frame = split_frame(text)
+        state = self.state_class(parse_meta(self.name, frame))
+        self._read_header(state, frame.header)
+        board, deck = _split_deck(frame.body)
+        if deck is not None:
+            state.deck = SharedDeck.parse(deck)
+            if state.deck.seats != state.seats:
+                raise DocumentFormatError("the Deck section's seats are not the seats of the match",
+                                          line=deck[0].number if deck else None)
+        self.read_board(state, board)
+        for d in state.decisions:
+            d.answers = self._answers(state, d)
+        return state
+
+    def _read_header(self, state: TableState, lines: list) -> None:
+        seen_seats = False
+        for line in lines:
+            text = line.text.strip()
+            if m := SEATS_RE.match(text):
+                state.seats = [n.strip() for n in m.group("names").split(",") if n.strip()]
+                state.players = int(m.group("of"))
+                low, high = self.players
+                if len(state.seats) != int(m.group("n")) or not low <= state.players <= high \
+                        or len(state.seats) > state.players:
+                    raise DocumentFormatError(f"the Seats line does not add up ({self.title} seats {low} to {high})",
+                                              line=line.number)
+                seen_seats = True
+            elif m := OPTIONS_RE.match(text):
+                state.options = m.group("words").split()
+            elif m := RESULT_RE.match(text):
+                state.result = m.group("text")
+            elif m := TURN_RE.match(text):
+                if m.group("name") not in state.seats:
+                    raise DocumentFormatError(f"the Turn line names {m.group('name')!r}, who has no seat",
+                                              line=line.number)
+                state.turn = state.seats.index(m.group("name"))
+            elif text.lower().startswith("waiting on:"):
+                state.decisions.append(parse_line(text, line.number))
+            elif not text.startswith("Owed:"):
+                raise DocumentFormatError("expected 'Seats:', 'Options:', 'Turn:', 'Result:', 'Waiting on:' or "
+                                          "'Owed:' in the header", line=line.number)
+        if not seen_seats:
+            raise DocumentFormatError("the header has no 'Seats: NAME, NAME (n of N)' line", line=1)
+
+    def sniff(self, text: str) -> bool:
+        """Return True for a blank board of this game (its title on the first line)."""
+        first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
+        return first.casefold() == self.title.casefold()
+
+    # -- starting ---------------------------------------------------------------------------
+
+    def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
+        """Return ``(state, secrets)`` of a new match: the creator's seat and shuffle pass.
+
+        :raises UsageError: a deck given (the table deals from its own), a bad name or option.
+        """
+        if deck:
+            raise UsageError(f"{self.title} deals every seat from one shared deck: leave out --deck")
+        opts = dict(options)
+        players = int(opts.pop("players", self.players[0]))
+        first = opts.pop("first", None)
+        words = self.parse_options(opts)
+        _check_name(player)
+        state = self.state_class(Meta(self.name, match_id), seats=[player], players=players, options=words)
+        if first and first.casefold() not in (player.casefold(), "me"):
+            raise UsageError(f"{self.title}: the seats move in seat order; the creator moves first",
+                             hint="the players who join take seats 2, 3, ... in the order they join")
+        state.deck = SharedDeck.create(match_id, [player], self.piles(players, words))
+        sec = self._sit(state, player, seed)
+        state.meta.record(player, f"new match for {players} · shuffled the deck in")
+        self.detach(state, sec)
+        return state, sec
+
+    def parse_options(self, options: dict) -> list[str]:
+        """Return ``-O`` options as words (``key`` or ``key=value``), checked against :attr:`option_words`.
+
+        :raises UsageError: an option the game does not take.
+        """
+        words = []
+        for key, value in options.items():
+            word = key.strip().lower() if value in (None, "", True) else f"{key.strip().lower()}={value}"
+            if word not in self.option_words and f"{key.strip().lower()}=" not in self.option_words:
+                raise UsageError(f"{self.title} has no option {key!r}",
+                                 hint=f"options: {', '.join(self.option_words) or 'none'}")
+            words.append(word)
+        return words
+
+    def join(self, state: TableState, player: str, deck: str | None, seed: bytes):
+        """Seat ``player`` and shuffle the deck in; the last to sit starts the match.
+
+        :raises IllegalMoveError: the match is full, or the name is taken.
+        :raises UsageError: a deck given, or a bad name.
+        """
+        if deck:
+            raise UsageError(f"{self.title} deals every seat from one shared deck: join without --deck")
+        _check_name(player)
+        if state.started:
+            raise IllegalMoveError(f"the match is full ({', '.join(state.seats)})")
+        if any(s.casefold() == player.casefold() for s in state.seats):
+            raise IllegalMoveError(f"{player} is already playing in this match; choose another name")
+        state.seats.append(player)
+        state.deck.add_seat(player)
+        sec = self._sit(state, player, seed)
+        text = "joined · shuffled the deck in"
+        if state.started:
+            self.start(state)
+            state.deck.settle(player, seed)
+            text += f" · the match starts; {state.on_turn} to move"
+        state.meta.record(player, text)
+        self.detach(state, sec)
+        return state, sec
+
+    def _sit(self, state: TableState, player: str, seed: bytes) -> Secrets:
+        state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, []),
+                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
+        state.deck.settle(player, seed)
+        return Secrets(state.meta.match_id, player, self.name, seed, [])
+
+    # -- a seat's private view ------------------------------------------------------------------
+
+    def attach(self, state: TableState, secrets: Secrets) -> None:
+        """Check what other seats changed since this seat's record, then read this seat's hand.
+
+        :raises DocumentFormatError: the deck was altered (every problem named), or the
+            decisions on the board are not what the log asked.
+        """
+        seat = self._name(state, secrets.player)
+        if state.deck is None:
+            return
+        record = secrets.extra.get("deck")
+        previous = SharedDeck.parse(record) if record else None
+        keys = {seat: {g.number: _public_key(state.deck, secrets.seed, g.number) for g in state.deck.gens}}
+        found = state.deck.verify(previous, keys, seat) + self._decision_problems(state)
+        if found:
+            raise DocumentFormatError("the shared deck or the board was altered since your last command: "
+                                      + "; ".join(found[:5]), hint="nothing was written; run pbd audit DOC")
+        state.deck.learn(seat, secrets.seed, secrets.extra.setdefault("cards", {}))
+
+    def _decision_problems(self, state: TableState) -> list[str]:
+        return decision_problems(state.decisions, state.meta.log, state.seats, self.explains)
+
+    def detach(self, state: TableState, secrets: Secrets) -> None:
+        """Keep this seat's record of the deck (to check the next command against) and its hand."""
+        seat = self._name(state, secrets.player)
+        if state.deck is not None:
+            secrets.extra["deck"] = state.deck.render()
+            secrets.hand = [c for c in state.deck.hand_cards(seat) if c is not None]
+
+    def pending(self, state: TableState, player: str) -> bool:
+        """Return True if ``player``'s pbd owes work on the deck (done by its next command)."""
+        return state.deck is not None and bool(state.deck.owed(self._name(state, player)))
+
+    def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
+        """Do the deck work ``player`` owes, in place, and log it; return the summary."""
+        seat = self._name(state, player)
+        if state.deck is None or not state.deck.owed(seat):
+            return []
+        lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
+        if lines:
+            state.meta.record(seat, "; ".join(lines))
+        self.update(state)
+        return lines
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def play(self, state: TableState, player: str, notation: str, chance: Chance) -> list[str]:
+        """Apply ``notation`` (moves joined by ';') for ``player``, all or nothing; the base does the chores.
+
+        First the seat's owed deck work; then each move (an answer to an open decision, or
+        the game's move), logged; a move that ends the turn publishes the seat's next chain
+        value and passes the turn.
+
+        :raises NotationError: a move cannot be read.
+        :raises IllegalMoveError: a move is not legal now.
+        """
+        seat = self._name(state, player)
+        moves = [m.strip() for m in notation.split(";") if m.strip()]
+        if not moves:
+            raise NotationError("no move given", hint=f"legal now: {', '.join(self.legal(state, seat)[:5])}")
+        lines = self.settle(state, seat, chance)
+        for text in moves:
+            if state.result:
+                raise IllegalMoveError(f"the match is over: {state.result}")
+            self._step(state, seat, text, chance)
+            lines.append(state.meta.log[-1].text)
+            if state.deck is not None and state.deck.owed(seat):
+                lines += self.settle(state, seat, chance)
+        return lines
+
+    def _step(self, state: TableState, seat: str, text: str, chance: Chance) -> None:
+        """Apply one move and do its chores: the log entry (``MOVE — what happened``), the turn."""
+        if state.deck is not None:
+            state.deck.begin(seat)
+        done = self._one(state, seat, text, chance)
+        if done.ends_turn and not state.result:
+            chance.publish(seat)
+            state.turn = self.next_seat(state)
+        state.meta.record(seat, f"{text} — {done.text}" if done.text else text)
+        self.update(state)
+
+    def _one(self, state: TableState, seat: str, text: str, chance: Chance) -> Move:
+        mine = [d for d in state.decisions if d.seat == seat]
+        if mine:
+            decision = mine[0]
+            answer = next((a for a in decision.answers if a.casefold() == text.casefold()), None)
+            if answer is None:
+                raise IllegalMoveError(f"{seat} must first answer: {decision.prompt}",
+                                       hint=f"answers: {', '.join(decision.answers)}")
+            state.decisions.remove(decision)
+            return self.answer(state, seat, decision, answer, chance)
+        if not state.started:
+            raise IllegalMoveError(f"the match starts when all {state.players} seats are taken "
+                                   f"({len(state.seats)} so far)")
+        if state.decisions:
+            raise IllegalMoveError(f"waiting on {', '.join(seats_to_answer(state.decisions))} to answer first")
+        if state.on_turn != seat:
+            raise IllegalMoveError(f"it is {state.on_turn}'s turn, not {seat}'s")
+        return self.apply(state, seat, text, chance)
+
+    def legal(self, state: TableState, player: str) -> list[str]:
+        """Return every move legal now for ``player`` (answers first), in exact notation."""
+        seat = self._name(state, player)
+        if state.result or not state.started:
+            return []
+        mine = [d for d in state.decisions if d.seat == seat]
+        if mine:
+            return list(mine[0].answers)
+        if state.decisions or state.on_turn != seat:
+            return []
+        return self.moves(state, seat)
+
+    def _answers(self, state: TableState, decision: Decision) -> list[str]:
+        """Return the answers a parsed decision allows (the game says; default: none known)."""
+        return list(decision.answers)
+
+    def actors(self, state: TableState) -> list[str]:
+        """Return the seats that must act now: deciders, then seats owing deck work, then the seat on turn."""
+        if not state.started or state.result:
+            return []
+        out = seats_to_answer(state.decisions)
+        if state.deck is not None:
+            out += [s for s in state.deck.waiting_on() if s not in out]
+        if not state.decisions and state.on_turn not in out:
+            out.append(state.on_turn)
+        return out
+
+    def outcome(self, state: TableState) -> str | None:
+        """Return the result once the match is over, else None."""
+        return state.result or None
+
+    # -- views ------------------------------------------------------------------------------------
+
+    def describe(self, state: TableState) -> dict:
+        """Return the public state as JSON-able data: seats, hand sizes, piles, decisions, the game's own."""
+        deck = state.deck
+        return {
+            "game": self.name, "match": state.meta.match_id, "options": list(state.options),
+            "players": [{"name": s, "seat": i + 1, "hand": len(deck.hands.get(s, [])) if deck else 0}
+                        for i, s in enumerate(state.seats)],
+            "seats": state.players, "turn": state.on_turn, "result": state.result or None,
+            "piles": {name: len(ids) for name, ids in deck.piles.items()} if deck else {},
+            "decisions": [{"seat": d.seat, "prompt": d.prompt, "answers": d.answers, "from": d.origin}
+                          for d in state.decisions],
+            "waiting_on": deck.waiting_on() if deck else [],
+            **self.describe_board(state),
+        }
+
+    def hand(self, state: TableState, secrets: Secrets) -> dict:
+        """Return the seat's private view: the cards its pbd can read, and how many are still locked."""
+        seat = self._name(state, secrets.player)
+        cards = state.deck.hand_cards(seat) if state.deck else []
+        data = {"hand": [c for c in cards if c is not None]}
+        if None in cards:
+            data["note"] = (f"{cards.count(None)} card(s) still locked: waiting on "
+                            f"{', '.join(state.deck.waiting_on())} to unlock them (their next pbd command)")
+        return data
+
+    def player_names(self, state: TableState) -> list[str]:
+        """Return the seats in order."""
+        return list(state.seats)
+
+    def status(self, state: TableState) -> list[str]:
+        """Return a line on where the match stands."""
+        if state.result:
+            return [f"Result: {state.result}"]
+        if not state.started:
+            return [f"Waiting for {state.players - len(state.seats)} more player(s) to join "
+                    "(pbd join DOC --as NAME)."]
+        waiting = self.actors(state)
+        return [f"{', '.join(waiting)} to act" + (f" ({state.on_turn}'s turn)" if state.on_turn else "") + "."]
+
+    def problems(self, state: TableState) -> list[str]:
+        """Return every rule the position breaks (for ``pbd check``)."""
+        out = self._decision_problems(state)
+        if state.started and not state.result and not 0 <= state.turn < len(state.seats):
+            out.append("the turn names no seat")
+        return out + self.board_problems(state)
+
+    def deck_check(self, deck: str) -> tuple[str, list[str]]:
+        """Games at the table deal from their own deck: there is no deck list to check.
+
+        :raises UsageError: always.
+        """
+        raise UsageError(f"{self.title} deals every seat from one shared deck; there is no deck list to check")
+
+    def sample_decks(self) -> list[str]:
+        """Return no decks: seats join without one."""
+        return []
+
+    def informative(self, entry: LogEntry) -> bool:
+        """Return True: a move at the table may have turned cards or unlocked them, so none is taken back."""
+        return True
+
+    # -- replay and audit -------------------------------------------------------------------------
+
+    def replay(self, state, entry: LogEntry, chance: Chance, board, strict: bool = True):
+        """Apply one log entry to ``state`` (None before the first) for ``pbd replay`` and ``pbd audit``.
+
+        Seating and deck work are replayed symbolically (who locked, shuffled and unlocked
+        what); a card that turns face up is read from the document's deck (``board``), whose
+        numbers the audit checks against the revealed seeds.  A move is replayed from its
+        notation, the part of the entry before `` — ``.
+
+        :raises PbdError: the entry breaks a rule.
+        """
+        text, seat = entry.text, entry.player
+        if state is None:
+            m = re.match(r"new match for (\d+)", text)
+            if not m:
+                raise IllegalMoveError("the log does not start with 'new match for N'")
+            state = self.state_class(chance.meta, seats=[seat], players=int(m.group(1)), options=list(board.options))
+            state.deck = SharedDeck.create(chance.meta.match_id, [seat], self.piles(state.players, state.options))
+            state.deck.oracle = board.deck
+            state.deck.settle(seat, None)
+        elif text.startswith("joined"):
+            state.seats.append(seat)
+            state.deck.add_seat(seat)
+            state.deck.settle(seat, None)
+            if state.started:
+                self.start(state)
+                state.deck.settle(seat, None)
+        elif text.startswith(("locked and shuffled", "published")):
+            state.deck.settle(seat, None)
+            self.update(state)
+        else:
+            self._step(state, seat, text.split(" — ")[0], chance)
+            return state
+        state.meta.record(seat, text)
+        return state
+
+    def _name(self, state: TableState, player: str) -> str:
+        return next((s for s in state.seats if s.casefold() == player.casefold()), player)
+
+
+def _split_deck(lines: list) -> tuple[list, list | None]:
+    for i, line in enumerate(lines):
+        if line.text.strip() == DECK_HEADING:
+            return lines[:i], lines[i + 1:]
+    return lines, None
+
+
+def _public_key(deck: SharedDeck, seed: bytes, gen: int) -> int:
+    from pbd.table import group
+
+    return group.public_key(deck.key(seed, gen))
+
+
+def _check_name(name: str) -> None:
+    if not NAME_RE.match(name) or not name.strip():
+        raise UsageError(f"{name!r} cannot be a player name: 1 to 24 letters, digits, spaces, ' . _ -")

@@ -1,0 +1,149 @@
+"""Secret simultaneous choice: every seat commits to a hidden card of its hand, then all reveal.
+
+A seat's pbd writes ``commit(seat, slot, nonce, match)`` — a SHA-256 hash of the match, the
+seat, the chosen hand slot and a 128-bit nonce derived from the seat's seed — into the
+document.  Nobody reveals before every seat has committed (:meth:`Choices.all_committed`);
+then each seat's pbd publishes its slot and nonce on its next command, and every pbd checks
+each reveal against its commitment and that the slot was in that seat's hand when it
+committed (:meth:`Choices.check`).  A hash commitment hides the choice (the nonce is secret
+and long) and binds it (another slot would need a SHA-256 collision).
+
+What it does not protect against: a seat that never reveals stalls the choice (the game
+decides what a stall means); the revealed slot is then turned face up through the shared
+deck (:meth:`pbd.table.deck.SharedDeck.reveal`), whose proof shows the card.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass, field
+
+from pbd.errors import DocumentFormatError
+
+HEX_RE = re.compile(r"^[0-9a-f]{64}$")
+NONCE_RE = re.compile(r"^[0-9a-f]{32}$")
+
+
+def nonce(seed: bytes, match: str, label: str) -> str:
+    """Return the secret nonce (32 hex digits) a seat uses for the choice ``label``, derived from its seed."""
+    return hmac.new(seed, f"pbd-table-choice|{match}|{label}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def commit(seat: str, slot: int, nonce: str, match: str = "") -> str:
+    """Return the commitment ``H(match|seat|slot|nonce)`` as 64 hex digits."""
+    return hashlib.sha256(f"pbd-table-commit|{match}|{seat}|{slot}|{nonce}".encode()).hexdigest()
+
+
+def open_(seat: str, commitment: str, slot: int, nonce: str, hand=None, match: str = "") -> bool:
+    """Return True if ``slot`` and ``nonce`` open ``commitment`` and ``slot`` is in ``hand`` (when given)."""
+    if not hmac.compare_digest(commit(seat, slot, nonce, match), commitment):
+        return False
+    return hand is None or slot in hand
+
+
+@dataclass
+class Choices:
+    """One simultaneous choice: the seats that choose, their commitments, their reveals."""
+
+    label: str
+    seats: list[str]
+    commitments: dict[str, str] = field(default_factory=dict)
+    hands: dict[str, list[int]] = field(default_factory=dict)      # each hand when its seat committed
+    reveals: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def choose(self, seat: str, slot: int, hand: list[int], seed: bytes, match: str) -> str:
+        """Commit ``seat`` to ``slot`` of its ``hand``; return the commitment.
+
+        :raises ValueError: the slot is not in the hand, or the seat chose already.
+        """
+        if seat not in self.seats or seat in self.commitments:
+            raise ValueError(f"{seat} has no choice to make here")
+        if slot not in hand:
+            raise ValueError(f"slot {slot} is not in {seat}'s hand")
+        self.commitments[seat] = commit(seat, slot, nonce(seed, match, self.label), match)
+        self.hands[seat] = list(hand)
+        return self.commitments[seat]
+
+    def all_committed(self) -> bool:
+        """Return True once every seat has committed."""
+        return all(s in self.commitments for s in self.seats)
+
+    def waiting_on(self) -> list[str]:
+        """Return the seats still to commit, or (once all have) still to reveal."""
+        if not self.all_committed():
+            return [s for s in self.seats if s not in self.commitments]
+        return [s for s in self.seats if s not in self.reveals]
+
+    def reveal(self, seat: str, slot: int, seed: bytes, match: str) -> None:
+        """Publish ``seat``'s choice (its pbd does this on its next command once all have committed).
+
+        :raises ValueError: not everyone has committed yet, or the choice does not open the commitment.
+        """
+        if not self.all_committed():
+            raise ValueError(f"waiting for {', '.join(self.waiting_on())} to choose: nobody reveals before all have")
+        n = nonce(seed, match, self.label)
+        if not open_(seat, self.commitments[seat], slot, n, self.hands.get(seat), match):
+            raise ValueError(f"slot {slot} is not what {seat} committed to")
+        self.reveals[seat] = (slot, n)
+
+    def check(self, match: str) -> list[str]:
+        """Return every reveal that does not open its commitment, or names a slot not in that hand."""
+        out = []
+        if self.reveals and not self.all_committed():
+            out.append("a choice was revealed before every seat had committed")
+        for seat, (slot, n) in self.reveals.items():
+            if seat not in self.commitments:
+                out.append(f"{seat} revealed a choice without committing to one")
+            elif not open_(seat, self.commitments[seat], slot, n, None, match):
+                out.append(f"{seat}'s revealed choice (slot {slot}) does not match {seat}'s commitment")
+            elif slot not in self.hands.get(seat, []):
+                out.append(f"{seat}'s revealed choice (slot {slot}) was not in {seat}'s hand")
+        return out
+
+    def chosen(self) -> dict[str, int]:
+        """Return the revealed slot of each seat that has revealed."""
+        return {s: slot for s, (slot, _) in self.reveals.items()}
+
+    # -- the document -----------------------------------------------------------------
+
+    def render(self) -> list[str]:
+        """Return the choice's document lines: one per seat (commitment, hand, reveal)."""
+        out = [f"  choice {self.label} · " + ", ".join(self.seats)]
+        for s in self.seats:
+            if s in self.commitments:
+                hand = " ".join(map(str, self.hands.get(s, [])))
+                tail = f" · slot {self.reveals[s][0]} nonce {self.reveals[s][1]}" if s in self.reveals else ""
+                out.append(f"  {s}: {self.commitments[s]} · hand {hand}{tail}")
+        return out
+
+    @classmethod
+    def parse(cls, lines) -> Choices:
+        """Return the choice written in ``lines`` (strings, or objects with ``number`` and ``text``).
+
+        :raises DocumentFormatError: naming the line and what was expected.
+        """
+        choice = None
+        for i, raw in enumerate(lines, 1):
+            number, text = (raw.number, raw.text) if hasattr(raw, "text") else (i, raw)
+            text = text.strip()
+            if choice is None:
+                m = re.fullmatch(r"choice (\S{1,40}) · (.{1,800})", text)
+                if not m:
+                    raise DocumentFormatError("expected 'choice LABEL · SEAT, SEAT'", line=number)
+                choice = cls(m.group(1), [s.strip() for s in m.group(2).split(",")][:16])
+                continue
+            m = re.fullmatch(r"(.{1,60}?): ([0-9a-f]{64}) · hand ([\d ]{0,2000}?)(?: · slot (\d{1,6}) nonce ([0-9a-f]{32}))?",
+                             text)
+            if not m or m.group(1) not in choice.seats:
+                raise DocumentFormatError("expected 'SEAT: <64 hex> · hand SLOTS [· slot N nonce <32 hex>]'",
+                                          line=number)
+            seat = m.group(1)
+            choice.commitments[seat] = m.group(2)
+            choice.hands[seat] = [int(x) for x in m.group(3).split()]
+            if m.group(4):
+                choice.reveals[seat] = (int(m.group(4)), m.group(5))
+        if choice is None:
+            raise DocumentFormatError("a secret choice section is empty")
+        return choice

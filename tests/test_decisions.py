@@ -1,0 +1,54 @@
+"""Pending decisions (pbd.table.decisions): written on the board, obeyed only when the log explains them."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbd.errors import DocumentFormatError
+from pbd.games.base import LogEntry
+from pbd.table.decisions import Decision, for_seat, parse_line, parse_lines, problems, seats_to_answer
+
+LOG = [LogEntry(1, "Ann", "new match"), LogEntry(2, "Ben", "joined"), LogEntry(3, "Ann", "Ann duels Ben with Sword")]
+
+
+def explains(entry, decision):
+    return "Sword" in entry.text and "Shield" in decision.prompt
+
+
+def test_a_decision_reads_back_from_its_line():
+    d = Decision("Ben", "play Shield or pass (duel with Ann)", ["play Shield", "pass"], 3)
+    again = parse_line(d.line())
+    assert (again.seat, again.prompt, again.origin) == ("Ben", d.prompt, 3)
+
+
+def test_a_malformed_line_names_the_expected_shape():
+    with pytest.raises(DocumentFormatError, match="line 7: expected 'Waiting on: NAME"):
+        parse_line("Waiting on: Ben", 7)
+
+
+def test_too_many_open_decisions_are_refused():
+    lines = [(i, f"Waiting on: Ben — pass · from 3") for i in range(100)]
+    with pytest.raises(DocumentFormatError, match="at most"):
+        parse_lines(lines)
+
+
+def test_who_must_answer_in_order_each_once():
+    ds = [Decision("Ben", "a", origin=3), Decision("Cy", "b", origin=3), Decision("Ben", "c", origin=3)]
+    assert seats_to_answer(ds) == ["Ben", "Cy"]
+    assert [d.prompt for d in for_seat(ds, "ben")] == ["a", "c"]
+
+
+def test_a_decision_the_log_explains_passes():
+    assert problems([Decision("Ben", "play Shield or pass", origin=3)], LOG, ["Ann", "Ben"], explains) == []
+
+
+@pytest.mark.parametrize("decision, says", [
+    (Decision("Zed", "play Shield or pass", origin=3), "names no seat"),
+    (Decision("Ben", "play Shield or pass", origin=9), "does not exist"),
+    (Decision("Ann", "play Shield or pass", origin=3), "own move"),
+    (Decision("Ben", "reveal your hand", origin=3), "typed by hand"),
+    (Decision("Ben", "play Shield or pass", origin=1), "typed by hand"),
+])
+def test_a_decision_typed_by_hand_is_named(decision, says):
+    found = problems([decision], LOG, ["Ann", "Ben"], explains)
+    assert len(found) == 1 and says in found[0]

@@ -1,0 +1,83 @@
+"""The plugin tutorial's game, installed next to pbd and played through the CLI as players would.
+
+``examples/highcard`` is its own package (entry point ``pbd.games: highcard``); here it
+is installed into a scratch folder and every command runs as a subprocess, so this is
+what a third-party game author and their players get.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+
+
+@pytest.fixture(scope="module")
+def plugin(tmp_path_factory):
+    """Install examples/highcard into a scratch site folder; return the environment that sees it."""
+    site = tmp_path_factory.mktemp("highcard-site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+                    "--target", str(site), str(ROOT / "examples" / "highcard")], check=True, capture_output=True)
+    return {**os.environ, "PYTHONPATH": str(site)}
+
+
+def run(env, cwd, *args, ok=True):
+    done = subprocess.run([sys.executable, "-m", "pbd", *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+    if ok:
+        assert done.returncode == 0, f"pbd {' '.join(map(str, args))} -> {done.returncode}\n{done.stderr}"
+    return done
+
+
+def play_to_the_end(env, cwd, doc, names):
+    run(env, cwd, "new", "highcard", doc, "--as", names[0], "--players", len(names))
+    for name in names[1:]:
+        run(env, cwd, "join", doc, "--as", name)
+    for _ in range(20 * len(names)):
+        view = json.loads(run(env, cwd, "show", doc, "--json").stdout)
+        if view["result"]:
+            return view
+        for seat in view["to_move"]:
+            moves = json.loads(run(env, cwd, "legal", doc, "--as", seat, "--json").stdout)["moves"]
+            if moves:
+                run(env, cwd, "move", doc, "--as", seat, moves[0])
+                break
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("seats", [3, pytest.param(6, marks=pytest.mark.long)])
+def test_a_plugin_game_installed_next_to_pbd_plays_reveals_and_audits(plugin, tmp_path, seats):
+    env = {**plugin, "PBD_HOME": str(tmp_path / "home")}
+    names = NAMES[:seats]
+    assert "highcard" in run(env, tmp_path, "games").stdout
+    view = play_to_the_end(env, tmp_path, "m.txt", names)
+    assert [p["name"] for p in view["players"]] == names
+    assert view["to_move"] == [] and " wins with " in view["result"] or "share the win" in view["result"]
+    assert run(env, tmp_path, "move", "m.txt", "--as", names[0], "draw", ok=False).returncode == 1
+    for name in names:
+        run(env, tmp_path, "reveal", "m.txt", "--as", name)
+    audit = run(env, tmp_path, "audit", "m.txt")
+    assert "audit: clean" in audit.stdout
+
+
+def test_a_seventh_player_is_refused_and_the_document_is_untouched(plugin, tmp_path):
+    env = {**plugin, "PBD_HOME": str(tmp_path / "home")}
+    assert run(env, tmp_path, "new", "highcard", "m.txt", "--as", "Ann", "--players", "7", ok=False).returncode == 2
+    run(env, tmp_path, "new", "highcard", "m.txt", "--as", "Ann", "--players", "2")
+    run(env, tmp_path, "join", "m.txt", "--as", "Ben")
+    before = (tmp_path / "m.txt").read_bytes()
+    assert run(env, tmp_path, "join", "m.txt", "--as", "Cy", ok=False).returncode == 1
+    assert (tmp_path / "m.txt").read_bytes() == before
+
+
+def test_the_game_kit_imports_from_an_installed_pbd(plugin, tmp_path):
+    done = subprocess.run([sys.executable, "-c", "from pbd.testing import check_game; from highcard import GAME; "
+                           "print(GAME.name)"], cwd=tmp_path, env=plugin, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "highcard", done.stderr
