@@ -191,14 +191,17 @@ def test_a_mangled_board_is_refused_with_its_line_and_left_alone(pbd, tmp_path):
     assert doc.read_text() == text
 
 
+def slot_line(text, sid):
+    return re.search(rf"^  slot {sid} .*$", text, re.MULTILINE).group(0)
+
+
 def test_a_tampered_deal_is_detected(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()
-    a = re.search(r"^  battle 6: (\S+) · peeled by Max$", text, re.MULTILINE)
-    b = re.search(r"^  battle 7: (\S+) · peeled by Max$", text, re.MULTILINE)
-    doc.write_text(text.replace(b.group(0), f"  battle 7: {a.group(1)} · peeled by Max"))
+    a, b = slot_line(text, 6), slot_line(text, 7)         # two of Lia's hand cards, unlocked by Max
+    doc.write_text(text.replace(b, a.replace("slot 6 ", "slot 7 ")))
     r = pbd("hand", doc, "--as", "Lia")
-    assert r.exit_code == 3 and "corrupt" in r.output
+    assert r.exit_code == 3 and "the shared deck does not verify" in r.output
 
 
 def test_join_takes_no_deck_and_refuses_a_different_one(pbd, tmp_path):
@@ -383,9 +386,9 @@ def test_the_readme_hand_made_example_scores(pbd, tmp_path):
 
 
 @pytest.mark.parametrize("edit,words", [
-    (lambda t: t.replace("  Locked by: Lia, Max", "  Locked by: Lia"), "locked by Lia"),
-    (lambda t: re.sub(r"^  battle 7: .*\n", "", t, flags=re.MULTILINE), "missing: battle 7"),
-    (lambda t: t.replace("peeled by Max", "peeled by Zed", 1), "not a list of the players"),
+    (lambda t: t.replace("seats Lia, Max", "seats Lia, Zed"), "but the players are Lia, Max"),
+    (lambda t: re.sub(r"^  slot 7 .*\n", "", t, flags=re.MULTILINE), "slot 7, which has no slot line"),
+    (lambda t: t.replace(" · by 2", " · by 3", 1), "a seat number"),
 ])
 def test_a_damaged_deal_section_is_a_format_error(pbd, tmp_path, edit, words):
     doc = start(pbd, tmp_path)

@@ -386,7 +386,7 @@ class SharedDeck:
         for i, c in zip(new, cards):
             self.slots[i] = Slot(i, self.code(c), gen=gen.number, base=self.code(c))
         for i in ids:
-            self.retired[i] = self.clock
+            self.retired[i] = self._stamp()
         self.piles[dst] = list(new)
         return new
 
@@ -394,8 +394,12 @@ class SharedDeck:
         """Put the rest of ``pile`` back in the box unread (its slots leave the document once all have seen it)."""
         ids = self.piles.pop(pile, [])
         for i in ids:
-            self.retired[i] = self.clock
+            self.retired[i] = self._stamp()
         return ids
+
+    def _stamp(self) -> int:
+        """Return the clock tick of the write under way (the next one if :meth:`begin` was not called yet)."""
+        return self.clock if self.writer is not None else self.clock + 1
 
     def _take(self, pile: str, n: int, seat: str | None = None) -> list[int]:
         if seat is not None and seat not in self.seats:
@@ -413,6 +417,8 @@ class SharedDeck:
         if slot_id not in where.get(seat, ()):
             raise ValueError(f"{seat} does not hold slot {slot_id}")
         where[seat].remove(slot_id)
+        if not where[seat]:
+            del where[seat]
 
     # -- reading ----------------------------------------------------------------------
 
@@ -497,11 +503,14 @@ class SharedDeck:
             slot.steps.append(Step(seat, None, None, self.clock))
             slot.value = None
             if last:
-                known = self.oracle.slots.get(slot.id) if self.oracle else None
-                if known is None or known.index is None:
+                shown = self.oracle.slots.get(slot.id) if self.oracle else None
+                index = shown.index if shown is not None else None
+                if index is None and self.known.get(slot.id) in self.cards:      # a replayed reveal the board lost
+                    index = self.cards.index(self.known[slot.id]) + 1
+                if index is None:
                     raise DocumentFormatError(f"the log turns slot {slot.id} face up, but the document's deck does "
                                               "not show its card")
-                self._face_up(slot, known.index)
+                self._face_up(slot, index)
             return
         k = self.key(secret, slot.gen)
         out = group.unlock(slot.value, k)
@@ -663,8 +672,8 @@ class SharedDeck:
                     del self.slots[i]
                     del self.retired[i]
                 continue
-            if theirs.opened == slot.opened and theirs.index == slot.index:
-                slot.value, slot.base = theirs.value, theirs.base
+            if set(theirs.opened) == set(slot.opened) and theirs.index == slot.index:
+                slot.value, slot.base, slot.opened = theirs.value, theirs.base, list(theirs.opened)
                 slot.steps = [Step(t.seat, t.value, t.proof, t.stamp) for t in theirs.steps]
         for i in list(self.retired):
             if i in board.retired:

@@ -275,7 +275,7 @@ class TwinTowerCity(Playable):
         problems = deal.played_problems(state)
         if problems:
             raise DocumentFormatError(problems[0])
-        state.hands[name] = [int(state.deck.known[i]) for i in state.deck.hands.get(name, []) if i in state.deck.known]
+        state.hands[name] = deal.hand_of(state, name)
 
     def detach(self, state: State, secrets: Secrets) -> None:
         """Copy the player's hand and the deck as now written (their record of it) into their private state."""
@@ -326,8 +326,7 @@ class TwinTowerCity(Playable):
             for name, seed in state.seeds.items():
                 if seed is not None:
                     state.deck.learn(name, seed)
-                    state.hands[name] = [int(state.deck.known[i]) for i in state.deck.hands.get(name, [])
-                                         if i in state.deck.known]
+                    state.hands[name] = deal.hand_of(state, name)
         return lines
 
     def informative(self, entry) -> bool:

@@ -159,13 +159,18 @@ def play_card(state: State, player: str, card_id: int) -> None:
     :raises DocumentFormatError: the card is in no slot of the player's hand.
     """
     deck = state.deck
-    sid = next((i for i in deck.hands.get(player, []) if deck.known.get(i) == str(card_id)), None)
+    sid = next((i for i in deck.hands.get(player, []) if deck.card(i, player) == str(card_id)), None)
     if sid is None and deck.oracle is not None:
         sid = _replayed_slot(state, player, card_id)
     if sid is None:
         raise DocumentFormatError(f"{player}'s pbd cannot find card {card_id} in the shared deck")
     deck.discard(player, sid, to=PLAYED)
     deck.settle(player, state.seeds.get(player), only={sid})
+
+
+def hand_of(state: State, player: str) -> list[int]:
+    """Return the cards of ``player``'s hand this pbd can read (its own, or public ones)."""
+    return [int(c) for c in state.deck.hand_cards(player) if c is not None]
 
 
 def _replayed_slot(state: State, player: str, card_id: int) -> int | None:

@@ -1,0 +1,118 @@
+"""Twin Tower City on the shared deck, through the CLI: tampering caught before any unlock, undo, team play.
+
+Each attack edits the Deal section the way a cheating opponent (or anyone with the link)
+could; the next honest pbd must refuse with exit 3 naming the problem, before it removes
+any lock, and leave the document byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from pbd.table import group
+
+
+def start(pbd, tmp_path, *options):
+    doc = tmp_path / "match.txt"
+    args = ["new", "ttc", doc, "--as", "Lia", "--deck", "sample", "--seed", "lia"]
+    for o in options:
+        args += ["-O", o]
+    pbd(*args, ok=True)
+    pbd("join", doc, "--as", "Max", "--seed", "max", ok=True)
+    return doc
+
+
+def slot_line(text, sid):
+    return re.search(rf"^  slot {sid} .*$", text, re.MULTILINE).group(0)
+
+
+def refused(pbd, doc, text, who, command, words):
+    doc.write_text(text)
+    r = pbd(command, doc, "--as", who)
+    assert r.exit_code == 3, r.output
+    assert words in r.output, r.output
+    assert doc.read_text() == text
+
+
+def test_a_non_residue_in_the_deal_is_refused(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    text = doc.read_text()
+    value = slot_line(text, 5).split()[2]                     # Light's round-5 card, locked by both
+    bad = group.encode(group.P - group.decode(value))
+    refused(pbd, doc, text.replace(value, bad), "Lia", "hand", "not in the dealing group")
+
+
+def test_a_forged_unlock_proof_is_refused(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    text = doc.read_text()
+    line = slot_line(text, 6)                                 # Lia's hand card, unlocked by Max at his join
+    proof = line.split(" · ")[1].split()[2]
+    forged = proof[:-3] + ("AAA" if not proof.endswith("AAA") else "BBB")
+    refused(pbd, doc, text.replace(line, line.replace(proof, forged)), "Lia", "hand", "no valid proof")
+
+
+def test_a_wrong_unlock_naming_another_card_is_refused(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    pbd("move", doc, "--as", "Lia", "flip", ok=True)          # Lia's unlock is the last: it publishes the code
+    text = doc.read_text()
+    line = slot_line(text, 1)
+    index = int(re.search(r" =(\d+) ", line).group(1))
+    wrong = index % 50 + 1                                    # another Battle Card: a valid-looking card
+    refused(pbd, doc, text.replace(line, line.replace(f" ={index} ", f" ={wrong} ")), "Max", "hand",
+            "no valid proof")
+
+
+def test_swapped_locked_numbers_are_refused_before_any_lock_is_removed(pbd, tmp_path):
+    # issue 10 item 6: Max's hand card and Light's round-5 card trade numbers, so that Lia's
+    # pbd would unlock the round card for Max; her private record of the deal catches it
+    doc = start(pbd, tmp_path)
+    pbd("hand", doc, "--as", "Lia", ok=True)                  # Lia publishes her unlocks; her record has the deal
+    text = doc.read_text()
+    hand_value = slot_line(text, 19).split(" · ")[0].split()[2]
+    round_value = slot_line(text, 5).split()[2]
+    swapped = text.replace(hand_value, "§").replace(round_value, hand_value).replace("§", round_value)
+    refused(pbd, doc, swapped, "Lia", "legal", "numbers swapped or replaced")
+
+
+def test_undo_then_replay_and_audit_are_clean(pbd, tmp_path):
+    # issue 10 item 13: a taken-back play is in the log but not on the board
+    doc = start(pbd, tmp_path)
+    pbd("move", doc, "--as", "Lia", "flip", ok=True)
+    moves = pbd.json("legal", doc, "--as", "Lia")["moves"]
+    pbd("move", doc, "--as", "Lia", moves[0], ok=True)
+    pbd("undo", doc, "--as", "Lia", ok=True)
+    pbd("move", doc, "--as", "Lia", moves[-1], ok=True)
+    pbd("move", doc, "--as", "Max", pbd.json("legal", doc, "--as", "Max")["moves"][0], ok=True)
+    r = pbd("replay", doc)
+    assert r.exit_code == 0, r.output
+    r = pbd("audit", doc)
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.long
+def test_a_two_against_two_team_match_plays_to_the_end_and_audits_clean(pbd, tmp_path):
+    doc = tmp_path / "team.txt"
+    names = ["Lia", "Max", "Ann", "Bo"]
+    pbd("new", "ttc", doc, "--as", "Lia", "--deck", "sample", "--seed", "lia", "-O", "team=2", ok=True)
+    for who in names[1:]:
+        pbd("join", doc, "--as", who, "--seed", who.lower(), ok=True)
+    while True:
+        for who in names:
+            moves = pbd.json("legal", doc, "--as", who)["moves"]
+            if moves:
+                pbd("move", doc, "--as", who, moves[-1], ok=True)
+                break
+        else:
+            break
+    shown = json.loads(pbd("show", doc, "--json", ok=True).stdout)
+    assert shown["turn"].startswith("over") and len([r for r in shown["rounds"] if r["finished"]]) == 5
+    assert pbd("replay", doc).exit_code == 0
+    for who in names:
+        pbd("reveal", doc, "--as", who, ok=True)
+    r = pbd("audit", doc)
+    assert r.exit_code == 0, r.output
+    r = pbd("check", doc)
+    assert r.exit_code == 0, r.output
