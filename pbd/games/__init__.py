@@ -28,6 +28,7 @@ BUNDLED: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "cnc": ("pbd.games.cnc", "C&C Trading Card Game", ("c&c", "cnc-tcg", "candc")),
     "ttc": ("pbd.games.ttc", "Twin Tower City", ("twin-tower-city", "twintowercity", "twin tower city")),
     "2xd6": ("pbd.games.twoxd6", "2Xd6", ("2x-d6", "twoxd6", "2xd6")),
+    "tower": ("pbd.games.tower", "The Tower", ("the-tower", "thetower", "the tower")),
     "boystown": ("pbd.games.boystown", "Boys' Town", ("boys-town", "boys town", "boys' town")),
 }
 

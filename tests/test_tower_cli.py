@@ -1,0 +1,507 @@
+"""The Tower through the CLI: one test per rule sentence and per documented reading.
+
+Dice are never faked: a test reads the faces the player's pbd will roll next (from the
+seed and the document, as pbd does) and sets the board up around them, or rolls spare
+dice with ``pbd roll`` until the next faces are the ones the rule needs.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tower_helpers import burn_until, draw_turn, edit, give, put, show, start, tile_of, upcoming
+
+from pbd.games.tower import GAME
+
+
+def move(pbd, doc, who, text, code=0):
+    result = pbd("move", doc, "--as", who, text)
+    assert result.exit_code == code, result.output
+    return result
+
+
+def refused(pbd, doc, who, text, words, code=1):
+    before = doc.read_bytes()
+    result = move(pbd, doc, who, text, code)
+    assert words in result.output, result.output
+    assert doc.read_bytes() == before
+    return result
+
+
+# -- the table's contract -----------------------------------------------------------------------
+
+def test_three_players_seat_in_order_and_show_the_contract(pbd, tmp_path):
+    doc = start(pbd, tmp_path, 3)
+    data = show(pbd, doc)
+    assert data["game"] == "tower" and data["result"] is None
+    assert [p["name"] for p in data["players"]] == ["Ann", "Ben", "Cy"]
+    assert [p["tile"] for p in data["players"]] == [1, 1, 1]
+    assert data["to_move"] == ["Ann"]
+    assert pbd.json("legal", doc, "--as", "Ann") == {"moves": ["draw"]}
+    assert pbd.json("legal", doc, "--as", "Ben") == {"moves": []}
+    assert pbd("join", doc, "--as", "Dee").exit_code == 1
+
+
+def test_players_out_of_range_are_refused(pbd, tmp_path):
+    result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "--players", "7")
+    assert result.exit_code == 2 and "2 to 6 players" in result.output
+
+
+def test_the_template_is_the_default_board(pbd, tmp_path):
+    out = tmp_path / "blank.txt"
+    pbd("template", "tower", "-o", out, ok=True)
+    text = out.read_text()
+    assert "Floor 6 ← | 48 Treasure | 47" in text and "Floor 1 → | 1 Start | 2 |" in text
+    assert text == GAME.render(GAME.blank())
+
+
+def test_the_document_draws_the_tower_top_floor_first(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    text = doc.read_text()
+    floors = [line.split(" | ")[0] for line in text.splitlines() if line.startswith("Floor ")]
+    assert floors == ["Floor 6 ←", "Floor 5 →", "Floor 4 ←", "Floor 3 →", "Floor 2 ←", "Floor 1 →"]
+    assert "1 Start (A B)" in text and "A Ann · hand 0 · deck 40" in text
+
+
+# -- the turn ------------------------------------------------------------------------------------------
+
+def test_a_turn_starts_with_a_draw(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    refused(pbd, doc, "Ann", "roll", "draw first")
+    move(pbd, doc, "Ann", "draw")
+    hand = pbd.json("hand", doc, "--as", "Ann")
+    assert len(hand["hand"]) == 1 and hand["deck"] == 39
+    assert "Ann: draws a card (hand 1)" in doc.read_text()
+    assert hand["hand"][0] not in doc.read_text().split("Log")[1]
+
+
+def test_draw_place_and_roll_in_one_command(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Rope")
+    face = upcoming(doc, "Ann", 2)[1]           # the draw is the player's event 0, the roll event 1
+    move(pbd, doc, "Ann", "draw; play Rope on 17; roll")
+    data = show(pbd, doc)
+    assert data["cards"]["17"] == "Rope"
+    assert tile_of(pbd, doc, "Ann") == 1 + face
+    assert data["to_move"] == ["Ben"]
+
+
+def test_only_the_player_to_move_moves(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    refused(pbd, doc, "Ben", "draw", "Ann's turn")
+
+
+def test_one_card_a_turn(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Torch", "Torch")
+    draw_turn(pbd, doc)
+    move(pbd, doc, "Ann", "play Torch on 20")
+    refused(pbd, doc, "Ann", "play Torch on 30", "one card a turn")
+
+
+def test_where_a_card_may_go(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Torch", "Rope", "Trapdoor", "Sword", "Guard")
+    put(doc, tiles={"Ben": 9}, cards={12: "Spider Web"})
+    draw_turn(pbd, doc)
+    refused(pbd, doc, "Ann", "play Torch on 1", "start tile")
+    refused(pbd, doc, "Ann", "play Torch on 48", "treasure")
+    refused(pbd, doc, "Ann", "play Torch on 9", "Ben is on tile 9")
+    refused(pbd, doc, "Ann", "play Torch on 12", "no card can be played on top of another")
+    refused(pbd, doc, "Ann", "play Rope on 44", "no tile above")
+    refused(pbd, doc, "Ann", "play Trapdoor on 5", "bottom floor")
+    refused(pbd, doc, "Ann", "play Sword on 5", "not placed on a tile")
+    refused(pbd, doc, "Ann", "play Shield on 5", "a Shield is not placed on a tile")
+    refused(pbd, doc, "Ann", "play Torch on 49", "not on the path")
+    move(pbd, doc, "Ann", "place torch on 5")
+    assert show(pbd, doc)["cards"]["5"] == "Torch"
+
+
+def test_a_placement_that_makes_a_loop_is_refused_with_the_loop(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Guard", "Trapdoor")
+    put(doc, cards={17: "Torch", 8: "Rope"})
+    draw_turn(pbd, doc)
+    refused(pbd, doc, "Ann", "play Guard on 18", "endless loop: 18 (Guard) → 17 (Torch) → 18")
+    refused(pbd, doc, "Ann", "play Trapdoor on 9", "endless loop: 9 (Trapdoor) → 8 (Rope) → 9")
+    assert "play Guard on 18" not in pbd.json("legal", doc, "--as", "Ann")["moves"]
+    move(pbd, doc, "Ann", "play Guard on 19")
+
+
+def test_misspelt_cards_and_moves_get_a_suggestion(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    draw_turn(pbd, doc)
+    result = move(pbd, doc, "Ann", "play Rpoe on 17", code=2)
+    assert "Rope" in result.output
+    result = move(pbd, doc, "Ann", "rol", code=2)
+    assert "roll" in result.output
+
+
+# -- tile effects -------------------------------------------------------------------------------------
+
+def _land(pbd, doc, cards, offset=0, who="Ann"):
+    """Put ``who`` so that the next roll lands on tile 20 + offset; return the roll."""
+    draw_turn(pbd, doc, who)
+    face = upcoming(doc, who, 1)[0]
+    put(doc, tiles={who: 20 + offset - face}, cards=cards)
+    return face
+
+
+def test_torch_chain_goes_on_while_there_are_torches(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _land(pbd, doc, {20: "Torch", 21: "Torch"})
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 22
+    assert "Torch on 20: Ann → 21; Torch on 21: Ann → 22" in doc.read_text()
+
+
+def test_guard_chain_goes_back_while_there_are_guards(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _land(pbd, doc, {20: "Guard", 19: "Guard"})
+    move(pbd, doc, "Ann", "roll")
+    data = show(pbd, doc)
+    assert data["to_move"] == ["Ann"] and data["decisions"][0]["answers"] == ["play Shield", "pass"]
+    assert "Waiting on: Ann [guard" in doc.read_text()
+    move(pbd, doc, "Ann", "pass; pass")
+    assert tile_of(pbd, doc, "Ann") == 18
+
+
+def test_a_shield_negates_a_guard(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Shield")
+    _land(pbd, doc, {20: "Guard"})
+    move(pbd, doc, "Ann", "roll")
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["play Shield", "pass"]
+    move(pbd, doc, "Ann", "play Shield")
+    assert tile_of(pbd, doc, "Ann") == 20
+    assert show(pbd, doc)["spent"] == [["Ann", "Shield"]]
+
+
+def test_rope_chain_goes_up_while_ropes_are_above(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _land(pbd, doc, {20: "Rope", 29: "Rope"})      # 20 (floor 3) is below 29, 29 below 36
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 36
+
+
+def test_trapdoor_chain_goes_down_while_trapdoors_are_below(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _land(pbd, doc, {29: "Trapdoor", 20: "Trapdoor"}, offset=9)
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 13
+
+
+def test_a_chain_mixes_kinds_torch_onto_rope(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _land(pbd, doc, {19: "Torch"}, offset=-1)
+    put(doc, cards={20: "Rope"})
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 29
+
+
+def test_magic_carpet_rolls_again_and_moves_on(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    draw_turn(pbd, doc)
+    first, second = upcoming(doc, "Ann", 2)
+    put(doc, tiles={"Ann": 20 - first}, cards={20: "Magic Carpet"})
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 20 + second
+
+
+def test_spider_web_holds_you_for_your_next_turn(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _land(pbd, doc, {20: "Spider Web"})
+    move(pbd, doc, "Ann", "roll")
+    assert show(pbd, doc)["players"][0]["webbed"] is True
+    move(pbd, doc, "Ben", "draw; roll")
+    draw_turn(pbd, doc)
+    refused(pbd, doc, "Ann", "roll", "Spider Web holds Ann")
+    assert "stay" in pbd.json("legal", doc, "--as", "Ann")["moves"]
+    move(pbd, doc, "Ann", "stay")
+    assert tile_of(pbd, doc, "Ann") == 20 and not show(pbd, doc)["players"][0]["webbed"]
+
+
+def test_a_sword_negates_a_spider_web(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Sword")
+    _land(pbd, doc, {20: "Spider Web"})
+    move(pbd, doc, "Ann", "roll")
+    move(pbd, doc, "Ben", "draw; roll")
+    draw_turn(pbd, doc)
+    face = upcoming(doc, "Ann", 1)[0]
+    move(pbd, doc, "Ann", "play Sword; roll")
+    assert tile_of(pbd, doc, "Ann") == 20 + face
+    assert "plays a Sword: cuts the Spider Web" in doc.read_text()
+
+
+def _trap_board(pbd, doc, second):
+    """Arcane Traps on 10, 20 and 30; Ann lands on 20 and the trap's roll will be ``second``."""
+    draw_turn(pbd, doc)
+    first, _ = burn_until(pbd, doc, "Ann", lambda f: f[1] == second, 2)
+    put(doc, tiles={"Ann": 20 - first}, cards={10: "Arcane Trap", 20: "Arcane Trap", 30: "Arcane Trap"})
+
+
+def test_arcane_trap_six_goes_to_the_next_trap(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _trap_board(pbd, doc, 6)
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 30
+    assert "Arcane Trap on 20: rolls 6, to the next trap" in doc.read_text()
+
+
+def test_arcane_trap_one_goes_to_the_previous_trap_even_with_a_shield(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Shield")
+    _trap_board(pbd, doc, 1)
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 10
+    assert show(pbd, doc)["decisions"] == []
+
+
+def test_arcane_trap_two_goes_back_without_a_shield(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _trap_board(pbd, doc, 2)
+    move(pbd, doc, "Ann", "roll")
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["pass"]
+    move(pbd, doc, "Ann", "pass")
+    assert tile_of(pbd, doc, "Ann") == 10
+
+
+def test_arcane_trap_two_with_a_shield_stays(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Shield")
+    _trap_board(pbd, doc, 2)
+    move(pbd, doc, "Ann", "roll; play Shield")
+    assert tile_of(pbd, doc, "Ann") == 20
+
+
+def test_arcane_trap_without_another_trap_stays(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    draw_turn(pbd, doc)
+    first, _ = burn_until(pbd, doc, "Ann", lambda f: f[1] == 6, 2)
+    put(doc, tiles={"Ann": 20 - first}, cards={20: "Arcane Trap"})
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 20
+
+
+# -- duels --------------------------------------------------------------------------------------------
+
+def _duel(pbd, doc):
+    """Ann's roll lands on Ben's tile 20."""
+    draw_turn(pbd, doc)
+    face = upcoming(doc, "Ann", 1)[0]
+    put(doc, tiles={"Ann": 20 - face, "Ben": 20})
+
+
+def test_a_duel_moves_the_winner_on_and_the_loser_back(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _duel(pbd, doc)
+    move(pbd, doc, "Ann", "roll; pass")
+    assert show(pbd, doc)["to_move"] == ["Ben"]
+    assert "Waiting on: Ben [sword" in doc.read_text()
+    refused(pbd, doc, "Ann", "draw", "waiting on Ben")
+    ann, ben = 0, 0
+    while ann == ben:
+        a, b = upcoming(doc, "Ben", 2)
+        ann, ben = a, b
+        if a == b:
+            pbd("roll", doc, "--as", "Ben", "d6", ok=True)
+    move(pbd, doc, "Ben", "pass")
+    want = {"Ann": 21, "Ben": 19} if ann > ben else {"Ann": 19, "Ben": 21}
+    assert {n: tile_of(pbd, doc, n) for n in want} == want
+    assert show(pbd, doc)["to_move"] == ["Ben"]          # Ann's turn ended with the duel
+
+
+def test_a_duel_tie_is_rolled_again(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _duel(pbd, doc)
+    move(pbd, doc, "Ann", "roll; pass")
+    faces = burn_until(pbd, doc, "Ben", lambda f: f[0] == f[1] and f[2] != f[3], 4)
+    move(pbd, doc, "Ben", "pass")
+    assert f"duel: Ann {faces[0]}, Ben {faces[1]} (tie, again); duel: Ann {faces[2]}, Ben {faces[3]}" \
+        in doc.read_text()
+
+
+def test_sword_adds_a_die_and_shield_negates_it(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Sword")
+    give(doc, "Ben", "Shield")
+    _duel(pbd, doc)
+    move(pbd, doc, "Ann", "roll; play Sword")
+    assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["play Shield", "pass"]
+    assert "play Shield against Ann's Sword" in doc.read_text()
+    move(pbd, doc, "Ben", "play Shield; pass")
+    entry = [ln for ln in doc.read_text().splitlines() if "duel: Ann" in ln][-1]
+    assert "duel: Ann " in entry and "+" not in entry.split("duel: Ann ")[1].split(",")[0]
+    assert show(pbd, doc)["spent"] == [["Ann", "Sword"], ["Ben", "Shield"]]
+
+
+def test_an_unanswered_sword_rolls_two_dice(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Sword")
+    _duel(pbd, doc)
+    move(pbd, doc, "Ann", "roll; play Sword")
+    assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["pass"]
+    move(pbd, doc, "Ben", "pass; pass")
+    entry = [ln for ln in doc.read_text().splitlines() if "duel: Ann" in ln][-1]
+    assert "+" in entry.split("duel: Ann ")[1].split(",")[0]
+
+
+def test_the_defenders_sword_can_be_shielded_by_the_attacker(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ben", "Sword")
+    give(doc, "Ann", "Shield")
+    _duel(pbd, doc)
+    move(pbd, doc, "Ann", "roll; pass")
+    move(pbd, doc, "Ben", "play Sword")
+    assert show(pbd, doc)["to_move"] == ["Ann"]
+    move(pbd, doc, "Ann", "play Shield")
+    assert "duel: Ann" in doc.read_text().split("Log")[1]
+
+
+def test_landing_from_a_duel_triggers_the_tile(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _duel(pbd, doc)
+    put(doc, cards={21: "Torch", 19: "Rope"})
+    move(pbd, doc, "Ann", "roll; pass")
+    move(pbd, doc, "Ben", "pass")
+    tiles = sorted([tile_of(pbd, doc, "Ann"), tile_of(pbd, doc, "Ben")])
+    assert tiles == [22, 30]                          # winner 21 → Torch → 22; loser 19 → Rope → 30
+
+
+# -- hand limit, finish, winner --------------------------------------------------------------------------
+
+def test_the_sixth_card_must_be_discarded_and_the_discard_is_logged(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Guard", "Guard", "Torch", "Torch", "Sword")
+    draw_turn(pbd, doc)
+    refused(pbd, doc, "Ann", "roll", "discard one")
+    assert any(m.startswith("discard ") for m in pbd.json("legal", doc, "--as", "Ann")["moves"])
+    move(pbd, doc, "Ann", "discard Guard; roll")
+    assert "Ann: discards Guard (hand limit 5)" in doc.read_text()
+    assert show(pbd, doc)["discarded"] == [["Ann", "Guard"]]
+
+
+def test_discarding_under_the_limit_is_refused(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Guard")
+    draw_turn(pbd, doc)
+    refused(pbd, doc, "Ann", "discard Guard", "discard only when over 5")
+
+
+def test_reaching_the_treasure_wins_and_ends_the_match(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    draw_turn(pbd, doc)
+    put(doc, tiles={"Ann": 47})
+    move(pbd, doc, "Ann", "roll")
+    data = show(pbd, doc)
+    assert data["result"] == "Ann reached the treasure and wins" and data["to_move"] == []
+    assert "Winner: Ann reached the treasure and wins" in doc.read_text()
+    refused(pbd, doc, "Ben", "draw", "the match is over")
+    assert pbd.json("legal", doc, "--as", "Ben") == {"moves": []}
+
+
+def test_exact_finish_bounces_back_the_excess(pbd, tmp_path):
+    doc = start(pbd, tmp_path, 2, "-O", "exact-finish")
+    assert "finish: exact (bounce back)" in doc.read_text()
+    draw_turn(pbd, doc)
+    face = burn_until(pbd, doc, "Ann", lambda f: f[0] >= 3, 1)[0]
+    put(doc, tiles={"Ann": 46})
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 48 - (46 + face - 48)
+
+
+def test_exact_finish_stay_does_not_move(pbd, tmp_path):
+    doc = start(pbd, tmp_path, 2, "-O", "exact-finish=stay")
+    draw_turn(pbd, doc)
+    burn_until(pbd, doc, "Ann", lambda f: f[0] >= 3, 1)
+    put(doc, tiles={"Ann": 46})
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 46
+
+
+# -- data files, check, svg ------------------------------------------------------------------------------
+
+def test_a_players_own_board_goes_into_the_document_not_its_path(pbd, tmp_path):
+    mine = tmp_path / "secret-folder" / "tall.toml"
+    mine.parent.mkdir()
+    mine.write_text('name = "Tall Tower"\nfloors = 10\ntiles_per_floor = 4\n')
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "-O", f"board={mine}", ok=True)
+    text = doc.read_text()
+    assert "Board: Tall Tower · 10 floors × 4 tiles · start 1 · treasure 40" in text
+    assert "secret-folder" not in text and "tall.toml" not in text
+    assert "Floor 10 ← | 40 Treasure | 39 | 38 | 37" in text
+
+
+def test_a_malformed_board_lists_every_problem(pbd, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('floors = 1\ntiles_per_floor = "eight"\ndirections = ["up"]\ncolour = "red"\n')
+    result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "-O", f"board={bad}")
+    assert result.exit_code == 3
+    for words in ("floors must be from 2", "tiles_per_floor must be a whole number", "directions must be",
+                  "unknown key 'colour'"):
+        assert words in result.output
+    assert not (tmp_path / "m.txt").exists() or not (tmp_path / "m.txt").read_text()
+
+
+def test_a_deck_of_your_own_and_deck_check(pbd, tmp_path):
+    deck = tmp_path / "d.toml"
+    deck.write_text('name = "torches"\n[cards]\nTorch = 10\nshield = 2\n')
+    assert "12 cards" in pbd("deck", "check", deck, "--game", "tower", ok=True).output
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--deck", deck, ok=True)
+    assert "Deck: torches · Torch 10, Shield 2 (12 cards)" in doc.read_text()
+    deck.write_text('[cards]\nTorchh = 1\nRope = 100\n')
+    result = pbd("deck", "check", deck, "--game", "tower")
+    assert result.exit_code == 1 and "did you mean 'Torch'" in result.output and "Rope: a count" in result.output
+
+
+def test_check_lists_what_a_hand_edit_broke(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    assert pbd("check", doc).exit_code == 0
+    text = doc.read_text()
+    text = text.replace("| 17 |", "| 17 Rope + Torch |").replace("1 Start (A B)", "1 Start (A)")
+    text = text.replace("Ann · hand 0", "Ann · hand 7").replace("| 18 |", "| 18 Torch |").replace("| 19 |", "| 19 Guard |")
+    doc.write_text(text)
+    result = pbd("check", doc, "--json")
+    problems = json.loads(result.stdout)["problems"]
+    assert result.exit_code == 1
+    assert any("tile 17 has 2 cards" in p for p in problems)
+    assert any("Ben's token (B) is on no tile" in p for p in problems)
+    assert any("Ann holds 7 cards; the limit is 5" in p for p in problems)
+    assert any("endless loop: 18 (Torch) → 19 (Guard) → 18" in p for p in problems)
+
+
+def test_svg_draws_the_same_board(pbd, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from pbd.games.tower.svg import svg
+
+    doc = start(pbd, tmp_path)
+    put(doc, cards={17: "Rope"})
+    picture = svg(GAME.parse(doc.read_text()))
+    root = ET.fromstring(picture)
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "Rope" in texts and "48" in texts and "Floor 6 ←" in texts and "A" in texts
+
+
+def test_bad_notation_is_exit_2_and_changes_nothing(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    before = doc.read_bytes()
+    assert pbd("move", doc, "--as", "Ann", "jump to 48").exit_code == 2
+    assert pbd("move", doc, "--as", "Ann", "play Rope").exit_code == 2
+    assert doc.read_bytes() == before
+
+
+def test_hostile_counts_and_unknown_cards_are_format_errors(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    text = doc.read_text()
+    for bad, words in ((text.replace("Ben · hand 0", "Ben · hand 300000000"), "cannot read this player line"),
+                       (text.replace("Ben · hand 0", "Ben · hand 999"), "more cards than a Tower match has"),
+                       (text.replace("| 17 |", "| 17 Dragon |"), "not a card of The Tower"),
+                       (text.replace("6 floors × 8 tiles", "60 floors × 8 tiles"), "does not describe a tower")):
+        doc.write_text(bad)
+        result = pbd("move", doc, "--as", "Ann", "draw")
+        assert result.exit_code == 3 and words in result.output, result.output
+        assert doc.read_text() == bad

@@ -1,0 +1,35 @@
+"""The README's Tower section: its tutorial runs as written, its rule notes are the engine's readings."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from pbd.games.tower import rules
+
+README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+SECTION = README.split("## The Tower\n")[1].split("\n## ")[0]
+
+
+def test_the_tower_tutorial_runs_as_written(pbd, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    block = re.findall(r"```shell-session\n(.*?)```", SECTION, re.S)[0]
+    lines = [ln[2:] for ln in block.splitlines() if ln.startswith("$ pbd ")]
+    assert len(lines) >= 10
+    for line in lines:
+        command, _, comment = line.partition("  #")
+        m = re.search(r"exit (\d)", comment)
+        result = pbd(*shlex.split(command)[1:])
+        assert result.exit_code == (int(m.group(1)) if m else 0), f"{command}\n{result.output}"
+    text = (tmp_path / "tower.txt").read_text()
+    for row in re.findall(r"^Floor \d .*$", SECTION, re.M):
+        assert row in text
+
+
+def test_the_rules_notes_are_the_engines_readings():
+    bullets = re.findall(r"^\* (.*?)(?=^\* |\Z)", rules.__doc__, re.S | re.M)
+    notes = " ".join(SECTION.split("**Rules notes (The Tower)**")[1].split())
+    assert len(bullets) >= 10
+    for bullet in bullets:
+        assert " ".join(bullet.split()) in notes, bullet
