@@ -543,11 +543,36 @@ def deck_check(deck: str, game_name: str | None = None) -> Result:
     """
     from pbd.errors import DeckError
 
-    game = games.get(game_name or "cnc")
+    game = games.get(game_name) if game_name else _deck_game(deck)
     summary, problems = game.deck_check(deck)
     if problems:
         raise DeckError(f"{deck}: not a legal {game.title} deck", problems)
     return Result([summary])
+
+
+def _deck_game(deck: str):
+    """Return the game whose deck lists ``deck`` reads as (without ``--game``): the first that can read it.
+
+    :raises DeckFormatError: no game reads it (each game's reason given).
+    """
+    from pbd.errors import DeckFormatError, UsageError
+
+    failed = []
+    for game in games.registry().values():
+        try:
+            game.deck_check(deck)
+        except UsageError:          # a game dealt from its own deck: no deck lists to check
+            continue
+        except DeckFormatError as exc:
+            failed.append((game, exc))
+            continue
+        return game
+    if not failed:
+        raise UsageError(f"no game pbd knows checks deck lists like {excerpt(deck)}")
+    # the reason worth reading is the one of a game whose players bring their own decks
+    game, exc = next(((g, e) for g, e in failed if g.join_needs_deck), failed[0])
+    exc.hint = " ".join(filter(None, [exc.hint, f"(read as a {game.title} deck list; another game: --game GAME)"]))
+    raise exc
 
 
 def catalogue_add(path: str, game_name: str = "ttc") -> Result:

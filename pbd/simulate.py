@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pbd import fairplay
 from pbd.games.base import Chance
 
-#: how much more likely a random player is to pick a move starting with these words
-WEIGHTS = {"end": 1.0, "withdraw": 0.2, "discard": 0.3}
 
 
 #: the names simulated seats take, in seat order
@@ -41,12 +39,17 @@ def seat(game, rng: random.Random, decks: tuple[str, ...] | None = None, options
     return state, Chance(state.meta, held)
 
 
-def pick(moves: list, rng: random.Random) -> str | None:
-    """Return a random move, weighting away from ending the turn and giving cards up."""
+def pick(moves: list, rng: random.Random, weights: dict[str, float] | None = None) -> str | None:
+    """Return a random move, each as likely as the game's ``move_weights`` say for its first word.
+
+    ``weights`` maps a move's first word to its weight, ``"*"`` to the weight of every
+    other word (1 when absent): C&C weights away from ending the turn and giving cards up.
+    """
     if moves == [None]:
         return None
-    weights = [WEIGHTS.get(m.split()[0].lower(), 3.0) for m in moves]
-    return rng.choices(moves, weights)[0]
+    weights = weights or {}
+    other = weights.get("*", 1.0)
+    return rng.choices(moves, [weights.get(m.split()[0].lower(), other) for m in moves])[0]
 
 
 def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: bool = True,
@@ -69,7 +72,7 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
             for player in owing:  # what that seat's pbd does on its next command
                 game.settle(state, player, chance)
         for player in game.actors(state):
-            move = (pick(game.legal(state, player) or [None], rng) if exhaustive
+            move = (pick(game.legal(state, player) or [None], rng, game.move_weights) if exhaustive
                     else _first_legal(game, state, player, rng))
             if move is not None:
                 break
@@ -82,7 +85,7 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
 def _first_legal(game, state, player: str, rng: random.Random) -> str | None:
     moves = game.candidates(state, player)
     while moves:
-        move = pick(moves, rng)
+        move = pick(moves, rng, game.move_weights)
         if game.is_legal(state, player, move):
             return move
         moves.remove(move)

@@ -173,7 +173,7 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
                     raise ContractError(f"{where}: {', '.join(actors)} are to move but none has a legal move")
                 continue
             stalls = 0
-            move = pick(moves, rng)
+            move = pick(moves, rng, g.move_weights)
             _run(where, f"{player}: {move}", match.move, doc, player, move)
             _check_undo(where, match, g, doc, player)
         else:

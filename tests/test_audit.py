@@ -32,7 +32,7 @@ def play_randomly(pbd, doc, rng, moves):
             return True
         legal = pbd.json("legal", doc, "--as", actors[0])["moves"]
         if legal:                       # (none: the command only drew the opening hands; look again)
-            pbd("move", doc, "--as", actors[0], pick(legal, rng), ok=True)
+            pbd("move", doc, "--as", actors[0], pick(legal, rng, game.move_weights), ok=True)
     return False
 
 

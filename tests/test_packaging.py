@@ -32,6 +32,9 @@ def test_a_wheel_ships_templates_and_decks_and_runs_from_anywhere(tmp_path):
     where = subprocess.run([sys.executable, "-c", "import pbd.paths as p; print(p.resource_dir('decks'))"],
                            cwd=elsewhere, env=env, capture_output=True, text=True, check=True).stdout.strip()
     assert where == str(site / "pbd" / "decks")
+    kit = subprocess.run([sys.executable, "-c", "import pbd.testing as t; print(t.__file__, t.check_game.__name__)"],
+                         cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert kit.returncode == 0 and kit.stdout.startswith(str(site / "pbd" / "testing.py")), kit.stderr
     assert run("template", "cnc").stdout.startswith("Discarded cards")
     assert run("deck", "check", "forces-of-justice").returncode == 0
     assert "cnc" in run("games").stdout

@@ -661,6 +661,9 @@ class Game:
     players: ClassVar[tuple[int, int]] = (2, 2)
     #: whether a joining player brings a deck of their own (Twin Tower City shares one)
     join_needs_deck: ClassVar[bool] = True
+    #: how likely a simulated player is to pick a move, by its first word (``"*"``: any other word);
+    #: see :func:`pbd.simulate.pick`
+    move_weights: ClassVar[dict[str, float]] = {}
 
     def sniff(self, text: str) -> bool:
         """Return True if a document without a pbd title looks like this game's board."""

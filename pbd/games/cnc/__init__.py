@@ -78,6 +78,8 @@ class CncGame(Playable):
     title = board.TITLE
     aliases = ("c&c", "cnc-tcg", "candc")
     summary = "two players, 51-card decks, CP/AP, characters, City and Event cards"
+    #: random play ends its turn and gives cards up less often than it plays them
+    move_weights = {"end": 1.0, "withdraw": 0.2, "discard": 0.3, "*": 3.0}
 
     @property
     def catalogue(self) -> Catalogue:
