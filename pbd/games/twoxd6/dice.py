@@ -8,7 +8,6 @@ resisting one).  Both dice showing the same face is a pair: the sum is doubled (
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 
 SICHERMAN_HIGH = (1, 3, 4, 5, 6, 8)
@@ -39,19 +38,16 @@ class Roll:
 def die(chance, seat: str, faces: tuple[int, ...], purpose: str = "") -> int:
     """Roll one die with ``faces`` for ``seat`` through ``chance.roll`` (logged with the next entry).
 
-    Uses ``chance.roll(..., faces=, purpose=)`` where it exists; otherwise rolls ``len(faces)``
-    sides and reads the face off the list.
+    ``purpose`` is the word the log gives the roll (a lower-case word: ``high``, ``onyx``).
     """
-    if "faces" in inspect.signature(chance.roll).parameters:
-        return chance.roll(seat, len(faces), faces=faces, purpose=purpose)
-    return faces[chance.roll(seat, len(faces)) - 1]
+    return chance.roll(seat, len(faces), faces=faces, purpose=purpose)
 
 
 def act(chance, seat: str) -> Roll:
     """Return a Scene 1 roll: the Sicherman high die and a standard die."""
-    return Roll((die(chance, seat, SICHERMAN_HIGH, "2Xd6 high"), die(chance, seat, STANDARD, "2Xd6")))
+    return Roll((die(chance, seat, SICHERMAN_HIGH, "high"), die(chance, seat, STANDARD, "standard")))
 
 
 def resist(chance, seat: str, colour: str) -> Roll:
     """Return a roll-off roll: two standard dice (``colour`` names them in the log: Onyx, Wyte)."""
-    return Roll((die(chance, seat, STANDARD, f"{colour} d6"), die(chance, seat, STANDARD, f"{colour} d6")))
+    return Roll((die(chance, seat, STANDARD, colour.lower()), die(chance, seat, STANDARD, colour.lower())))
