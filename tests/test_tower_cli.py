@@ -78,7 +78,7 @@ def test_a_turn_starts_with_a_draw(pbd, tmp_path):
 def test_draw_place_and_roll_in_one_command(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Rope")
-    face = upcoming(doc, "Ann", 2)[1]           # the draw is the player's event 0, the roll event 1
+    face = upcoming(doc, "Ann", 1)[0]           # draws and rolls count apart: this is the first roll
     move(pbd, doc, "Ann", "draw; play Rope on 17; roll")
     data = show(pbd, doc)
     assert data["cards"]["17"] == "Rope"

@@ -83,7 +83,7 @@ def upcoming(doc, name: str, k: int = 1) -> list[int]:
     from pbd.games.base import Secrets
 
     state = GAME.parse(doc.read_text())
-    sec = Secrets(state.meta.match_id, name, "tower", fairplay.seed_from_text(name.lower()), [])
+    sec = Secrets(state.meta.match_id, name, "tower", fairplay.seed_from_text(name.lower(), state.meta.match_id), [])
     chance = Chance(state.meta, {name: sec})
     return [chance.roll(name, 6) for _ in range(k)]
 
