@@ -24,9 +24,9 @@ def test_the_registry_lists_the_built_in_games():
         assert game.title and game.name == name
 
 
-#: games whose every unlock is real cryptography for up to 6 seats: the default run checks the
+#: games whose every unlock is real cryptography (up to 6 or 8 seats): the default run checks the
 #: fewest seats; the most seats run with ``-m long`` (below)
-SLOW_AT_MOST_SEATS = {"boystown", "2xd6"}
+SLOW_AT_MOST_SEATS = {"boystown", "2xd6", "ttc"}
 
 
 @pytest.mark.parametrize("name", GAMES)
