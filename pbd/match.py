@@ -62,6 +62,10 @@ def check_name(name: str) -> str:
     if not name.strip() or name != name.strip() or "  " in name or name[0].isdigit() or name[0] in "-'_":
         raise UsageError(f"{shown!r} cannot be a player name",
                          hint="start with a letter; separate words by single spaces")
+    from pbd.games.base import typed
+
+    if typed(name) != name:     # a document reads ’ as ', so O’Neil would not be the O’Neil who wrote
+        raise UsageError(f"{shown!r} cannot be a player name as typed", hint=f"write it {typed(name)!r}")
     reserved = _RESERVED_WORDS & {w.casefold() for w in name.split()}
     if reserved:
         raise UsageError(f"{shown!r} cannot be a player name: the board uses the word {sorted(reserved)[0]!r}")

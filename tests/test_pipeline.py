@@ -160,3 +160,10 @@ def test_locks_work_with_windows_semantics(pbd, match, monkeypatch):
     assert (match.parent / f".{match.name}.pbd-lock").exists()
     with paths.locked(match.parent / f".{match.name}.pbd-lock", wait=0):
         pass
+
+
+def test_a_name_with_a_curly_apostrophe_is_refused_before_anything_is_written(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    result = pbd("new", "cnc", doc, "--as", "O\u2019Neil", "--deck", "forces-of-justice")
+    assert result.exit_code == 2 and "O'Neil" in result.output and not doc.exists()
+    pbd("new", "cnc", doc, "--as", "O'Neil", "--deck", "forces-of-justice", ok=True)
