@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from tower_helpers import burn_until, draw_turn, edit, give, put, show, start, tile_of, upcoming
+from tower_helpers import burn_until, draw_turn, give, put, show, start, start_rolling, tile_of, upcoming
 
 from pbd.games.tower import GAME
 
-STEERED = pytest.mark.skip(reason="steers the next rule dice by burning free rolls (pbd roll), which fair play no longer allows; to be rewritten to search match seeds (issue 12)")
+STEERED = pytest.mark.skip(reason="steers both duellists' dice by burning free rolls (pbd roll), which fair play no longer allows; to be rewritten with start_rolling (issue 12)")
 
 
 def move(pbd, doc, who, text, code=0):
@@ -238,56 +238,47 @@ def test_a_sword_negates_a_spider_web(pbd, tmp_path):
     assert "plays a Sword: cuts the Spider Web" in doc.read_text()
 
 
-def _trap_board(pbd, doc, second):
+def _trap_board(pbd, tmp_path, second, holding=None):
     """Arcane Traps on 10, 20 and 30; Ann lands on 20 and the trap's roll will be ``second``."""
+    doc, (first, _), _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[1] == second, 2)
+    if holding:
+        give(doc, "Ann", holding)
     draw_turn(pbd, doc)
-    first, _ = burn_until(pbd, doc, "Ann", lambda f: f[1] == second, 2)
     put(doc, tiles={"Ann": 20 - first}, cards={10: "Arcane Trap", 20: "Arcane Trap", 30: "Arcane Trap"})
+    return doc
 
 
-@STEERED
 def test_arcane_trap_six_goes_to_the_next_trap(pbd, tmp_path):
-    doc = start(pbd, tmp_path)
-    _trap_board(pbd, doc, 6)
+    doc = _trap_board(pbd, tmp_path, 6)
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 30
     assert "Arcane Trap on 20: rolls 6, to the next trap" in doc.read_text()
 
 
-@STEERED
 def test_arcane_trap_one_goes_to_the_previous_trap_even_with_a_shield(pbd, tmp_path):
-    doc = start(pbd, tmp_path)
-    give(doc, "Ann", "Shield")
-    _trap_board(pbd, doc, 1)
+    doc = _trap_board(pbd, tmp_path, 1, holding="Shield")
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 10
     assert show(pbd, doc)["decisions"] == []
 
 
-@STEERED
 def test_arcane_trap_two_goes_back_without_a_shield(pbd, tmp_path):
-    doc = start(pbd, tmp_path)
-    _trap_board(pbd, doc, 2)
+    doc = _trap_board(pbd, tmp_path, 2)
     move(pbd, doc, "Ann", "roll")
     assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["pass"]
     move(pbd, doc, "Ann", "pass")
     assert tile_of(pbd, doc, "Ann") == 10
 
 
-@STEERED
 def test_arcane_trap_two_with_a_shield_stays(pbd, tmp_path):
-    doc = start(pbd, tmp_path)
-    give(doc, "Ann", "Shield")
-    _trap_board(pbd, doc, 2)
+    doc = _trap_board(pbd, tmp_path, 2, holding="Shield")
     move(pbd, doc, "Ann", "roll; play Shield")
     assert tile_of(pbd, doc, "Ann") == 20
 
 
-@STEERED
 def test_arcane_trap_without_another_trap_stays(pbd, tmp_path):
-    doc = start(pbd, tmp_path)
+    doc, (first, _), _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[1] == 6, 2)
     draw_turn(pbd, doc)
-    first, _ = burn_until(pbd, doc, "Ann", lambda f: f[1] == 6, 2)
     put(doc, tiles={"Ann": 20 - first}, cards={20: "Arcane Trap"})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 20
@@ -412,19 +403,17 @@ def test_reaching_the_treasure_wins_and_ends_the_match(pbd, tmp_path):
 
 
 def test_exact_finish_bounces_back_the_excess(pbd, tmp_path):
-    doc = start(pbd, tmp_path, 2, "-O", "exact-finish")
+    doc, (face,), _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish")
     assert "finish: exact (bounce back)" in doc.read_text()
     draw_turn(pbd, doc)
-    face = burn_until(pbd, doc, "Ann", lambda f: f[0] >= 3, 1)[0]
     put(doc, tiles={"Ann": 46})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 48 - (46 + face - 48)
 
 
 def test_exact_finish_stay_does_not_move(pbd, tmp_path):
-    doc = start(pbd, tmp_path, 2, "-O", "exact-finish=stay")
+    doc, _, _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish=stay")
     draw_turn(pbd, doc)
-    burn_until(pbd, doc, "Ann", lambda f: f[0] >= 3, 1)
     put(doc, tiles={"Ann": 46})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 46

@@ -41,13 +41,27 @@ def random_game(n: int, seed: int, max_moves: int = 5000, **options):
 
 # -- CLI tests: a real match on a file, edited between commands the way a player could -----
 
-def start(pbd, tmp_path, n: int = 2, *extra) -> "Path":
-    """Start a match of ``n`` players (Ann, Ben, ...; seeds are their names) and return the document."""
-    doc = tmp_path / "match.txt"
-    pbd("new", "tower", doc, "--as", "Ann", "--seed", "ann", "--players", n, *extra, ok=True)
+def start(pbd, tmp_path, n: int = 2, *extra, suffix: str = "") -> "Path":
+    """Start a match of ``n`` players (Ann, Ben, ...; seeds are their names + ``suffix``) and return the document."""
+    doc = tmp_path / f"match{suffix}.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--seed", f"ann{suffix}", "--players", n, *extra, ok=True)
     for name in NAMES[1:n]:
-        pbd("join", doc, "--as", name, "--seed", name.lower(), ok=True)
+        pbd("join", doc, "--as", name, "--seed", f"{name.lower()}{suffix}", ok=True)
     return doc
+
+
+def start_rolling(pbd, tmp_path, who: str, wanted, k: int, n: int = 2, *extra) -> tuple:
+    """Start matches under other seeds until ``wanted(who's next k rule dice)`` holds; return ``(doc, faces, suffix)``.
+
+    Rule dice cannot be steered once a match runs (free rolls count apart), so a test that
+    needs given faces picks the seeds that give them, as a player could not.
+    """
+    for i in range(120):
+        doc = start(pbd, tmp_path, n, *extra, suffix=f"-{i}")
+        faces = upcoming(doc, who, k, suffix=f"-{i}")
+        if wanted(faces):
+            return doc, faces, f"-{i}"
+    raise AssertionError("no seeds give such dice within 120 matches")
 
 
 def edit(doc, change) -> None:
@@ -78,18 +92,22 @@ def give(doc, name: str, *cards: str) -> None:
     edit(doc, lambda s: setattr(s.seat(name), "hand", s.seat(name).hand + len(cards)))
 
 
-def upcoming(doc, name: str, k: int = 1) -> list[int]:
-    """Return the next ``k`` dice ``name``'s pbd will roll (seed ``name.lower()``), as pbd computes them."""
+def upcoming(doc, name: str, k: int = 1, suffix: str = "") -> list[int]:
+    """Return the next ``k`` dice ``name``'s pbd will roll (seed ``name.lower() + suffix``), as pbd computes them."""
     from pbd.games.base import Secrets
 
     state = GAME.parse(doc.read_text())
-    sec = Secrets(state.meta.match_id, name, "tower", fairplay.seed_from_text(name.lower(), state.meta.match_id), [])
+    sec = Secrets(state.meta.match_id, name, "tower", fairplay.seed_from_text(name.lower() + suffix, state.meta.match_id), [])
     chance = Chance(state.meta, {name: sec})
     return [chance.roll(name, 6) for _ in range(k)]
 
 
 def burn_until(pbd, doc, name: str, wanted, k: int) -> list[int]:
-    """Roll spare dice (``pbd roll``) until ``wanted(next k faces)`` holds; return those faces."""
+    """Roll spare dice (``pbd roll``) until ``wanted(next k faces)`` holds; return those faces.
+
+    Since fair play counts free rolls apart from the rules' dice, this no longer steers them:
+    only the skipped duel-tie test still uses it (to be rewritten with :func:`start_rolling`).
+    """
     for _ in range(80):
         faces = upcoming(doc, name, k)
         if wanted(faces):
