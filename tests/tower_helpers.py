@@ -102,20 +102,6 @@ def upcoming(doc, name: str, k: int = 1, suffix: str = "") -> list[int]:
     return [chance.roll(name, 6) for _ in range(k)]
 
 
-def burn_until(pbd, doc, name: str, wanted, k: int) -> list[int]:
-    """Roll spare dice (``pbd roll``) until ``wanted(next k faces)`` holds; return those faces.
-
-    Since fair play counts free rolls apart from the rules' dice, this no longer steers them:
-    only the skipped duel-tie test still uses it (to be rewritten with :func:`start_rolling`).
-    """
-    for _ in range(80):
-        faces = upcoming(doc, name, k)
-        if wanted(faces):
-            return faces
-        pbd("roll", doc, "--as", name, "d6", ok=True)
-    raise AssertionError("no such dice within 80 rolls")
-
-
 def draw_turn(pbd, doc, name: str = "Ann") -> None:
     """Make ``name``'s turn-opening draw."""
     pbd("move", doc, "--as", name, "draw", ok=True)
