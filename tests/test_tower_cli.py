@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-
 from tower_helpers import draw_turn, give, put, show, start, start_rolling, tile_of, upcoming
 
 from pbd.games.tower import GAME
