@@ -185,7 +185,8 @@ FAKE_BROWSER = textwrap.dedent("""
 """)
 
 
-def test_full_oauth_installed_app_flow(home, tmp_path, docs_server):
+def browser_login(home, tmp_path, docs_server):
+    """Run ``pbd auth login`` as a user would, a scripted browser answering the consent screen."""
     browser = tmp_path / "browser.py"
     browser.write_text(FAKE_BROWSER)
     client = client_file(tmp_path / "client.json", docs_server.host)
@@ -195,7 +196,11 @@ def test_full_oauth_installed_app_flow(home, tmp_path, docs_server):
     pbd = Path(sys.executable).parent / "pbd"
     proc = subprocess.run([str(pbd), "auth", "login", "--client", str(client)], env=env, capture_output=True,
                           text=True, timeout=60, check=False)
-    out = proc.stdout + proc.stderr
+    return proc, proc.stdout + proc.stderr
+
+
+def test_full_oauth_installed_app_flow(home, tmp_path, docs_server):
+    proc, out = browser_login(home, tmp_path, docs_server)
     assert proc.returncode == 0, out
     assert "Signed in" in out and "Traceback" not in out
     for secret in SECRETS:
@@ -299,16 +304,7 @@ def test_the_test_server_refuses_a_write_without_a_write_scope(docs_server):
 
 def test_unticking_a_scope_on_the_consent_screen_is_named(home, tmp_path, docs_server):
     docs_server.untick = {DRIVE_FILE}
-    browser = tmp_path / "browser.py"
-    browser.write_text(FAKE_BROWSER)
-    client = client_file(tmp_path / "client.json", docs_server.host)
-    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s", "OAUTHLIB_INSECURE_TRANSPORT": "1",
-           "PBD_HOME": str(home)}
-    env.pop("PBD_DOCS_EMULATOR_HOST", None)
-    pbd = Path(sys.executable).parent / "pbd"
-    proc = subprocess.run([str(pbd), "auth", "login", "--client", str(client)], env=env, capture_output=True,
-                          text=True, timeout=60, check=False)
-    out = proc.stdout + proc.stderr
+    proc, out = browser_login(home, tmp_path, docs_server)
     assert proc.returncode == 5, out
     assert "did not allow pbd to" in out and "[drive.file]" in out and "sign-in failed" not in out
     assert "Traceback" not in out and not (home / "google-token.json").exists()
