@@ -24,7 +24,8 @@ def random_game(n: int, seed: int, check=True):
     return state
 
 
-@pytest.mark.parametrize("n", [2, pytest.param(6, marks=pytest.mark.long)])
+@pytest.mark.long       # the default run plays a random 2-seat match in the contract (tests/games/test_contract.py)
+@pytest.mark.parametrize("n", [2, 6])
 @pytest.mark.parametrize("seed", range(1))
 def test_random_games_reach_the_end(n, seed):
     state = random_game(n, seed)

@@ -106,6 +106,7 @@ def test_random_two_player_games_read_back(pbd, tmp_path):
         assert GAME.render(GAME.parse(text)) == text
 
 
+@pytest.mark.long       # the default run plays a random 2-seat match in the contract (tests/games/test_contract.py)
 def test_a_random_two_seat_match_keeps_the_table_contract_in_process():
     """Every position of a random 2-seat match reads back, keeps hands private and passes the check."""
     from pbd.testing import check_random_match
