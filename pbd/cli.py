@@ -194,10 +194,18 @@ def _keep_hand_in(hand_doc, doc, player):
 @cli.command("show")
 @click.argument("doc")
 @click.option("--json", "as_json", is_flag=True, help="Print the parsed state as JSON.")
+@click.option("--svg", "svg_path", metavar="FILE", help="Also draw the board as a picture into FILE (SVG).")
 @game_option
-def show_command(doc, as_json, game):
-    """Print the board of DOC, parsed."""
-    _emit(match.show(doc, game), as_json)
+def show_command(doc, as_json, svg_path, game):
+    """Print the board of DOC, parsed.
+
+    \b
+    Examples:
+      pbd show match.txt
+      pbd show match.txt --json
+      pbd show match.txt --svg board.svg
+    """
+    _emit(match.show(doc, game, svg_path), as_json)
 
 
 @cli.command("hand")

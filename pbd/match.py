@@ -23,7 +23,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pbd import fairplay, fairplay_checks, games, private
+from pathlib import Path
+
+from pbd import fairplay, fairplay_checks, games, paths, private
 from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
                         StaleRevision, UsageError, WriteUncertain)
@@ -461,11 +463,31 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
     return _run(open_document(doc_spec), player, step, seated=False)
 
 
-def show(doc_spec: str, game_name: str | None = None) -> Result:
-    """Parse the board and return it pretty-printed and as data."""
+def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = None) -> Result:
+    """Parse the board and return it pretty-printed and as data; with ``svg_path``, also draw it.
+
+    :raises UsageError: the game draws no picture, or the picture file cannot be written.
+    """
     _, game, state = load(open_document(doc_spec), game_name)
     data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
-    return Result(game.render(state).rstrip("\n").split("\n"), data)
+    lines = game.render(state).rstrip("\n").split("\n")
+    if svg_path:
+        lines.append(f"(picture written to {_draw(game, state, svg_path)})")
+    return Result(lines, data)
+
+
+def _draw(game, state, svg_path: str) -> str:
+    """Write the game's picture of ``state`` to ``svg_path`` and return the path.
+
+    :raises UsageError: the game has no picture, or the file cannot be written.
+    """
+    if not hasattr(game, "svg"):
+        raise UsageError(f"{game.title} has no picture yet (--svg); `pbd show` prints the board as text")
+    try:
+        paths.write_atomic(Path(svg_path), game.svg(state).encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot write the picture to {svg_path}: {exc.strerror or exc}") from None
+    return svg_path
 
 
 def _settle(doc: Document, player: str) -> Turn:

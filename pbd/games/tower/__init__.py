@@ -256,6 +256,12 @@ class TheTower(Playable):
         """Return every rule the board breaks (for ``pbd check``)."""
         return check.problems(state)
 
+    def svg(self, state: State) -> str:
+        """Return the board as an SVG picture (``pbd show --svg FILE``)."""
+        from pbd.games.tower import svg
+
+        return svg.svg(state)
+
     def describe(self, state: State) -> dict:
         """Return the public state as JSON-able data."""
         lay = state.layout

@@ -247,6 +247,12 @@ class TwoXd6(CardGame):
 
         return check.problems(state)
 
+    def svg(self, state: State) -> str:
+        """Return the board as an SVG picture (``pbd show --svg FILE``)."""
+        from pbd.games.twoxd6 import svg
+
+        return svg.svg(state)
+
     def describe_board(self, state: State) -> dict:
         """Return the grid's public data for ``pbd show --json``."""
         return {"phase": state.phase, "order": list(state.order), "round": state.act.round,
