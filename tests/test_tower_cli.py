@@ -1,18 +1,20 @@
 """The Tower through the CLI: one test per rule sentence and per documented reading.
 
 Dice are never faked: a test reads the faces the player's pbd will roll next (from the
-seed and the document, as pbd does) and sets the board up around them, or rolls spare
-dice with ``pbd roll`` until the next faces are the ones the rule needs.
+seed and the document, as pbd does) and sets the board up around them, or picks the seeds
+whose dice the rule needs.  Cards are never faked either: a hand gets real cards of the
+shared deck (``give``), and tiles get cards by a hand edit of the board (``put``).
 """
 
 from __future__ import annotations
 
 import json
+from unittest import mock
 
-from tower_helpers import draw_turn, give, put, show, start, start_rolling, tile_of, upcoming
+from tower_helpers import give, hand_of, put, show, start, start_rolling, tile_of, upcoming
 
 from pbd.games.tower import GAME
-
+from pbd.games.tower.state import DeckSpec
 
 
 def move(pbd, doc, who, text, code=0):
@@ -29,6 +31,10 @@ def refused(pbd, doc, who, text, words, code=1):
     return result
 
 
+def log_of(doc) -> str:
+    return doc.read_text().split("\nLog")[-1]
+
+
 # -- the table's contract -----------------------------------------------------------------------
 
 def test_three_players_seat_in_order_and_show_the_contract(pbd, tmp_path):
@@ -37,15 +43,16 @@ def test_three_players_seat_in_order_and_show_the_contract(pbd, tmp_path):
     assert data["game"] == "tower" and data["result"] is None
     assert [p["name"] for p in data["players"]] == ["Ann", "Ben", "Cy"]
     assert [p["tile"] for p in data["players"]] == [1, 1, 1]
-    assert data["to_move"] == ["Ann"]
-    assert pbd.json("legal", doc, "--as", "Ann") == {"moves": ["draw"]}
-    assert pbd.json("legal", doc, "--as", "Ben") == {"moves": []}
+    assert [p["hand"] for p in data["players"]] == [1, 1, 1]          # one card each at the start
+    assert "Ann" in data["to_move"]
+    assert "roll" in pbd.json("legal", doc, "--as", "Ann")["moves"]
+    assert pbd.json("legal", doc, "--as", "Cy") == {"moves": []}
     assert pbd("join", doc, "--as", "Dee").exit_code == 1
 
 
 def test_players_out_of_range_are_refused(pbd, tmp_path):
     result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "--players", "7")
-    assert result.exit_code == 2 and "2 to 6 players" in result.output
+    assert result.exit_code == 2 and "2 to 6" in result.output
 
 
 def test_the_template_is_the_default_board(pbd, tmp_path):
@@ -53,7 +60,8 @@ def test_the_template_is_the_default_board(pbd, tmp_path):
     pbd("template", "tower", "-o", out, ok=True)
     text = out.read_text()
     assert "Floor 6 ← | 48 Treasure | 47" in text and "Floor 1 → | 1 Start | 2 |" in text
-    assert text == GAME.render(GAME.blank())
+    assert text == GAME.template()
+    assert pbd("show", out, "--game", "tower").exit_code == 0
 
 
 def test_the_document_draws_the_tower_top_floor_first(pbd, tmp_path):
@@ -61,50 +69,72 @@ def test_the_document_draws_the_tower_top_floor_first(pbd, tmp_path):
     text = doc.read_text()
     floors = [line.split(" | ")[0] for line in text.splitlines() if line.startswith("Floor ")]
     assert floors == ["Floor 6 ←", "Floor 5 →", "Floor 4 ←", "Floor 3 →", "Floor 2 ←", "Floor 1 →"]
-    assert "1 Start (A B)" in text and "A Ann · hand 0 · deck 40" in text
+    assert "1 Start (A B)" in text and "A Ann · hand 1" in text and "B Ben · hand 1" in text
 
 
-# -- the turn ------------------------------------------------------------------------------------------
+# -- the turn and the shared deck ------------------------------------------------------------------------
 
-def test_a_turn_starts_with_a_draw(pbd, tmp_path):
+def test_the_draw_comes_at_the_end_of_the_turn_and_no_one_else_reads_it(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    refused(pbd, doc, "Ann", "roll", "draw first")
-    move(pbd, doc, "Ann", "draw")
+    first = hand_of(pbd, doc, "Ann")
+    assert len(first) == 1                          # dealt at the start, unlocked by Ben as he joined
+    move(pbd, doc, "Ann", "roll")
+    assert "Ann draws a card for the next turn (hand 2)" in log_of(doc)
     hand = pbd.json("hand", doc, "--as", "Ann")
-    assert len(hand["hand"]) == 1 and hand["deck"] == 39
-    assert "Ann: draws a card (hand 1)" in doc.read_text()
-    assert hand["hand"][0] not in doc.read_text().split("Log")[1]
+    assert hand["hand"] == first and "still locked: waiting on Ben" in hand["note"]
+    move(pbd, doc, "Ben", "roll")                   # Ben's command unlocks it for Ann
+    now = hand_of(pbd, doc, "Ann")
+    assert len(now) == 2
+    drawn = list(now)
+    drawn.remove(first[0])
+    assert f" {drawn[0]} " not in log_of(doc).replace("Ann draws", "")
+
+
+def test_draw_is_accepted_and_changes_nothing(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    face = upcoming(doc, "Ann")[0]
+    move(pbd, doc, "Ann", "draw; roll")
+    assert "no draw now: Ann's card for this turn came at the end of the last one" in log_of(doc)
+    assert tile_of(pbd, doc, "Ann") == 1 + face
+
+
+def test_an_empty_draw_pile_means_no_draw(pbd, tmp_path):
+    with mock.patch("pbd.games.tower.default_deck", lambda: DeckSpec("two torches", {"Torch": 2})):
+        doc = start(pbd, tmp_path)
+    assert "Cards: two torches · Torch 2 (2 cards)" in doc.read_text()
+    move(pbd, doc, "Ann", "roll")
+    assert "the draw pile is empty: no draw" in log_of(doc)
+    assert show(pbd, doc)["players"][0]["hand"] == 1
 
 
 def test_draw_place_and_roll_in_one_command(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Rope")
-    face = upcoming(doc, "Ann", 1)[0]           # draws and rolls count apart: this is the first roll
+    face = upcoming(doc, "Ann")[0]
     move(pbd, doc, "Ann", "draw; play Rope on 17; roll")
     data = show(pbd, doc)
-    assert data["cards"]["17"] == "Rope"
+    assert data["cards"]["17"] == "Rope" and data["piles"]["tile-17"] == 1
     assert tile_of(pbd, doc, "Ann") == 1 + face
     assert data["to_move"] == ["Ben"]
+    assert "Rope" not in hand_of(pbd, doc, "Ann")
 
 
 def test_only_the_player_to_move_moves(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    refused(pbd, doc, "Ben", "draw", "Ann's turn")
+    refused(pbd, doc, "Ben", "roll", "Ann's turn")
 
 
 def test_one_card_a_turn(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Torch", "Torch")
-    draw_turn(pbd, doc)
     move(pbd, doc, "Ann", "play Torch on 20")
     refused(pbd, doc, "Ann", "play Torch on 30", "one card a turn")
 
 
 def test_where_a_card_may_go(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    give(doc, "Ann", "Torch", "Rope", "Trapdoor", "Sword", "Guard")
+    give(doc, "Ann", "Torch", "Rope", "Trapdoor", "Sword")
     put(doc, tiles={"Ben": 9}, cards={12: "Spider Web"})
-    draw_turn(pbd, doc)
     refused(pbd, doc, "Ann", "play Torch on 1", "start tile")
     refused(pbd, doc, "Ann", "play Torch on 48", "treasure")
     refused(pbd, doc, "Ann", "play Torch on 9", "Ben is on tile 9")
@@ -114,15 +144,16 @@ def test_where_a_card_may_go(pbd, tmp_path):
     refused(pbd, doc, "Ann", "play Sword on 5", "not placed on a tile")
     refused(pbd, doc, "Ann", "play Shield on 5", "a Shield is not placed on a tile")
     refused(pbd, doc, "Ann", "play Torch on 49", "not on the path")
+    refused(pbd, doc, "Ann", "play Guard on 5", "Ann holds no Guard")
     move(pbd, doc, "Ann", "place torch on 5")
     assert show(pbd, doc)["cards"]["5"] == "Torch"
+    assert "5 Torch" in doc.read_text()
 
 
 def test_a_placement_that_makes_a_loop_is_refused_with_the_loop(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Guard", "Trapdoor")
     put(doc, cards={17: "Torch", 8: "Rope"})
-    draw_turn(pbd, doc)
     refused(pbd, doc, "Ann", "play Guard on 18", "endless loop: 18 (Guard) → 17 (Torch) → 18")
     refused(pbd, doc, "Ann", "play Trapdoor on 9", "endless loop: 9 (Trapdoor) → 8 (Rope) → 9")
     assert "play Guard on 18" not in pbd.json("legal", doc, "--as", "Ann")["moves"]
@@ -131,7 +162,6 @@ def test_a_placement_that_makes_a_loop_is_refused_with_the_loop(pbd, tmp_path):
 
 def test_misspelt_cards_and_moves_get_a_suggestion(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    draw_turn(pbd, doc)
     result = move(pbd, doc, "Ann", "play Rpoe on 17", code=2)
     assert "Rope" in result.output
     result = move(pbd, doc, "Ann", "rol", code=2)
@@ -140,9 +170,8 @@ def test_misspelt_cards_and_moves_get_a_suggestion(pbd, tmp_path):
 
 # -- tile effects -------------------------------------------------------------------------------------
 
-def _land(pbd, doc, cards, offset=0, who="Ann"):
+def _land(doc, cards, offset=0, who="Ann"):
     """Put ``who`` so that the next roll lands on tile 20 + offset; return the roll."""
-    draw_turn(pbd, doc, who)
     face = upcoming(doc, who, 1)[0]
     put(doc, tiles={who: 20 + offset - face}, cards=cards)
     return face
@@ -150,19 +179,21 @@ def _land(pbd, doc, cards, offset=0, who="Ann"):
 
 def test_torch_chain_goes_on_while_there_are_torches(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _land(pbd, doc, {20: "Torch", 21: "Torch"})
+    _land(doc, {20: "Torch", 21: "Torch"})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 22
-    assert "Torch on 20: Ann → 21; Torch on 21: Ann → 22" in doc.read_text()
+    assert "Torch on 20: Ann → 21; Torch on 21: Ann → 22" in log_of(doc)
 
 
 def test_guard_chain_goes_back_while_there_are_guards(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _land(pbd, doc, {20: "Guard", 19: "Guard"})
+    _land(doc, {20: "Guard", 19: "Guard"})
     move(pbd, doc, "Ann", "roll")
     data = show(pbd, doc)
-    assert data["to_move"] == ["Ann"] and data["decisions"][0]["answers"] == ["play Shield", "pass"]
-    assert "Waiting on: Ann [guard" in doc.read_text()
+    assert data["to_move"] == ["Ann"] and data["asking"]["question"] == "guard" and data["decisions"] == []
+    assert "Asking: Ann [guard] — play Shield to stay on 20 despite the Guard" in doc.read_text()
+    assert "pass" in pbd.json("legal", doc, "--as", "Ann")["moves"]
+    refused(pbd, doc, "Ann", "roll", "answer first")
     move(pbd, doc, "Ann", "pass; pass")
     assert tile_of(pbd, doc, "Ann") == 18
 
@@ -170,39 +201,38 @@ def test_guard_chain_goes_back_while_there_are_guards(pbd, tmp_path):
 def test_a_shield_negates_a_guard(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Shield")
-    _land(pbd, doc, {20: "Guard"})
+    _land(doc, {20: "Guard"})
     move(pbd, doc, "Ann", "roll")
     assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["play Shield", "pass"]
     move(pbd, doc, "Ann", "play Shield")
     assert tile_of(pbd, doc, "Ann") == 20
-    assert show(pbd, doc)["spent"] == [["Ann", "Shield"]]
+    data = show(pbd, doc)
+    assert data["spent"] == [["Ann", "Shield"]] and data["piles"]["spent"] == 1
 
 
 def test_rope_chain_goes_up_while_ropes_are_above(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _land(pbd, doc, {20: "Rope", 29: "Rope"})      # 20 (floor 3) is below 29, 29 below 36
+    _land(doc, {20: "Rope", 29: "Rope"})      # 20 (floor 3) is below 29, 29 below 36
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 36
 
 
 def test_trapdoor_chain_goes_down_while_trapdoors_are_below(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _land(pbd, doc, {29: "Trapdoor", 20: "Trapdoor"}, offset=9)
+    _land(doc, {29: "Trapdoor", 20: "Trapdoor"}, offset=9)
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 13
 
 
 def test_a_chain_mixes_kinds_torch_onto_rope(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _land(pbd, doc, {19: "Torch"}, offset=-1)
-    put(doc, cards={20: "Rope"})
+    _land(doc, {19: "Torch", 20: "Rope"}, offset=-1)
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 29
 
 
 def test_magic_carpet_rolls_again_and_moves_on(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    draw_turn(pbd, doc)
     first, second = upcoming(doc, "Ann", 2)
     put(doc, tiles={"Ann": 20 - first}, cards={20: "Magic Carpet"})
     move(pbd, doc, "Ann", "roll")
@@ -211,36 +241,35 @@ def test_magic_carpet_rolls_again_and_moves_on(pbd, tmp_path):
 
 def test_spider_web_holds_you_for_your_next_turn(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _land(pbd, doc, {20: "Spider Web"})
+    _land(doc, {20: "Spider Web"})
     move(pbd, doc, "Ann", "roll")
     assert show(pbd, doc)["players"][0]["webbed"] is True
-    move(pbd, doc, "Ben", "draw; roll")
-    draw_turn(pbd, doc)
+    move(pbd, doc, "Ben", "roll")
     refused(pbd, doc, "Ann", "roll", "Spider Web holds Ann")
     assert "stay" in pbd.json("legal", doc, "--as", "Ann")["moves"]
     move(pbd, doc, "Ann", "stay")
     assert tile_of(pbd, doc, "Ann") == 20 and not show(pbd, doc)["players"][0]["webbed"]
+    assert show(pbd, doc)["to_move"] == ["Ben"]
 
 
 def test_a_sword_negates_a_spider_web(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Sword")
-    _land(pbd, doc, {20: "Spider Web"})
+    _land(doc, {20: "Spider Web"})
     move(pbd, doc, "Ann", "roll")
-    move(pbd, doc, "Ben", "draw; roll")
-    draw_turn(pbd, doc)
+    move(pbd, doc, "Ben", "roll")
+    assert "play Sword" in pbd.json("legal", doc, "--as", "Ann")["moves"]
     face = upcoming(doc, "Ann", 1)[0]
     move(pbd, doc, "Ann", "play Sword; roll")
     assert tile_of(pbd, doc, "Ann") == 20 + face
-    assert "plays a Sword: cuts the Spider Web" in doc.read_text()
+    assert "plays a Sword: cuts the Spider Web" in log_of(doc)
 
 
 def _trap_board(pbd, tmp_path, second, holding=None):
     """Arcane Traps on 10, 20 and 30; Ann lands on 20 and the trap's roll will be ``second``."""
-    doc, (first, _), _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[1] == second, 2)
+    doc, (first, _) = start_rolling(pbd, tmp_path, "Ann", lambda f: f[1] == second, 2)
     if holding:
         give(doc, "Ann", holding)
-    draw_turn(pbd, doc)
     put(doc, tiles={"Ann": 20 - first}, cards={10: "Arcane Trap", 20: "Arcane Trap", 30: "Arcane Trap"})
     return doc
 
@@ -249,20 +278,20 @@ def test_arcane_trap_six_goes_to_the_next_trap(pbd, tmp_path):
     doc = _trap_board(pbd, tmp_path, 6)
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 30
-    assert "Arcane Trap on 20: rolls 6, to the next trap" in doc.read_text()
+    assert "Arcane Trap on 20: rolls 6, to the next trap" in log_of(doc)
 
 
 def test_arcane_trap_one_goes_to_the_previous_trap_even_with_a_shield(pbd, tmp_path):
     doc = _trap_board(pbd, tmp_path, 1, holding="Shield")
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 10
-    assert show(pbd, doc)["decisions"] == []
+    assert show(pbd, doc)["asking"] is None and "Shield" in hand_of(pbd, doc, "Ann")
 
 
 def test_arcane_trap_two_goes_back_without_a_shield(pbd, tmp_path):
     doc = _trap_board(pbd, tmp_path, 2)
     move(pbd, doc, "Ann", "roll")
-    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["pass"]
+    assert "play Shield" not in pbd.json("legal", doc, "--as", "Ann")["moves"]
     move(pbd, doc, "Ann", "pass")
     assert tile_of(pbd, doc, "Ann") == 10
 
@@ -274,8 +303,7 @@ def test_arcane_trap_two_with_a_shield_stays(pbd, tmp_path):
 
 
 def test_arcane_trap_without_another_trap_stays(pbd, tmp_path):
-    doc, (first, _), _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[1] == 6, 2)
-    draw_turn(pbd, doc)
+    doc, (first, _) = start_rolling(pbd, tmp_path, "Ann", lambda f: f[1] == 6, 2)
     put(doc, tiles={"Ann": 20 - first}, cards={20: "Arcane Trap"})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 20
@@ -283,67 +311,63 @@ def test_arcane_trap_without_another_trap_stays(pbd, tmp_path):
 
 # -- duels --------------------------------------------------------------------------------------------
 
-def _duel(pbd, doc, suffix=""):
+def _duel(doc):
     """Ann's roll lands on Ben's tile 20."""
-    draw_turn(pbd, doc)
-    face = upcoming(doc, "Ann", 1, suffix)[0]
+    face = upcoming(doc, "Ann", 1)[0]
     put(doc, tiles={"Ann": 20 - face, "Ben": 20})
 
 
 def test_a_duel_moves_the_winner_on_and_the_loser_back(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _duel(pbd, doc)
+    _duel(doc)
     move(pbd, doc, "Ann", "roll; pass")
     assert show(pbd, doc)["to_move"] == ["Ben"]
-    assert "Waiting on: Ben [sword" in doc.read_text()
-    refused(pbd, doc, "Ann", "draw", "waiting on Ben")
-    ann, ben = 0, 0
-    while ann == ben:
-        a, b = upcoming(doc, "Ben", 2)
-        ann, ben = a, b
-        if a == b:
-            pbd("roll", doc, "--as", "Ben", "d6", ok=True)
+    assert "Waiting on: Ben — play Sword (an extra die in the duel with Ann on 20), or pass · from" in doc.read_text()
+    refused(pbd, doc, "Ann", "roll", "waiting on Ben")
+    a, b = upcoming(doc, "Ben", 2)                  # Ben's pbd rolls both duel dice
     move(pbd, doc, "Ben", "pass")
-    want = {"Ann": 21, "Ben": 19} if ann > ben else {"Ann": 19, "Ben": 21}
-    assert {n: tile_of(pbd, doc, n) for n in want} == want
+    if a == b:
+        assert "(tie, again)" in log_of(doc)
+    else:
+        want = {"Ann": 21, "Ben": 19} if a > b else {"Ann": 19, "Ben": 21}
+        assert {n: tile_of(pbd, doc, n) for n in want} == want
     assert show(pbd, doc)["to_move"] == ["Ben"]          # Ann's turn ended with the duel
+    assert "Ann draws a card for the next turn" in log_of(doc)
 
 
-def test_a_duel_tie_is_rolled_again(pbd, tmp_path):
-    for i in range(200):                    # the seeds under which Ben's pbd rolls a tie, then no tie
-        doc = start(pbd, tmp_path, suffix=f"-{i}")
-        _duel(pbd, doc, f"-{i}")
-        move(pbd, doc, "Ann", "roll; pass")
-        faces = upcoming(doc, "Ben", 4, suffix=f"-{i}")
-        if faces[0] == faces[1] and faces[2] != faces[3]:
-            break
-    move(pbd, doc, "Ben", "pass")
-    assert f"duel: Ann {faces[0]}, Ben {faces[1]} (tie, again); duel: Ann {faces[2]}, Ben {faces[3]}" \
-        in doc.read_text()
+def test_a_decision_the_log_does_not_explain_is_refused(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _duel(doc)
+    move(pbd, doc, "Ann", "roll; pass")
+    text = doc.read_text()
+    entry = text.split("· from ")[1].split()[0]
+    doc.write_text(text.replace(f"· from {entry}", "· from 1"))
+    result = pbd("move", doc, "--as", "Ben", "pass")
+    assert result.exit_code == 3 and "Waiting on" in result.output
 
 
 def test_sword_adds_a_die_and_shield_negates_it(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Sword")
     give(doc, "Ben", "Shield")
-    _duel(pbd, doc)
+    _duel(doc)
     move(pbd, doc, "Ann", "roll; play Sword")
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["play Shield", "pass"]
     assert "play Shield against Ann's Sword" in doc.read_text()
     move(pbd, doc, "Ben", "play Shield; pass")
-    entry = [ln for ln in doc.read_text().splitlines() if "duel: Ann" in ln][-1]
-    assert "duel: Ann " in entry and "+" not in entry.split("duel: Ann ")[1].split(",")[0]
+    entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
+    assert "+" not in entry.split("duel: Ann ")[1].split(",")[0]
     assert show(pbd, doc)["spent"] == [["Ann", "Sword"], ["Ben", "Shield"]]
 
 
 def test_an_unanswered_sword_rolls_two_dice(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Sword")
-    _duel(pbd, doc)
+    _duel(doc)
     move(pbd, doc, "Ann", "roll; play Sword")
-    assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["pass"]
+    assert pbd.json("legal", doc, "--as", "Ben")["moves"] in (["pass"], ["play Shield", "pass"])
     move(pbd, doc, "Ben", "pass; pass")
-    entry = [ln for ln in doc.read_text().splitlines() if "duel: Ann" in ln][-1]
+    entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
     assert "+" in entry.split("duel: Ann ")[1].split(",")[0]
 
 
@@ -351,22 +375,26 @@ def test_the_defenders_sword_can_be_shielded_by_the_attacker(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ben", "Sword")
     give(doc, "Ann", "Shield")
-    _duel(pbd, doc)
+    _duel(doc)
     move(pbd, doc, "Ann", "roll; pass")
     move(pbd, doc, "Ben", "play Sword")
     assert show(pbd, doc)["to_move"] == ["Ann"]
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["play Shield", "pass"]
     move(pbd, doc, "Ann", "play Shield")
-    assert "duel: Ann" in doc.read_text().split("Log")[1]
+    entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
+    assert "+" not in entry.split(", Ben ")[1].split(" ")[0]
 
 
 def test_landing_from_a_duel_triggers_the_tile(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    _duel(pbd, doc)
+    _duel(doc)
     put(doc, cards={21: "Torch", 19: "Rope"})
     move(pbd, doc, "Ann", "roll; pass")
+    a, b = upcoming(doc, "Ben", 2)
     move(pbd, doc, "Ben", "pass")
-    tiles = sorted([tile_of(pbd, doc, "Ann"), tile_of(pbd, doc, "Ben")])
-    assert tiles == [22, 30]                          # winner 21 → Torch → 22; loser 19 → Rope → 30
+    if a != b:
+        tiles = sorted([tile_of(pbd, doc, "Ann"), tile_of(pbd, doc, "Ben")])
+        assert tiles == [22, 30]                          # winner 21 → Torch → 22; loser 19 → Rope → 30
 
 
 # -- hand limit, finish, winner --------------------------------------------------------------------------
@@ -374,45 +402,43 @@ def test_landing_from_a_duel_triggers_the_tile(pbd, tmp_path):
 def test_the_sixth_card_must_be_discarded_and_the_discard_is_logged(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Guard", "Guard", "Torch", "Torch", "Sword")
-    draw_turn(pbd, doc)
+    assert show(pbd, doc)["players"][0]["hand"] == 6
     refused(pbd, doc, "Ann", "roll", "discard one")
     assert any(m.startswith("discard ") for m in pbd.json("legal", doc, "--as", "Ann")["moves"])
     move(pbd, doc, "Ann", "discard Guard; roll")
-    assert "Ann: discards Guard (hand limit 5)" in doc.read_text()
-    assert show(pbd, doc)["discarded"] == [["Ann", "Guard"]]
+    assert "discard Guard — discards Guard (hand limit 5)" in log_of(doc)
+    data = show(pbd, doc)
+    assert data["discarded"] == [["Ann", "Guard"]] and data["piles"]["discard"] == 1
 
 
 def test_discarding_under_the_limit_is_refused(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Guard")
-    draw_turn(pbd, doc)
     refused(pbd, doc, "Ann", "discard Guard", "discard only when over 5")
 
 
 def test_reaching_the_treasure_wins_and_ends_the_match(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    draw_turn(pbd, doc)
     put(doc, tiles={"Ann": 47})
     move(pbd, doc, "Ann", "roll")
     data = show(pbd, doc)
     assert data["result"] == "Ann reached the treasure and wins" and data["to_move"] == []
-    assert "Winner: Ann reached the treasure and wins" in doc.read_text()
-    refused(pbd, doc, "Ben", "draw", "the match is over")
+    assert "Result: Ann reached the treasure and wins" in doc.read_text()
+    refused(pbd, doc, "Ben", "roll", "over")
+    refused(pbd, doc, "Ann", "roll", "over")
     assert pbd.json("legal", doc, "--as", "Ben") == {"moves": []}
 
 
 def test_exact_finish_bounces_back_the_excess(pbd, tmp_path):
-    doc, (face,), _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish")
-    assert "finish: exact (bounce back)" in doc.read_text()
-    draw_turn(pbd, doc)
+    doc, (face,) = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish")
+    assert "Options: exact-finish" in doc.read_text()
     put(doc, tiles={"Ann": 46})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 48 - (46 + face - 48)
 
 
 def test_exact_finish_stay_does_not_move(pbd, tmp_path):
-    doc, _, _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish=stay")
-    draw_turn(pbd, doc)
+    doc, _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish=stay")
     put(doc, tiles={"Ann": 46})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 46
@@ -430,6 +456,8 @@ def test_a_players_own_board_goes_into_the_document_not_its_path(pbd, tmp_path):
     assert "Board: Tall Tower · 10 floors × 4 tiles · start 1 · treasure 40" in text
     assert "secret-folder" not in text and "tall.toml" not in text
     assert "Floor 10 ← | 40 Treasure | 39 | 38 | 37" in text
+    pbd("join", doc, "--as", "Ben", ok=True)
+    assert "Floor 1 → | 1 Start (A B) | 2 | 3 | 4" in doc.read_text()
 
 
 def test_a_malformed_board_lists_every_problem(pbd, tmp_path):
@@ -443,13 +471,12 @@ def test_a_malformed_board_lists_every_problem(pbd, tmp_path):
     assert not (tmp_path / "m.txt").exists() or not (tmp_path / "m.txt").read_text()
 
 
-def test_a_deck_of_your_own_and_deck_check(pbd, tmp_path):
+def test_deck_check_and_the_shared_deck_is_the_bundled_one(pbd, tmp_path):
     deck = tmp_path / "d.toml"
     deck.write_text('name = "torches"\n[cards]\nTorch = 10\nshield = 2\n')
     assert "12 cards" in pbd("deck", "check", deck, "--game", "tower", ok=True).output
-    doc = tmp_path / "m.txt"
-    pbd("new", "tower", doc, "--as", "Ann", "--deck", deck, ok=True)
-    assert "Deck: torches · Torch 10, Shield 2 (12 cards)" in doc.read_text()
+    result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "--deck", deck)
+    assert result.exit_code == 2 and "one shared deck" in result.output
     deck.write_text('[cards]\nTorchh = 1\nRope = 100\n')
     result = pbd("deck", "check", deck, "--game", "tower")
     assert result.exit_code == 1 and "did you mean 'Torch'" in result.output and "Rope: a count" in result.output
@@ -460,7 +487,7 @@ def test_check_lists_what_a_hand_edit_broke(pbd, tmp_path):
     assert pbd("check", doc).exit_code == 0
     text = doc.read_text()
     text = text.replace("| 17 |", "| 17 Rope + Torch |").replace("1 Start (A B)", "1 Start (A)")
-    text = text.replace("Ann · hand 0", "Ann · hand 7").replace("| 18 |", "| 18 Torch |").replace("| 19 |", "| 19 Guard |")
+    text = text.replace("Ann · hand 1", "Ann · hand 7").replace("| 18 |", "| 18 Torch |").replace("| 19 |", "| 19 Guard |")
     doc.write_text(text)
     result = pbd("check", doc, "--json")
     problems = json.loads(result.stdout)["problems"]
@@ -468,20 +495,22 @@ def test_check_lists_what_a_hand_edit_broke(pbd, tmp_path):
     assert any("tile 17 has 2 cards" in p for p in problems)
     assert any("Ben's token (B) is on no tile" in p for p in problems)
     assert any("Ann holds 7 cards; the limit is 5" in p for p in problems)
+    assert any("the board says Ann holds 7 cards; the shared deck's hand has 1" in p for p in problems)
     assert any("endless loop: 18 (Torch) → 19 (Guard) → 18" in p for p in problems)
+    assert any("tile 17 shows Rope + Torch, but the shared deck placed no card there" in p for p in problems)
 
 
-def test_svg_draws_the_same_board(pbd, tmp_path):
+def test_show_svg_draws_the_same_board(pbd, tmp_path):
     import xml.etree.ElementTree as ET
-
-    from pbd.games.tower.svg import svg
 
     doc = start(pbd, tmp_path)
     put(doc, cards={17: "Rope"})
-    picture = svg(GAME.parse(doc.read_text()))
-    root = ET.fromstring(picture)
+    out = tmp_path / "tower.svg"
+    pbd("show", doc, "--svg", out, ok=True)
+    root = ET.fromstring(out.read_text())
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "Rope" in texts and "48" in texts and "Floor 6 ←" in texts and "A" in texts
+    assert "Rope" in texts and "48" in texts and "Floor 6 ←" in texts and "A" in texts and "B" in texts
+    assert any(t and t.startswith("Turn 1: Ann") for t in texts)
 
 
 def test_bad_notation_is_exit_2_and_changes_nothing(pbd, tmp_path):
@@ -495,11 +524,35 @@ def test_bad_notation_is_exit_2_and_changes_nothing(pbd, tmp_path):
 def test_hostile_counts_and_unknown_cards_are_format_errors(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()
-    for bad, words in ((text.replace("Ben · hand 0", "Ben · hand 300000000"), "cannot read this player line"),
-                       (text.replace("Ben · hand 0", "Ben · hand 999"), "more cards than a Tower match has"),
+    for bad, words in ((text.replace("Ben · hand 1", "Ben · hand 300000000"), "cannot read this player line"),
+                       (text.replace("Ben · hand 1", "Ben · hand 999"), "more cards than a Tower match has"),
                        (text.replace("| 17 |", "| 17 Dragon |"), "not a card of The Tower"),
                        (text.replace("6 floors × 8 tiles", "60 floors × 8 tiles"), "does not describe a tower")):
         doc.write_text(bad)
-        result = pbd("move", doc, "--as", "Ann", "draw")
+        result = pbd("move", doc, "--as", "Ann", "roll")
         assert result.exit_code == 3 and words in result.output, result.output
         assert doc.read_text() == bad
+
+
+def test_a_match_to_the_end_then_reveal_and_audit(pbd, tmp_path):
+    small = tmp_path / "small.toml"
+    small.write_text('name = "Small"\nfloors = 2\ntiles_per_floor = 5\n')
+    doc = start(pbd, tmp_path, 2, "-O", f"board={small}")
+    for _ in range(60):
+        data = show(pbd, doc)
+        if data["result"]:
+            break
+        who = data["to_move"][0]
+        moves = pbd.json("legal", doc, "--as", who)["moves"]
+        place = [m for m in moves if " on " in m]
+        pick = place[0] + "; roll" if place and "roll" in moves else \
+            next((m for m in ("play Shield", "play Sword", "pass", "roll", "stay") if m in moves), moves[-1])
+        move(pbd, doc, who, pick)
+    data = show(pbd, doc)
+    assert data["result"] and data["to_move"] == []
+    assert pbd("check", doc).exit_code == 0
+    pbd("reveal", doc, "--as", "Ann", ok=True)
+    pbd("reveal", doc, "--as", "Ben", ok=True)
+    result = pbd("audit", doc)
+    assert result.exit_code == 0, result.output
+    assert "every logged move replays to the board" in result.output

@@ -1,47 +1,25 @@
-"""Helpers for The Tower's tests: seat N players in process and play random legal games."""
+"""Helpers for The Tower's CLI tests: matches started through the CLI, positions set up directly.
+
+A test never fakes a die or a card: it reads the faces a player's pbd will roll next (from
+the seed and the document, as pbd does), picks seeds whose dice the rule needs, and puts
+real cards of the shared deck into a hand the way a deal would (every seat's pbd doing the
+unlocks it owes, every seat's private record kept in step).
+"""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
+from unittest import mock
 
-from pbd import fairplay
-from pbd.games.base import Chance
-from pbd.games.tower import GAME
+from pbd import fairplay, match, private
+from pbd.games.base import Chance, Secrets
+from pbd.games.tower import GAME, shared
+from pbd.games.tower.state import DeckSpec
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 
 
-def seat(n: int, rng: random.Random, **options):
-    """Return ``(state, chance)`` of a started match of ``n`` players whose secrets we all hold."""
-    seeds = [fairplay.seed_from_text(f"{rng.random()}") for _ in range(n)]
-    state, first = GAME.create(f"{rng.getrandbits(32):08x}", NAMES[0], None, seeds[0], {"players": n, **options})
-    secrets = {NAMES[0]: first}
-    for name, seed in zip(NAMES[1:n], seeds[1:]):
-        state, secrets[name] = GAME.join(state, name, None, seed)
-    return state, Chance(state.meta, secrets)
-
-
-def random_game(n: int, seed: int, max_moves: int = 5000, **options):
-    """Play random legal moves to the end; yield ``(state, player, move)`` after each."""
-    rng = random.Random(seed)
-    state, chance = seat(n, rng, **options)
-    for _ in range(max_moves):
-        actors = GAME.actors(state)
-        if not actors:
-            return
-        player = actors[0]
-        moves = GAME.legal(state, player)
-        assert moves, f"{player} must act but has no legal move"
-        weights = [0.3 if m.startswith("play") and " on " in m else 1.0 for m in moves]
-        move = rng.choices(moves, weights)[0]
-        GAME.play(state, player, move, chance)
-        yield state, player, move
-
-
-# -- CLI tests: a real match on a file, edited between commands the way a player could -----
-
-def start(pbd, tmp_path, n: int = 2, *extra, suffix: str = "") -> "Path":
+def start(pbd, tmp_path, n: int = 2, *extra, suffix: str = "") -> Path:
     """Start a match of ``n`` players (Ann, Ben, ...; seeds are their names + ``suffix``) and return the document."""
     doc = tmp_path / f"match{suffix}.txt"
     pbd("new", "tower", doc, "--as", "Ann", "--seed", f"ann{suffix}", "--players", n, *extra, ok=True)
@@ -50,18 +28,43 @@ def start(pbd, tmp_path, n: int = 2, *extra, suffix: str = "") -> "Path":
     return doc
 
 
-def start_rolling(pbd, tmp_path, who: str, wanted, k: int, n: int = 2, *extra) -> tuple:
-    """Start matches under other seeds until ``wanted(who's next k rule dice)`` holds; return ``(doc, faces, suffix)``.
+def _faces(suffix: str, n: int, who: str, k: int) -> list[int]:
+    """Return the first ``k`` rule dice ``who`` rolls in a match started by :func:`start` with ``suffix``.
 
-    Rule dice cannot be steered once a match runs (free rolls count apart), so a test that
-    needs given faces picks the seeds that give them, as a player could not.
+    Dice do not depend on the cards, so the match is seated in process on a one-card deck.
     """
-    for i in range(120):
-        doc = start(pbd, tmp_path, n, *extra, suffix=f"-{i}")
-        faces = upcoming(doc, who, k, suffix=f"-{i}")
+    mid = fairplay.match_id_from_text(f"ann{suffix}")
+    with mock.patch("pbd.games.tower.default_deck", lambda: DeckSpec("tiny", {"Torch": 1})):
+        state, _ = GAME.create(mid, "Ann", None, fairplay.seed_from_text(f"ann{suffix}", mid), {"players": n})
+        for name in NAMES[1:n]:
+            state, _ = GAME.join(state, name, None, fairplay.seed_from_text(f"{name.lower()}{suffix}", mid))
+    sec = Secrets(mid, who, "tower", fairplay.seed_from_text(f"{who.lower()}{suffix}", mid), [])
+    chance = Chance(state.meta, {who: sec})
+    return [chance.roll(who, 6) for _ in range(k)]
+
+
+def start_rolling(pbd, tmp_path, who: str, wanted, k: int, n: int = 2, *extra) -> tuple:
+    """Start a match whose first ``k`` rule dice of ``who`` satisfy ``wanted``; return ``(doc, faces)``.
+
+    Rule dice cannot be steered once a match runs, so a test that needs given faces picks
+    the seeds that give them, as a player could not.
+    """
+    for i in range(400):
+        faces = _faces(f"-{i}", n, who, k)
         if wanted(faces):
-            return doc, faces, f"-{i}"
-    raise AssertionError("no seeds give such dice within 120 matches")
+            doc = start(pbd, tmp_path, n, *extra, suffix=f"-{i}")
+            assert upcoming(doc, who, k, suffix=f"-{i}") == faces
+            return doc, faces
+    raise AssertionError("no seeds give such dice within 400 matches")
+
+
+def upcoming(doc, name: str, k: int = 1, suffix: str = "") -> list[int]:
+    """Return the next ``k`` dice ``name``'s pbd will roll (seed ``name.lower() + suffix``), as pbd computes them."""
+    state = GAME.parse(doc.read_text())
+    sec = Secrets(state.meta.match_id, name, "tower",
+                  fairplay.seed_from_text(name.lower() + suffix, state.meta.match_id), [])
+    chance = Chance(state.meta, {name: sec})
+    return [chance.roll(name, 6) for _ in range(k)]
 
 
 def edit(doc, change) -> None:
@@ -72,39 +75,57 @@ def edit(doc, change) -> None:
 
 
 def put(doc, tiles: dict | None = None, cards: dict | None = None) -> None:
-    """Move tokens (``{"Ann": 12}``) and put cards on tiles (``{17: "Rope"}``)."""
+    """Move tokens (``{"Ann": 12}``) and draw cards on tiles (``{17: "Rope"}``), as a hand edit of the board."""
     def change(state):
         for name, tile in (tiles or {}).items():
-            state.seat(name).tile = tile
+            state.tokens[name] = tile
         for tile, card in (cards or {}).items():
             state.cards[tile] = [card]
     edit(doc, change)
 
 
+def catch_up(doc: Path) -> None:
+    """Let every seat's pbd do the work it owes (what its next command does), until nobody owes any."""
+    for _ in range(12):
+        state = GAME.parse(doc.read_text())
+        owing = [s for s in state.seats if GAME.pending(state, s)]
+        if not owing:
+            return
+        for seat in owing:
+            match.legal(str(doc), seat)
+
+
 def give(doc, name: str, *cards: str) -> None:
-    """Put ``cards`` into ``name``'s hand (private state and the board's hand count together)."""
-    from pbd import private
+    """Deal ``cards`` from the shared draw pile into ``name``'s hand, as if the shuffle had put them on top.
 
+    The test holds every seat's seed (their private state), so it knows which slot holds
+    which card (the audit's derivation); it moves those slots into the hand, has every seat
+    do the unlocks they now owe, and updates every seat's private record.
+    """
+    catch_up(doc)
     state = GAME.parse(doc.read_text())
-    sec = private.load(state.meta.match_id, name)
-    sec.hand += list(cards)
-    private.save(sec)
-    edit(doc, lambda s: setattr(s.seat(name), "hand", s.seat(name).hand + len(cards)))
+    secs = {s: private.load(state.meta.match_id, s) for s in state.seats}
+    deck = state.deck
+    dealt, problems = deck.derive({s: secs[s].seed for s in state.seats})
+    assert not problems, problems
+    pile = deck.piles[shared.DRAW]
+    for card in cards:
+        slot = next((i for i in pile if dealt[i] == card), None)
+        assert slot is not None, f"the draw pile has no more {card}"
+        pile.remove(slot)
+        deck.hands.setdefault(name, []).append(slot)
+    for _ in range(2):
+        for seat in state.seats:
+            deck.settle(seat, secs[seat].seed)
+    for seat in state.seats:
+        secs[seat].extra["deck"] = deck.render()
+        private.save(secs[seat])
+    doc.write_text(GAME.render(state))
 
 
-def upcoming(doc, name: str, k: int = 1, suffix: str = "") -> list[int]:
-    """Return the next ``k`` dice ``name``'s pbd will roll (seed ``name.lower() + suffix``), as pbd computes them."""
-    from pbd.games.base import Secrets
-
-    state = GAME.parse(doc.read_text())
-    sec = Secrets(state.meta.match_id, name, "tower", fairplay.seed_from_text(name.lower() + suffix, state.meta.match_id), [])
-    chance = Chance(state.meta, {name: sec})
-    return [chance.roll(name, 6) for _ in range(k)]
-
-
-def draw_turn(pbd, doc, name: str = "Ann") -> None:
-    """Make ``name``'s turn-opening draw."""
-    pbd("move", doc, "--as", name, "draw", ok=True)
+def hand_of(pbd, doc, name: str) -> list[str]:
+    """Return the cards ``name``'s pbd reads in its hand."""
+    return pbd.json("hand", doc, "--as", name)["hand"]
 
 
 def show(pbd, doc) -> dict:

@@ -26,7 +26,7 @@ def test_the_registry_lists_the_built_in_games():
 
 #: games whose every unlock is real cryptography (up to 6 or 8 seats): the default run checks the
 #: fewest seats; the most seats run with ``-m long`` (below)
-SLOW_AT_MOST_SEATS = {"boystown", "2xd6", "ttc"}
+SLOW_AT_MOST_SEATS = {"boystown", "2xd6", "ttc", "tower"}
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,17 +1,22 @@
-"""``pbd check`` for The Tower: every rule a board (hand-edited or not) breaks, in plain words."""
+"""``pbd check`` for The Tower: every rule a board (hand-edited or not) breaks, in plain words.
+
+The table checks its own part (seats, the turn, decisions against the log, the deck's
+numbers); this module checks the tower: cards on tiles (and that they are the cards the
+shared deck placed there), loops, tokens, hand sizes, the turn's progress.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from pbd.games.tower import rules
+from pbd.games.tower import rules, shared
 from pbd.games.tower.state import HAND_LIMIT, KINDS, TILE_CARDS, State
 
 
 def problems(state: State) -> list[str]:
     """Return every rule the board breaks."""
-    return [*state.notes, *_tiles(state), *_loops(state), *_tokens(state), *_hands(state), *_counts(state),
-            *_pending(state)]
+    return [*state.notes, *_tiles(state), *_deck_tiles(state), *_loops(state), *_tokens(state), *_hands(state),
+            *_counts(state), *_pending(state)]
 
 
 def _tiles(s: State) -> list[str]:
@@ -34,6 +39,20 @@ def _tiles(s: State) -> list[str]:
     return out
 
 
+def _deck_tiles(s: State) -> list[str]:
+    """Return where the board's tiles disagree with the cards the shared deck placed."""
+    if s.deck is None:
+        return []
+    placed = shared.tiles(s.deck)
+    out = []
+    for tile in sorted(set(placed) | set(s.cards)):
+        dealt = [c for c in placed.get(tile, []) if c is not None]
+        if len(dealt) == len(placed.get(tile, [])) and dealt != s.cards.get(tile, []):
+            out.append(f"tile {tile} shows {' + '.join(s.cards.get(tile, [])) or 'no card'}, but the shared deck "
+                       f"placed {' + '.join(dealt) or 'no card'} there")
+    return out
+
+
 def _loops(s: State) -> list[str]:
     out, seen = [], set()
     for tile in sorted(s.cards):
@@ -47,25 +66,29 @@ def _loops(s: State) -> list[str]:
 def _tokens(s: State) -> list[str]:
     out = []
     lay = s.layout
+    winner = s.result.split(" reached the treasure")[0] if s.result else ""
     for seat in s.seats:
-        if seat.tile is not None and not rules.in_play(lay, seat.tile):
-            out.append(f"{seat.name}'s token is on {seat.tile}, past the treasure ({lay.treasure})")
-        if seat.tile == lay.treasure and s.winner != seat.name:
-            out.append(f"{seat.name}'s token is on the treasure, but the board names no such winner")
-    if s.winner and s.seat(s.winner).tile != lay.treasure:
-        out.append(f"{s.winner} is named the winner, but their token is not on the treasure ({lay.treasure})")
+        tile = s.tile_of(seat)
+        if tile is not None and not rules.in_play(lay, tile):
+            out.append(f"{seat}'s token is on {tile}, past the treasure ({lay.treasure})")
+        if tile == lay.treasure and winner != seat:
+            out.append(f"{seat}'s token is on the treasure, but the board names no such winner")
+    if winner and winner in s.seats and s.tile_of(winner) != lay.treasure:
+        out.append(f"{winner} is named the winner, but their token is not on the treasure ({lay.treasure})")
     return out
 
 
 def _hands(s: State) -> list[str]:
     out = []
     for seat in s.seats:
-        may = HAND_LIMIT + 1 if s.started and seat is s.mover and s.step == "main" else HAND_LIMIT
-        if seat.hand > may:
-            out.append(f"{seat.name} holds {seat.hand} cards; the limit is {HAND_LIMIT}")
-        if seat.hand + seat.deck > s.deck.size:
-            out.append(f"{seat.name} shows {seat.hand} in hand and {seat.deck} to draw: more than the "
-                       f"{s.deck.size}-card deck")
+        held = rules.hand_size(s, seat)
+        shown = s.shown.get(seat, held)
+        if shown != held:
+            out.append(f"the board says {seat} holds {shown} cards; the shared deck's hand has {held}")
+        may = HAND_LIMIT if seat == s.mover and s.step == "resolve" else HAND_LIMIT + 1
+        if max(shown, held) > may:
+            out.append(f"{seat} holds {max(shown, held)} cards; the limit is {HAND_LIMIT}"
+                       + (" (a 6th only until their next turn's discard)" if may > HAND_LIMIT else ""))
     return out
 
 
@@ -73,19 +96,20 @@ def _counts(s: State) -> list[str]:
     seen = Counter(c for cards in s.cards.values() for c in cards)
     seen.update(c for _, c in s.spent)
     seen.update(c for _, c in s.discarded)
-    copies = max(1, len(s.seats))
-    return [f"{seen[k]} {k} cards are out, but the deck has {s.deck.counts.get(k, 0)} for each of {copies} players"
-            for k in KINDS if seen[k] > s.deck.counts.get(k, 0) * copies]
+    return [f"{seen[k]} {k} cards are out, but the deck has {s.spec.counts.get(k, 0)}"
+            for k in KINDS if seen[k] > s.spec.counts.get(k, 0)]
 
 
 def _pending(s: State) -> list[str]:
     out = []
     for d in s.decisions:
-        if s.meta.match_id and d.origin > len(s.meta.log):
-            out.append(f"the decision waiting on {d.seat} names log entry {d.origin}; the log has "
-                       f"{len(s.meta.log)} entries")
-        if d.kind in ("sword", "shield") and not s.duel:
+        kind = rules.kind_of(d.prompt)
+        if not kind:
+            out.append(f"the decision waiting on {d.seat} asks nothing The Tower asks: {d.prompt[:60]!r}")
+        elif kind in ("sword", "shield") and not s.duel:
             out.append(f"a duel decision waits on {d.seat}, but no duel is under way")
-    if s.duel and not s.decisions and s.started:
-        out.append("a duel is under way but no decision waits")
+    if s.ask in ("sword", "shield") and not s.duel:
+        out.append(f"the board asks {s.mover} about a duel, but no duel is under way")
+    if s.duel and not s.decisions and not s.ask and s.started:
+        out.append("a duel is under way but no one is asked")
     return out

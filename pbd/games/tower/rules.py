@@ -2,10 +2,19 @@
 
 Rule readings (the rulebook leaves these open; the README's "The Tower" section repeats them):
 
-* A turn is: draw a card (skipped once your deck is empty), optionally place one tile card
-  from your hand, then roll one die and move that many tiles along the path.
-* You hold at most 5 cards: with a 6th you must discard one of your choice (or place one)
-  before you roll; the discarded card is shown in the document and the log.
+* The cards are one shared deck, face down (the bundled deck of 40: kinds and counts in
+  ``decks/tower/deck.toml``), shuffled in by every seat as it joins; each seat is dealt
+  one card when the match starts.  No one sees a card before it is theirs.
+* A turn is: optionally place one tile card from your hand, then roll one die and move
+  that many tiles along the path.  The turn's draw comes at its end: the top card of the
+  shared pile is dealt to you face down, and the other seats' pbd unlock it on their next
+  commands, so it is yours to read when your next turn comes (no turn waits for a card).
+  ``draw`` at the start of a turn is accepted and changes nothing.
+* When the draw pile is empty there is no draw; placed cards stay where they are, and
+  played Swords and Shields and discarded cards are out of the game.
+* You hold at most 5 cards: when the draw gives you a 6th, on your next turn you must
+  discard one of your choice (or place one) before you roll; the discarded card is shown
+  in the document and the log.
 * A tile card goes on an empty tile: not the start, not the treasure, not past the treasure,
   not under a token, not on another card.  A Rope needs a tile above it (in play), a
   Trapdoor a tile below, a Guard a tile behind.  Swords and Shields are never placed.
@@ -19,9 +28,9 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
   one, if there is one; 3-5 stay.  A Shield, played after a 2 is seen, keeps you there
   (only a 1 sends you back).
 * Magic Carpet: roll again and move that many tiles on from the carpet.
-* Spider Web: on your next turn you draw and may place a card, but you do not roll; a
-  Sword played on that turn (``play Sword``) frees you and you roll as usual.  ``stay``
-  ends the webbed turn.
+* Spider Web: on your next turn you may place a card, but you do not roll; a Sword played
+  on that turn (``play Sword``) frees you and you roll as usual.  ``stay`` ends the
+  webbed turn.
 * Reaching the treasure: any move reaching or passing it wins; with ``-O exact-finish``
   the excess walks back from the treasure (``-O exact-finish=stay``: the token does not
   move); the tile it ends on then acts.
@@ -31,13 +40,16 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
   by a duel apply the card they land on but start no other duel: at most one duel a turn
   (otherwise a crowd of tokens around a Torch could duel for ever).  In order the attacker (the token that came) may play a Sword, the defender may
   answer it with a Shield, the defender may play a Sword, the attacker may answer it with
-  a Shield; each is a pending decision answered ``play Sword`` / ``play Shield`` / ``pass``.
+  a Shield; each is answered ``play Sword`` / ``play Shield`` / ``pass``.
   Each duelist rolls one die, plus one more for an unanswered Sword, and adds them; ties
   are rolled again (Swords still count).  The winner moves one tile forward, the loser one
   tile back (not below tile 1); the winner's new tile acts first, then the loser's.
-* Decisions are asked whether or not the seat holds the card, so the board never tells
-  what is in a hand; the player's own moments (a Guard, an Arcane Trap's 2, their Sword as
-  attacker) are decisions too.
+* A moment that asks another seat than the mover (the defender's Shield or Sword, a Guard
+  or an Arcane Trap's 2 met by a token a duel moved) is a pending decision that seat
+  answers on its next command (``Waiting on:``); the mover's own moments (a Guard, an
+  Arcane Trap's 2, their Sword and Shield as attacker) are asked of the mover as its next
+  move (``Asking:``).  Both are asked whether or not the seat holds the card, so the
+  board never tells what is in a hand.
 * Every die is rolled by the pbd of the player whose command it is (a duel's two dice
   too): the roll comes from that player's committed seed and the others' published chain
   values, so no one chooses it, and ``pbd audit`` re-derives it.
@@ -50,17 +62,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbd.errors import IllegalMoveError
-from pbd.games.tower import cards
-from pbd.games.tower.state import HAND_LIMIT, TILE_CARDS, Decision, Duel, Layout, Seat, State, Task
+from pbd.games.tower import shared
+from pbd.games.tower.state import HAND_LIMIT, TILE_CARDS, Duel, Layout, State, Task
+from pbd.table.decisions import Decision
 
 MAX_EFFECTS = 200
 MAX_TIES = 100
 MOVERS = ("Torch", "Guard", "Rope", "Trapdoor")
+#: log entries the table writes for a seat's deck work (never a move that asks a question)
+TABLE_LINES = ("new match for", "joined", "locked and shuffled", "published", "unlocked", "reveal")
 
 
 @dataclass
 class Ctx:
-    """One command's work: the state, the dice, whose command it is, and what happened."""
+    """One move's work: the state, the dice, whose command it is, and what happened."""
 
     state: State
     chance: object
@@ -71,6 +86,10 @@ class Ctx:
     def note(self, text: str) -> None:
         """Add a phrase to the log entry being written."""
         self.notes.append(text)
+
+    def text(self) -> str:
+        """Return what happened, as the log entry says it."""
+        return "; ".join(self.notes)
 
 
 # -- geometry ---------------------------------------------------------------------------
@@ -168,7 +187,7 @@ def placement_problem(state: State, kind: str, tile: int) -> str | None:
         return f"tile {tile} is the treasure; no card goes there"
     if state.cards.get(tile):
         return f"tile {tile} already has a {state.card_at(tile)}; no card can be played on top of another"
-    on = [s.name for s in state.seats if s.tile == tile]
+    on = state.on_tile(tile)
     if on:
         return f"{' and '.join(on)} {'is' if len(on) == 1 else 'are'} on tile {tile}; a card goes on an empty tile"
     if kind == "Rope" and not in_play(lay, above(lay, tile)):
@@ -187,18 +206,18 @@ def placement_problem(state: State, kind: str, tile: int) -> str | None:
 
 
 def place(ctx: Ctx, kind: str, tile: int) -> str:
-    """Place a tile card from the mover's hand (once per turn, before the roll).
+    """Place a tile card from the mover's hand face up (once per turn, before the roll).
 
     :raises IllegalMoveError: not the time, not in hand, or the tile refuses it (the reason).
     """
-    s, seat = ctx.state, _mover(ctx, "play a card")
+    s = ctx.state
     _need_main(s, "play a card")
     if s.placed:
         raise IllegalMoveError("you have already played a card this turn (one card a turn)")
     reason = placement_problem(s, kind, tile)
     if reason:
         raise IllegalMoveError(reason)
-    cards.take(s, seat, kind)
+    shared.place(s.deck, s.mover, kind, tile)
     s.cards[tile] = [kind]
     s.placed = True
     return f"plays {kind} on {tile}"
@@ -206,53 +225,47 @@ def place(ctx: Ctx, kind: str, tile: int) -> str:
 
 # -- the turn ------------------------------------------------------------------------------
 
-def _mover(ctx: Ctx, what: str) -> Seat:
-    s = ctx.state
-    if s.winner:
-        raise IllegalMoveError(f"the match is over: {s.result}")
-    if not s.started:
-        raise IllegalMoveError(f"the match has not started: {len(s.seats)} of {s.players} players seated")
-    if s.decisions:
-        d = s.decisions[0]
-        raise IllegalMoveError(f"waiting on {d.seat}: {d.prompt}")
-    if s.mover.name.casefold() != ctx.actor.casefold():
-        raise IllegalMoveError(f"it is {s.mover.name}'s turn; you cannot {what} now")
-    return s.mover
-
-
 def _need_main(s: State, what: str) -> None:
-    if s.step == "draw":
-        raise IllegalMoveError(f"draw first: a turn starts with a draw (then {what})")
+    if s.ask:
+        raise IllegalMoveError(f"answer first: {prompt(s, s.mover, s.ask)}")
     if s.step != "main":
         raise IllegalMoveError(f"you cannot {what} now: the roll is being resolved")
 
 
-def start_turn(s: State) -> None:
-    """Begin the mover's turn: a draw first, unless their deck is empty."""
-    s.step = "draw" if cards.can_draw(s, s.mover) else "main"
-    s.placed = s.dueled = False
+def hand_size(s: State, seat: str) -> int:
+    """Return how many cards ``seat`` holds (public: the deck's hand)."""
+    return shared.hand_size(s.deck, seat) if s.deck is not None else 0
 
 
-def end_turn(s: State) -> None:
-    """Pass the turn to the next seat in order."""
-    s.current = (s.current + 1) % len(s.seats)
-    s.turn += 1
-    start_turn(s)
+def begin_turn(s: State) -> None:
+    """Begin the next turn: may place a card, then roll."""
+    s.round += 1
+    s.step, s.placed, s.dueled = "main", False, False
+
+
+def end_turn(ctx: Ctx) -> None:
+    """End the mover's turn with its draw: the top card of the shared pile, face down, to the mover."""
+    s = ctx.state
+    seat = s.mover
+    if shared.draw(s.deck, seat) is None:
+        ctx.note("the draw pile is empty: no draw")
+    else:
+        n = hand_size(s, seat)
+        ctx.note(f"{seat} draws a card for the next turn (hand {n}" + (
+            f", over the limit: discard one next turn" if n > HAND_LIMIT else "") + ")")
+    s.step = "done"
 
 
 def draw(ctx: Ctx) -> str:
-    """Draw the turn's card.
+    """Accept ``draw`` at the start of a turn: the turn's card came at the end of the last one.
 
-    :raises IllegalMoveError: not the time to draw.
+    :raises IllegalMoveError: not the start of the turn.
     """
-    s, seat = ctx.state, _mover(ctx, "draw")
-    if s.step != "draw":
-        raise IllegalMoveError("you have drawn this turn already" if cards.can_draw(s, seat)
-                               else "your deck is empty: no more draws (place a card or roll)")
-    cards.draw(s, seat, ctx.chance)
-    s.step = "main"
-    return f"draws a card (hand {seat.hand}" + (", over the limit: discard one" if seat.hand > HAND_LIMIT else "") \
-        + ")"
+    s = ctx.state
+    _need_main(s, "draw")
+    if s.placed:
+        raise IllegalMoveError("a turn's draw comes at its end (after the roll), not after a card is played")
+    return f"no draw now: {s.mover}'s card for this turn came at the end of the last one (hand {hand_size(s, s.mover)})"
 
 
 def discard(ctx: Ctx, kind: str) -> str:
@@ -260,18 +273,24 @@ def discard(ctx: Ctx, kind: str) -> str:
 
     :raises IllegalMoveError: not over the limit, or not in hand.
     """
-    s, seat = ctx.state, _mover(ctx, "discard")
+    s = ctx.state
     _need_main(s, "discard")
-    if seat.hand <= HAND_LIMIT:
-        raise IllegalMoveError(f"you hold {seat.hand} cards; you discard only when over {HAND_LIMIT}")
-    cards.take(s, seat, kind)
-    s.discarded.append((seat.name, kind))
+    n = hand_size(s, s.mover)
+    if n <= HAND_LIMIT:
+        raise IllegalMoveError(f"you hold {n} cards; you discard only when over {HAND_LIMIT}")
+    shared.throw_away(s.deck, s.mover, kind)
+    s.discarded.append((s.mover, kind))
     return f"discards {kind} (hand limit {HAND_LIMIT})"
 
 
-def _ready_to_move(seat: Seat) -> None:
-    if seat.hand > HAND_LIMIT:
-        raise IllegalMoveError(f"you hold {seat.hand} cards: discard one (or play one) first; "
+def over_limit(s: State, seat: str) -> bool:
+    """Return True if ``seat`` must discard before moving (over the limit, with a card it can read)."""
+    return hand_size(s, seat) > HAND_LIMIT and any(shared.hand(s.deck, seat))
+
+
+def _ready_to_move(s: State) -> None:
+    if over_limit(s, s.mover):
+        raise IllegalMoveError(f"you hold {hand_size(s, s.mover)} cards: discard one (or play one) first; "
                                f"the limit is {HAND_LIMIT}")
 
 
@@ -280,20 +299,22 @@ def roll(ctx: Ctx) -> str:
 
     :raises IllegalMoveError: not the time, a Spider Web holds you, or over the hand limit.
     """
-    s, seat = ctx.state, _mover(ctx, "roll")
+    s = ctx.state
+    seat = s.mover
     _need_main(s, "roll")
-    if seat.webbed:
-        raise IllegalMoveError(f"a Spider Web holds {seat.name} this turn: 'stay', or 'play Sword' to cut free")
-    _ready_to_move(seat)
-    k = die(ctx, f"{seat.name}'s move")
-    start = seat.tile
-    seat.tile = advance(s, start, k)
-    s.step, s.placed = "resolve", False
-    ctx.note(f"rolls {k}: {start} → {seat.tile}" if seat.tile != start else f"rolls {k}: overshoots, stays on {start}")
-    if seat.tile != start:
-        s.queue.insert(0, Task("arrive", seat.name))
+    if seat in s.webbed:
+        raise IllegalMoveError(f"a Spider Web holds {seat} this turn: 'stay', or 'play Sword' to cut free")
+    _ready_to_move(s)
+    k = die(ctx)
+    start = s.tile_of(seat)
+    s.tokens[seat] = advance(s, start, k)
+    s.step = "resolve"
+    ctx.note(f"rolls {k}: {start} → {s.tokens[seat]}" if s.tokens[seat] != start
+             else f"rolls {k}: overshoots, stays on {start}")
+    if s.tokens[seat] != start:
+        s.queue.insert(0, Task("arrive", seat))
     run(ctx)
-    return "; ".join(ctx.notes)
+    return ctx.text()
 
 
 def stay(ctx: Ctx) -> str:
@@ -301,14 +322,16 @@ def stay(ctx: Ctx) -> str:
 
     :raises IllegalMoveError: no web holds you, or over the hand limit.
     """
-    s, seat = ctx.state, _mover(ctx, "stay")
+    s = ctx.state
+    seat = s.mover
     _need_main(s, "stay")
-    if not seat.webbed:
+    if seat not in s.webbed:
         raise IllegalMoveError("no Spider Web holds you: roll")
-    _ready_to_move(seat)
-    seat.webbed = False
-    end_turn(s)
-    return f"stays on {seat.tile} (Spider Web)"
+    _ready_to_move(s)
+    s.webbed.remove(seat)
+    ctx.note(f"stays on {s.tile_of(seat)} (Spider Web)")
+    end_turn(ctx)
+    return ctx.text()
 
 
 def cut_web(ctx: Ctx) -> str:
@@ -316,28 +339,29 @@ def cut_web(ctx: Ctx) -> str:
 
     :raises IllegalMoveError: no web holds you, or no Sword in hand.
     """
-    s, seat = ctx.state, _mover(ctx, "play a Sword")
+    s = ctx.state
+    seat = s.mover
     _need_main(s, "play a Sword")
-    if not seat.webbed:
+    if seat not in s.webbed:
         raise IllegalMoveError("a Sword is played in a duel or against a Spider Web holding you; neither is "
                                "the case now")
-    cards.take(s, seat, "Sword")
-    s.spent.append((seat.name, "Sword"))
-    seat.webbed = False
+    shared.spend(s.deck, seat, "Sword")
+    s.spent.append((seat, "Sword"))
+    s.webbed.remove(seat)
     return "plays a Sword: cuts the Spider Web"
 
 
 def advance(s: State, tile: int, k: int) -> int:
     """Return the tile ``k`` tiles on from ``tile``, by the match's finish rule."""
     dest, goal = tile + k, s.layout.treasure
-    if dest <= goal or s.options.finish == "reach":
+    if dest <= goal or s.finish == "reach":
         return min(dest, goal)
-    if s.options.finish == "bounce":
+    if s.finish == "bounce":
         return max(1, goal - (dest - goal))
     return tile
 
 
-def die(ctx: Ctx, purpose: str) -> int:
+def die(ctx: Ctx) -> int:
     """Roll one fair six-sided die through the table's randomness (by the command's player)."""
     return ctx.chance.roll(ctx.actor, 6)
 
@@ -345,35 +369,35 @@ def die(ctx: Ctx, purpose: str) -> int:
 # -- resolving what a token comes to ----------------------------------------------------------
 
 def run(ctx: Ctx) -> None:
-    """Resolve waiting tokens and duels until a decision is needed, someone wins, or all is done."""
+    """Resolve waiting tokens and duels until a question is asked, someone wins, or all is done."""
     s = ctx.state
-    while not s.decisions and not s.winner:
+    while not s.decisions and not s.ask and not s.result:
         if s.duel:
             duel_step(ctx)
         elif s.queue:
             task = s.queue.pop(0)
-            (arrive if task.kind == "arrive" else rest)(ctx, s.seat(task.seat))
+            (arrive if task.kind == "arrive" else rest)(ctx, task.seat)
         else:
             break
-    if s.winner:
-        s.queue, s.duel, s.decisions, s.step, s.placed, s.dueled = [], None, [], "over", False, False
-    elif not s.decisions and s.step == "resolve":
-        end_turn(s)
+    if s.result:
+        s.queue, s.duel, s.decisions, s.ask, s.step, s.placed, s.dueled = [], None, [], "", "over", False, False
+    elif not s.decisions and not s.ask and s.step == "resolve":
+        end_turn(ctx)
 
 
-def _go(ctx: Ctx, seat: Seat, tile: int, why: str, kind: str = "arrive") -> None:
-    ctx.note(f"{why}: {seat.name} → {tile}")
-    seat.tile = tile
-    ctx.state.queue.insert(0, Task(kind, seat.name))
+def _go(ctx: Ctx, seat: str, tile: int, why: str, kind: str = "arrive") -> None:
+    ctx.note(f"{why}: {seat} → {tile}")
+    ctx.state.tokens[seat] = tile
+    ctx.state.queue.insert(0, Task(kind, seat))
 
 
-def arrive(ctx: Ctx, seat: Seat) -> None:
+def arrive(ctx: Ctx, seat: str) -> None:
     """Apply the card of the tile ``seat``'s token came to (a chain goes on through the queue)."""
     s = ctx.state
-    t = seat.tile
+    t = s.tile_of(seat)
     if t == s.layout.treasure:
-        s.winner = seat.name
-        ctx.note(f"{seat.name} reaches the treasure and wins")
+        s.result = f"{seat} reached the treasure and wins"
+        ctx.note(f"{seat} reaches the treasure and wins")
         return
     ctx.effects += 1
     card = s.card_at(t)
@@ -383,9 +407,9 @@ def arrive(ctx: Ctx, seat: Seat) -> None:
     if card in ("Torch", "Rope", "Trapdoor"):
         _go(ctx, seat, step_of(s, t), f"{card} on {t}")
     elif card == "Guard":
-        ask(ctx, seat.name, "guard")
+        ask(ctx, seat, "guard")
     elif card == "Magic Carpet":
-        k = die(ctx, "Magic Carpet")
+        k = die(ctx)
         dest = advance(s, t, k)
         if dest == t:
             ctx.note(f"Magic Carpet on {t}: rolls {k}, overshoots, stays")
@@ -393,8 +417,9 @@ def arrive(ctx: Ctx, seat: Seat) -> None:
         else:
             _go(ctx, seat, dest, f"Magic Carpet on {t}: rolls {k}")
     elif card == "Spider Web":
-        seat.webbed = True
-        ctx.note(f"Spider Web on {t}: {seat.name} misses the next move")
+        if seat not in s.webbed:
+            s.webbed.append(seat)
+        ctx.note(f"Spider Web on {t}: {seat} misses the next move")
         rest(ctx, seat)
     elif card == "Arcane Trap":
         arcane(ctx, seat)
@@ -417,10 +442,11 @@ def previous_trap(s: State, tile: int) -> int | None:
     return next((t for t in reversed(traps(s)) if t < tile), None)
 
 
-def arcane(ctx: Ctx, seat: Seat) -> None:
+def arcane(ctx: Ctx, seat: str) -> None:
     """Roll for an Arcane Trap: 6 → next trap, 1-2 → previous trap (a 2 may be Shielded)."""
-    s, t = ctx.state, seat.tile
-    k = die(ctx, "Arcane Trap")
+    s = ctx.state
+    t = s.tile_of(seat)
+    k = die(ctx)
     nxt, prev = next_trap(s, t), previous_trap(s, t)
     if k == 6 and nxt:
         _go(ctx, seat, nxt, f"Arcane Trap on {t}: rolls 6, to the next trap", kind="rest")
@@ -428,35 +454,41 @@ def arcane(ctx: Ctx, seat: Seat) -> None:
         _go(ctx, seat, prev, f"Arcane Trap on {t}: rolls 1, to the previous trap", kind="rest")
     elif k == 2 and prev:
         ctx.note(f"Arcane Trap on {t}: rolls 2")
-        ask(ctx, seat.name, "arcane")
+        ask(ctx, seat, "arcane")
     else:
         ctx.note(f"Arcane Trap on {t}: rolls {k}, stays")
         rest(ctx, seat)
 
 
-def rest(ctx: Ctx, seat: Seat) -> None:
+def rest(ctx: Ctx, seat: str) -> None:
     """A token comes to rest: the mover meeting another token (not on the start tile) starts the turn's duel."""
     s = ctx.state
-    if seat.tile == s.layout.start or seat is not s.mover or s.dueled:
+    tile = s.tile_of(seat)
+    if tile == s.layout.start or seat != s.mover or s.dueled:
         return
     n = len(s.seats)
-    others = [s.seats[(s.current + i) % n] for i in range(1, n)]
-    other = next((o for o in others if o.tile == seat.tile), None)
+    others = [s.seats[(s.turn + i) % n] for i in range(1, n)]
+    other = next((o for o in others if s.tile_of(o) == tile), None)
     if other:
-        s.duel, s.dueled = Duel(seat.name, other.name, seat.tile), True
-        ctx.note(f"duel on {seat.tile}: {seat.name} against {other.name}")
+        s.duel, s.dueled = Duel(seat, other, tile), True
+        ctx.note(f"duel on {tile}: {seat} against {other}")
 
 
-# -- decisions --------------------------------------------------------------------------------
+# -- questions: the mover's own moments and other seats' decisions -------------------------------
+
+def card_asked(kind: str) -> str:
+    """Return the card a moment asks for: a Sword for a duelist's Sword, else a Shield."""
+    return "Sword" if kind == "sword" else "Shield"
+
 
 def prompt(s: State, seat: str, kind: str) -> str:
-    """Return the question a decision asks (rebuilt from the state, so it is never stored)."""
-    me = s.seat(seat)
+    """Return the question a moment asks (rebuilt from the state)."""
+    tile = s.tile_of(seat)
     if kind == "guard":
-        return f"play Shield to stay on {me.tile} despite the Guard, or pass (back to {me.tile - 1})"
+        return f"play Shield to stay on {tile} despite the Guard, or pass (back to {tile - 1})"
     if kind == "arcane":
         return (f"play Shield so that only a 1 sends you back, or pass (to the previous Arcane Trap, "
-                f"{previous_trap(s, me.tile)})")
+                f"{previous_trap(s, tile)})")
     d = s.duel
     foe = d.defender if seat == d.attacker else d.attacker
     if kind == "sword":
@@ -464,65 +496,99 @@ def prompt(s: State, seat: str, kind: str) -> str:
     return f"play Shield against {foe}'s Sword in the duel on {d.tile}, or pass"
 
 
+def kind_of(text: str) -> str:
+    """Return the moment a prompt asks about (``guard``, ``arcane``, ``sword``, ``shield``; '' if none)."""
+    low = text.lower()
+    for start, kind in (("play sword (an extra die", "sword"), ("play shield against", "shield"),
+                        ("play shield to stay", "guard"), ("play shield so that only a 1", "arcane")):
+        if low.startswith(start):
+            return kind
+    return ""
+
+
+def answers(kind: str) -> list[str]:
+    """Return the public answers of a moment: ``play CARD`` and ``pass``."""
+    return [f"play {card_asked(kind)}", "pass"]
+
+
 def ask(ctx: Ctx, seat: str, kind: str) -> None:
-    """Open a pending decision for ``seat`` (answered by their next command)."""
+    """Ask ``seat`` for a card: the mover as its next move, another seat as a pending decision."""
     s = ctx.state
-    card = "Sword" if kind == "sword" else "Shield"
-    origin = len(s.meta.log) + 1
-    s.decisions.append(Decision(seat, prompt(s, seat, kind), [f"play {card}", "pass"], origin, kind))
-    ctx.note(f"waiting on {seat}: {card} or pass")
+    ctx.note(f"{seat}: {card_asked(kind)} or pass")
+    if seat == s.mover:
+        s.ask = kind
+        return
+    s.decisions.append(Decision(seat, prompt(s, seat, kind), answers(kind), _origin(ctx, seat)))
 
 
-def answer(ctx: Ctx, card: str | None) -> str:
-    """Answer the open decision with ``play CARD`` (``card``) or ``pass`` (None); go on resolving.
+def _origin(ctx: Ctx, seat: str) -> int:
+    """Return the log entry that asks ``seat``: this move's, or the mover's last move when ``seat`` is acting."""
+    log = ctx.state.meta.log
+    if ctx.actor.casefold() != seat.casefold():
+        return len(log) + 1
+    return next((e.number for e in reversed(log) if e.player.casefold() != seat.casefold()
+                 and not e.text.startswith(TABLE_LINES)), len(log) + 1)
 
-    :raises IllegalMoveError: no decision is waiting on you, the wrong card, or not in hand.
+
+def answer(ctx: Ctx, seat: str, kind: str, card: str | None) -> str:
+    """Answer a moment with ``play CARD`` (``card``) or ``pass`` (None); go on resolving.
+
+    :raises IllegalMoveError: the wrong card, or not in hand.
     """
     s = ctx.state
-    if s.winner:
-        raise IllegalMoveError(f"the match is over: {s.result}")
-    if not s.decisions or s.decisions[0].seat.casefold() != ctx.actor.casefold():
-        who = f"it waits on {s.decisions[0].seat}" if s.decisions else "nothing waits on an answer"
-        raise IllegalMoveError(f"no decision waits on you ({who})")
-    d = s.decisions[0]
-    want = "Sword" if d.kind == "sword" else "Shield"
+    want = card_asked(kind)
     if card is not None and card != want:
-        raise IllegalMoveError(f"the decision is: {d.prompt} — a {card} does not answer it")
-    seat = s.seat(d.seat)
+        raise IllegalMoveError(f"the question is: {prompt(s, seat, kind)} — a {card} does not answer it")
     if card:
-        cards.take(s, seat, card)
-        s.spent.append((seat.name, card))
-    s.decisions.pop(0)
+        shared.spend(s.deck, seat, card)
+        s.spent.append((seat, card))
     ctx.note(f"plays a {card}" if card else "passes")
-    _settle_decision(ctx, seat, d.kind, card is not None)
+    _settle(ctx, seat, kind, card is not None)
     run(ctx)
-    return "; ".join(ctx.notes)
+    return ctx.text()
 
 
-def _settle_decision(ctx: Ctx, seat: Seat, kind: str, played: bool) -> None:
+def answer_own(ctx: Ctx, card: str | None) -> str:
+    """The mover answers its own moment (``s.ask``).
+
+    :raises IllegalMoveError: nothing is asked, the wrong card, or not in hand.
+    """
     s = ctx.state
+    if not s.ask:
+        raise IllegalMoveError("nothing waits on an answer: " + ("a Shield is played when pbd asks for it: against "
+                               "a Sword in a duel, a Guard, or an Arcane Trap's 2" if card else "roll"))
+    kind = s.ask
+    if card is not None and card != card_asked(kind):
+        raise IllegalMoveError(f"the question is: {prompt(s, s.mover, kind)} — a {card} does not answer it")
+    s.ask = ""
+    return answer(ctx, s.mover, kind, card)
+
+
+def _settle(ctx: Ctx, seat: str, kind: str, played: bool) -> None:
+    s = ctx.state
+    tile = s.tile_of(seat)
     if kind == "guard":
         if played:
-            ctx.note(f"stays on {seat.tile} despite the Guard")
+            ctx.note(f"stays on {tile} despite the Guard")
             rest(ctx, seat)
         else:
-            _go(ctx, seat, seat.tile - 1, f"Guard on {seat.tile}")
+            _go(ctx, seat, tile - 1, f"Guard on {tile}")
     elif kind == "arcane":
         if played:
-            ctx.note(f"stays on {seat.tile}")
+            ctx.note(f"stays on {tile}")
             rest(ctx, seat)
         else:
-            _go(ctx, seat, previous_trap(s, seat.tile), "Arcane Trap: to the previous trap", kind="rest")
+            _go(ctx, seat, previous_trap(s, tile), "Arcane Trap: to the previous trap", kind="rest")
     else:
         if played:
-            (s.duel.swords if kind == "sword" else s.duel.shields).append(seat.name)
+            (s.duel.swords if kind == "sword" else s.duel.shields).append(seat)
         s.duel.step += 1
 
 
 # -- duels ---------------------------------------------------------------------------------------
 
 def duel_step(ctx: Ctx) -> None:
-    """Ask the duel's next Sword or Shield decision, or fight once all are answered."""
+    """Ask the duel's next Sword or Shield, or fight once all are answered."""
     d = ctx.state.duel
     steps = [(d.attacker, "sword", True), (d.defender, "shield", d.attacker in d.swords),
              (d.defender, "sword", True), (d.attacker, "shield", d.defender in d.swords)]
@@ -544,62 +610,56 @@ def fight(ctx: Ctx) -> None:
     """Roll the duel (ties again), move the winner one tile on and the loser one tile back."""
     s = ctx.state
     d = s.duel
-    a, b = s.seat(d.attacker), s.seat(d.defender)
+    a, b = d.attacker, d.defender
     for _ in range(MAX_TIES):
-        ra = [die(ctx, f"{a.name}'s duel die") for _ in range(dice_of(d, a.name))]
-        rb = [die(ctx, f"{b.name}'s duel die") for _ in range(dice_of(d, b.name))]
-        ctx.note(f"duel: {a.name} {'+'.join(map(str, ra))}, {b.name} {'+'.join(map(str, rb))}"
+        ra = [die(ctx) for _ in range(dice_of(d, a))]
+        rb = [die(ctx) for _ in range(dice_of(d, b))]
+        ctx.note(f"duel: {a} {'+'.join(map(str, ra))}, {b} {'+'.join(map(str, rb))}"
                  + (" (tie, again)" if sum(ra) == sum(rb) else ""))
         if sum(ra) != sum(rb):
             break
     winner, loser = (a, b) if sum(ra) > sum(rb) else (b, a)
     s.duel = None
-    ctx.note(f"{winner.name} wins the duel")
-    back = max(1, loser.tile - 1)
-    if back != loser.tile:
-        loser.tile = back
-        s.queue.insert(0, Task("arrive", loser.name))
-    winner.tile = advance(s, winner.tile, 1)
-    s.queue.insert(0, Task("arrive", winner.name))
-    ctx.note(f"{winner.name} → {winner.tile}, {loser.name} → {loser.tile}")
+    ctx.note(f"{winner} wins the duel")
+    back = max(1, s.tile_of(loser) - 1)
+    if back != s.tile_of(loser):
+        s.tokens[loser] = back
+        s.queue.insert(0, Task("arrive", loser))
+    s.tokens[winner] = advance(s, s.tile_of(winner), 1)
+    s.queue.insert(0, Task("arrive", winner))
+    ctx.note(f"{winner} → {s.tile_of(winner)}, {loser} → {s.tile_of(loser)}")
 
 
 # -- what may be played now ----------------------------------------------------------------------
 
-def legal(s: State, player: str) -> list[str]:
-    """Return every move ``player`` may make now, in notation (answers first while a decision waits)."""
-    if s.winner or not s.started:
+def moves(s: State, seat: str) -> list[str]:
+    """Return every move the seat on turn may make now, in notation (the answers while asked)."""
+    hand = [c for c in shared.hand(s.deck, seat) if c]
+    if s.ask:
+        card = card_asked(s.ask)
+        return ([f"play {card}"] if card in hand else []) + ["pass"]
+    if s.step != "main":
         return []
-    if s.decisions:
-        d = s.decisions[0]
-        if d.seat.casefold() != player.casefold():
-            return []
-        card = d.answers[0].split()[-1]
-        return [a for a in d.answers if a == "pass" or cards.holds(s, s.seat(d.seat), card) is not False]
-    seat = s.mover
-    if seat.name.casefold() != player.casefold() or s.step == "resolve":
-        return []
-    if s.step == "draw":
-        return ["draw"]
-    hand = cards.known(s, seat)
     out = []
-    if seat.hand > HAND_LIMIT:
+    over = over_limit(s, seat)
+    if over:
         out += [f"discard {k}" for k in dict.fromkeys(hand)]
     if not s.placed:
         for kind in dict.fromkeys(k for k in hand if k in TILE_CARDS):
             out += [f"play {kind} on {t}" for t in range(1, s.layout.treasure + 1)
                     if placement_problem(s, kind, t) is None]
-    if seat.webbed and "Sword" in hand:
+    webbed = seat in s.webbed
+    if webbed and "Sword" in hand:
         out.append("play Sword")
-    if seat.hand <= HAND_LIMIT:
-        out.append("stay" if seat.webbed else "roll")
+    if not over:
+        out.append("stay" if webbed else "roll")
     return out
 
 
-def actors(s: State) -> list[str]:
-    """Return who must act now: the deciding seat while a decision waits, else the mover."""
-    if s.winner or not s.started:
-        return []
-    if s.decisions:
-        return [s.decisions[0].seat]
-    return [s.mover.name]
+def decision_answers(s: State, decision: Decision) -> list[str]:
+    """Return the answers a pending decision's seat may give now (``play CARD`` only if it holds one)."""
+    kind = kind_of(decision.prompt)
+    if not kind:
+        return ["pass"]
+    card = card_asked(kind)
+    return ([f"play {card}"] if shared.holds(s.deck, decision.seat, card) else []) + ["pass"]

@@ -1,8 +1,7 @@
 """The Tower's cards on the table's one shared face-down deck (:class:`pbd.table.deck.SharedDeck`).
 
-This is the adapter the engine moves onto when it is ported to :class:`pbd.table.game.CardGame`
-(it replaces :mod:`.cards`, the private-deck adapter the engine still uses): every deck
-operation of the game is one function here, and nothing else in the package calls the deck.
+Every deck operation of the game is one function here, and nothing else in the package
+calls the deck.
 
 Piles: ``deck`` (the shared draw pile, face down), ``tile-N`` (the card placed on tile N, face
 up), ``spent`` (Swords and Shields played: revealed and discarded), ``discard`` (cards thrown
@@ -47,9 +46,23 @@ def draw(deck, seat: str) -> int | None:
     return deck.deal(DRAW, seat)[0]
 
 
+def read(deck, slot: int, seat: str) -> str | None:
+    """Return the card in ``slot`` as ``seat``'s pbd reads it (None: hidden from it).
+
+    Replaying the log (``pbd replay``/``pbd audit``: the table's symbolic replay, with the
+    document's deck as its oracle), a hand card is read from the document when it ended face
+    up there: every card a move names was placed, played or discarded, so it did.
+    """
+    card = deck.card(slot, seat)
+    oracle = getattr(deck, "oracle", None)
+    if card is None and oracle is not None and slot in oracle.slots:
+        card = oracle.slots[slot].card
+    return card
+
+
 def hand(deck, seat: str) -> list[str | None]:
     """Return ``seat``'s hand as its own pbd reads it (None: a card still locked by another seat)."""
-    return deck.hand_cards(seat)
+    return [read(deck, slot, seat) for slot in deck.hands.get(seat, [])]
 
 
 def hand_size(deck, seat: str) -> int:
@@ -68,7 +81,7 @@ def _slot(deck, seat: str, kind: str) -> int:
     :raises IllegalMoveError: the hand holds no readable ``kind`` (which cards it holds).
     """
     for slot in deck.hands.get(seat, []):
-        if deck.card(slot, seat) == kind:
+        if read(deck, slot, seat) == kind:
             return slot
     cards = hand(deck, seat)
     have = ", ".join(sorted(c for c in cards if c)) or "nothing readable"

@@ -1,11 +1,15 @@
-"""Plain data of a Tower match: the board layout, the deck, the seats and the turn.
+"""Plain data of a Tower match: the board layout, the deck's counts, tokens, the turn's progress.
 
-Nothing here knows the rules (:mod:`.rules`) or the document (:mod:`.board`).
+Nothing here knows the rules (:mod:`.rules`) or the document (:mod:`.board`).  The seats, the
+seat on turn, the open decisions, the result and the shared deck itself are the table's
+(:class:`pbd.table.game.TableState`); where every card is lives in that deck (``state.deck``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from pbd.table.game import TableState
 
 #: The card kinds of the rulebook, in the order the document lists them.
 TILE_CARDS = ("Torch", "Guard", "Rope", "Trapdoor", "Magic Carpet", "Spider Web", "Arcane Trap")
@@ -16,9 +20,12 @@ SHORT = {"carpet": "Magic Carpet", "web": "Spider Web", "arcane": "Arcane Trap",
          "trap door": "Trapdoor", "spiderweb": "Spider Web", "magiccarpet": "Magic Carpet",
          "arcanetrap": "Arcane Trap"}
 HAND_LIMIT = 5
-#: Turn steps: ``draw`` (the turn's first move), ``main`` (drew: may place one card, then roll),
-#: ``resolve`` (rolled: tile effects, duels and decisions under way), ``over``.
-STEPS = ("draw", "main", "resolve", "over")
+#: Turn steps: ``main`` (may place one card, then roll), ``resolve`` (rolled: tile effects,
+#: duels and decisions under way), ``over``; ``done`` only inside a move (the turn ends).
+STEPS = ("main", "resolve", "over")
+#: The moments that ask a seat for a card: Shield against a Guard, Shield after an Arcane
+#: Trap's 2, a duelist's Sword, a Shield against the other duelist's Sword.
+ASKS = ("guard", "arcane", "sword", "shield")
 
 
 @dataclass
@@ -50,52 +57,13 @@ class DeckSpec:
     counts: dict[str, int] = field(default_factory=dict)
 
     def cards(self) -> list[str]:
-        """Return the deck list, kind by kind (the list each seat's commitment covers)."""
+        """Return the deck list, kind by kind (the shared deck's cards before the shuffle)."""
         return [kind for kind in KINDS for _ in range(self.counts.get(kind, 0))]
 
     @property
     def size(self) -> int:
         """Return the number of cards in the deck."""
         return sum(self.counts.values())
-
-
-@dataclass
-class Options:
-    """Match options: how the treasure is reached (``-O exact-finish``)."""
-
-    #: ``"reach"`` (any roll reaching or passing the treasure wins), ``"bounce"`` (exact:
-    #: the excess walks back), ``"stay"`` (exact: a roll that overshoots is not moved)
-    finish: str = "reach"
-
-
-@dataclass
-class Seat:
-    """A player at the table: token mark, tile, public hand count, deck left, web."""
-
-    name: str
-    mark: str
-    tile: int | None = 1
-    hand: int = 0
-    deck: int = 0
-    webbed: bool = False
-    #: the cards in hand, for the seats whose private state we hold (never rendered)
-    cards: list[str] | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass
-class Decision:
-    """A pending decision (TABLE_API ``Decision`` plus ``kind``): ``seat`` must answer.
-
-    ``kind`` says which rule moment it is: ``guard`` (Shield against a Guard),
-    ``arcane`` (Shield: only a 1 sends you back), ``sword`` (a duelist's Sword),
-    ``shield`` (a Shield against the other duelist's Sword).
-    """
-
-    seat: str
-    prompt: str
-    answers: list[str]
-    origin: int
-    kind: str
 
 
 @dataclass
@@ -121,60 +89,80 @@ class Task:
 
 
 @dataclass
-class State:
-    """A whole Tower match (``meta`` is the common document frame)."""
+class State(TableState):
+    """A whole Tower match: the table's part plus the tower, the tokens and the turn's progress.
 
-    meta: object
+    ``tokens`` maps a seat to its tile (None: a hand-edited board shows it nowhere);
+    ``cards`` maps a tile to the cards the board shows on it (one in a legal position; the
+    shared deck's ``tile-N`` piles hold the same cards); ``ask`` is the mover's own pending
+    moment (one of :data:`ASKS`), answered by the mover's next move (``play CARD``/``pass``).
+    """
+
     layout: Layout = field(default_factory=Layout)
-    deck: DeckSpec = field(default_factory=DeckSpec)
-    options: Options = field(default_factory=Options)
-    players: int = 2
-    first: str = ""
-    seats: list[Seat] = field(default_factory=list)
-    #: tile -> the cards on it (one in a legal position; a hand-edited board may show more)
+    spec: DeckSpec = field(default_factory=DeckSpec)
+    tokens: dict[str, int | None] = field(default_factory=dict)
+    webbed: list[str] = field(default_factory=list)
     cards: dict[int, list[str]] = field(default_factory=dict)
     #: Swords and Shields played, and cards discarded at the hand limit: (seat, card)
     spent: list[tuple[str, str]] = field(default_factory=list)
     discarded: list[tuple[str, str]] = field(default_factory=list)
-    turn: int = 0
-    current: int = 0
-    step: str = "draw"
+    round: int = 0
+    step: str = "main"
     placed: bool = False
     #: the turn's duel has been fought (or is under way): no other duel this turn
     dueled: bool = False
     queue: list[Task] = field(default_factory=list)
     duel: Duel | None = None
-    decisions: list[Decision] = field(default_factory=list)
-    winner: str = ""
+    ask: str = ""
+    #: hand sizes as the board's Players lines show them (``pbd check`` compares them with the deck)
+    shown: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
     #: what a tolerant reading of a hand-edited board noticed (for ``pbd check``)
     notes: list[str] = field(default_factory=list, compare=False, repr=False)
 
-    def seat(self, name: str) -> Seat:
-        """Return the seat called ``name`` (case-insensitive).
+    @property
+    def finish(self) -> str:
+        """Return how the treasure is reached: ``reach``, ``bounce`` or ``stay`` (``-O exact-finish[=stay]``)."""
+        for word in self.options:
+            if word == "exact-finish" or word == "exact-finish=bounce":
+                return "bounce"
+            if word == "exact-finish=stay":
+                return "stay"
+        return "reach"
+
+    @property
+    def mover(self) -> str:
+        """Return the name of the seat on turn ('' before the start and after the end)."""
+        return self.on_turn or ""
+
+    def tile_of(self, name: str) -> int | None:
+        """Return the tile of ``name``'s token (the start tile until the board says otherwise)."""
+        return self.tokens.get(name, self.layout.start)
+
+    def on_tile(self, tile: int) -> list[str]:
+        """Return the seats whose token is on ``tile``, in seat order."""
+        return [s for s in self.seats if self.tile_of(s) == tile]
+
+    def seat(self, name: str) -> str:
+        """Return the seat called ``name`` as the match spells it (case-insensitive).
 
         :raises KeyError: no such seat.
         """
         for s in self.seats:
-            if s.name.casefold() == name.casefold():
+            if s.casefold() == name.casefold():
                 return s
         raise KeyError(name)
-
-    @property
-    def started(self) -> bool:
-        """Return True once every seat is taken."""
-        return len(self.seats) >= self.players and self.turn > 0
-
-    @property
-    def mover(self) -> Seat | None:
-        """Return the seat whose turn it is (None before the start)."""
-        return self.seats[self.current] if self.started and self.seats else None
-
-    @property
-    def result(self) -> str:
-        """Return the result line once someone reached the treasure ('' before)."""
-        return f"{self.winner} reached the treasure and wins" if self.winner else ""
 
     def card_at(self, tile: int) -> str | None:
         """Return the card on ``tile`` (the first one if a hand edit put several)."""
         cards = self.cards.get(tile)
         return cards[0] if cards else None
+
+
+def marks(seats: list[str]) -> dict[str, str]:
+    """Return each seat's token mark: its initial, else another letter of its name, else a digit."""
+    out: dict[str, str] = {}
+    for name in seats:
+        taken = set(out.values())
+        out[name] = next((ch for ch in name.upper() + "123456789" if ch.isascii() and ch.isalnum()
+                          and ch not in taken), "0")
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from pbd.games.tower import rules
-from pbd.games.tower.state import State
+from pbd.games.tower.state import State, marks
 
 CELL, GAP, TOP = 86, 4, 40
 COLOURS = {"Torch": "#f6c453", "Guard": "#c0504d", "Rope": "#8fbf6a", "Trapdoor": "#7f6a55",
@@ -42,20 +42,25 @@ def _tile(state: State, tile: int, x: int, y: int) -> list[str]:
     label = card or ("Start" if tile == lay.start else "Treasure" if tile == lay.treasure else "")
     if label:
         out.append(f'<text x="{x + 6}" y="{y + 34}" font-size="11">{escape(label)}</text>')
-    on = [(i, s) for i, s in enumerate(state.seats) if s.tile == tile]
+    mk = marks(state.seats)
+    on = [(i, s) for i, s in enumerate(state.seats) if state.tile_of(s) == tile]
     for k, (i, seat) in enumerate(on):
         cx, cy = x + 14 + (k % 3) * 26, y + 52 + (k // 3) * 24
         out.append(f'<circle cx="{cx}" cy="{cy}" r="11" fill="{TOKENS[i % len(TOKENS)]}" stroke="#222"/>')
         out.append(f'<text x="{cx}" y="{cy + 4}" font-size="11" fill="white" text-anchor="middle">'
-                   f'{escape(seat.mark)}</text>')
+                   f'{escape(mk[seat])}</text>')
     return out
 
 
 def _footer(state: State) -> str:
     from pbd.games.tower import board
 
-    if state.winner:
-        return f"Winner: {state.result}"
+    if state.result:
+        return f"Result: {state.result}"
     if state.decisions:
         return f"Waiting on {state.decisions[0].seat}: {state.decisions[0].prompt}"
-    return board.turn_line(state)
+    if state.ask:
+        return f"Asking {state.mover}: {board.safe_prompt(state, state.mover, state.ask)}"
+    if not state.started:
+        return f"Waiting for {state.players - len(state.seats)} more player(s) to join"
+    return f"Turn {state.round}: {state.mover} — {board.PHASES[(state.step, state.placed)]}"
