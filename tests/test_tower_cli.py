@@ -9,6 +9,7 @@ shared deck (``give``), and tiles get cards by a hand edit of the board (``put``
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from unittest import mock
 
 from tower_helpers import give, hand_of, put, show, start, start_rolling, tile_of, upcoming
@@ -55,12 +56,21 @@ def test_players_out_of_range_are_refused(pbd, tmp_path):
     assert result.exit_code == 2 and "2 to 6" in result.output
 
 
+def test_an_unknown_option_is_refused_with_the_options(pbd, tmp_path):
+    result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "-O", "colour=red")
+    assert result.exit_code == 2 and "no option 'colour'" in result.output and "exact-finish" in result.output
+    result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "-O", "exact-finish=maybe")
+    assert result.exit_code == 2 and "'bounce' (the default) or 'stay'" in result.output
+    assert not (tmp_path / "m.txt").exists()
+
+
 def test_the_template_is_the_default_board(pbd, tmp_path):
     out = tmp_path / "blank.txt"
     pbd("template", "tower", "-o", out, ok=True)
     text = out.read_text()
     assert "Floor 6 ← | 48 Treasure | 47" in text and "Floor 1 → | 1 Start | 2 |" in text
     assert text == GAME.template()
+    assert (Path(__file__).parent.parent / "templates" / "tower.txt").read_text(encoding="utf-8") == text
     assert pbd("show", out, "--game", "tower").exit_code == 0
 
 

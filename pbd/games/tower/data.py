@@ -1,9 +1,10 @@
 """The Tower's data files: the board (floors, tiles, directions, start, treasure) and the deck.
 
-Both are TOML (``decks/tower/board.toml`` and ``decks/tower/deck.toml`` are the defaults).
-A file is read once, on the creating player's machine; its *content* goes into the match
-document (the ``Board:`` and ``Deck:`` lines), so a document never names a file and every
-reader sees the same tower.  Every problem of a file is listed at once (exit 3).
+Both are TOML (``decks/tower/board.toml`` is the default board, ``decks/tower/deck.toml`` the
+deck every match deals from, one shared face-down pile).  A board file is read once, on the
+creating player's machine; its *content* goes into the match document (the ``Board:`` line,
+the deck's counts in the ``Cards:`` line), so a document never names a file and every reader
+sees the same tower.  Every problem of a file is listed at once (exit 3).
 
 Board file::
 
