@@ -559,7 +559,7 @@ def test_a_match_to_the_end_then_reveal_and_audit(pbd, tmp_path):
             next((m for m in ("play Shield", "play Sword", "pass", "roll", "stay") if m in moves), moves[-1])
         move(pbd, doc, who, pick)
     data = show(pbd, doc)
-    assert data["result"] and data["to_move"] == []
+    assert data["result"] and data["to_move"] == [] and data["cards"]        # cards were placed on the way
     assert pbd("check", doc).exit_code == 0
     pbd("reveal", doc, "--as", "Ann", ok=True)
     pbd("reveal", doc, "--as", "Ben", ok=True)
