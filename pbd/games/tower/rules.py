@@ -4,7 +4,9 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
 
 * The cards are one shared deck, face down (the bundled deck of 40: kinds and counts in
   ``decks/tower/deck.toml``), shuffled in by every seat as it joins; each seat is dealt
-  one card when the match starts.  No one sees a card before it is theirs.
+  one card when the match starts.  No one sees a card before it is theirs: with three or
+  more seats, a first card waits on the unlocks of seats that have not had a command yet,
+  so the first players may roll their first turn without it.
 * A turn is: optionally place one tile card from your hand, then roll one die and move
   that many tiles along the path.  The turn's draw comes at its end: the top card of the
   shared pile is dealt to you face down, and the other seats' pbd unlock it on their next
