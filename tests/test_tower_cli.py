@@ -407,6 +407,30 @@ def test_landing_from_a_duel_triggers_the_tile(pbd, tmp_path):
         assert tiles == [22, 30]                          # winner 21 → Torch → 22; loser 19 → Rope → 30
 
 
+def test_guards_met_after_a_duel_ask_each_duelist_in_turn(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _duel(doc)
+    put(doc, cards={21: "Guard", 19: "Guard"})
+    move(pbd, doc, "Ann", "roll; pass")
+    a, b = upcoming(doc, "Ben", 2)
+    move(pbd, doc, "Ben", "pass")
+    assert a != b                                         # these seeds roll no tie (a tie rolls again)
+    asked = []
+    for _ in range(4):
+        data = show(pbd, doc)
+        who = (data["decisions"] and data["decisions"][0]["seat"]) or (data["asking"] and data["asking"]["seat"])
+        if not who:
+            break
+        asked.append(who)
+        move(pbd, doc, who, "pass")                       # a decision the log explains: no exit 3
+    assert sorted(asked) == ["Ann", "Ben"]
+    want = {"Ann": 20, "Ben": 18} if a > b else {"Ann": 18, "Ben": 20}
+    assert {n: tile_of(pbd, doc, n) for n in want} == want
+    assert show(pbd, doc)["to_move"] == ["Ben"]
+    problems = json.loads(pbd("check", doc, "--json").stdout)["problems"]
+    assert all("the shared deck placed no card there" in p for p in problems)      # only the hand-put Guards
+
+
 # -- hand limit, finish, winner --------------------------------------------------------------------------
 
 def test_the_sixth_card_must_be_discarded_and_the_discard_is_logged(pbd, tmp_path):
