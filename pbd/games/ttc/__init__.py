@@ -379,6 +379,12 @@ class TwinTowerCity(Playable):
         """Return every move legal now for ``player``, in notation."""
         return rules.legal(state, player)
 
+    def legal_text(self, state: State, player: str, moves: list[str]) -> list[str]:
+        """Return the legal moves one line per card, with the Power each brings (``pbd legal``'s text view)."""
+        from pbd.games.ttc.present import legal_text
+
+        return legal_text(state, _name(state, player), moves)
+
     def problems(self, state: State) -> list[str]:
         """Return every rule the board breaks (for ``pbd check``)."""
         out = []
