@@ -307,6 +307,12 @@ class CncGame(Playable):
                                f"a new chain value ({creator}'s next command)"))
         return data
 
+    def svg(self, state: State) -> str:
+        """Return the board as an SVG picture (``pbd show --svg FILE``)."""
+        from pbd.games.cnc.svg import svg
+
+        return svg(state, self.catalogue)
+
     def card_line(self, state: State, card: str) -> str:
         """Return a hand card in one line: its cost and a summary (``pbd hand``)."""
         from pbd.games.cnc.present import card_line

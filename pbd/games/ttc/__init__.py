@@ -379,6 +379,12 @@ class TwinTowerCity(Playable):
         """Return every move legal now for ``player``, in notation."""
         return rules.legal(state, player)
 
+    def svg(self, state: State) -> str:
+        """Return the rounds and score as an SVG picture (``pbd show --svg FILE``)."""
+        from pbd.games.ttc.svg import svg
+
+        return svg(state)
+
     def legal_text(self, state: State, player: str, moves: list[str]) -> list[str]:
         """Return the legal moves one line per card, with the Power each brings (``pbd legal``'s text view)."""
         from pbd.games.ttc.present import legal_text
