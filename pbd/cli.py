@@ -444,9 +444,28 @@ def _kv(text: str) -> tuple[str, str]:
     return key.strip(), (value.strip() or "yes")
 
 
+def attach_completion(group: click.Group) -> None:
+    """Let the shell complete every ``DOC`` argument with documents and ``pbd card NAME`` with card names.
+
+    Run once all commands exist (from :func:`main`), so commands added anywhere in this module are covered.
+    """
+    from pbd import completion
+
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            attach_completion(command)
+            continue
+        for param in command.params:
+            if param.name == "doc" and param._custom_shell_complete is None:
+                param._custom_shell_complete = completion.documents
+            elif command.name == "card" and isinstance(param, click.Argument) and param._custom_shell_complete is None:
+                param._custom_shell_complete = completion.card_names
+
+
 def main() -> None:
     """Run the CLI; no traceback reaches the user for expected failures."""
     try:
+        attach_completion(cli)
         cli.main(prog_name="pbd")
     except KeyboardInterrupt:
         click.echo("pbd: interrupted. If it was writing, your next pbd command on this match finds out whether "

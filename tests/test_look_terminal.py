@@ -68,3 +68,43 @@ def test_a_reader_that_stops_early_is_not_an_error(match, command):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0, err
     assert "internal error" not in err and "Traceback" not in err
+
+
+def _complete(words, cword, cwd):
+    env = dict(os.environ, _PBD_COMPLETE="bash_complete", COMP_WORDS=words, COMP_CWORD=str(cword))
+    proc = subprocess.run([sys.executable, "-m", "pbd"], capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return [ln.split(",", 1)[1] for ln in proc.stdout.splitlines() if "," in ln]
+
+
+def test_shell_completion_offers_documents(tmp_path):
+    (tmp_path / "match.txt").write_text("x")
+    (tmp_path / "matches").mkdir()
+    (tmp_path / "notes.png").write_text("x")
+    assert _complete("pbd show ma", 2, tmp_path) == ["match.txt", "matches/"]
+    assert _complete("pbd legal ma", 2, tmp_path) == ["match.txt", "matches/"]
+    assert _complete("pbd show no", 2, tmp_path) == []
+
+
+def test_card_names_complete_for_a_card_command():
+    import click
+    from click.shell_completion import ShellComplete
+
+    from pbd.cli import attach_completion
+
+    @click.group()
+    def group():
+        """A stand-in for pbd with a card command."""
+
+    @group.command("card")
+    @click.argument("name")
+    @click.option("--game")
+    def card(name, game):
+        """Print a card."""
+
+    attach_completion(group)
+    offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card"], "spider")
+    assert [c.value for c in offered] == ["Spider-Man"]
+    offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card", "--game", "cnc"], "Bat")
+    assert "Batman" in [c.value for c in offered]

@@ -40,9 +40,11 @@ def card_line(cat: Catalogue, name: str) -> str:
 
 
 def _sentence(text: str) -> str:
-    """Return the first sentence of a card text, without its cost (already shown)."""
-    first = re.split(r"(?<=[.!?])\s", " ".join(text.split()), maxsplit=1)[0] if text else ""
-    return "" if re.match(r"^costs? \d+ AP", first, re.I) else first.rstrip(".")
+    """Return the first sentence of a card text that is not its cost or CP (already shown)."""
+    for sentence in re.split(r"(?<=[.!?])\s", " ".join(text.split()))[:6] if text else []:
+        if not re.match(r"^(costs? \d+ AP|CP \d+|no CP value)\b", sentence, re.I):
+            return sentence.rstrip(".")
+    return ""
 
 
 class _Dice(Chance):
