@@ -66,5 +66,17 @@ def fold(moves: list[str]) -> list[str]:
         groups.setdefault((head, sep), []).append(rest)
     out = []
     for (head, sep), rests in groups.items():
-        out.append(head + (sep + " | ".join(rests) if sep else ""))
+        shown = _runs([int(r) for r in rests]) if all(r.isdigit() for r in rests) else " | ".join(rests)
+        out.append(head + (sep + shown if sep else ""))
     return out
+
+
+def _runs(numbers: list[int]) -> str:
+    """Return numbers as runs: ``[2, 3, 4, 9]`` -> ``2–4, 9``."""
+    out: list[tuple[int, int]] = []
+    for n in numbers:
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return ", ".join(f"{a}–{b}" if b > a + 1 else f"{a}, {b}" if b == a + 1 else f"{a}" for a, b in out)

@@ -80,3 +80,18 @@ def test_reveal_names_the_document_in_its_hint(pbd, tmp_path, match):
     match.rename(named)
     out = pbd("reveal", named, "--as", "Ann", "--now", ok=True).output
     assert f"pbd audit '{named}'" in out and "DOC" not in out
+
+
+def test_a_long_legal_list_of_another_game_is_folded_by_target(pbd, tmp_path):
+    doc = tmp_path / "tower.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", "2", "--seed", "ann", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    _play(pbd, doc, "Ann", "draw")
+    moves = pbd.json("legal", doc, "--as", "Ann")["moves"]
+    out = pbd("legal", doc, "--as", "Ann", ok=True).output.splitlines()
+    places = [m for m in moves if m.startswith("play ")]
+    assert len(places) > 12 and "roll" in out
+    card = places[0].split(" on ")[0]
+    line = next(ln for ln in out if ln.startswith(card + " on "))
+    assert re.fullmatch(rf"{card} on \d+(–\d+)?(, \d+(–\d+)?)*", line), line
+    assert len(out) < len(moves)
