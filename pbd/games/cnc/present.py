@@ -149,20 +149,22 @@ def _group_line(head: str, items: list[tuple[str, int, list[str]]]) -> str:
     """Return one line: the head, its cost (one figure, or per target when they differ), the targets and outcomes."""
     costs = {cost for _, cost, _ in items}
     cost = f"{costs.pop()} AP" if len(costs) == 1 else ""
+    if cost == "0 AP" and head.startswith(("end turn", "accept", "reject")):
+        cost = ""                                        # not an action that costs: no figure to show
     if head == "draw":
         counts = [t for t, _, _ in items]
         return f"draw {counts[0]}–{counts[-1]} — 1 AP a card" if len(counts) > 1 else "draw — 1 AP"
     if len(items) == 1 and not items[0][0]:
         _, _, changes = items[0]
-        return head + _tail([cost] if cost != "0 AP" else [], changes)
+        return head + _tail([cost] if cost else [], changes)
     if head in ("withdraw", "discard", "discard from hand"):
-        return f"{head} {' | '.join(t for t, _, _ in items)}" + (f" — {cost}" if cost and cost != "0 AP" else "")
+        return f"{head} {' | '.join(t for t, _, _ in items)}" + (f" — {cost}" if cost else "")
     parts = []
     for target, each, changes in items:
         own = [c[len(target) + 1:] if c.startswith(target + " ") else c for c in changes]
         extra = [] if cost else [f"{each} AP"]
         parts.append(target + (f" ({', '.join(extra + own)})" if extra or own else ""))
-    return f"{head} — {cost + ': ' if cost and cost != '0 AP' else ''}" + " · ".join(parts)
+    return f"{head} — {cost + ': ' if cost else ''}" + " · ".join(parts)
 
 
 def _tail(first: list[str], changes: list[str]) -> str:
