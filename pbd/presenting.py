@@ -8,6 +8,8 @@ outcomes).  ``--json`` output never goes through here.
 
 from __future__ import annotations
 
+from pbd.errors import PbdError
+
 #: the words ``pbd hand`` prints for the keys games return beside the hand
 LABELS = {
     "deck": "Cards left in your deck", "ap": "Action points", "cp": "City points", "tile": "Your tile",
@@ -45,7 +47,10 @@ def legal_lines(game, state, name: str, moves: list[str]) -> list[str]:
     """Return ``pbd legal``'s lines: the game's own grouped view, else the moves (folded when the list is long)."""
     own = getattr(game, "legal_text", None)
     if own is not None:
-        return own(state, name, moves)
+        try:
+            return own(state, name, moves)
+        except PbdError:                 # a view that cannot be built: the plain list is still right
+            pass
     return fold(moves) if len(moves) > FOLD_OVER else list(moves)
 
 

@@ -49,9 +49,9 @@ def _after(state: State, player: str, side: str, move: str) -> int | None:
     """Return ``side``'s Power once ``move`` is played (on a copy of the round), or None if it cannot be scored."""
     ph = rules.phase(state)
     cat = rules.catalogue(state)
-    parsed = notation.parse(move)
-    card = cat.card(parsed.card, parsed.kind)
     try:
+        parsed = notation.parse(move)
+        card = cat.card(parsed.card, parsed.kind)
         if card.kind == "battle":
             play = deal.battle_play(cat, card.id, side, player)
         else:
