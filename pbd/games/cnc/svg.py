@@ -48,7 +48,9 @@ def _headline(state: State) -> str:
         return f"Result: {state.result}"
     if not state.started:
         return "Waiting for player 2 to join"
-    return f"Turn {state.turn_number}: {state.current.name} to move ({state.current.ap} AP)"
+    line = f"Turn {state.turn_number}: {state.current.name} to move ({state.current.ap} AP)"
+    owed = [f"{p.player} owes {p.kind}" + (f" {p.count}" if p.kind == "discard" else "") for p in state.pending[:3]]
+    return " · ".join([line, *owed])
 
 
 def _half(state: State, side: Side, index: int, y: int, cat: Catalogue) -> list[str]:
