@@ -56,7 +56,8 @@ STYLE = {"heading": {"bold": True, "underline": True}, "bold": {"bold": True},
 #: words worth a colour wherever they appear: a C&C class (its rulebook colour), a status, whose turn it is
 WORDS = re.compile(r"\b(?P<klass>Anti-Hero|Anti-Villain|Hero|Villain|Civilian|Government)\b"
                    r"|\b(?P<status>frozen|poisoned|confused)\b"
-                   r"|(?P<turn>\b[^\s:·][^:·\n]{0,60}? to (?:move|play)\b|^Result: .*|^Winner: .*|\bwins the match\b.*)")
+                   r"|(?P<turn>\b[^\s:·][^:·\n]{0,60}? to (?:move|play)\b"
+                   r"|^Result: .*|^Winner: .*|\bwins the match\b.*)")
 CLASS_COLOUR = {"Hero": "Blue", "Anti-Hero": "Gray", "Civilian": "Yellow", "Government": "Green",
                 "Anti-Villain": "Orange", "Villain": "Red"}
 

@@ -28,7 +28,7 @@ def card_names(ctx, param, incomplete: str) -> list[str]:
 
 
 def names_of(game_name: str | None) -> list[str]:
-    """Return every card name of ``game_name``'s catalogue (a game with a ``card_names()`` hook), or of every such game."""
+    """Return every card name of ``game_name`` (a game with a ``card_names()`` hook), or of every such game."""
     from pbd import games
 
     wanted = [game_name] if game_name else list(games.BUNDLED)

@@ -28,7 +28,7 @@ def label(key: str) -> str:
 
 
 def hand_lines(game, state, name: str, data: dict) -> list[str]:
-    """Return ``pbd hand``'s lines: the cards (each with the game's one-line summary, if it has one), then the rest in words."""
+    """Return ``pbd hand``'s lines: the cards (with the game's one-line summary, if any), then the rest in words."""
     cards = data.get("hand", [])
     describe = getattr(game, "card_line", None)
     lines = [f"{name}'s hand ({len(cards)}):"]
@@ -55,7 +55,10 @@ def legal_lines(game, state, name: str, moves: list[str]) -> list[str]:
 
 
 def split_move(move: str) -> tuple[str, str, str]:
-    """Return ``(head, separator, rest)``: ``play Rope on 17`` -> ``("play Rope", " on ", "17")`` (no separator: ``(move, "", "")``)."""
+    """Return ``(head, separator, rest)``: ``play Rope on 17`` -> ``("play Rope", " on ", "17")``.
+
+    A move without a separator is ``(move, "", "")``.
+    """
     cuts = [(move.find(sep), sep) for sep in SEPARATORS if move.find(sep) > 0]
     if not cuts:
         return move, "", ""

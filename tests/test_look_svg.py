@@ -111,4 +111,5 @@ def test_ttc_picture_shows_rounds_power_and_rounds_won(pbd, tmp_path):
     _hostile(doc)
     root = _picture(pbd, doc, path)
     raw = path.read_text(encoding="utf-8")
-    assert "<script>" not in raw and "&lt;script&gt;&amp;Ann" in raw and f"Light: {HOSTILE} · Dark: Ben" in _texts(root)
+    assert "<script>" not in raw and "&lt;script&gt;&amp;Ann" in raw
+    assert f"Light: {HOSTILE} · Dark: Ben" in _texts(root)

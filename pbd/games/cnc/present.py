@@ -21,7 +21,7 @@ SUMMARY_LIMIT = 110
 
 
 def card_line(cat: Catalogue, name: str) -> str:
-    """Return a hand card in one line: name, cost, and what it is (``Spider-Man — 1 AP · Hero, 15 HP · Web Strike 10``)."""
+    """Return a hand card in one line: name, cost and what it is (``Spider-Man — 1 AP · Hero, 15 HP · ...``)."""
     if name not in cat:
         return name
     card = cat.get(name)
