@@ -1,7 +1,7 @@
 """Text views of a player's private answers: the hand in words, the legal moves grouped.
 
 Pure formatting over what the game returns; a game may add detail through optional hooks:
-``card_line(state, card) -> str`` (a hand card: cost and a one-line summary) and
+``card_line(state, card, player) -> str`` (a hand card: cost and a one-line summary) and
 ``legal_text(state, player, moves) -> list[str]`` (the legal moves, grouped, with costs and
 outcomes).  ``--json`` output never goes through here.
 """
@@ -32,7 +32,7 @@ def hand_lines(game, state, name: str, data: dict) -> list[str]:
     cards = data.get("hand", [])
     describe = getattr(game, "card_line", None)
     lines = [f"{name}'s hand ({len(cards)}):"]
-    lines += [f"  {describe(state, c) if describe else c}" for c in cards]
+    lines += [f"  {describe(state, c, name) if describe else c}" for c in cards]
     lines += [f"{label(k)}: {_words(v)}" for k, v in data.items() if k != "hand"]
     return lines
 

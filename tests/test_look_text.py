@@ -95,3 +95,18 @@ def test_a_long_legal_list_of_another_game_is_folded_by_target(pbd, tmp_path):
     line = next(ln for ln in out if ln.startswith(card + " on "))
     assert re.fullmatch(rf"{card} on \d+(–\d+)?(, \d+(–\d+)?)*", line), line
     assert len(out) < len(moves)
+
+
+def test_twin_tower_city_hand_shows_power_own_half_first(pbd, tmp_path):
+    doc = tmp_path / "ttc.txt"
+    pbd("new", "ttc", doc, "--as", "Ann", "--deck", "sample", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    for who, mine, theirs in (("Ann", "light", "dark"), ("Ben", "dark", "light")):
+        out = pbd("hand", doc, "--as", who, ok=True).output
+        battles = [ln for ln in out.splitlines() if ln.startswith("  battle ")]
+        assert battles, out
+        for line in battles:
+            assert re.fullmatch(rf"  battle \d+ · {mine} .+ \d+ \+ .+ \d+ · {theirs} .+ \d+ \+ .+ \d+ · env .+ "
+                                r"\((light|dark) \+\d+\)", line), line
+        assert re.search(rf"^  army \d+ · {mine} · (.+ \d+, ){{4}}.+ \d+$", out, re.M), out
+        assert f"Side: {mine}" in out and "Holding: " in out

@@ -317,7 +317,7 @@ class CncGame(Playable):
         """Return every card name of the catalogue (for shell completion)."""
         return sorted(c.name for c in self.catalogue.cards.values())
 
-    def card_line(self, state: State, card: str) -> str:
+    def card_line(self, state: State, card: str, player: str) -> str:
         """Return a hand card in one line: its cost and a summary (``pbd hand``)."""
         from pbd.games.cnc.present import card_line
 

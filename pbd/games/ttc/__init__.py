@@ -379,6 +379,12 @@ class TwinTowerCity(Playable):
         """Return every move legal now for ``player``, in notation."""
         return rules.legal(state, player)
 
+    def card_line(self, state: State, card: str, player: str) -> str:
+        """Return a hand card with the Power of its warriors and items, the player's half first (``pbd hand``)."""
+        from pbd.games.ttc.present import card_line
+
+        return card_line(state, card, _name(state, player))
+
     def svg(self, state: State) -> str:
         """Return the rounds and score as an SVG picture (``pbd show --svg FILE``)."""
         from pbd.games.ttc.svg import svg

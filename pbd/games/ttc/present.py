@@ -81,3 +81,38 @@ def _line(state: State, key: str, items: list[tuple[str, int | None]], mine: str
             f"best: replacing {best[0]}")
 
 
+
+
+def card_line(state: State, text: str, player: str) -> str:
+    """Return a hand card (as the hand lists it: ``battle 17 · ...``) with the Power of what it brings.
+
+    A Battle Card shows the player's side first: ``battle 2 · light Don Triumph 9 + Liberty Bell 3 · dark ...``;
+    an Army Card lists its warriors' Power.  Anything unexpected is returned as it was.
+    """
+    m = re.match(r"^(battle|army|warrior) (\d+)\b", text)
+    if not m:
+        return text
+    try:
+        cat = rules.catalogue(state)
+        card = cat.card(int(m.group(2)), m.group(1))
+    except PbdError:
+        return text
+    power = _power(cat)
+    if card.kind == "battle":
+        env = cat.environments.get(card.environment)
+        halves = {"light": f"light {power(card.light_warrior)} + {power(card.light_item, 'items')}",
+                  "dark": f"dark {power(card.dark_warrior)} + {power(card.dark_item, 'items')}"}
+        mine = next((s.side for s in state.seats if s.name == player), None)
+        order = [mine, "dark" if mine == "light" else "light"] if mine in halves else ["light", "dark"]
+        tail = f" · env {card.environment}" + (f" ({env.side} +{env.power})" if env else "")
+        return f"battle {card.id} · " + " · ".join(halves[s] for s in order) + tail
+    if card.kind == "army":
+        return f"army {card.id} · {card.side} · " + ", ".join(power(w) for w in card.warriors)
+    return text
+
+
+def _power(cat):
+    def power(name: str, table: str = "warriors") -> str:
+        found = getattr(cat, table).get(name)
+        return f"{name} {found.power}" if found is not None else name
+    return power
