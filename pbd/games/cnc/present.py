@@ -77,7 +77,11 @@ def outcome(state: State, cat: Catalogue, player: str, move: str) -> tuple[int, 
     gained = [f"+{printed - spent} AP this turn"] if printed > spent else []
     if dice.rolled:
         return printed, gained + ["a die decides"]
-    return printed, gained + _changes(state, trial, player)
+    changes = _changes(state, trial, player)
+    if parsed.kind == "end" and trial.started and not trial.result:
+        nxt = trial.current
+        changes = [f"{nxt.name} to move with {nxt.ap} AP"] + [c for c in changes if not c.startswith(f"{nxt.name}'s AP")]
+    return printed, gained + changes
 
 
 def _changes(before: State, after: State, player: str) -> list[str]:
@@ -98,6 +102,12 @@ def _changes(before: State, after: State, player: str) -> list[str]:
                 out.append(f"{key} HP {c.hp} → {n.hp}")
             out += [f"{key} {s}" for s in n.statuses if s not in c.statuses]
             out += [f"{key} no longer {s}" for s in c.statuses if s not in n.statuses]
+        if old.name != player and old.ap != new.ap:
+            out.append(f"{old.name}'s AP {old.ap} → {new.ap}")
+        if old.ap_next != new.ap_next:
+            out.append(f"{old.name}'s next turn AP {new.ap_next - old.ap_next:+d}")
+        out += [f"{c} destroyed" for c in old.cities if c not in new.cities and c in new.discards]
+        out += [f"+ {c}" for c in new.cities if c not in old.cities and old.name != player]
         if len(new.hand) > len(old.hand) and old.name == player:
             out.append(f"+{len(new.hand) - len(old.hand)} card(s) to your hand")
         if old.name != player and len(new.hand) < len(old.hand):
