@@ -31,7 +31,8 @@ def test_legal_shows_costs_and_outcomes_grouped_by_card(pbd, match):
     moves = pbd.json("legal", match, "--as", "Ann")["moves"]
     out = pbd("legal", match, "--as", "Ann", ok=True).output.splitlines()
     assert len(out) < len(moves)
-    assert any(ln.startswith("end turn — Ben to move with ") for ln in out) and any(re.fullmatch(r"draw 1–\d — 1 AP a card", ln) for ln in out)
+    assert any(ln.startswith("end turn — Ben to move with ") for ln in out)
+    assert any(re.fullmatch(r"draw 1–\d — 1 AP a card", ln) for ln in out)
     attack = next(ln for ln in out if " attacks — " in ln)
     assert re.search(r" attacks — \d+ AP: .+ \(HP \d+ → \d+", attack), attack
     assert all(re.search(r"— \d+ AP", ln) for ln in out if ln.startswith("play "))

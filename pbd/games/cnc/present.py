@@ -80,7 +80,8 @@ def outcome(state: State, cat: Catalogue, player: str, move: str) -> tuple[int, 
     changes = _changes(state, trial, player)
     if parsed.kind == "end" and trial.started and not trial.result:
         nxt = trial.current
-        changes = [f"{nxt.name} to move with {nxt.ap} AP"] + [c for c in changes if not c.startswith(f"{nxt.name}'s AP")]
+        changes = [f"{nxt.name} to move with {nxt.ap} AP",
+                   *(c for c in changes if not c.startswith(f"{nxt.name}'s AP"))]
     return printed, gained + changes
 
 
