@@ -108,3 +108,5 @@ def test_card_names_complete_for_a_card_command():
     assert [c.value for c in offered] == ["Spider-Man"]
     offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card", "--game", "cnc"], "Bat")
     assert "Batman" in [c.value for c in offered]
+    offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card", "--game", "ttc"], "don")
+    assert [c.value for c in offered] == ["Don Triumph"]

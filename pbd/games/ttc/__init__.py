@@ -379,6 +379,14 @@ class TwinTowerCity(Playable):
         """Return every move legal now for ``player``, in notation."""
         return rules.legal(state, player)
 
+    def card_names(self) -> list[str]:
+        """Return the warriors, items and environments of the bundled deck (for shell completion).
+
+        :raises DeckFormatError: the bundled deck cannot be read.
+        """
+        cat = load_deck("sample").catalogue
+        return sorted({*cat.warriors, *cat.items, *cat.environments})
+
     def card_line(self, state: State, card: str, player: str) -> str:
         """Return a hand card with the Power of its warriors and items, the player's half first (``pbd hand``)."""
         from pbd.games.ttc.present import card_line
