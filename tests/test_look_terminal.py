@@ -67,7 +67,7 @@ def test_a_reader_that_stops_early_is_not_an_error(match, command):
     proc.stdout.close()                     # like `| head -0`: the reader is gone before pbd writes
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0, err
-    assert "internal error" not in err and "Traceback" not in err
+    assert err == ""
 
 
 def _complete(words, cword, cwd):
