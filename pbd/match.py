@@ -474,7 +474,7 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
-    return Result(lines, data, styles=game.styles(text))
+    return Result(lines, data, styles=game.styles(text) if hasattr(game, "styles") else None)
 
 
 def _draw(game, state, svg_path: str) -> str:
