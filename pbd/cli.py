@@ -457,9 +457,11 @@ def attach_completion(group: click.Group) -> None:
             attach_completion(command)
             continue
         for param in command.params:
-            if param.name == "doc" and param._custom_shell_complete is None:
+            if getattr(param, "_custom_shell_complete", None) is not None:
+                continue                         # the command chose its own (click keeps it there since 8.0)
+            if param.name == "doc":
                 param._custom_shell_complete = completion.documents
-            elif command.name == "card" and isinstance(param, click.Argument) and param._custom_shell_complete is None:
+            elif command.name == "card" and isinstance(param, click.Argument):
                 param._custom_shell_complete = completion.card_names
 
 
