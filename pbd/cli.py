@@ -7,6 +7,7 @@ become messages and exit codes.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -32,8 +33,65 @@ def _emit(result: Result, as_json: bool = False) -> None:
         click.echo(json.dumps(result.data if result.data is not None else {"lines": result.lines},
                               indent=2, ensure_ascii=False))
     else:
-        for line in result.lines:
+        for line in _painted(result) if _colour_wanted() else result.lines:
             click.echo(line)
+
+
+def _colour_wanted() -> bool:
+    """Return True when stdout is a terminal and ``NO_COLOR`` is unset (https://no-color.org): never in pipes."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+#: how each style of :meth:`pbd.games.base.Game.styles` (and each word painted) looks on a terminal
+STYLE = {"heading": {"bold": True, "underline": True}, "bold": {"bold": True},
+         "Blue": {"fg": "blue"}, "Gray": {"fg": 244}, "Grey": {"fg": 244}, "Yellow": {"fg": "yellow"},
+         "Green": {"fg": "green"}, "Orange": {"fg": 208}, "Red": {"fg": "red"}, "Black": {},
+         "frozen": {"fg": "cyan", "bold": True}, "poisoned": {"fg": "green", "bold": True},
+         "confused": {"fg": "magenta", "bold": True}}
+#: words worth a colour wherever they appear: a C&C class (its rulebook colour), a status, whose turn it is
+WORDS = re.compile(r"\b(?P<klass>Anti-Hero|Anti-Villain|Hero|Villain|Civilian|Government)\b"
+                   r"|\b(?P<status>frozen|poisoned|confused)\b"
+                   r"|(?P<turn>\b[^\s:·][^:·\n]{0,60}? to (?:move|play)\b"
+                   r"|^Result: .*|^Winner: .*|\bwins the match\b.*)")
+CLASS_COLOUR = {"Hero": "Blue", "Anti-Hero": "Gray", "Civilian": "Yellow", "Government": "Green",
+                "Anti-Villain": "Orange", "Villain": "Red"}
+
+
+def _painted(result: Result) -> list[str]:
+    """Return the result's lines coloured: the game's style spans where it gave some, else known words."""
+    spans = result.styles or []
+    out, offset = [], 0
+    for line in result.lines:
+        mine = [(max(s, offset) - offset, min(e, offset + len(line)) - offset, style) for s, e, style in spans
+                if s < offset + len(line) and e > offset]
+        out.append(_paint_spans(line, mine) if mine else WORDS.sub(_paint_word, line))
+        offset += len(line) + 1
+    return out
+
+
+def _paint_spans(line: str, spans: list[tuple[int, int, str]]) -> str:
+    """Return ``line`` with each ``(start, end, style)`` span styled (innermost last; spans may nest, not cross)."""
+    marks = sorted(((s, e, style) for s, e, style in spans if STYLE.get(style)), key=lambda t: (t[0], -t[1]))
+    out, at = [], 0
+    for start, end, style in marks:
+        if start < at:
+            continue                                     # a span inside one already painted: keep the outer
+        out += [line[at:start], click.style(line[start:end], **STYLE[style])]
+        at = end
+    return "".join(out) + line[at:]
+
+
+def _paint_word(m: re.Match) -> str:
+    if m.group("klass"):
+        return click.style(m.group(0), **STYLE[CLASS_COLOUR[m.group("klass")]])
+    if m.group("status"):
+        return click.style(m.group(0), **STYLE[m.group("status")])
+    return click.style(m.group(0), bold=True)
 
 
 def _emit_verdict(run, as_json: bool) -> None:
@@ -387,9 +445,30 @@ def _kv(text: str) -> tuple[str, str]:
     return key.strip(), (value.strip() or "yes")
 
 
+def attach_completion(group: click.Group) -> None:
+    """Let the shell complete every ``DOC`` argument with documents and ``pbd card NAME`` with card names.
+
+    Run once all commands exist (from :func:`main`), so commands added anywhere in this module are covered.
+    """
+    from pbd import completion
+
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            attach_completion(command)
+            continue
+        for param in command.params:
+            if getattr(param, "_custom_shell_complete", None) is not None:
+                continue                         # the command chose its own (click keeps it there since 8.0)
+            if param.name == "doc":
+                param._custom_shell_complete = completion.documents
+            elif command.name == "card" and isinstance(param, click.Argument):
+                param._custom_shell_complete = completion.card_names
+
+
 def main() -> None:
     """Run the CLI; no traceback reaches the user for expected failures."""
     try:
+        attach_completion(cli)
         cli.main(prog_name="pbd")
     except KeyboardInterrupt:
         click.echo("pbd: interrupted. If it was writing, your next pbd command on this match finds out whether "

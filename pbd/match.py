@@ -470,10 +470,11 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     """
     _, game, state = load(open_document(doc_spec), game_name)
     data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
-    lines = game.render(state).rstrip("\n").split("\n")
+    text = game.render(state)
+    lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
-    return Result(lines, data)
+    return Result(lines, data, styles=game.styles(text) if hasattr(game, "styles") else None)
 
 
 def _draw(game, state, svg_path: str) -> str:
@@ -517,10 +518,9 @@ def hand(doc_spec: str, player: str) -> Result:
     """Return a player's private hand."""
     turn = _settle(open_document(doc_spec), player)
     data = turn.game.hand(turn.state, turn.sec)
-    name = turn.name
-    lines = [f"{name}'s hand ({len(data['hand'])}):", *(f"  {c}" for c in data["hand"])]
-    lines += [f"{k.replace('_', ' ')}: {v}" for k, v in data.items() if k != "hand"]
-    return Result(lines + turn.notes, data)
+    from pbd.presenting import hand_lines
+
+    return Result(hand_lines(turn.game, turn.state, turn.name, data) + turn.notes, data)
 
 
 def move(doc_spec: str, player: str, notation: str) -> Result:
@@ -547,7 +547,11 @@ def legal(doc_spec: str, player: str) -> Result:
     turn = _settle(open_document(doc_spec), player)
     game, state, name = turn.game, turn.state, turn.name
     moves = game.legal(state, name)
-    return Result(moves or ["(no legal moves for you now)", *game.status(state)], {"moves": moves})
+    if not moves:
+        return Result(["(no legal moves for you now)", *game.status(state)], {"moves": moves})
+    from pbd.presenting import legal_lines
+
+    return Result(legal_lines(game, state, name, moves), {"moves": moves})
 
 
 def check(doc_spec: str, game_name: str | None = None) -> Result:
@@ -700,9 +704,16 @@ def reveal(doc_spec: str, player: str, now: bool = False) -> Result:
         meta.revealed.append(Reveal(pub.name, sec.seed.hex(), committed))
         meta.record(pub.name, "revealed seed and deck list")
         return Result([f"{pub.name} revealed the seed and the {len(committed)}-line deck list.",
-                       "Anyone can now check the draws: pbd audit DOC"])
+                       f"Anyone can now check the draws: pbd audit {_quoted(doc_spec)}"])
 
     return transact(open_document(doc_spec), player, step)
+
+
+def _quoted(doc_spec: str) -> str:
+    """Return a document's name as a shell would need it typed (quoted if it has spaces or symbols)."""
+    import shlex
+
+    return shlex.quote(doc_spec)
 
 
 def _rebuild(game, state, derived):

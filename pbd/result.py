@@ -12,3 +12,5 @@ class Result:
     lines: list[str]
     data: dict | None = None
     location: str | None = None
+    #: ``(start, end, style)`` spans over ``"\n".join(lines)`` (see ``Game.styles``): a terminal colours them
+    styles: list | None = None

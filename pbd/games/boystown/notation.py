@@ -19,10 +19,15 @@ import re
 from dataclasses import dataclass
 
 from pbd.errors import NotationError
+from pbd.words import notation_hint
 
 EXAMPLES = ("draw", "keep", "redraw", "build Corner Shop", "done", "attack Ben with Street Fighter from hand",
             "attack Cy with Old Mill from town", "defend with Bouncer", "flip", "swap Getaway Driver with Old Mill",
             "use Bodyguard", "use Paperboy on Ben", "pass", "adjust Old Mill TP +1: Handyman")
+
+#: the words of the move forms, for "did you mean" (a misspelt ``atack`` or ``defnd``)
+MOVE_WORDS = ("draw", "keep", "redraw", "build", "place", "done", "flip", "pass", "attack", "with", "from",
+              "hand", "town", "defend", "swap", "use", "adjust")
 
 
 @dataclass(frozen=True)
@@ -78,4 +83,4 @@ def parse(text: str) -> Move:
             raise NotationError(f"adjust by -20..+20, not {amount}")
         return Move(kind, g.get("card", ""), g.get("target", ""), g.get("source", "").lower(),
                     g.get("field", "").lower(), amount, g.get("text", "")[:120])
-    raise NotationError(f"cannot read the move {text!r}", hint="moves look like: " + " · ".join(EXAMPLES))
+    raise NotationError(f"cannot read the move {text!r}", hint=notation_hint(words, MOVE_WORDS, " · ".join(EXAMPLES)))

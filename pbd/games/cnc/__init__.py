@@ -307,6 +307,28 @@ class CncGame(Playable):
                                f"a new chain value ({creator}'s next command)"))
         return data
 
+    def svg(self, state: State) -> str:
+        """Return the board as an SVG picture (``pbd show --svg FILE``)."""
+        from pbd.games.cnc.svg import svg
+
+        return svg(state, self.catalogue)
+
+    def card_names(self) -> list[str]:
+        """Return every card name of the catalogue (for shell completion)."""
+        return sorted(c.name for c in self.catalogue.cards.values())
+
+    def card_line(self, state: State, card: str, player: str) -> str:
+        """Return a hand card in one line: its cost and a summary (``pbd hand``)."""
+        from pbd.games.cnc.present import card_line
+
+        return card_line(self.catalogue, card)
+
+    def legal_text(self, state: State, player: str, moves: list[str]) -> list[str]:
+        """Return the legal moves grouped, with costs and outcomes (``pbd legal``'s text view)."""
+        from pbd.games.cnc.present import legal_text
+
+        return legal_text(state, self.catalogue, player, moves)
+
     def player_names(self, state: State) -> list[str]:
         return [s.name for s in state.sides]
 

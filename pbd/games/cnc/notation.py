@@ -18,10 +18,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pbd.errors import NotationError
+from pbd.words import notation_hint
 
 EXAMPLES = ('draw', 'draw 2', 'play Spider-Man', 'play Carnivorous Plants on Nill', 'Spider-Man attacks Nill',
             'Spider-Man attacks city', 'Mirror Master uses Mirror Trap on Batman', 'withdraw Batman',
             'discard Nill', 'discard Nill from hand', 'adjust Ben CP -10: reason', 'end turn')
+
+#: the words of the move forms, for "did you mean" (a misspelt ``drwa`` or ``atack``)
+MOVE_WORDS = ("draw", "play", "cast", "put", "attack", "attacks", "uses", "withdraw", "return", "discard",
+              "end", "turn", "pass", "done", "accept", "reject", "adjust", "with", "then", "from", "hand", "city")
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ def parse_move(text: str) -> Move:
         raise NotationError(f"say whom {m.group('who')} attacks",
                             hint=f"for example: {m.group('who')} attacks NAME, or {m.group('who')} attacks city")
     raise NotationError(f"cannot read the move {text.strip()!r}",
-                        hint="moves look like: " + " | ".join(EXAMPLES))
+                        hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
 
 
 def _build(kind: str, m: re.Match, source: str) -> Move:

@@ -379,6 +379,32 @@ class TwinTowerCity(Playable):
         """Return every move legal now for ``player``, in notation."""
         return rules.legal(state, player)
 
+    def card_names(self) -> list[str]:
+        """Return the warriors, items and environments of the bundled deck (for shell completion).
+
+        :raises DeckFormatError: the bundled deck cannot be read.
+        """
+        cat = load_deck("sample").catalogue
+        return sorted({*cat.warriors, *cat.items, *cat.environments})
+
+    def card_line(self, state: State, card: str, player: str) -> str:
+        """Return a hand card with the Power of its warriors and items, the player's half first (``pbd hand``)."""
+        from pbd.games.ttc.present import card_line
+
+        return card_line(state, card, _name(state, player))
+
+    def svg(self, state: State) -> str:
+        """Return the rounds and score as an SVG picture (``pbd show --svg FILE``)."""
+        from pbd.games.ttc.svg import svg
+
+        return svg(state)
+
+    def legal_text(self, state: State, player: str, moves: list[str]) -> list[str]:
+        """Return the legal moves one line per card, with the Power each brings (``pbd legal``'s text view)."""
+        from pbd.games.ttc.present import legal_text
+
+        return legal_text(state, _name(state, player), moves)
+
     def problems(self, state: State) -> list[str]:
         """Return every rule the board breaks (for ``pbd check``)."""
         out = []

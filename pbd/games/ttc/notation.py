@@ -15,12 +15,15 @@ import re
 from dataclasses import dataclass, field
 
 from pbd.errors import NotationError
+from pbd.words import notation_hint
 
 EXAMPLES = ('flip · play battle 17 · play army 104 replacing Blamtifa Thug with Doctor Sickle · '
             'play warrior 203 replacing Don Triumph · nullify X22 Missile')
 
 PLAY_RE = re.compile(r"^play\s+(?:(?P<kind>battle|army|warrior)\s+)?(?:card\s+)?#?(?P<id>\d+)"
                      r"(?:\s+(?:replacing|replaces|replace)\s+(?P<swaps>.+))?$", re.IGNORECASE)
+#: the words of the move forms, for "did you mean" (a misspelt ``plya`` or ``replacng``)
+MOVE_WORDS = ("flip", "play", "battle", "army", "warrior", "card", "replacing", "with", "nullify")
 SWAP_RE = re.compile(r"^(?P<old>.+?)\s+(?:with|by|->|→)\s+(?P<new>.+)$", re.IGNORECASE)
 
 
@@ -54,7 +57,7 @@ def parse(text: str) -> Move:
         return Move("nullify", item=words[8:].strip())
     m = PLAY_RE.match(words)
     if not m:
-        raise NotationError(f"cannot read the move {text!r}", hint=f"moves look like: {EXAMPLES}")
+        raise NotationError(f"cannot read the move {text!r}", hint=notation_hint(words, MOVE_WORDS, EXAMPLES))
     kind = m.group("kind").lower() if m.group("kind") else None
     move = Move("play", kind, int(m.group("id")))
     raw = m.group("swaps")
