@@ -93,7 +93,20 @@ def _silence_stdout() -> None:
         pass
 
 
-as_option = click.option("--as", "player", required=True, metavar="NAME", help="Your player name.")
+def _who(ctx, param, value):
+    """Return ``--as NAME``; left out, the one seat PBD_HOME holds in DOC's match (``new`` and ``join`` need it)."""
+    if value is not None or ctx.resilient_parsing:
+        return value
+    doc = ctx.params.get("doc")
+    if ctx.command.name in ("new", "join") or not doc:
+        raise click.MissingParameter(ctx=ctx, param=param)
+    from pbd import status
+
+    return status.whoami(doc)
+
+
+as_option = click.option("--as", "player", callback=_who, metavar="NAME",
+                         help="Your player name (may be left out when this PBD_HOME holds one seat of the match).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 game_option = click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
 hand_doc_option = click.option("--hand-doc", metavar="gdoc:new|gdoc:ID",
@@ -380,6 +393,42 @@ def auth_logout_command():
     from pbd import auth
 
     _emit(auth.logout())
+
+
+# -- my matches, card text (pbd/status.py, pbd/watch.py, pbd/cards_text.py) ----------------
+
+@cli.command("card")
+@click.argument("name", nargs=-1, required=True)
+@click.option("--game", metavar="GAME", help="Look only in this game's catalogue (default: every game).")
+@json_option
+def card_command(name, game, as_json):
+    """Print a card's full entry in words: cost, class, rarity, HP, attacks, abilities, effects.
+
+    \b
+    Examples:
+      pbd card Spider-Man
+      pbd card "Don Triumph" --game ttc
+    """
+    from pbd import cards_text
+
+    _emit(cards_text.card(" ".join(name), game), as_json)
+
+
+@cli.command("status")
+@click.argument("doc", required=False)
+@click.option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@json_option
+def status_command(doc, player, as_json):
+    """List your matches; with DOC, what changed since your last look, your hand and what waits on you.
+
+    \b
+    Examples:
+      pbd status
+      pbd status match.txt
+    """
+    from pbd import status
+
+    _emit(status.status(doc, player), as_json)
 
 
 def _kv(text: str) -> tuple[str, str]:

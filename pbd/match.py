@@ -319,7 +319,18 @@ def _land(turn: Turn, before: dict | None) -> bool:
         raise
     if sec is not None:
         _commit(turn)
+        _remember_match(turn)
     return True
+
+
+def _remember_match(turn: Turn) -> None:
+    """Add the match to the player's list of matches (``pbd status``), having seen its log up to here."""
+    from pbd import status
+
+    try:
+        status.remember(turn.doc, turn.game, turn.state, turn.sec.player, len(turn.state.meta.log))
+    except BackendError as exc:
+        turn.notes.append(f"warning: {exc.message} (pbd status will not list this match)")
 
 
 def _landed(turn: Turn, entry: tuple[int, str] | None, text: str, exc: WriteUncertain) -> bool:
