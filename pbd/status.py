@@ -1,7 +1,7 @@
 """My matches: which matches this machine plays, whose turn it is, and what changed since I last looked.
 
 pbd remembers each match a player creates, joins or moves in (the document, the match id,
-the game and the seats held here) in ``PBD_HOME/my-matches.json`` (0600, folders 0700),
+the game and the seats held here) in ``PBD_HOME/my-matches`` (JSON, 0600, folders 0700),
 together with the log position each seat last saw.  ``pbd status`` lists them;
 ``pbd status DOC`` explains one.  Nothing here writes a match document.
 """
@@ -17,7 +17,7 @@ from pbd.errors import BackendError, PbdError, UsageError
 from pbd.result import Result
 
 #: The file (in PBD_HOME) that lists this machine's matches.
-REGISTRY = "my-matches.json"
+REGISTRY = "my-matches"
 
 
 # -- the registry --------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_status_lists_my_matches_and_whose_turn(pbd, duel, two_homes, tmp_path):
     out = pbd("status", ok=True).output
     assert "Ben vs Ann" in out and "waiting on you" not in out
     home = tmp_path / "home-Ben"
-    assert stat.S_IMODE(os.stat(home / "my-matches.json").st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(home / "my-matches").st_mode) == 0o600
     data = pbd.json("status")
     assert data["matches"][0]["opponents"] == ["Ann"] and data["matches"][0]["to_move"] == ["Ann"]
 
