@@ -234,16 +234,19 @@ def hand_command(doc, player, as_json):
 @click.argument("doc")
 @as_option
 @click.argument("count", type=click.IntRange(1, 10), default=1, required=False)
-def draw_command(doc, player, count):
+@json_option
+def draw_command(doc, player, count, as_json):
     """Draw COUNT cards (default 1) from your deck."""
-    _emit(match.draw(doc, player, count))
+    _emit(match.draw(doc, player, count), as_json)
 
 
 @cli.command("move")
 @click.argument("doc")
 @as_option
 @click.argument("moves")
-def move_command(doc, player, moves):
+@click.option("--dry-run", is_flag=True, help="Show the board and log lines MOVES would give; write, draw and reveal nothing.")
+@json_option
+def move_command(doc, player, moves, dry_run, as_json):
     """Make MOVES, joined by ';' (all or nothing).
 
     \b
@@ -251,8 +254,9 @@ def move_command(doc, player, moves):
       pbd move match.txt --as Ann "draw; play Spider-Man"
       pbd move match.txt --as Ann "Spider-Man attacks Nill"
       pbd move match.txt --as Ann "play Carnivorous Plants on Nill; end turn"
+      pbd move match.txt --as Ann "Spider-Man attacks Nill" --dry-run
     """
-    _emit(match.move(doc, player, moves))
+    _emit(match.move(doc, player, moves, dry_run), as_json)
 
 
 @cli.command("legal")

@@ -216,7 +216,11 @@ def _hand(game, state, name: str) -> tuple[list[str], dict]:
     except PbdError as exc:
         return [f"Your hand: cannot be read here ({exc.message})"], {}
     cards = data.get("hand") or []
-    lines = [f"Your hand ({len(cards)}): " + (", ".join(map(str, cards)) if cards else "(empty)")]
+    text = ", ".join(map(str, cards))
+    if len(text) <= 100:
+        lines = [f"Your hand ({len(cards)}): " + (text or "(empty)")]
+    else:
+        lines = [f"Your hand ({len(cards)}):", *(f"  - {c}" for c in cards)]
     if data.get("note"):
         lines.append(f"  ({data['note']})")
     return lines, data
