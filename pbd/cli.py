@@ -435,6 +435,31 @@ def status_command(doc, player, as_json):
     _emit(status.status(doc, player), as_json)
 
 
+@cli.command("watch")
+@click.argument("doc")
+@click.option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@click.option("--timeout", type=click.FloatRange(min=0), metavar="S",
+              help="Stop after S seconds with exit 6 if nothing waits on you by then.")
+@click.option("--interval", type=click.FloatRange(min=0.01), metavar="S",
+              help="Seconds between looks (default: 1 for a file, 10 for a Google Doc, never less; "
+                   "or PBD_WATCH_INTERVAL).")
+@json_option
+def watch_command(doc, player, timeout, interval, as_json):
+    """Wait until it is your turn or something waits on you, then print pbd status DOC (exit 6 on --timeout).
+
+    \b
+    Examples:
+      pbd watch match.txt
+      pbd watch match.txt --timeout 600
+    """
+    from pbd import watch
+
+    result = watch.watch(doc, player, timeout, interval)
+    if sys.stdout.isatty() and not as_json:
+        click.echo("\a", nl=False)          # a terminal bell: your turn
+    _emit(result, as_json)
+
+
 def _kv(text: str) -> tuple[str, str]:
     key, _, value = text.partition("=")
     return key.strip(), (value.strip() or "yes")

@@ -147,8 +147,6 @@ def waiting(game, state, name: str) -> list[str]:
     for d in view.get("decisions") or ():
         if isinstance(d, dict) and str(d.get("seat", "")).casefold() == name.casefold() and d.get("prompt"):
             out.append(f"decide: {d['prompt']}")
-    if game.pending(state, name):
-        out.append("your pbd owes a step (any pbd command on this match with --as takes it)")
     return list(dict.fromkeys(out))
 
 
@@ -247,6 +245,8 @@ def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], d
         lines.append(f"Since your last look (log entry {seen}):" if moved else
                      f"Nothing new since your last look (log entry {seen}).")
     lines += [f"  {m['n']}. {m['player']}: {m['text']}" for m in moved]
+    if game.pending(state, name):
+        lines.append("Your pbd owes a step (your next pbd command on this match takes it, e.g. pbd hand DOC).")
     res = _resources(game, state, name)
     if res:
         lines.append(f"You: {res}")
