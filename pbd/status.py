@@ -195,13 +195,32 @@ def status_all() -> Result:
 
 # -- one match in detail ---------------------------------------------------------------------
 
+def _value(v) -> str | None:
+    """Return a public value of a seat in words: a number or word, or a list of names (with HP if any)."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, str)):
+        return str(v)
+    if isinstance(v, list):
+        names = []
+        for item in v:
+            if isinstance(item, dict) and item.get("name"):
+                hp = f" {item['hp']}/{item['max_hp']} HP" if "hp" in item and "max_hp" in item else (
+                    f" {item['hp']} HP" if "hp" in item else "")
+                extra = f" ({', '.join(map(str, item['statuses']))})" if item.get("statuses") else ""
+                names.append(f"{item['name']}{hp}{extra}")
+            elif isinstance(item, (str, int)):
+                names.append(str(item))
+        return ", ".join(names) if names else None
+    return None
+
+
 def _resources(game, state, name: str) -> str:
-    """Return the seat's public numbers from the game's description ("cp 100 · ap 3 · hand 5 · deck 44")."""
+    """Return a seat's public numbers and cards from the game's description ("cp 100 · ap 3 · hand 5 · ...")."""
     for p in game.view(state).get("players") or ():
         if isinstance(p, dict) and str(p.get("name", "")).casefold() == name.casefold():
-            return " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in p.items()
-                              if k not in ("name", "seat", "key") and isinstance(v, (int, str)) and not
-                              isinstance(v, bool))
+            parts = [(k.replace("_", " "), _value(v)) for k, v in p.items() if k not in ("name", "seat", "key")]
+            return " · ".join(f"{k} {v}" for k, v in parts if v)
     return ""
 
 
@@ -250,11 +269,15 @@ def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], d
     res = _resources(game, state, name)
     if res:
         lines.append(f"You: {res}")
+    for other in game.player_names(state):
+        if other.casefold() != name.casefold() and _resources(game, state, other):
+            lines.append(f"{other}: {_resources(game, state, other)}")
     hand_lines, hand = _hand(game, state, name)
     lines += hand_lines
     data = {"game": game.name, "doc": doc.label, "player": name, "status": game.status(state),
             "to_move": game.view(state).get("to_move"), "result": game.outcome(state), "waiting": waits,
-            "changes": moved, "hand": hand.get("hand"), "log": len(state.meta.log)}
+            "changes": moved, "hand": hand.get("hand"), "log": len(state.meta.log),
+            "players": game.view(state).get("players")}
     return lines, data
 
 
