@@ -302,5 +302,8 @@ def status(doc_spec: str | None, player: str | None = None) -> Result:
     entry = _entry(_read(), doc_key(doc), state.meta.match_id)
     seen = (entry or {}).get("seen", {}).get(name.casefold())
     lines, data = summary(doc, game, state, name, seen)
-    remember(doc, game, state, name, len(state.meta.log))
+    try:
+        remember(doc, game, state, name, len(state.meta.log))
+    except BackendError as exc:
+        lines.append(f"(warning: {exc.message}; the next status shows these moves again)")
     return Result(lines, data)

@@ -97,3 +97,22 @@ def test_status_on_the_docs_server(pbd, docs_server, monkeypatch, tmp_path):
     assert "Ann vs Ben" in pbd("status", ok=True).output
     out = pbd("status", f"gdoc:{gid}", ok=True).output
     assert "Ben: joined" in out and docs_server.text(gid) == before
+
+
+@pytest.mark.parametrize("game", ["cnc", "ttc", "tower", "boystown", "2xd6"])
+def test_status_and_dry_run_work_for_every_game(pbd, tmp_path, two_homes, game):
+    from pbd import games
+
+    g = games.get(game)
+    decks = g.sample_decks()
+    doc = tmp_path / "m.txt"
+    two_homes("Ann")
+    pbd("new", game, doc, "--as", "Ann", *(["--deck", decks[0]] if decks else []), "--seed", "a", ok=True)
+    two_homes("Ben")
+    pbd("join", doc, "--as", "Ben", *(["--deck", decks[-1]] if g.join_needs_deck else []), "--seed", "b", ok=True)
+    before = doc.read_bytes()
+    listed = pbd.json("status")["matches"][0]
+    assert listed["game"] == game and listed["opponents"] == ["Ann"]
+    data = pbd.json("status", doc)
+    assert data["player"] == "Ben" and data["game"] == game and isinstance(data["waiting"], list)
+    assert doc.read_bytes() == before
