@@ -67,22 +67,62 @@ def _ap(n) -> str:
 
 # -- C&C -----------------------------------------------------------------------------
 
+_WHO = {"self": "you", "opponent": "the opponent"}
+_TO = {"target": "the target", "self": "this character", "opponent cp": "the opponent's CP", "own cp": "your CP",
+       "most damaged friendly": "your most damaged character", "all friendly": "all your characters"}
+
+
+def _whose(who) -> str:
+    return "your" if who in (None, "self") else "the opponent's" if who == "opponent" else f"{who}'s"
+
+
+def _signed(n) -> str:
+    return f"+{n}" if isinstance(n, int) and n > 0 else str(n).replace("-", "−")
+
+
+def _effect_words(eff: dict) -> str:
+    """Return one C&C catalogue effect or modifier in words ("10 damage to the target")."""
+    g = eff.get
+    who, to = _WHO.get(g("who", "self"), g("who")), _TO.get(g("to", "target"), g("to"))
+    words = {
+        "damage": lambda: f"{g('amount')} damage to {to}",
+        "heal": lambda: f"heals {to} by {g('amount')} HP",
+        "cp": lambda: f"{_whose(g('who'))} CP {_signed(g('amount'))}",
+        "draw": lambda: f"you draw {g('count', 1)} card(s) free",
+        "discard_hand": lambda: f"{who} discard{'s' if who != 'you' else ''} {g('count', 1)} card(s) from hand",
+        "ap": lambda: f"{_whose(g('who'))} AP {_signed(g('amount'))}",
+        "ap_next": lambda: f"{_whose(g('who'))} next turn's AP income {_signed(g('amount'))}",
+        "destroy_city": lambda: f"destroys {to} (a City card)",
+        "return_to_hand": lambda: f"returns {to} to its owner's hand",
+        "status": lambda: f"{to} becomes {g('status')}",
+        "cure": lambda: f"cures {to} of every status",
+        "recover": lambda: f"you take the newest {g('count', 1)} card(s) of your discard pile back to your hand",
+        "roll": lambda: f"roll a d{g('sides', 6)}: " + "; ".join(
+            f"{'/'.join(map(str, c.get('on', ())))} → {_cnc_words(c.get('effects'))}" for c in g("outcomes") or ()),
+        "manual": lambda: str(g("text", "see the card's text")),
+        "attack_bonus": lambda: f"{_signed(g('amount'))} to {'your' if g('whose', 'own') == 'own' else g('whose')}"
+                                f" {' '.join(filter(None, [g('class'), g('type')]))} attacks".replace("  ", " "),
+        "ap_per_turn": lambda: f"{_signed(g('amount'))} AP at the start of each of your turns"
+                               + (f" for every {g('per_class')} you have in play" if g("per_class") else ""),
+        "character_limit": lambda: f"you may have {g('amount')} characters in play",
+        "no_attrition_loss": lambda: "you do not lose by Attrition",
+        "protect_cities": lambda: "an opponent must destroy it before any other City card of yours",
+        "extra_event": lambda: f"{_signed(g('amount'))} event card(s) a turn",
+        "extra_city": lambda: f"{_signed(g('amount'))} City card(s) a turn",
+        "immune": lambda: f"immune to {', '.join(g('types') or ())} attacks",
+        "only_harmed_by": lambda: f"harmed only by {', '.join(g('types') or ())} attacks",
+        "damage_reduction": lambda: f"takes {g('amount')} less damage from each attack",
+    }
+    verb = g("do") or g("mod")
+    if verb in words:
+        return words[verb]()
+    return " ".join([str(verb or "effect").replace("_", " ")] +
+                    [f"{k.replace('_', ' ')} {v}" for k, v in eff.items() if k not in ("do", "mod")])
+
+
 def _cnc_words(effects) -> str:
-    """Return a C&C catalogue's effect data as short words ("damage 5 to target; status confused")."""
-    out = []
-    for eff in effects or ():
-        if not isinstance(eff, dict):
-            continue
-        words = [str(eff.get("do") or eff.get("mod") or "effect").replace("_", " ")]
-        for key, value in eff.items():
-            if key in ("do", "mod", "outcomes", "effects"):
-                continue
-            words.append(f"{key.replace('_', ' ')} {value}")
-        for case in eff.get("outcomes") or ():
-            on = "/".join(map(str, case.get("on", ())))
-            words.append(f"on {on}: {_cnc_words(case.get('effects'))}")
-        out.append(" ".join(words))
-    return "; ".join(out)
+    """Return a C&C catalogue's effect data in words, joined by '; '."""
+    return "; ".join(_effect_words(e) for e in effects or () if isinstance(e, dict))
 
 
 def _cnc_entry(raw: dict) -> list[str]:
