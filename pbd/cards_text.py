@@ -194,7 +194,32 @@ def _ttc() -> list[Entry]:
         name = f"Level {raw.get('level', '?')} {raw['warrior']}"
         lines = [f"{str(raw.get('side', '')).capitalize()} Warrior Card (levelled up)",
                  f"Power: {raw.get('power', 0)}", f"Stands in for {raw['warrior']}"]
-        out.append(Entry("ttc", title, name, (f"{raw['warrior']} Lvl {raw.get('level', '?')}",), tuple(lines)))
+        aliases = (f"{raw['warrior']} Lvl {raw.get('level', '?')}", f"warrior {raw.get('id', '')}")
+        out.append(Entry("ttc", title, name, aliases, tuple(lines)))
+    return out + _ttc_numbered(data, title)
+
+
+def _ttc_numbered(data: dict, title: str) -> list[Entry]:
+    """Return Twin Tower City's numbered cards: Battle Cards (``battle 4``) and Army Cards (``army 105``)."""
+    power = {str(r.get("name")): r.get("power") for kind in ("warrior", "item", "environment")
+             for r in data.get(kind) or () if isinstance(r, dict)}
+
+    def named(name) -> str:
+        return f"{name} (Power {power[name]})" if power.get(name) is not None else str(name)
+
+    out = []
+    for raw in data.get("battle") or ():
+        if isinstance(raw, dict) and "id" in raw:
+            lines = ["Battle Card",
+                     f"Dark: {named(raw.get('dark_warrior'))} with {named(raw.get('dark_item'))}",
+                     f"Light: {named(raw.get('light_warrior'))} with {named(raw.get('light_item'))}",
+                     f"Environment: {named(raw.get('environment'))}"]
+            out.append(Entry("ttc", title, f"battle {raw['id']}", (), tuple(lines)))
+    for raw in data.get("army") or ():
+        if isinstance(raw, dict) and "id" in raw:
+            lines = [f"{str(raw.get('side', '')).capitalize()} Army Card",
+                     "Warriors: " + ", ".join(named(w) for w in raw.get("warriors") or ())]
+            out.append(Entry("ttc", title, f"army {raw['id']}", (), tuple(lines)))
     return out
 
 
