@@ -50,12 +50,15 @@ class Player:
     def __init__(self, runner: CliRunner, doc: str, name: str):
         self.runner, self.doc, self.name = runner, doc, name
         self.commands = 0
+        self.kinds: dict[str, int] = {}
         self.known: dict[str, dict] = {}
         self.hand: list[str] = []
 
     def run(self, *args) -> tuple[int, str]:
         """Run one pbd command as this player; return (exit code, output)."""
         self.commands += 1
+        kind = args[0] + (" --dry-run" if "--dry-run" in args else "")
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
         r = self.runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
         return r.exit_code, r.output
 
@@ -154,8 +157,8 @@ def _attacks(board: dict, me: str, offered: list[str]) -> list[str]:
     return out
 
 
-def play(mode: str, turns: int) -> tuple[int, int]:
-    """Play up to ``turns`` turns in ``mode``; return (commands, turns played)."""
+def play(mode: str, turns: int) -> tuple[int, int, dict]:
+    """Play up to ``turns`` turns in ``mode``; return (commands, turns played, commands by kind)."""
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["PBD_HOME"] = str(Path(tmp) / "home")
         doc = str(Path(tmp) / "match.txt")
@@ -164,6 +167,7 @@ def play(mode: str, turns: int) -> tuple[int, int]:
         ann.run("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "bench-ann")
         ben.run("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "bench-ben")
         ann.commands = ben.commands = 0            # setting up is not a turn
+        ann.kinds, ben.kinds = {}, {}
         played = 0
         for n in range(turns):
             player = (ann, ben)[n % 2]
@@ -174,15 +178,17 @@ def play(mode: str, turns: int) -> tuple[int, int]:
             played += 1
             if json.loads(runner.invoke(cli, ["show", doc, "--json"]).output).get("result"):
                 break
-        return ann.commands + ben.commands, played
+        kinds = {k: ann.kinds.get(k, 0) + ben.kinds.get(k, 0) for k in {**ann.kinds, **ben.kinds}}
+        return ann.commands + ben.commands, played, kinds
 
 
 def main() -> None:
     turns = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     figures = []
     for mode in ("before", "after", "after+dry-run"):
-        commands, played = play(mode, turns)
-        print(f"{mode}: {commands} commands in {played} turns")
+        commands, played, kinds = play(mode, turns)
+        print(f"{mode}: {commands} commands in {played} turns ("
+              + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])) + ")")
         figures.append((mode, commands / played))
     for mode, per_turn in figures:
         print(f"{mode}: {per_turn:.2f} commands per turn")

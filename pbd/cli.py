@@ -456,7 +456,8 @@ def watch_command(doc, player, timeout, interval, as_json):
 
     result = watch.watch(doc, player, timeout, interval)
     if sys.stdout.isatty() and not as_json:
-        click.echo("\a", nl=False)          # a terminal bell: your turn
+        click.echo("\a", nl=False)          # a terminal bell, and a desktop notification where there is one
+        watch.notify(" · ".join(result.lines[1:3]))
     _emit(result, as_json)
 
 

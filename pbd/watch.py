@@ -109,3 +109,25 @@ def watch(doc_spec: str, player: str | None = None, timeout: float | None = None
             raise WatchTimeout(f"nothing waits on {name or 'you'} after {timeout:g} s of watching {doc.label}",
                                hint="pbd status DOC shows where the match stands")
         sleep(min(pause, timeout - waited) if timeout is not None else pause)
+
+
+def notify(text: str) -> None:
+    """Show ``text`` as a desktop notification where the system offers one (notify-send, macOS); never fails.
+
+    The text goes as an argument, never into a script: it holds names read from the document.
+    """
+    import shutil
+    import subprocess
+    import sys
+
+    if sys.platform == "darwin" and shutil.which("osascript"):
+        cmd = ["osascript", "-e", "on run argv", "-e", 'display notification (item 1 of argv) with title "pbd"',
+               "-e", "end run", text]
+    elif shutil.which("notify-send"):
+        cmd = ["notify-send", "--", "pbd", text]
+    else:
+        return
+    try:
+        subprocess.run(cmd, timeout=5, check=False, capture_output=True)
+    except (OSError, subprocess.SubprocessError):
+        pass
