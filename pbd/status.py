@@ -134,19 +134,20 @@ def whoami(doc_spec: str) -> str:
 # -- what waits on a seat -------------------------------------------------------------------
 
 def waiting(game, state, name: str) -> list[str]:
-    """Return what waits on ``name`` now, in words (empty: nothing)."""
+    """Return what waits on ``name`` now, in words (empty: nothing): pending items and decisions, else their move."""
     if game.outcome(state):
         return []
     out = []
     view = game.view(state)
-    if name.casefold() in (n.casefold() for n in view.get("to_move") or ()):
-        out.append("your move")
     for p in view.get("pending") or ():
         if isinstance(p, dict) and str(p.get("player", "")).casefold() == name.casefold():
-            out.append(f"pending: {p.get('kind', 'a decision')}" + (f" ({p['source']})" if p.get("source") else ""))
+            what = " ".join(str(p[k]) for k in ("kind", "card") if p.get(k)) or "a decision"
+            out.append(f"pending: {what}" + (f" ({p['source']})" if p.get("source") else ""))
     for d in view.get("decisions") or ():
         if isinstance(d, dict) and str(d.get("seat", "")).casefold() == name.casefold() and d.get("prompt"):
             out.append(f"decide: {d['prompt']}")
+    if not out and name.casefold() in (n.casefold() for n in view.get("to_move") or ()):
+        out.append("your move")
     return list(dict.fromkeys(out))
 
 

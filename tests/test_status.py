@@ -116,3 +116,15 @@ def test_status_and_dry_run_work_for_every_game(pbd, tmp_path, two_homes, game):
     data = pbd.json("status", doc)
     assert data["player"] == "Ben" and data["game"] == game and isinstance(data["waiting"], list)
     assert doc.read_bytes() == before
+
+
+def test_something_pending_on_me_off_turn_is_named_and_wakes_watch(pbd, duel, two_homes):
+    two_homes("Ann")
+    pbd("move", duel, "end turn", ok=True)
+    two_homes("Ben")
+    pbd("move", duel, "adjust Ben CP +10: a test", ok=True)       # a proposal Ann must answer
+    two_homes("Ann")
+    out = pbd("status", duel, ok=True).output
+    assert "Waiting on you: pending: adjust Ben CP +10: a test (proposed by Ben)" in out
+    assert "Ben to move" in out
+    assert "Waiting on you: pending: adjust" in pbd("watch", duel, "--timeout", "0", ok=True).output
