@@ -159,7 +159,7 @@ def _line(entry: dict, game, state) -> tuple[str, dict]:
     waits = {s: waiting(game, state, s) for s in seats}
     turn = " ".join(game.status(state))
     mine = "; ".join(f"{s}: {', '.join(w)}" if len(seats) > 1 else ", ".join(w) for s, w in waits.items() if w)
-    text = (f"{game.title} · {', '.join(seats)} vs {', '.join(others) or '(nobody yet)'} · {turn}"
+    text = (f"{game.title} · {', '.join(seats)} vs {', '.join(others) or ('(no opponent yet)' if len(seats) < 2 else 'each other')} · {turn}"
             + (f" · waiting on you: {mine}" if mine else "") + f" · {entry['doc']}")
     return text, {"doc": entry["doc"], "match": entry.get("match"), "game": game.name, "seats": seats,
                   "opponents": others, "to_move": view.get("to_move"), "result": view.get("result"),
