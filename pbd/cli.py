@@ -151,7 +151,20 @@ def _silence_stdout() -> None:
         pass
 
 
-as_option = click.option("--as", "player", required=True, metavar="NAME", help="Your player name.")
+def _who(ctx, param, value):
+    """Return ``--as NAME``; left out, the one seat PBD_HOME holds in DOC's match (``new`` and ``join`` need it)."""
+    if value is not None or ctx.resilient_parsing:
+        return value
+    doc = ctx.params.get("doc")
+    if ctx.command.name in ("new", "join") or not doc:
+        raise click.MissingParameter(ctx=ctx, param=param)
+    from pbd import status
+
+    return status.whoami(doc)
+
+
+as_option = click.option("--as", "player", callback=_who, metavar="NAME",
+                         help="Your player name (may be left out when this PBD_HOME holds one seat of the match).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 game_option = click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
 hand_doc_option = click.option("--hand-doc", metavar="gdoc:new|gdoc:ID",
@@ -279,16 +292,19 @@ def hand_command(doc, player, as_json):
 @click.argument("doc")
 @as_option
 @click.argument("count", type=click.IntRange(1, 10), default=1, required=False)
-def draw_command(doc, player, count):
+@json_option
+def draw_command(doc, player, count, as_json):
     """Draw COUNT cards (default 1) from your deck."""
-    _emit(match.draw(doc, player, count))
+    _emit(match.draw(doc, player, count), as_json)
 
 
 @cli.command("move")
 @click.argument("doc")
 @as_option
 @click.argument("moves")
-def move_command(doc, player, moves):
+@click.option("--dry-run", is_flag=True, help="Show the board and log lines MOVES would give; write, draw and reveal nothing.")
+@json_option
+def move_command(doc, player, moves, dry_run, as_json):
     """Make MOVES, joined by ';' (all or nothing).
 
     \b
@@ -296,8 +312,9 @@ def move_command(doc, player, moves):
       pbd move match.txt --as Ann "draw; play Spider-Man"
       pbd move match.txt --as Ann "Spider-Man attacks Nill"
       pbd move match.txt --as Ann "play Carnivorous Plants on Nill; end turn"
+      pbd move match.txt --as Ann "Spider-Man attacks Nill" --dry-run
     """
-    _emit(match.move(doc, player, moves))
+    _emit(match.move(doc, player, moves, dry_run), as_json)
 
 
 @cli.command("legal")
@@ -438,6 +455,68 @@ def auth_logout_command():
     from pbd import auth
 
     _emit(auth.logout())
+
+
+# -- my matches, card text (pbd/status.py, pbd/watch.py, pbd/cards_text.py) ----------------
+
+@cli.command("card")
+@click.argument("name", nargs=-1, required=True)
+@click.option("--game", metavar="GAME", help="Look only in this game's catalogue (default: every game).")
+@json_option
+def card_command(name, game, as_json):
+    """Print a card's full entry in words: cost, class, rarity, HP, attacks, abilities, effects.
+
+    \b
+    Examples:
+      pbd card Spider-Man
+      pbd card "Don Triumph" --game ttc
+    """
+    from pbd import cards_text
+
+    _emit(cards_text.card(" ".join(name), game), as_json)
+
+
+@cli.command("status")
+@click.argument("doc", required=False)
+@click.option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@json_option
+def status_command(doc, player, as_json):
+    """List your matches; with DOC, what changed since your last look, your hand and what waits on you.
+
+    \b
+    Examples:
+      pbd status
+      pbd status match.txt
+    """
+    from pbd import status
+
+    _emit(status.status(doc, player), as_json)
+
+
+@cli.command("watch")
+@click.argument("doc")
+@click.option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@click.option("--timeout", type=click.FloatRange(min=0), metavar="S",
+              help="Stop after S seconds with exit 6 if nothing waits on you by then.")
+@click.option("--interval", type=click.FloatRange(min=0.01), metavar="S",
+              help="Seconds between looks (default: 1 for a file, 10 for a Google Doc, never less; "
+                   "or PBD_WATCH_INTERVAL).")
+@json_option
+def watch_command(doc, player, timeout, interval, as_json):
+    """Wait until it is your turn or something waits on you, then print pbd status DOC (exit 6 on --timeout).
+
+    \b
+    Examples:
+      pbd watch match.txt
+      pbd watch match.txt --timeout 600
+    """
+    from pbd import watch
+
+    result = watch.watch(doc, player, timeout, interval)
+    if sys.stdout.isatty() and not as_json:
+        click.echo("\a", nl=False)          # a terminal bell, and a desktop notification where there is one
+        watch.notify(" · ".join(result.lines[1:3]))
+    _emit(result, as_json)
 
 
 def _kv(text: str) -> tuple[str, str]:

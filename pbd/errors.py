@@ -4,7 +4,8 @@ The CLI translates these into messages and exit codes in one place
 (:func:`pbd.cli.main`).  Library code raises them and never prints.
 
 Exit codes: 0 ok, 1 rule broken / check found problems, 2 usage and notation,
-3 document (or deck list) format, 4 conflict, 5 backend or auth.
+3 document (or deck list) format, 4 conflict, 5 backend or auth, 6 ``watch --timeout``
+passed with nothing waiting on the player.
 """
 
 from __future__ import annotations
@@ -138,6 +139,14 @@ class WriteUncertain(BackendError):
 
 class AuthError(BackendError):
     """Missing, malformed, expired or revoked credentials."""
+
+
+# -- 6: waited long enough ----------------------------------------------------------
+
+class WatchTimeout(PbdError):
+    """``pbd watch --timeout S`` passed before it was the player's turn or anything waited on them."""
+
+    exit_code = 6
 
 
 def _or_list(items) -> str:

@@ -319,7 +319,18 @@ def _land(turn: Turn, before: dict | None) -> bool:
         raise
     if sec is not None:
         _commit(turn)
+        _remember_match(turn)
     return True
+
+
+def _remember_match(turn: Turn) -> None:
+    """Add the match to the player's list of matches (``pbd status``), having seen its log up to here."""
+    from pbd import status
+
+    try:
+        status.remember(turn.doc, turn.game, turn.state, turn.sec.player, len(turn.state.meta.log))
+    except BackendError as exc:
+        turn.notes.append(f"warning: {exc.message} (pbd status will not list this match)")
 
 
 def _landed(turn: Turn, entry: tuple[int, str] | None, text: str, exc: WriteUncertain) -> bool:
@@ -523,8 +534,12 @@ def hand(doc_spec: str, player: str) -> Result:
     return Result(hand_lines(turn.game, turn.state, turn.name, data) + turn.notes, data)
 
 
-def move(doc_spec: str, player: str, notation: str) -> Result:
-    """Apply one or more moves (joined by ';'), all or nothing."""
+def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Result:
+    """Apply one or more moves (joined by ';'), all or nothing; with ``dry_run``, only show what they would give."""
+    from pbd import happened, preview
+
+    if dry_run:
+        return preview.preview(doc_spec, player, notation)
     if not notation.strip():
         raise UsageError("no move given", hint='for example: pbd move DOC --as Ann "draw; play Spider-Man"')
 
@@ -532,7 +547,7 @@ def move(doc_spec: str, player: str, notation: str) -> Result:
         _stopped(state)
         return Result(game.play(state, name, notation, chance))
 
-    return transact(open_document(doc_spec), player, step, undoable=True)
+    return transact(open_document(doc_spec), player, happened.wrap(step), undoable=True)
 
 
 def draw(doc_spec: str, player: str, count: int = 1) -> Result:
@@ -653,7 +668,9 @@ def roll(doc_spec: str, player: str, dice: str) -> Result:
         state.meta.record(name, text)
         return Result([f"{name} {text}"], {"dice": audit.dice_text(dice_), "faces": faces, "total": sum(faces)})
 
-    return transact(open_document(doc_spec), player, step)
+    from pbd import happened
+
+    return transact(open_document(doc_spec), player, happened.wrap(step))
 
 
 def log(doc_spec: str) -> Result:

@@ -1,0 +1,310 @@
+"""My matches: which matches this machine plays, whose turn it is, and what changed since I last looked.
+
+pbd remembers each match a player creates, joins or moves in (the document, the match id,
+the game and the seats held here) in ``PBD_HOME/my-matches`` (JSON, 0600, folders 0700),
+together with the log position each seat last saw.  ``pbd status`` lists them;
+``pbd status DOC`` explains one.  Nothing here writes a match document.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pbd import paths, private
+from pbd.errors import BackendError, PbdError, UsageError
+from pbd.result import Result
+
+#: The file (in PBD_HOME) that lists this machine's matches.
+REGISTRY = "my-matches"
+
+
+# -- the registry --------------------------------------------------------------------------
+
+def _path() -> Path:
+    return paths.home() / REGISTRY
+
+
+def _read() -> dict:
+    """Return the registry (empty if there is none or it is damaged: it is only a convenience)."""
+    try:
+        data = json.loads(_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"matches": []}
+    if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
+        return {"matches": []}
+    data["matches"] = [m for m in data["matches"] if isinstance(m, dict) and isinstance(m.get("doc"), str)]
+    return data
+
+
+def _update(change) -> None:
+    """Apply ``change(data)`` to the registry under its lock and save it (0600).
+
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    try:
+        paths.private_dir(paths.home())
+        with paths.locked(paths.home() / ".my-matches.lock"):
+            data = _read()
+            change(data)
+            paths.write_private(_path(), json.dumps(data, indent=1).encode("utf-8"))
+    except (OSError, TimeoutError) as exc:
+        raise BackendError(f"cannot save the list of your matches under {paths.home()}: {exc}") from None
+
+
+def doc_key(doc) -> str:
+    """Return how the registry names a document: a local file's absolute path, else its label (URL)."""
+    path = getattr(doc, "path", None)
+    return os.path.abspath(path) if path is not None else doc.label
+
+
+def _entry(data: dict, key: str, match_id: str | None = None) -> dict | None:
+    for m in data["matches"]:
+        if m["doc"] == key and (match_id is None or m.get("match") == match_id):
+            return m
+    return None
+
+
+def remember(doc, game, state, name: str, seen: int | None = None) -> None:
+    """Record that ``name`` plays the match on ``doc`` from this machine (and has seen its log up to ``seen``).
+
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    key, match_id = doc_key(doc), state.meta.match_id
+
+    def change(data):
+        entry = _entry(data, key)
+        if entry is None or entry.get("match") != match_id:
+            if entry is not None:
+                data["matches"].remove(entry)
+            entry = {"doc": key, "match": match_id, "game": game.name, "seats": [], "seen": {}}
+            data["matches"].append(entry)
+        if name.casefold() not in (s.casefold() for s in entry["seats"]):
+            entry["seats"].append(name)
+        if seen is not None:
+            entry.setdefault("seen", {})[name.casefold()] = seen
+
+    _update(change)
+
+
+def seats_here(doc, state) -> list[str]:
+    """Return the seats of the match on ``doc`` that this machine holds (registry, else private state files)."""
+    entry = _entry(_read(), doc_key(doc), state.meta.match_id)
+    names = list(entry["seats"]) if entry else []
+    for name in _player_names(state):
+        if name not in names and state.meta.match_id and private.exists(state.meta.match_id, name):
+            names.append(name)
+    return [n for n in _player_names(state) if n.casefold() in {x.casefold() for x in names}]
+
+
+def _player_names(state) -> list[str]:
+    from pbd import games
+
+    try:
+        return list(games.get(state.meta.game).player_names(state))
+    except (PbdError, NotImplementedError):
+        return [p.name for p in state.meta.fairplay]
+
+
+def whoami(doc_spec: str) -> str:
+    """Return the one seat this machine holds in the match on ``doc_spec`` (for a command given no ``--as``).
+
+    :raises UsageError: this machine holds no seat there, or several (listing them).
+    :raises PbdError: the document cannot be read.
+    """
+    from pbd import match
+    from pbd.documents import open_document
+
+    doc = open_document(doc_spec)
+    known = [m for m in _read()["matches"] if m["doc"] == doc_key(doc)]
+    if len(known) == 1 and len(known[0]["seats"]) == 1:
+        return known[0]["seats"][0]
+    _, _, state = match.load(doc)
+    mine = seats_here(doc, state)
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        raise UsageError(f"no seat of the match on {doc.label} is played from this PBD_HOME, so --as NAME is needed",
+                         hint="players: " + ", ".join(_player_names(state)))
+    raise UsageError(f"this PBD_HOME holds {len(mine)} seats of the match on {doc.label}: {', '.join(mine)}; "
+                     "say which with --as NAME")
+
+
+# -- what waits on a seat -------------------------------------------------------------------
+
+def waiting(game, state, name: str) -> list[str]:
+    """Return what waits on ``name`` now, in words (empty: nothing): pending items and decisions, else their move."""
+    if game.outcome(state):
+        return []
+    out = []
+    view = game.view(state)
+    for p in view.get("pending") or ():
+        if isinstance(p, dict) and str(p.get("player", "")).casefold() == name.casefold():
+            what = " ".join(str(p[k]) for k in ("kind", "card") if p.get(k)) or "a decision"
+            out.append(f"pending: {what}" + (f" ({p['source']})" if p.get("source") else ""))
+    for d in view.get("decisions") or ():
+        if isinstance(d, dict) and str(d.get("seat", "")).casefold() == name.casefold() and d.get("prompt"):
+            out.append(f"decide: {d['prompt']}")
+    if not out and name.casefold() in (n.casefold() for n in view.get("to_move") or ()):
+        out.append("your move")
+    return list(dict.fromkeys(out))
+
+
+def _line(entry: dict, game, state) -> tuple[str, dict]:
+    """Return one match's line of ``pbd status`` and its data."""
+    view = game.view(state)
+    seats = [s for s in entry["seats"]]
+    others = [n for n in game.player_names(state) if n.casefold() not in {s.casefold() for s in seats}]
+    waits = {s: waiting(game, state, s) for s in seats}
+    turn = " ".join(game.status(state))
+    mine = "; ".join(f"{s}: {', '.join(w)}" if len(seats) > 1 else ", ".join(w) for s, w in waits.items() if w)
+    text = (f"{game.title} · {', '.join(seats)} vs {', '.join(others) or ('(no opponent yet)' if len(seats) < 2 else 'each other')} · {turn}"
+            + (f" · waiting on you: {mine}" if mine else "") + f" · {entry['doc']}")
+    return text, {"doc": entry["doc"], "match": entry.get("match"), "game": game.name, "seats": seats,
+                  "opponents": others, "to_move": view.get("to_move"), "result": view.get("result"),
+                  "status": game.status(state), "waiting": waits}
+
+
+def status_all() -> Result:
+    """List every match this machine plays: game, opponents, whose turn, what waits on me.
+
+    A document that cannot be read is reported on its line; the others are still listed.
+    """
+    from pbd import match
+    from pbd.documents import open_document
+
+    entries = _read()["matches"]
+    if not entries:
+        return Result(["You have no matches in this PBD_HOME yet (pbd new GAME DOC --as NAME, or pbd join DOC "
+                       "--as NAME)."], {"matches": []})
+    lines, rows = [], []
+    for entry in entries:
+        try:
+            _, game, state = match.load(open_document(entry["doc"]))
+            if state.meta.match_id != entry.get("match"):
+                raise UsageError(f"it now holds another match ({state.meta.match_id or 'none'}, not "
+                                 f"{entry.get('match')})")
+            text, row = _line(entry, game, state)
+        except PbdError as exc:
+            text = f"{entry['doc']}: cannot be read ({exc.message})"
+            row = {"doc": entry["doc"], "match": entry.get("match"), "error": exc.message}
+        lines.append(text)
+        rows.append(row)
+    return Result(lines, {"matches": rows})
+
+
+# -- one match in detail ---------------------------------------------------------------------
+
+def _value(v) -> str | None:
+    """Return a public value of a seat in words: a number or word, or a list of names (with HP if any)."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, str)):
+        return str(v)
+    if isinstance(v, list):
+        names = []
+        for item in v:
+            if isinstance(item, dict) and item.get("name"):
+                hp = f" {item['hp']}/{item['max_hp']} HP" if "hp" in item and "max_hp" in item else (
+                    f" {item['hp']} HP" if "hp" in item else "")
+                extra = f" ({', '.join(map(str, item['statuses']))})" if item.get("statuses") else ""
+                names.append(f"{item['name']}{hp}{extra}")
+            elif isinstance(item, (str, int)):
+                names.append(str(item))
+        return ", ".join(names) if names else None
+    return None
+
+
+def _resources(game, state, name: str) -> str:
+    """Return a seat's public numbers and cards from the game's description ("cp 100 · ap 3 · hand 5 · ...")."""
+    for p in game.view(state).get("players") or ():
+        if isinstance(p, dict) and str(p.get("name", "")).casefold() == name.casefold():
+            parts = [(k.replace("_", " "), _value(v)) for k, v in p.items() if k not in ("name", "seat", "key")]
+            return " · ".join(f"{k} {v}" for k, v in parts if v)
+    return ""
+
+
+def _hand(game, state, name: str) -> tuple[list[str], dict]:
+    """Return the seat's hand lines and data, read from PBD_HOME without changing anything."""
+    try:
+        sec = private.load(state.meta.match_id, name)
+        game.attach(state, sec)
+        data = game.hand(state, sec)
+    except PbdError as exc:
+        return [f"Your hand: cannot be read here ({exc.message})"], {}
+    cards = data.get("hand") or []
+    text = ", ".join(map(str, cards))
+    if len(text) <= 100:
+        lines = [f"Your hand ({len(cards)}): " + (text or "(empty)")]
+    else:
+        lines = [f"Your hand ({len(cards)}):", *(f"  - {c}" for c in cards)]
+    if data.get("note"):
+        lines.append(f"  ({data['note']})")
+    return lines, data
+
+
+def changes(state, name: str, seen: int | None) -> list[dict]:
+    """Return the log entries written by others after position ``seen`` (None: the last 5 of theirs)."""
+    log = state.meta.log
+    theirs = [e for e in log if e.player.casefold() != name.casefold()]
+    if seen is None:
+        return [{"n": e.number, "player": e.player, "text": e.text} for e in theirs[-5:]]
+    return [{"n": e.number, "player": e.player, "text": e.text} for e in theirs if e.number > seen]
+
+
+def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], dict]:
+    """Return the status of one seat: whose turn, what waits on it, changes since ``seen``, resources, hand."""
+    moved = changes(state, name, seen)
+    waits = waiting(game, state, name)
+    lines = [f"{game.title} on {doc.label} · you are {name}", *game.status(state)]
+    lines.append("Waiting on you: " + ("; ".join(waits) if waits else "nothing"))
+    if seen is None:
+        lines.append("The others' latest moves:" if moved else "The others have not moved yet.")
+    else:
+        lines.append(f"Since your last look (log entry {seen}):" if moved else
+                     f"Nothing new since your last look (log entry {seen}).")
+    lines += [f"  {m['n']}. {m['player']}: {m['text']}" for m in moved]
+    if game.pending(state, name):
+        lines.append("Your pbd owes a step (your next pbd command on this match takes it, e.g. pbd hand DOC).")
+    res = _resources(game, state, name)
+    if res:
+        lines.append(f"You: {res}")
+    for other in game.player_names(state):
+        if other.casefold() != name.casefold() and _resources(game, state, other):
+            lines.append(f"{other}: {_resources(game, state, other)}")
+    hand_lines, hand = _hand(game, state, name)
+    lines += hand_lines
+    data = {"game": game.name, "doc": doc.label, "player": name, "status": game.status(state),
+            "to_move": game.view(state).get("to_move"), "result": game.outcome(state), "waiting": waits,
+            "changes": moved, "hand": hand.get("hand"), "log": len(state.meta.log),
+            "players": game.view(state).get("players")}
+    return lines, data
+
+
+def status(doc_spec: str | None, player: str | None = None) -> Result:
+    """Return ``pbd status``: every match (no ``doc_spec``), or what changed in one since I last looked.
+
+    Reading one match remembers how far its log was seen (in PBD_HOME); the document is
+    never written.
+
+    :raises UsageError: ``--as`` is needed (several seats here, or none), or names no player.
+    :raises PbdError: the document cannot be read or parsed.
+    """
+    if doc_spec is None:
+        return status_all()
+    from pbd import match
+    from pbd.documents import open_document
+
+    doc = open_document(doc_spec)
+    _, game, state = match.load(doc)
+    match._need_match(state, doc.label)
+    name = match._seat(game, state, player) if player else whoami(doc_spec)
+    entry = _entry(_read(), doc_key(doc), state.meta.match_id)
+    seen = (entry or {}).get("seen", {}).get(name.casefold())
+    lines, data = summary(doc, game, state, name, seen)
+    try:
+        remember(doc, game, state, name, len(state.meta.log))
+    except BackendError as exc:
+        lines.append(f"(warning: {exc.message}; the next status shows these moves again)")
+    return Result(lines, data)
