@@ -258,6 +258,7 @@ class TwoXd6(CardGame):
         return {"phase": state.phase, "order": list(state.order), "round": state.act.round,
                 "acting": rules.acting(state) or None, "points": state.act.points,
                 "cells": {c: {"owner": st.owner, "cards": st.cards} for c, st in state.cells.items()},
+                "chains": {s: rules.chains(state, s) for s in state.order} if state.board else {},
                 "basic_square": {"holder": state.holder or None, "held": state.held, "needed": state.players},
                 "shown": {s: list(v) for s, v in state.shown.items()},
                 "draw_patch": cards.patch_size(state.deck) if state.deck is not None else None}

@@ -10,6 +10,8 @@ The body, after the frame's header::
     | (a picture of the grid; ignored when read back)
     Cells
     A1 Ann: QO 7G
+    A2 Ann: JO
+    Chains: Ann A1+A2 (Onyx)
     Hands
     Ann: 10 cards · shown 7G · cold 14
     Debt: Ann to Ben face
@@ -26,7 +28,7 @@ import re
 
 from pbd.errors import DocumentFormatError
 from pbd.games.base import Line
-from pbd.games.twoxd6 import cards, grid
+from pbd.games.twoxd6 import cards, grid, rules
 from pbd.games.twoxd6.state import Act, Owe, Stack, State, Targeting, Trade
 
 MAX_LINE = 2000
@@ -82,6 +84,7 @@ def render(state: State) -> list[str]:
         if name in state.cells:
             st = state.cells[name]
             out.append(f"{name} {st.owner}: {' '.join(st.cards)}")
+    out += chains_lines(state)
     out += ["", "Hands"]
     for seat in state.seats:
         count = cards.hand_count(state.deck, seat) + len(state.shown.get(seat, [])) if state.deck else 0
@@ -97,6 +100,20 @@ def render(state: State) -> list[str]:
                    f"Rc {t.rc} = {t.rc_text} · Onyx {t.roll[0]}+{t.roll[1]}")
     if tr := state.trade:
         out.append(f"Trade: {tr.seat} slot {tr.slot}" + "".join(f" · {s} {c}" for s, c in tr.offers.items()))
+    return out
+
+
+def chains_lines(state: State) -> list[str]:
+    """Return a ``Chains:`` line per player with chained stacks (``Chains: Ann A1+A2 (Gold)``).
+
+    The line is derived from the stacks (read back, it is ignored).
+    """
+    out = []
+    for seat in state.order or state.seats:
+        linked = [g for g in rules.chains(state, seat) if len(g) > 1]
+        if linked:
+            out.append(f"Chains: {seat} " + ", ".join(f"{'+'.join(g)} ({' '.join(rules.chain_colours(state, g))})"
+                                                     for g in linked))
     return out
 
 
@@ -122,7 +139,7 @@ def parse_body(state: State, lines: list[Line]) -> None:
         text = line.text.strip()
         if len(line.text) > MAX_LINE:
             _fail(line, f"a line of at most {MAX_LINE} characters")
-        if not text or text.startswith("|"):
+        if not text or text.startswith(("|", "Chains:")):
             continue
         if text in ("Cells", "Hands"):
             section = text.lower()

@@ -147,6 +147,12 @@ def chain(state: State, cell: str) -> list[str]:
     return sorted(seen, key=lambda c: state.board.cells().index(c))
 
 
+def chain_colours(state: State, cells_: list[str]) -> list[str]:
+    """Return the colours the stacks of a chain are linked by (sorted; empty for a single stack)."""
+    found = {colour for a in cells_ for b in cells_ if a < b for colour in chained(state, a, b)}
+    return sorted(found)
+
+
 def chain_cards(state: State, cells_: list[str]) -> list[Card]:
     """Return every card of the stacks in ``cells_``."""
     cat = catalogue(state)

@@ -1,0 +1,214 @@
+"""2Xd6 rules through the CLI, one test per rule sentence, each on a position set up directly.
+
+Every test copies one match built per module (the shared deck dealt, the order of acts
+rolled), writes the position the rule needs into the board (as a hand edit would: see
+tests/twoxd6_helpers.py) and runs the one ``pbd move`` or ``pbd legal`` that exercises the
+rule.  Cards a test needs in a hand are given as *shown* cards (face-up cards in a hand,
+the way cards that changed hands are kept), so the dealt hands do not matter.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from twoxd6_helpers import duel, last_log, position, two  # noqa: E402,F401
+
+from pbd.games.twoxd6 import dice  # noqa: E402
+
+
+def refused(pbd, doc, who, move, words):
+    """Run a move that must be refused: exit 1, the rule named, the document byte-for-byte unchanged."""
+    before = doc.read_bytes()
+    result = pbd("move", doc, "--as", who, move)
+    assert result.exit_code == 1, result.output
+    assert words in result.output, result.output
+    assert doc.read_bytes() == before
+
+
+def legal(pbd, doc, who):
+    return pbd.json("legal", doc, "--as", who)["moves"]
+
+
+# -- Scene 2: costs, first round, adjacency, stacking, recycling --------------------------------
+
+def test_a_card_costs_its_pips_and_a_10_costs_1_onto_a_stack_but_10_into_an_empty_cell(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG"])}, shown={p1: ["7O", "10O", "10G"]}, points=24)
+    out = pbd("move", doc, "--as", p1, "play 10O on A1; play 7O on A1; play 10G on A2", ok=True).output
+    assert "plays 10O on A1 (1 points, 23 left)" in out
+    assert "plays 7O on A1 (7 points, 16 left)" in out
+    assert "plays 10G on A2 (10 points, 6 left)" in out
+    assert pbd.json("show", doc)["cells"]["A1"] == {"owner": p1, "cards": ["QG", "10O", "7O"]}
+
+
+def test_a_card_that_costs_more_than_the_points_left_is_refused(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG"])}, shown={p1: ["9O"]}, points=8)
+    refused(pbd, doc, p1, "play 9O on A1", "costs 9 points")
+
+
+def test_the_first_round_takes_only_a_face_or_a_10_and_only_in_the_outermost_cell(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, shown={p1: ["7O", "QG", "10O"]}, round_=1)
+    refused(pbd, doc, p1, "play 7O on A1", "only a Face or a 10")
+    refused(pbd, doc, p1, "play QG on A2", "outermost cell, A1")
+    pbd("move", doc, "--as", p1, "play QG on A1; play 10O on A1", ok=True)
+
+
+def test_the_second_player_s_outermost_cell_is_c6(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, shown={p2: ["QG"]}, round_=1, turn=1)
+    refused(pbd, doc, p2, "play QG on A1", "outermost cell, C6")
+    pbd("move", doc, "--as", p2, "play QG on C6", ok=True)
+
+
+def test_later_plays_go_into_empty_cells_adjacent_to_your_stacks_on_your_side(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG"])}, shown={p1: ["7O"]})
+    refused(pbd, doc, p1, "play 7O on C2", "not adjacent")
+    refused(pbd, doc, p1, "play 7O on B2", "not adjacent")          # a corner is not a side
+    refused(pbd, doc, p1, "play 7O on A3", "not on your side")
+    pbd("move", doc, "--as", p1, "play 7O on B1", ok=True)
+
+
+def test_stacking_on_the_same_colour_needs_a_lower_number_and_only_onto_your_own_stacks(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"A1": (p1, ["JG"]), "A2": (p2, ["4W"])}, shown={p1: ["QG", "9G", "KP"]})
+    refused(pbd, doc, p1, "play QG on A1", "must be lower")
+    refused(pbd, doc, p1, "play KP on A2", "onto your own stacks")
+    pbd("move", doc, "--as", p1, "play 9G on A1; play KP on A1", ok=True)   # lower Gold; another colour
+    assert pbd.json("show", doc)["cells"]["A1"]["cards"] == ["JG", "9G", "KP"]
+
+
+def test_recycling_costs_1_and_opens_a_replacement_draw(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, shown={p1: ["7O"]}, points=5)
+    before = pbd.json("show", doc)
+    assert "replace" not in legal(pbd, doc, p1)
+    out = pbd("move", doc, "--as", p1, "recycle 7O", ok=True).output
+    assert "recycles 7O (1 point, 4 left)" in out
+    assert "replace" in legal(pbd, doc, p1)
+    pbd("move", doc, "--as", p1, "replace", ok=True)
+    after = pbd.json("show", doc)
+    assert after["draw_patch"] == before["draw_patch"] - 1 and after["points"] == 4
+    refused(pbd, doc, p1, "replace", "no replacement draw is open")
+
+
+def test_the_cards_played_in_an_act_open_one_replacement_in_all(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG"])}, shown={p1: ["5O", "4O"]})
+    pbd("move", doc, "--as", p1, "play 5O on A1; play 4O on A1; replace", ok=True)
+    refused(pbd, doc, p1, "replace", "no replacement draw is open")
+
+
+# -- chains and Advancement -------------------------------------------------------------------------
+
+def test_stacks_chain_by_a_face_of_a_common_core_colour_and_advance_together(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG"]), "A2": (p1, ["JG", "2C"]), "B1": (p1, ["KP"])})
+    data = pbd.json("show", doc)
+    assert sorted(data["chains"][p1]) == [["A1", "A2"], ["B1"]]
+    assert f"Chains: {p1} A1+A2 (Gold)" in doc.read_text()
+    out = pbd("move", doc, "--as", p1, "advance A1 to B2", ok=True).output   # A2 goes along, to B3
+    assert "2 stack(s), 1 cell(s) at 4" in out                              # (7 + 5 + 1) / 3 = 4.33 -> 4
+    cells = pbd.json("show", doc)["cells"]
+    assert set(cells) == {"B1", "B2", "B3"} and cells["B3"]["cards"] == ["JG", "2C"]
+
+
+def test_advancement_costs_the_chain_s_average_power_rounded_half_up_per_cell(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG", "2O"])}, points=12)               # (7 + 2) / 2 = 4.5 -> 5
+    pbd("move", doc, "--as", p1, "advance A1 to A3", ok=True)
+    assert pbd.json("show", doc)["points"] == 12 - 2 * 5
+
+
+@pytest.mark.parametrize("face,dest,ok", [
+    ("10O", "B2", True), ("10O", "A3", False),                    # 10: 1 cell in any direction
+    ("JO", "A3", True), ("JO", "B3", False),                      # J: up to 2 linear cells
+    ("QG", "B4", True), ("JO", "B4", False),                      # Q: up to 3 cells, with turns
+    ("KO", "A3", True), ("KO", "B3", False),                      # K: up to 3 linear cells
+    ("AO", "B4", True), ("KO", "B4", False),                      # A: up to 4 cells, with turns
+    ("?C", "B2", True), ("?C", "A2", False),                      # ?: up to 4 cells, diagonal only
+])
+def test_each_advancement_limit(pbd, duel, face, dest, ok):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, [face])}, points=60)
+    if ok:
+        pbd("move", doc, "--as", p1, f"advance A1 to {dest}", ok=True)
+        assert list(pbd.json("show", doc)["cells"]) == [dest]
+    else:
+        refused(pbd, doc, p1, f"advance A1 to {dest}", "cannot advance")
+
+
+def test_advancement_goes_only_towards_the_basic_square_into_empty_cells_once_an_act(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"A2": (p1, ["AO"]), "B3": (p2, ["4W"])}, points=60)
+    refused(pbd, doc, p1, "advance A2 to A1", "cannot advance")            # away from the Basic Square
+    refused(pbd, doc, p1, "advance A2 to B3", "cannot advance")            # occupied
+    pbd("move", doc, "--as", p1, "advance A2 to B2", ok=True)
+    refused(pbd, doc, p1, "advance B2 to A3", "only one Advancement per act")
+
+
+def test_a_face_s_limit_may_be_chosen_but_only_one_is_used(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["?C", "JG"])}, points=60)
+    refused(pbd, doc, p1, "advance A1 to A2 with ?", "cannot advance")     # the ? goes diagonally only
+    refused(pbd, doc, p1, "advance A1 to A2 with K", "has no K")
+    pbd("move", doc, "--as", p1, "advance A1 to A2 with J", ok=True)
+
+
+def test_ending_the_act_on_another_player_s_side_pays_them_a_pip_card(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"B5": (p1, ["QG"])}, shown={p1: ["7O", "KP"]})
+    refused(pbd, doc, p1, "draw", f"a Pip (toll) to {p2}")
+    refused(pbd, doc, p1, f"give KP to {p2}", "no card KP could pay")
+    pbd("move", doc, "--as", p1, f"give 7O to {p2}; draw", ok=True)
+    assert pbd.json("show", doc)["shown"][p2] == ["7O"]
+
+
+def test_the_central_columns_take_no_toll(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A4": (p1, ["QG"])})
+    pbd("move", doc, "--as", p1, "draw", ok=True)
+
+
+# -- Targeting ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("face,source,target,pair,ok", [
+    ("10O", "A1", "B2", False, True), ("10O", "A1", "A3", False, False),     # 10: 1 in any direction
+    ("JO", "A1", "A3", False, True), ("JO", "A1", "A4", False, False),       # J: 2 forward or upward
+    ("JO", "A3", "A1", False, False), ("JO", "A5", "A1", True, True),        # ... 4 any way on a pair
+    ("QG", "A4", "A1", False, True), ("QG", "A1", "A5", False, False),       # Q: 3 in any direction
+    ("KO", "A1", "A4", False, True), ("KO", "A4", "A1", False, False),       # K: 3 forward or upward
+    ("AO", "A5", "A1", False, True), ("AO", "A1", "A6", False, False),       # A: 4 in any direction
+    ("?C", "A1", "A5", False, True), ("?C", "A5", "A1", False, False),       # ?: 4 forward or upward
+])
+def test_each_targeting_distance(pbd, duel, face, source, target, pair, ok):
+    doc, p1, p2 = duel
+    position(doc, cells={source: (p1, [face]), target: (p2, ["4W"])}, roll=(3, 3) if pair else (3, 4))
+    listed = [m for m in legal(pbd, doc, p1) if m.startswith(f"target {target} from {source} with ")]
+    if ok:
+        assert listed
+        pbd("move", doc, "--as", p1, listed[0], ok=True)
+    else:
+        assert not listed
+        refused(pbd, doc, p1, f"target {target} from {source} with 4", "out of targeting distance")
+
+
+def test_a_resistance_occupied_cell_in_the_pottle_blocks_and_each_pottle_cell_costs_1(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"A1": (p1, ["QG"]), "A2": (p2, ["2W"]), "A3": (p2, ["4W"])}, points=10)
+    refused(pbd, doc, p1, "target A3 from A1 with 7", "passes Resistance-occupied A2")
+    position(doc, cells={"A1": (p1, ["QG"]), "A2": (p1, ["5G"]), "A3": (p2, ["4W"])}, points=10)
+    out = pbd("move", doc, "--as", p1, "target A3 from A1 with 7+6", ok=True).output  # own pottle card, Gold
+    assert "Tc 7 + 6 = 13 against Rc 4" in out and "1 point(s), 9 left" in out
+
+
+def test_a_pottle_card_of_another_core_colour_is_not_in_the_tc(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"A1": (p1, ["QG"]), "A2": (p1, ["5O"]), "A3": (p2, ["4W"])}, points=10)
+    refused(pbd, doc, p1, "target A3 from A1 with 7+5", "no card of power 5 may take part")
