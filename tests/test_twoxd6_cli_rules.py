@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from twoxd6_helpers import duel, last_log, position, two  # noqa: E402,F401
+import re  # noqa: E402
+
+from twoxd6_helpers import duel, hand_ids, last_log, position, three, two  # noqa: E402,F401
 
 from pbd.games.twoxd6 import dice  # noqa: E402
 
@@ -212,3 +214,98 @@ def test_a_pottle_card_of_another_core_colour_is_not_in_the_tc(pbd, duel):
     doc, p1, p2 = duel
     position(doc, cells={"A1": (p1, ["QG"]), "A2": (p1, ["5O"]), "A3": (p2, ["4W"])}, points=10)
     refused(pbd, doc, p1, "target A3 from A1 with 7+5", "no card of power 5 may take part")
+
+
+# -- the Tc, the window, the roll-off and what follows ------------------------------------------------
+
+#: QG and 6G share the Targeting colour (Gold) and the core colour; 7O's Targeting colour is Onyx.
+#: The defender's 8C (power 9) and 6P (power 5) share the Resistance colour Cyan: best Rc 9*5 = 45.
+OPERATORS = {"A1": ("P1", ["QG", "6G", "7O"]), "A2": ("P2", ["8C", "6P"])}
+
+
+def _cells(layout, p1, p2):
+    return {cell: ({"P1": p1, "P2": p2}[owner], cards) for cell, (owner, cards) in layout.items()}
+
+
+def test_tc_times_and_divide_need_one_targeting_colour_and_powers_the_core_colour_too(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells=_cells(OPERATORS, p1, p2))
+    refused(pbd, doc, p1, "target A2 from A1 with 7*7", "Targeting")          # QG (Gold) x 7O (Onyx)
+    refused(pbd, doc, p1, "target A2 from A1 with (7+6)*7", "sum")
+    refused(pbd, doc, p1, "target A2 from A1 with 7^7", "Targeting")
+    refused(pbd, doc, p1, "target A2 from A1 with 7+7+7", "power 7")          # every card once
+    out = pbd("move", doc, "--as", p1, "target A2 from A1 with 7*6", ok=True).output
+    assert "Tc 7 * 6 = 42 against Rc 45" in out
+
+
+def test_tc_exponent_between_two_cards_of_one_targeting_and_core_colour(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells=_cells(OPERATORS, p1, p2))
+    refused(pbd, doc, p1, "target A2 from A1 with 6^7", "not within 10")     # accepted, 279936 is out of range
+
+
+def test_the_tc_must_be_within_10_of_the_rc(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells=_cells(OPERATORS, p1, p2))
+    refused(pbd, doc, p1, "target A2 from A1 with 7+6", "Tc 13 is not within 10 of A2's Rc 45")
+    out = pbd("move", doc, "--as", p1, "target A2 from A1 with 7*6-7", ok=True).output   # 35 = 45 - 10
+    assert "= 35 against Rc 45" in out
+
+
+#: In the central columns (no toll for either player, whoever attacks).
+ROLL_OFF = {"A3": ("P1", ["QG", "10P", "5O", "4C", "2C"]), "A4": ("P2", ["4W"])}
+
+
+def _roll_off(pbd, two, tmp_path, monkeypatch, win):
+    from twoxd6_helpers import roll_off
+
+    doc, p1, p2 = roll_off(pbd, two, tmp_path, monkeypatch, lambda a, d: _cells(ROLL_OFF, a, d), "A3", "A4", win)
+    data = pbd.json("show", doc)
+    assert data["to_move"] == [p2] and data["decisions"][0]["answers"] == ["roll"]
+    assert "Waiting on: " + p2 + " — roll 2 Wyte dice to resist" in doc.read_text()
+    refused(pbd, doc, p1, "draw", f"waiting on {p2}")
+    out = pbd("move", doc, "--as", p2, "roll", ok=True).output
+    attack, defend = (int(x) for x in re.search(r"(\d+) (?:beats|does not beat) (\d+)", out).groups())
+    assert (attack > defend) == win
+    return doc, p1, p2
+
+
+def test_a_won_roll_off_collects_the_stack_and_owes_a_face_or_10(pbd, two, tmp_path, monkeypatch):
+    doc, p1, p2 = _roll_off(pbd, two, tmp_path, monkeypatch, win=True)
+    data = pbd.json("show", doc)
+    assert "A4" not in data["cells"] and data["shown"][p1] == ["4W"]
+    assert f"Debt: {p1} to {p2} face" in doc.read_text()
+    hand = hand_ids(pbd, doc, p1)
+    pip = next(c for c in hand if c[0] in "23456789")
+    face = next(c for c in hand if c[0] in "JQKA?")
+    refused(pbd, doc, p1, "draw", f"a Face or 10 to {p2}")
+    refused(pbd, doc, p1, f"give {pip} to {p2}", "could pay")
+    refused(pbd, doc, p1, "show hand", "can pay every debt")
+    pbd("move", doc, "--as", p1, f"give {face} to {p2}; draw", ok=True)
+    assert pbd.json("show", doc)["shown"][p2] == [face]
+
+
+def test_a_lost_roll_off_owes_a_face_and_a_pip_and_draws_a_cold_comfort_card(pbd, two, tmp_path, monkeypatch):
+    doc, p1, p2 = _roll_off(pbd, two, tmp_path, monkeypatch, win=False)
+    data = pbd.json("show", doc)
+    assert data["cells"]["A4"]["cards"] == ["4W"]
+    text = doc.read_text()
+    assert f"Debt: {p1} to {p2} face" in text and f"Debt: {p1} to {p2} pip" in text
+    hand = pbd.json("hand", doc, "--as", p1)["hand"]
+    assert len(hand) == 12
+    cold = next(h.split()[0] for h in hand if h.endswith("(cold comfort)"))
+    refused(pbd, doc, p1, f"recycle {cold}", "cold-comfort")
+    refused(pbd, doc, p1, f"give {cold} to {p2}", "cold-comfort")
+    assert f"offer {cold}" not in " ".join(legal(pbd, doc, p1))
+
+
+def test_show_hand_clears_a_debt_nobody_could_pay(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, points=60, debts=[(p1, p2, "face")])
+    leaders = [c for c in hand_ids(pbd, doc, p1) if c[0] in "JQKA?1"]
+    refused(pbd, doc, p1, "show hand", "can pay every debt")
+    pbd("move", doc, "--as", p1, "; ".join(f"recycle {c}" for c in leaders), ok=True)
+    out = pbd("move", doc, "--as", p1, "show hand", ok=True).output
+    assert f"no a Face or 10 to {p2}" in out
+    assert "Debt:" not in doc.read_text()
+    pbd("move", doc, "--as", p1, "draw", ok=True)

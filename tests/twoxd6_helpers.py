@@ -98,3 +98,53 @@ def duel(two, tmp_path, monkeypatch):
     doc = copy(two, tmp_path, monkeypatch)
     p1, p2 = order(doc)
     return doc, p1, p2
+
+
+ROLL_RE = r"(\d)\+(\d)(?: pair)? = (\d+)"
+
+
+def roll_off(pbd, built: Path, tmp_path: Path, monkeypatch, cells, source: str, target: str,
+             win: bool) -> tuple[Path, str, str]:
+    """Set up ``cells(attacker, defender)`` and target ``target`` from ``source`` so that the roll-off is ``win``.
+
+    The dice do not depend on the Tc written (each seat's roll comes from its seed, its roll
+    count and the other seats' published values), so a first run on a scratch copy tells the
+    Onyx and Wyte rolls; the Tc is then picked inside the window so that Tc + Onyx > Rc + Wyte
+    holds (``win``) or fails, and the targeting is made on a fresh copy.  Player 1 attacks,
+    or Player 2 if Player 1's dice leave no such Tc.  Returns the document (the resisting
+    player's roll still owed), the attacker and the defender.
+    """
+    from pbd.games.twoxd6 import calc, rules
+
+    found = []
+    for turn, (attacker, defender) in enumerate([order(built / "match.txt")[:2], order(built / "match.txt")[1::-1]]):
+        scratch = copy(built, tmp_path, monkeypatch, f"scratch{turn}")
+        position(scratch, cells=cells(attacker, defender), turn=turn)
+        move = next(m for m in pbd.json("legal", scratch, "--as", attacker)["moves"]
+                    if m.startswith(f"target {target} from {source} with "))
+        out = pbd("move", scratch, "--as", attacker, move, ok=True).output
+        onyx = int(re.search("Onyx " + ROLL_RE, out).group(3))
+        wyte = int(re.search("Wyte " + ROLL_RE, pbd("move", scratch, "--as", defender, "roll", ok=True).output).group(3))
+        found.append((onyx, wyte))
+        shift = wyte - onyx + (1 if win else 0)
+        if abs(shift) > rules.WINDOW:
+            continue
+        doc = copy(built, tmp_path, monkeypatch, "m")
+        position(doc, cells=cells(attacker, defender), turn=turn)
+        state = GAME.parse(doc.read_text())
+        rc, _ = rules.rc_of(state, target)
+        text = calc.reachable(rules.tc_pool(state, attacker, source, target))[rc + shift]
+        pbd("move", doc, "--as", attacker, f"target {target} from {source} with {text}", ok=True)
+        return doc, attacker, defender
+    raise AssertionError(f"the dice (Onyx, Wyte) {found} leave no Tc in the window; pick other seeds")
+
+
+def hand_ids(pbd, doc: Path, who: str) -> list[str]:
+    """Return the card ids of a player's hand as ``pbd hand`` lists them."""
+    return [h.split()[0] for h in pbd.json("hand", doc, "--as", who)["hand"]]
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory):
+    """A 3-seat match (Ann, Ben, Cid) with the order of acts rolled, built once per module."""
+    return build(tmp_path_factory.mktemp("twoxd6-three"), ["Ann", "Ben", "Cid"], ["ann", "ben", "cid"])
