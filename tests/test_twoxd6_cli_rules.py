@@ -309,3 +309,118 @@ def test_show_hand_clears_a_debt_nobody_could_pay(pbd, duel):
     assert f"no a Face or 10 to {p2}" in out
     assert "Debt:" not in doc.read_text()
     pbd("move", doc, "--as", p1, "draw", ok=True)
+
+
+# -- dice ---------------------------------------------------------------------------------------------
+
+def test_scene_1_rolls_the_sicherman_high_die_and_a_standard_die_and_a_pair_doubles(pbd, tmp_path):
+    from twoxd6_helpers import build, rolls
+
+    for i in range(2, 40):                       # the first seed whose order-of-acts roll is a pair
+        base = build(tmp_path / f"s{i}", ["Ann", "Ben"], [f"pair{i}", "ben"])
+        doc = base / "match.txt"
+        log = pbd("log", doc).output
+        if " pair = " in log:
+            break
+    written = rolls(log)
+    assert len(written) == 2
+    for high, low, total in written:
+        assert high in dice.SICHERMAN_HIGH and low in dice.STANDARD
+        assert total == (high + low) * (2 if high == low else 1) <= 24
+    assert any(high == low for high, low, _ in written)
+    assert log.count("d(1 3 4 5 6 8)=") == 2 and log.count("d6=") == 2    # the faces each die has
+
+
+def test_the_order_of_acts_is_by_the_rolls_ties_in_seating_order(pbd, tmp_path):
+    from twoxd6_helpers import build, order, rolls
+
+    doc = build(tmp_path / "tie", ["Ann", "Ben"], ["pair0", "ben"]) / "match.txt"
+    (_, _, ann), (_, _, ben) = rolls(pbd("log", doc).output)
+    assert order(doc) == (["Ann", "Ben"] if ann >= ben else ["Ben", "Ann"])
+    assert f"Order of acts: 1 {order(doc)[0]} (rolled {max(ann, ben)})" in doc.read_text()
+
+
+def test_the_acting_roll_gives_the_act_s_points(pbd, duel):
+    from twoxd6_helpers import rolls
+
+    doc, p1, _ = duel
+    out = pbd("move", doc, "--as", p1, "roll", ok=True).output
+    [(high, low, total)] = rolls(out)
+    assert high in dice.SICHERMAN_HIGH and pbd.json("show", doc)["points"] == total
+    refused(pbd, doc, p1, "roll", "has rolled this act already")
+
+
+# -- Scene 4: trades ------------------------------------------------------------------------------------
+
+def _offer_up(pbd, doc, p1):
+    pbd("move", doc, "--as", p1, "roll; draw; offer", ok=True)
+
+
+def test_a_single_offer_rejected_recycles_the_drawn_card(pbd, duel):
+    doc, p1, p2 = duel
+    _offer_up(pbd, doc, p1)
+    recycled = pbd.json("show", doc)["piles"].get("recycled", 0)
+    offer = legal(pbd, doc, p2)[0]
+    pbd("move", doc, "--as", p2, offer, ok=True)
+    assert legal(pbd, doc, p1) == ["accept", "reject"]
+    out = pbd("move", doc, "--as", p1, "reject", ok=True).output
+    assert "recycles the drawn card" in out
+    data = pbd.json("show", doc)
+    assert data["piles"]["recycled"] == recycled + 1 and data["acting"] == p2 and data["decisions"] == []
+    assert offer.split()[1] in hand_ids(pbd, doc, p2)                     # the offered card stays with p2
+
+
+def test_with_several_offers_the_best_card_is_taken(pbd, three, tmp_path, monkeypatch):
+    from twoxd6_helpers import copy, order
+
+    doc = copy(three, tmp_path, monkeypatch)
+    p1, p2, p3 = order(doc)
+    _offer_up(pbd, doc, p1)
+    lowest = min(legal(pbd, doc, p2)[:-1], key=lambda m: _number(m.split()[1]))
+    highest = max(legal(pbd, doc, p3)[:-1], key=lambda m: _number(m.split()[1]))
+    assert _number(lowest.split()[1]) < _number(highest.split()[1])
+    pbd("move", doc, "--as", p2, lowest, ok=True)
+    out = pbd("move", doc, "--as", p3, highest, ok=True).output
+    assert f"{p1} trades" in out and f"for {p3}'s {highest.split()[1]}" in out
+    data = pbd.json("show", doc)
+    assert highest.split()[1] in data["shown"][p1] and len(data["shown"][p3]) == 1 and data["shown"][p2] == []
+    assert data["acting"] == p2
+
+
+def test_with_no_offer_from_anyone_the_drawn_card_is_kept(pbd, three, tmp_path, monkeypatch):
+    from twoxd6_helpers import copy, order
+
+    doc = copy(three, tmp_path, monkeypatch)
+    p1, p2, p3 = order(doc)
+    _offer_up(pbd, doc, p1)
+    pbd("move", doc, "--as", p3, "pass", ok=True)
+    out = pbd("move", doc, "--as", p2, "pass", ok=True).output
+    assert f"no offers: {p1} keeps the card" in out
+    assert len(hand_ids(pbd, doc, p1)) == 12
+
+
+def _number(card_id):
+    return {"J": 11, "Q": 12, "K": 13, "A": 14, "?": 15}.get(card_id[0]) or int(card_id[:-1])
+
+
+# -- winning ----------------------------------------------------------------------------------------------
+
+def test_holding_the_basic_square_as_many_full_turns_as_there_are_players_wins(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"B3": (p1, ["QG"])})
+    pbd("move", doc, "--as", p1, "draw", ok=True)
+    assert f"Basic Square: {p1}, held 0 of 2" in doc.read_text()
+    pbd("move", doc, "--as", p2, "roll; draw", ok=True)
+    assert pbd.json("show", doc)["basic_square"] == {"holder": p1, "held": 1, "needed": 2}
+    out = pbd("move", doc, "--as", p1, "roll; draw", ok=True).output
+    assert f"{p1} wins: held the Basic Square for 2 full turns" in out
+    data = pbd.json("show", doc)
+    assert data["result"].startswith(f"{p1} wins") and data["to_move"] == []
+    assert pbd.json("legal", doc, "--as", p2)["moves"] == []
+
+
+def test_a_shared_basic_square_is_held_by_nobody(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"B3": (p1, ["QG"]), "B4": (p2, ["KP"])}, holder=p1, held=1)
+    pbd("move", doc, "--as", p1, "draw", ok=True)
+    assert pbd.json("show", doc)["basic_square"] == {"holder": None, "held": 0, "needed": 2}

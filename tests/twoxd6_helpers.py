@@ -83,7 +83,7 @@ def last_log(doc: Path) -> str:
 
 def rolls(text: str) -> list[tuple[int, int, int]]:
     """Return every ``a+b = total`` roll written in ``text``."""
-    return [tuple(int(x) for x in m) for m in re.findall(r"\b(\d)\+(\d) = (\d+)", text)]
+    return [tuple(int(x) for x in m) for m in re.findall(r"\b(\d)\+(\d)(?: pair)? = (\d+)", text)]
 
 
 @pytest.fixture(scope="module")
