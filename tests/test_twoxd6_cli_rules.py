@@ -424,3 +424,66 @@ def test_a_shared_basic_square_is_held_by_nobody(pbd, duel):
     position(doc, cells={"B3": (p1, ["QG"]), "B4": (p2, ["KP"])}, holder=p1, held=1)
     pbd("move", doc, "--as", p1, "draw", ok=True)
     assert pbd.json("show", doc)["basic_square"] == {"holder": None, "held": 0, "needed": 2}
+
+
+# -- -O rc=stated: the defender states the Rc as a pending decision -------------------------------------
+
+@pytest.fixture(scope="module")
+def stated(tmp_path_factory):
+    from twoxd6_helpers import build
+
+    return build(tmp_path_factory.mktemp("twoxd6-stated"), ["Ann", "Ben"], ["ann", "ben"], "-O", "rc=stated")
+
+
+def _stated(stated, tmp_path, monkeypatch, source="A3"):
+    from twoxd6_helpers import copy, order
+
+    doc = copy(stated, tmp_path, monkeypatch)
+    p1, p2 = order(doc)
+    position(doc, cells=_cells({source: ("P1", ["QG", "6G", "7O"]), "A4": ("P2", ["8C", "6P"])}, p1, p2))
+    return doc, p1, p2
+
+
+def test_without_the_option_a_target_needs_its_tc(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells=_cells(OPERATORS, p1, p2))
+    refused(pbd, doc, p1, "target A2 from A1", "write the Tc")
+
+
+def test_the_defender_states_the_rc_before_the_tc_is_written(pbd, stated, tmp_path, monkeypatch):
+    doc, p1, p2 = _stated(stated, tmp_path, monkeypatch)
+    assert "target A4 from A3" in legal(pbd, doc, p1)
+    refused(pbd, doc, p1, "target A4 from A3 with 7*6", "the defender states the Rc first")
+    pbd("move", doc, "--as", p1, "target A4 from A3", ok=True)
+    assert f"Waiting on: {p2} — state your Rc for A4 against {p1}'s targeting from A3 (resist with CALC)" \
+        in doc.read_text()
+    data = pbd.json("show", doc)
+    assert data["to_move"] == [p2] and legal(pbd, doc, p1) == []
+    assert legal(pbd, doc, p2) == ["resist with 9*5"]                   # the best Rc, listed as a suggestion
+    refused(pbd, doc, p1, "draw", f"waiting on {p2}")
+    refused(pbd, doc, p2, "roll", "must first answer")
+    refused(pbd, doc, p2, "resist with 9^5", "core")                     # 8C is Cyan, 6P Pink: no exponent
+    refused(pbd, doc, p2, "resist with 9+9", "power 9")
+    out = pbd("move", doc, "--as", p2, "resist with 9+5", ok=True).output   # a low Rc: the Tc must come near it
+    assert "states Rc 9 + 5 = 14 for A4" in out
+    assert pbd.json("show", doc)["to_move"] == [p1]
+    assert legal(pbd, doc, p1) == ["target A4 from A3 with 7 + 6 + 7", "withdraw"]
+    refused(pbd, doc, p1, "target A4 from A3 with 7*6", "Tc 42 is not within 10 of A4's Rc 14")
+    refused(pbd, doc, p1, "draw", "write the Tc")
+    pbd("move", doc, "--as", p1, "target A4 from A3 with 7+6+7", ok=True)
+    assert legal(pbd, doc, p2) == ["roll"]
+    out = pbd("move", doc, "--as", p2, "roll", ok=True).output
+    assert re.search(r"(\d+) (beats|does not beat) (\d+)", out)
+    assert pbd("check", doc).exit_code == 0
+
+
+def test_the_acting_player_may_withdraw_once_the_rc_is_stated(pbd, stated, tmp_path, monkeypatch):
+    doc, p1, p2 = _stated(stated, tmp_path, monkeypatch, source="A2")
+    pbd("move", doc, "--as", p1, "target A4 from A2", ok=True)           # one pottle cell: 1 point
+    pbd("move", doc, "--as", p2, "resist with 9*5", ok=True)
+    assert legal(pbd, doc, p1) == ["target A4 from A2 with 7*6 + 7", "withdraw"]
+    out = pbd("move", doc, "--as", p1, "withdraw", ok=True).output
+    assert "withdraws the targeting of A4 (Rc 45 stated)" in out
+    data = pbd.json("show", doc)
+    assert data["points"] == 23 and "Targeting:" not in doc.read_text() and data["to_move"] == [p1]
+    pbd("move", doc, "--as", p1, "draw", ok=True)
