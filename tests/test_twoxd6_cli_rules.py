@@ -487,3 +487,23 @@ def test_the_acting_player_may_withdraw_once_the_rc_is_stated(pbd, stated, tmp_p
     data = pbd.json("show", doc)
     assert data["points"] == 23 and "Targeting:" not in doc.read_text() and data["to_move"] == [p1]
     pbd("move", doc, "--as", p1, "draw", ok=True)
+
+
+# -- pbd show --svg ----------------------------------------------------------------------------------------
+
+def test_show_svg_draws_the_grid_every_stack_and_the_basic_square(pbd, duel, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    doc, p1, p2 = duel
+    position(doc, cells={"A1": (p1, ["QG", "10P"]), "B3": (p2, ["KP"]), "C6": ("<Eve & co>", ["2C"])})
+    before, picture = doc.read_bytes(), tmp_path / "board.svg"
+    assert "picture written to" in pbd("show", doc, "--svg", picture, ok=True).output
+    assert doc.read_bytes() == before
+    root = ET.fromstring(picture.read_text())                       # well-formed, names escaped
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert {"10P", "KP", "2C", f"{p1[:8]} ×2", f"{p2[:8]} ×1", "<Eve & c ×1"} <= set(texts)
+    assert {"A", "B", "C", "1", "6"} <= set(texts)
+    rects = list(root.iter(f"{ns}rect"))
+    assert len(rects) == 18 + 3                                      # the 6 x 3 cells and the three stacks
+    assert sum(r.get("stroke-width") == "3" for r in rects) == 2     # the Basic Square B3:B4
