@@ -507,3 +507,39 @@ def test_show_svg_draws_the_grid_every_stack_and_the_basic_square(pbd, duel, tmp
     rects = list(root.iter(f"{ns}rect"))
     assert len(rects) == 18 + 3                                      # the 6 x 3 cells and the three stacks
     assert sum(r.get("stroke-width") == "3" for r in rects) == 2     # the Basic Square B3:B4
+
+
+@pytest.mark.long
+def test_a_random_match_with_stated_rcs_replays_from_its_log(pbd, tmp_path):
+    """Random play with -O rc=stated, preferring targetings; revealed and audited clean (the Rc answers replay)."""
+    import random
+
+    from pbd.games.twoxd6 import GAME, calc, rules
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "2xd6", doc, "--as", "Ann", "--seed", "a", "-O", "rc=stated", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    rng, stated = random.Random(7), 0
+    for _ in range(400):
+        data = pbd.json("show", doc)
+        if data["result"] or stated >= 2:
+            break
+        for who in data["to_move"]:                 # 'legal' first does the unlocks that seat's pbd owes
+            moves = legal(pbd, doc, who)
+            if moves:
+                break
+        keen = [m for m in moves if m.startswith(("target", "resist", "play", "advance"))]
+        pick = rng.choice(keen if keen and rng.random() < 0.8 else moves)
+        if pick.startswith("resist with"):                 # any Rc the chain reaches, not only the listed best
+            state = GAME.parse(doc.read_text())
+            others = [f"resist with {text}" for text in calc.reachable(rules.rc_pool(state, state.targeting.target))
+                      .values() if f"resist with {text}" != pick]
+            pick = rng.choice(others) if others else pick
+            stated += bool(others)
+        pbd("move", doc, "--as", who, pick, ok=True)
+    assert stated, "no Rc other than the listed one came up"
+    for name in ("Ann", "Ben"):
+        pbd("reveal", doc, "--as", name, "--now", ok=True)
+    audited = pbd("audit", doc)
+    assert audited.exit_code == 0, audited.output[-2000:]
+    assert "every logged move replays to the board" in audited.output
