@@ -233,6 +233,7 @@ def test_tc_times_and_divide_need_one_targeting_colour_and_powers_the_core_colou
     refused(pbd, doc, p1, "target A2 from A1 with 7*7", "Targeting")          # QG (Gold) x 7O (Onyx)
     refused(pbd, doc, p1, "target A2 from A1 with (7+6)*7", "sum")
     refused(pbd, doc, p1, "target A2 from A1 with 7^7", "Targeting")
+    refused(pbd, doc, p1, "target A2 from A1 with 7*6/7", "Targeting")        # ÷ like ×
     refused(pbd, doc, p1, "target A2 from A1 with 7+7+7", "power 7")          # every card once
     out = pbd("move", doc, "--as", p1, "target A2 from A1 with 7*6", ok=True).output
     assert "Tc 7 * 6 = 42 against Rc 45" in out
@@ -487,6 +488,25 @@ def test_the_acting_player_may_withdraw_once_the_rc_is_stated(pbd, stated, tmp_p
     data = pbd.json("show", doc)
     assert data["points"] == 23 and "Targeting:" not in doc.read_text() and data["to_move"] == [p1]
     pbd("move", doc, "--as", p1, "draw", ok=True)
+
+
+# -- pbd check on a hand-edited board ---------------------------------------------------------------------
+
+def test_check_names_what_a_hand_edited_board_breaks(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["JG", "QG"]), "A2": (p1, ["ZZ"]), "B1": ("Eve", ["2C"])}, shown={p1: ["2C"]})
+    result = pbd("check", doc)
+    assert result.exit_code == 1
+    for words in ("A1: QG on JG breaks the stacking order", "A2: ZZ is no card", "B1: Eve is not a player",
+                  "2C appears 2 times"):
+        assert words in result.output, result.output
+    for move in ("play 2C on A1", "advance A1 to B2", "draw"):           # no move is made on such a board
+        before = doc.read_bytes()
+        result = pbd("move", doc, "--as", p1, move)
+        assert result.exit_code == 3 and "names ZZ, which the standard deck does not have" in result.output
+        assert doc.read_bytes() == before
+    assert pbd("legal", doc, "--as", p1).exit_code == 3
+    assert pbd("show", doc, "--json").exit_code == 0
 
 
 # -- pbd show --svg ----------------------------------------------------------------------------------------

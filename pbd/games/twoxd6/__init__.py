@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import re
 
-from pbd.errors import IllegalMoveError, NotationError, UsageError
+from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, UsageError
 from pbd.games.base import Secrets
 from pbd.games.twoxd6 import board, cards, grid, notation, rules
 from pbd.games.twoxd6.deck import DEFAULT, composition_problems, load
@@ -101,16 +101,30 @@ class TwoXd6(CardGame):
         """Return every move ``seat`` may make now (targets with the best Tc in range)."""
         from pbd.games.twoxd6 import moves
 
+        self._need_known_cards(state)
         return moves.legal(state, seat)
+
+    @staticmethod
+    def _need_known_cards(state: State) -> None:
+        """Refuse to play on a board whose stacks or shown hands name cards the deck does not have.
+
+        :raises DocumentFormatError: naming the cards (``pbd check`` lists them too).
+        """
+        unknown = rules.unknown_cards(state)
+        if unknown:
+            raise DocumentFormatError(f"the board names {', '.join(unknown[:5])}, which the {state.deck_name} deck "
+                                      "does not have", hint="someone edited the board by hand; run pbd check DOC")
 
     def apply(self, state: State, seat: str, move: str, chance) -> Move:
         """Apply one move of the seat on turn (the order roll, or a move of the act).
 
         :raises NotationError: the move cannot be read.
         :raises IllegalMoveError: the rules forbid it now.
+        :raises DocumentFormatError: the board names cards the deck does not have.
         """
         parsed = notation.parse(move)
         before = self._mover(state)
+        self._need_known_cards(state)
         if state.phase == "order":
             if parsed.verb != "roll":
                 raise IllegalMoveError("first every player rolls for the order of acts: 'roll'")
@@ -120,12 +134,14 @@ class TwoXd6(CardGame):
         return Move(text, ends_turn=self._mover(state) != before)
 
     def answer(self, state: State, seat: str, decision: Decision, move: str, chance) -> Move:
-        """Apply an answer: the resisting roll, a trade offer or pass, accept or reject.
+        """Apply an answer: the stated Rc, the resisting roll, a trade offer or pass, accept or reject.
 
         :raises IllegalMoveError: the answer does not fit the decision.
+        :raises DocumentFormatError: the board names cards the deck does not have.
         """
         parsed = notation.parse(move)
         before = self._mover(state)
+        self._need_known_cards(state)
         if state.targeting and parsed.verb == "resist" and state.targeting.rc is None:
             text = rules.do_state_rc(state, seat, parsed.expr)
         elif state.targeting and parsed.verb == "roll" and state.targeting.tc is not None:

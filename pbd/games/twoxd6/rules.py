@@ -41,6 +41,13 @@ def catalogue(state: State) -> dict[str, Card]:
     return deck_of(state).by_id()
 
 
+def unknown_cards(state: State) -> list[str]:
+    """Return the card ids on the board or in shown hands that are no card of the match's deck (a hand edit)."""
+    cat = catalogue(state)
+    ids = [c for st in state.cells.values() for c in st.cards] + [c for cs in state.shown.values() for c in cs]
+    return list(dict.fromkeys(c for c in ids if c not in cat))
+
+
 def acting(state: State) -> str:
     """Return the player whose act it is ('' before the order of acts is decided)."""
     return state.order[state.act.turn] if state.order and state.phase == "act" else ""
@@ -111,13 +118,13 @@ def hand_over(state: State, giver: str, slot: int | None, card: str, receiver: s
 def top(state: State, cell: str) -> Card | None:
     """Return the top card of the stack in ``cell``, or None for an empty cell."""
     st = state.cells.get(cell)
-    return catalogue(state)[st.cards[-1]] if st and st.cards else None
+    return catalogue(state).get(st.cards[-1]) if st and st.cards else None
 
 
 def leaders(state: State, cell: str) -> list[Card]:
     """Return the Faces and 10s in a stack (the cards that chain, advance and target)."""
     cat = catalogue(state)
-    return [cat[c] for c in state.cells[cell].cards if cat[c].leader]
+    return [cat[c] for c in state.cells[cell].cards if c in cat and cat[c].leader]
 
 
 def chained(state: State, a: str, b: str) -> set[str]:
@@ -156,7 +163,7 @@ def chain_colours(state: State, cells_: list[str]) -> list[str]:
 def chain_cards(state: State, cells_: list[str]) -> list[Card]:
     """Return every card of the stacks in ``cells_``."""
     cat = catalogue(state)
-    return [cat[c] for cell in cells_ for c in state.cells[cell].cards]
+    return [cat[c] for cell in cells_ for c in state.cells[cell].cards if c in cat]
 
 
 def chains(state: State, seat: str) -> list[list[str]]:
