@@ -467,7 +467,10 @@ def test_the_defender_states_the_rc_before_the_tc_is_written(pbd, stated, tmp_pa
     refused(pbd, doc, p2, "resist with 9+9", "power 9")
     out = pbd("move", doc, "--as", p2, "resist with 9+5", ok=True).output   # a low Rc: the Tc must come near it
     assert "states Rc 9 + 5 = 14 for A4" in out
-    assert pbd.json("show", doc)["to_move"] == [p1]
+    data = pbd.json("show", doc)
+    assert data["to_move"] == [p1]
+    assert data["targeting"] == {"attacker": p1, "from": "A3", "target": "A4", "defender": p2, "tc": None,
+                                 "tc_text": None, "rc": 14, "rc_text": "9 + 5", "onyx": None}
     assert legal(pbd, doc, p1) == ["target A4 from A3 with 7 + 6 + 7", "withdraw"]
     refused(pbd, doc, p1, "target A4 from A3 with 7*6", "Tc 42 is not within 10 of A4's Rc 14")
     refused(pbd, doc, p1, "draw", "write the Tc")

@@ -305,6 +305,7 @@ class TwoXd6(CardGame):
                 "chains": {s: rules.chains(state, s) for s in state.order} if state.board else {},
                 "basic_square": {"holder": state.holder or None, "held": state.held, "needed": state.players},
                 "shown": {s: list(v) for s, v in state.shown.items()},
+                "targeting": _targeting(state),
                 "draw_patch": cards.patch_size(state.deck) if state.deck is not None else None}
 
     def hand(self, state: State, secrets: Secrets) -> dict:
@@ -332,6 +333,16 @@ class TwoXd6(CardGame):
         if state is not None and state.board is None:
             state.board = copy.deepcopy(board_state.board)
         return super().replay(state, entry, chance, board_state, strict)
+
+
+def _targeting(state: State) -> dict | None:
+    """Return a targeting under way for ``pbd show --json`` (None when there is none); unknown parts are None."""
+    t = state.targeting
+    if t is None:
+        return None
+    return {"attacker": t.attacker, "from": t.source, "target": t.target, "defender": t.defender,
+            "tc": t.tc, "tc_text": t.tc_text or None, "rc": t.rc, "rc_text": t.rc_text or None,
+            "onyx": list(t.roll) if t.roll else None}
 
 
 GAME = TwoXd6()
