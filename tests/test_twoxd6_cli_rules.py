@@ -298,6 +298,12 @@ def test_a_lost_roll_off_owes_a_face_and_a_pip_and_draws_a_cold_comfort_card(pbd
     refused(pbd, doc, p1, f"recycle {cold}", "cold-comfort")
     refused(pbd, doc, p1, f"give {cold} to {p2}", "cold-comfort")
     assert f"offer {cold}" not in " ".join(legal(pbd, doc, p1))
+    free = [h.split()[0] for h in hand if not h.endswith("(cold comfort)")]
+    face = next(c for c in free if c[0] in "JQKA?")
+    pip = next(c for c in free if c[0] in "23456789")
+    refused(pbd, doc, p1, "draw", f"a Face or 10 to {p2}, a Pip to {p2}")
+    pbd("move", doc, "--as", p1, f"give {face} to {p2}; give {pip} to {p2}; draw", ok=True)
+    assert sorted(pbd.json("show", doc)["shown"][p2]) == sorted([face, pip])
 
 
 def test_show_hand_clears_a_debt_nobody_could_pay(pbd, duel):
