@@ -110,16 +110,19 @@ def roll_off(pbd, built: Path, tmp_path: Path, monkeypatch, cells, source: str, 
     The dice do not depend on the Tc written (each seat's roll comes from its seed, its roll
     count and the other seats' published values), so a first run on a scratch copy tells the
     Onyx and Wyte rolls; the Tc is then picked inside the window so that Tc + Onyx > Rc + Wyte
-    holds (``win``) or fails, and the targeting is made on a fresh copy.  Player 1 attacks,
-    or Player 2 if Player 1's dice leave no such Tc.  Returns the document (the resisting
-    player's roll still owed), the attacker and the defender.
+    holds (``win``) or fails, and the targeting is made on a fresh copy.  Player 1 attacks, or
+    Player 2; if neither's dice leave such a Tc, the attacker first recycles a card and draws its
+    replacement (that draw's roll moves the attacker's later dice on).  Returns the document (the
+    resisting player's roll still owed), the attacker and the defender.
     """
     from pbd.games.twoxd6 import calc, rules
 
-    found = []
-    for turn, (attacker, defender) in enumerate([order(built / "match.txt")[:2], order(built / "match.txt")[1::-1]]):
-        scratch = copy(built, tmp_path, monkeypatch, f"scratch{turn}")
-        position(scratch, cells=cells(attacker, defender), turn=turn)
+    found, seats = [], order(built / "match.txt")[:2]
+    for k, turn in ((k, turn) for k in range(3) for turn in (0, 1)):
+        attacker, defender = seats[turn], seats[1 - turn]
+        prelude = [f"recycle {c}; replace" for c in RECYCLE[:k]]
+        scratch = copy(built, tmp_path, monkeypatch, f"scratch{k}{turn}")
+        _prepare(pbd, scratch, cells(attacker, defender), turn, attacker, prelude)
         move = next(m for m in pbd.json("legal", scratch, "--as", attacker)["moves"]
                     if m.startswith(f"target {target} from {source} with "))
         out = pbd("move", scratch, "--as", attacker, move, ok=True).output
@@ -130,13 +133,23 @@ def roll_off(pbd, built: Path, tmp_path: Path, monkeypatch, cells, source: str, 
         if abs(shift) > rules.WINDOW:
             continue
         doc = copy(built, tmp_path, monkeypatch, "m")
-        position(doc, cells=cells(attacker, defender), turn=turn)
+        _prepare(pbd, doc, cells(attacker, defender), turn, attacker, prelude)
         state = GAME.parse(doc.read_text())
         rc, _ = rules.rc_of(state, target)
         text = calc.reachable(rules.tc_pool(state, attacker, source, target))[rc + shift]
         pbd("move", doc, "--as", attacker, f"target {target} from {source} with {text}", ok=True)
         return doc, attacker, defender
     raise AssertionError(f"the dice (Onyx, Wyte) {found} leave no Tc in the window; pick other seeds")
+
+
+#: shown cards an attacker may recycle to move its dice on (see :func:`roll_off`)
+RECYCLE = ("2W", "2P")
+
+
+def _prepare(pbd, doc: Path, cells: dict, turn: int, attacker: str, prelude: list[str]) -> None:
+    position(doc, cells=cells, turn=turn, shown={attacker: list(RECYCLE[:len(prelude)])})
+    if prelude:
+        pbd("move", doc, "--as", attacker, "; ".join(prelude), ok=True)
 
 
 def hand_ids(pbd, doc: Path, who: str) -> list[str]:
