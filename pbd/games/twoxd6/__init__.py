@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import re
 
-from pbd.errors import IllegalMoveError, NotationError, UsageError
+from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, UsageError
 from pbd.games.base import Secrets
 from pbd.games.twoxd6 import board, cards, grid, notation, rules
 from pbd.games.twoxd6.deck import DEFAULT, composition_problems, load
@@ -23,7 +23,7 @@ from pbd.table.decisions import Decision
 from pbd.table.game import CardGame, Move
 
 TITLE = "2Xd6"
-OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjacency=4|8"
+OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjacency=4|8, rc=best|stated"
 #: "draw; offer" as players write it is one move (the base splits moves at ';')
 DRAW_OFFER = re.compile(r"\bdraw\s*;\s*offer\b", re.I)
 
@@ -37,7 +37,7 @@ class TwoXd6(CardGame):
     summary = "stack-chaining tower defence on a grid, 2 to 6 players, one shared deck"
     players = (2, 6)
     state_class = State
-    option_words = ("board=", "mod", "adjacency=")
+    option_words = ("board=", "mod", "adjacency=", "rc=")
 
     # -- starting ------------------------------------------------------------------------
 
@@ -101,16 +101,30 @@ class TwoXd6(CardGame):
         """Return every move ``seat`` may make now (targets with the best Tc in range)."""
         from pbd.games.twoxd6 import moves
 
+        self._need_known_cards(state)
         return moves.legal(state, seat)
+
+    @staticmethod
+    def _need_known_cards(state: State) -> None:
+        """Refuse to play on a board whose stacks or shown hands name cards the deck does not have.
+
+        :raises DocumentFormatError: naming the cards (``pbd check`` lists them too).
+        """
+        unknown = rules.unknown_cards(state)
+        if unknown:
+            raise DocumentFormatError(f"the board names {', '.join(unknown[:5])}, which the {state.deck_name} deck "
+                                      "does not have", hint="someone edited the board by hand; run pbd check DOC")
 
     def apply(self, state: State, seat: str, move: str, chance) -> Move:
         """Apply one move of the seat on turn (the order roll, or a move of the act).
 
         :raises NotationError: the move cannot be read.
         :raises IllegalMoveError: the rules forbid it now.
+        :raises DocumentFormatError: the board names cards the deck does not have.
         """
         parsed = notation.parse(move)
         before = self._mover(state)
+        self._need_known_cards(state)
         if state.phase == "order":
             if parsed.verb != "roll":
                 raise IllegalMoveError("first every player rolls for the order of acts: 'roll'")
@@ -120,13 +134,17 @@ class TwoXd6(CardGame):
         return Move(text, ends_turn=self._mover(state) != before)
 
     def answer(self, state: State, seat: str, decision: Decision, move: str, chance) -> Move:
-        """Apply an answer: the resisting roll, a trade offer or pass, accept or reject.
+        """Apply an answer: the stated Rc, the resisting roll, a trade offer or pass, accept or reject.
 
         :raises IllegalMoveError: the answer does not fit the decision.
+        :raises DocumentFormatError: the board names cards the deck does not have.
         """
         parsed = notation.parse(move)
         before = self._mover(state)
-        if state.targeting and parsed.verb == "roll":
+        self._need_known_cards(state)
+        if state.targeting and parsed.verb == "resist" and state.targeting.rc is None:
+            text = rules.do_state_rc(state, seat, parsed.expr)
+        elif state.targeting and parsed.verb == "roll" and state.targeting.tc is not None:
             text = rules.do_resist(state, seat, chance)
         elif state.trade and seat == state.trade.seat and parsed.verb in ("accept", "reject"):
             text = rules.do_accept(state, seat, parsed.verb == "accept")
@@ -139,15 +157,37 @@ class TwoXd6(CardGame):
         return Move(text, ends_turn=self._mover(state) != before)
 
     def answers_now(self, state: State, decision: Decision) -> list[str]:
-        """Return the answers the deciding seat may give now: a trade offer names its hand cards."""
+        """Return the answers the deciding seat may give now: a trade offer names its hand cards; an Rc
+        statement lists the best Rc (any checked calculation is accepted: :meth:`_one`)."""
         if state.trade and decision.seat != state.trade.seat:
             return rules.offer_answers(state, decision.seat)
+        if self._stating(state, decision):
+            return [f"resist with {rules.rc_of(state, state.targeting.target)[1]}"]
         return list(decision.answers)
+
+    @staticmethod
+    def _stating(state: State, decision: Decision) -> bool:
+        """Return True if ``decision`` asks the defender to state an Rc (``-O rc=stated``)."""
+        t = state.targeting
+        return bool(t and decision.seat == t.defender and t.rc is None)
+
+    def _one(self, state: State, seat: str, text: str, chance) -> Move:
+        """Apply one move; an Rc statement answers its decision with any calculation, which
+        :func:`rules.do_state_rc` checks (the base accepts only answers listed exactly).
+
+        :raises NotationError: the move cannot be read.
+        :raises IllegalMoveError: the move is not legal now.
+        """
+        mine = [d for d in state.decisions if d.seat == seat]
+        if mine and self._stating(state, mine[0]) and notation.parse(text).verb == "resist":
+            state.decisions.remove(mine[0])
+            return self.answer(state, seat, mine[0], text, chance)
+        return super()._one(state, seat, text, chance)
 
     def _answers(self, state: State, decision: Decision) -> list[str]:
         """Return a read-back decision's public answers (what the board's move asked)."""
         if state.targeting and decision.seat == state.targeting.defender:
-            return ["roll"]
+            return [rules.STATE_RC] if state.targeting.rc is None else ["roll"]
         if state.trade and decision.seat == state.trade.seat:
             return ["accept", "reject"]
         if state.trade:
@@ -159,7 +199,7 @@ class TwoXd6(CardGame):
         roll, ``draw and offer`` asks for offers, the last offer asks the drawer to accept or reject."""
         move = entry.text.split(" — ")[0].strip().lower()
         prompt = decision.prompt.lower()
-        if prompt.startswith("roll 2 wyte"):
+        if prompt.startswith(("roll 2 wyte", "state your rc")):
             return move.startswith("target ")
         if prompt.startswith("offer a card"):
             return move.startswith("draw and offer") or DRAW_OFFER.match(move) is not None
@@ -210,9 +250,13 @@ class TwoXd6(CardGame):
             if move.rank and rank is None:
                 raise NotationError(f"{move.rank!r} is not a rank (10, J, Q, K, A, ?)")
             return rules.do_advance(state, player, self._cell(state, move.cell), self._cell(state, move.cell2), rank)
+        if v == "target" and not move.expr:
+            return rules.do_announce(state, player, self._cell(state, move.cell2), self._cell(state, move.cell))
         if v == "target":
             return rules.do_target(state, player, self._cell(state, move.cell2), self._cell(state, move.cell),
                                    move.expr, chance)
+        if v == "withdraw":
+            return rules.do_withdraw(state, player)
         if v == "give":
             name = next((s for s in state.order if s.casefold() == move.name.casefold()), None)
             if name is None:
@@ -222,7 +266,7 @@ class TwoXd6(CardGame):
             return rules.do_show_hand(state, player)
         if v in ("draw", "draw-offer"):
             return rules.do_draw(state, player, chance, offer=v == "draw-offer")
-        raise IllegalMoveError(f"'{v}' answers a trade; nothing to answer now")
+        raise IllegalMoveError(f"'{v}' answers a pending decision; nothing to answer now")
 
     # -- the document ----------------------------------------------------------------------
 
@@ -258,8 +302,10 @@ class TwoXd6(CardGame):
         return {"phase": state.phase, "order": list(state.order), "round": state.act.round,
                 "acting": rules.acting(state) or None, "points": state.act.points,
                 "cells": {c: {"owner": st.owner, "cards": st.cards} for c, st in state.cells.items()},
+                "chains": {s: rules.chains(state, s) for s in state.order} if state.board else {},
                 "basic_square": {"holder": state.holder or None, "held": state.held, "needed": state.players},
                 "shown": {s: list(v) for s, v in state.shown.items()},
+                "targeting": _targeting(state),
                 "draw_patch": cards.patch_size(state.deck) if state.deck is not None else None}
 
     def hand(self, state: State, secrets: Secrets) -> dict:
@@ -287,6 +333,16 @@ class TwoXd6(CardGame):
         if state is not None and state.board is None:
             state.board = copy.deepcopy(board_state.board)
         return super().replay(state, entry, chance, board_state, strict)
+
+
+def _targeting(state: State) -> dict | None:
+    """Return a targeting under way for ``pbd show --json`` (None when there is none); unknown parts are None."""
+    t = state.targeting
+    if t is None:
+        return None
+    return {"attacker": t.attacker, "from": t.source, "target": t.target, "defender": t.defender,
+            "tc": t.tc, "tc_text": t.tc_text or None, "rc": t.rc, "rc_text": t.rc_text or None,
+            "onyx": list(t.roll) if t.roll else None}
 
 
 GAME = TwoXd6()

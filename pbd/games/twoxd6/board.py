@@ -10,10 +10,13 @@ The body, after the frame's header::
     | (a picture of the grid; ignored when read back)
     Cells
     A1 Ann: QO 7G
+    A2 Ann: JO
+    Chains: Ann A1+A2 (Onyx)
     Hands
     Ann: 10 cards · shown 7G · cold 14
     Debt: Ann to Ben face
     Targeting: Ann B3 B5 Ben · Tc 67 = 12 * 5 + 7 · Rc 60 = 7*8+4 · Onyx 3+4
+    Targeting: Ann B3 B5 Ben · Tc - · Rc - · Onyx -      (-O rc=stated: waiting on Ben's Rc)
     Trade: Ann slot 17 · Ben 7G · Cid pass
 
 The header (seats, turn, result, ``Waiting on:`` decisions, ``Owed:`` deck work) and the
@@ -26,7 +29,7 @@ import re
 
 from pbd.errors import DocumentFormatError
 from pbd.games.base import Line
-from pbd.games.twoxd6 import cards, grid
+from pbd.games.twoxd6 import cards, grid, rules
 from pbd.games.twoxd6.state import Act, Owe, Stack, State, Targeting, Trade
 
 MAX_LINE = 2000
@@ -82,6 +85,7 @@ def render(state: State) -> list[str]:
         if name in state.cells:
             st = state.cells[name]
             out.append(f"{name} {st.owner}: {' '.join(st.cards)}")
+    out += chains_lines(state)
     out += ["", "Hands"]
     for seat in state.seats:
         count = cards.hand_count(state.deck, seat) + len(state.shown.get(seat, [])) if state.deck else 0
@@ -93,10 +97,26 @@ def render(state: State) -> list[str]:
     for o in state.owed:
         out.append(f"Debt: {o.giver} to {o.receiver} {o.kind}")
     if t := state.targeting:
-        out.append(f"Targeting: {t.attacker} {t.source} {t.target} {t.defender} · Tc {t.tc} = {t.tc_text} · "
-                   f"Rc {t.rc} = {t.rc_text} · Onyx {t.roll[0]}+{t.roll[1]}")
+        tc = f"{t.tc} = {t.tc_text}" if t.tc is not None else "-"
+        rc = f"{t.rc} = {t.rc_text}" if t.rc is not None else "-"
+        onyx = f"{t.roll[0]}+{t.roll[1]}" if t.roll else "-"
+        out.append(f"Targeting: {t.attacker} {t.source} {t.target} {t.defender} · Tc {tc} · Rc {rc} · Onyx {onyx}")
     if tr := state.trade:
         out.append(f"Trade: {tr.seat} slot {tr.slot}" + "".join(f" · {s} {c}" for s, c in tr.offers.items()))
+    return out
+
+
+def chains_lines(state: State) -> list[str]:
+    """Return a ``Chains:`` line per player with chained stacks (``Chains: Ann A1+A2 (Gold)``).
+
+    The line is derived from the stacks (read back, it is ignored).
+    """
+    out = []
+    for seat in state.order or state.seats:
+        linked = [g for g in rules.chains(state, seat) if len(g) > 1]
+        if linked:
+            out.append(f"Chains: {seat} " + ", ".join(f"{'+'.join(g)} ({' '.join(rules.chain_colours(state, g))})"
+                                                     for g in linked))
     return out
 
 
@@ -122,7 +142,7 @@ def parse_body(state: State, lines: list[Line]) -> None:
         text = line.text.strip()
         if len(line.text) > MAX_LINE:
             _fail(line, f"a line of at most {MAX_LINE} characters")
-        if not text or text.startswith("|"):
+        if not text or text.startswith(("|", "Chains:")):
             continue
         if text in ("Cells", "Hands"):
             section = text.lower()
@@ -203,10 +223,15 @@ def _owed(state: State, rest: str) -> None:
 
 
 def _targeting(state: State, rest: str) -> None:
-    m = re.fullmatch(r"(.+?) ([A-Z]\d+) ([A-Z]\d+) (.+?) · Tc (-?\d+) = (.+?) · Rc (-?\d+) = (.+?) · Onyx (\d)\+(\d)",
-                     rest)
-    state.targeting = Targeting(m.group(1), m.group(2), m.group(3), m.group(4), int(m.group(5)), m.group(6),
-                                int(m.group(7)), m.group(8), (int(m.group(9)), int(m.group(10))))
+    m = re.fullmatch(r"(.+?) ([A-Z]\d+) ([A-Z]\d+) (.+?) · Tc (?:-|(-?\d+) = (.+?)) · Rc (?:-|(-?\d+) = (.+?))"
+                     r" · Onyx (?:-|(\d)\+(\d))", rest)
+    roll = (int(m.group(9)), int(m.group(10))) if m.group(9) else None
+    state.targeting = Targeting(m.group(1), m.group(2), m.group(3), m.group(4), _int(m.group(5)), m.group(6) or "",
+                                _int(m.group(7)), m.group(8) or "", roll)
+
+
+def _int(text: str | None) -> int | None:
+    return None if text is None else int(text)
 
 
 def _trade(state: State, rest: str) -> None:

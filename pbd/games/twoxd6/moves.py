@@ -1,7 +1,9 @@
 """Every legal 2Xd6 move for a player now, in notation (pure; for ``pbd legal``).
 
 Targets are listed with the best Tc pbd finds within 10 of the target's Rc: the highest
-value in the window (see :func:`pbd.games.twoxd6.calc.best`).
+value in the window (see :func:`pbd.games.twoxd6.calc.best`).  With ``-O rc=stated`` a
+target is listed as its announcement (``target B5 from B3``); once the defender stated the
+Rc, the best Tc in its window and ``withdraw``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def legal(state: State, player: str) -> list[str]:
         return []
     if state.act.scene == "roll":
         return ["roll"]
+    if state.targeting:
+        return tc_answers(state, player)
     out = plays(state, player) + recycles(state, player)
     if rules.replacements(state) > 0:
         out.append("replace")
@@ -94,6 +98,9 @@ def targets(state: State, player: str) -> list[str]:
                 continue
             if len(grid.pottle(source, target)) > state.act.points:
                 continue
+            if state.opts.rc == "stated":
+                out.append(f"target {target} from {source}")
+                continue
             try:
                 rc, _ = rules.rc_of(state, target)
                 found = calc.best(rules.tc_pool(state, player, source, target), rc - rules.WINDOW, rc + rules.WINDOW)
@@ -102,6 +109,19 @@ def targets(state: State, player: str) -> list[str]:
             if found:
                 out.append(f"target {target} from {source} with {found[1]}")
     return out
+
+
+def tc_answers(state: State, player: str) -> list[str]:
+    """Return the Tc moves once the defender stated the Rc (``-O rc=stated``): the best Tc in the window
+    (if the chain reaches one) and ``withdraw``."""
+    t = state.targeting
+    if t.rc is None or t.tc is not None:
+        return []
+    try:
+        found = calc.best(rules.tc_pool(state, player, t.source, t.target), t.rc - rules.WINDOW, t.rc + rules.WINDOW)
+    except PbdError:
+        found = None
+    return ([f"target {t.target} from {t.source} with {found[1]}"] if found else []) + ["withdraw"]
 
 
 def gives(state: State, player: str) -> list[str]:

@@ -8,6 +8,8 @@
     replace                            draw an open replacement card
     advance A1 to B2 [with Q]          the chain of A1 moves so that A1 lands on B2
     target B5 from B3 with 12*5+7      the Tc as a calculation over power numbers
+    target B5 from B3 · resist with 7*8+4 · withdraw
+                                       -O rc=stated: announce, the defender states the Rc, then the Tc
     give Q to Ben · show hand          pay a hand-over or a toll; or prove you hold no such card
     draw · draw; offer                 Scene 4 (offer: put the drawn card up for trade)
     offer 7 · pass · accept · reject   answers to a trade
@@ -45,7 +47,9 @@ PATTERNS = [
     ("replace", r"(?:replace|draw (?:a )?replacement)"),
     ("advance", r"advance\s+(?P<cell>[a-z]\d{1,2})\s+(?:to|->|→)\s+(?P<cell2>[a-z]\d{1,2})"
                 r"(?:\s+(?:with|by|using)\s+(?P<rank>\S+))?"),
-    ("target", r"target\s+(?P<cell2>[a-z]\d{1,2})\s+from\s+(?P<cell>[a-z]\d{1,2})\s+(?:with|tc|using)\s+(?P<expr>.+)"),
+    ("target", r"target\s+(?P<cell2>[a-z]\d{1,2})\s+from\s+(?P<cell>[a-z]\d{1,2})(?:\s+(?:with|tc|using)\s+(?P<expr>.+))?"),
+    ("resist", r"(?:resist\s+with|rc)\s+(?P<expr>.+)"),
+    ("withdraw", r"withdraw(?: the targeting)?"),
     ("give", r"(?:give|hand over|hand)\s+(?P<card>.+?)\s+to\s+(?P<name>.+)"),
     ("show", r"show(?: my)? hand"),
     ("draw-offer", r"draw\s*(?:;|and|,)\s*offer(?: it)?(?: for trade)?"),

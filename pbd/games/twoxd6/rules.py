@@ -41,6 +41,13 @@ def catalogue(state: State) -> dict[str, Card]:
     return deck_of(state).by_id()
 
 
+def unknown_cards(state: State) -> list[str]:
+    """Return the card ids on the board or in shown hands that are no card of the match's deck (a hand edit)."""
+    cat = catalogue(state)
+    ids = [c for st in state.cells.values() for c in st.cards] + [c for cs in state.shown.values() for c in cs]
+    return list(dict.fromkeys(c for c in ids if c not in cat))
+
+
 def acting(state: State) -> str:
     """Return the player whose act it is ('' before the order of acts is decided)."""
     return state.order[state.act.turn] if state.order and state.phase == "act" else ""
@@ -111,13 +118,13 @@ def hand_over(state: State, giver: str, slot: int | None, card: str, receiver: s
 def top(state: State, cell: str) -> Card | None:
     """Return the top card of the stack in ``cell``, or None for an empty cell."""
     st = state.cells.get(cell)
-    return catalogue(state)[st.cards[-1]] if st and st.cards else None
+    return catalogue(state).get(st.cards[-1]) if st and st.cards else None
 
 
 def leaders(state: State, cell: str) -> list[Card]:
     """Return the Faces and 10s in a stack (the cards that chain, advance and target)."""
     cat = catalogue(state)
-    return [cat[c] for c in state.cells[cell].cards if cat[c].leader]
+    return [cat[c] for c in state.cells[cell].cards if c in cat and cat[c].leader]
 
 
 def chained(state: State, a: str, b: str) -> set[str]:
@@ -147,10 +154,16 @@ def chain(state: State, cell: str) -> list[str]:
     return sorted(seen, key=lambda c: state.board.cells().index(c))
 
 
+def chain_colours(state: State, cells_: list[str]) -> list[str]:
+    """Return the colours the stacks of a chain are linked by (sorted; empty for a single stack)."""
+    found = {colour for a in cells_ for b in cells_ if a < b for colour in chained(state, a, b)}
+    return sorted(found)
+
+
 def chain_cards(state: State, cells_: list[str]) -> list[Card]:
     """Return every card of the stacks in ``cells_``."""
     cat = catalogue(state)
-    return [cat[c] for cell in cells_ for c in state.cells[cell].cards]
+    return [cat[c] for cell in cells_ for c in state.cells[cell].cards if c in cat]
 
 
 def chains(state: State, seat: str) -> list[list[str]]:
@@ -266,8 +279,15 @@ def play_problem(state: State, seat: str, card: Card, cell: str) -> str | None:
 def _need_main(state: State, seat: str) -> None:
     if state.act.scene != "main":
         raise IllegalMoveError(f"{seat} rolls first (Scene 1: roll)")
-    if state.targeting:
-        raise IllegalMoveError(f"waiting for {state.targeting.defender} to roll against the targeting")
+    t = state.targeting
+    if t and t.rc is None:
+        raise IllegalMoveError(f"waiting for {t.defender} to state the Rc of {t.target}")
+    if t and t.tc is None:
+        raise IllegalMoveError(f"{seat} targets {t.target} from {t.source}: write the Tc "
+                               f"('target {t.target} from {t.source} with CALC', {t.rc - WINDOW} to {t.rc + WINDOW}) "
+                               "or 'withdraw'")
+    if t:
+        raise IllegalMoveError(f"waiting for {t.defender} to roll against the targeting")
 
 
 def do_play(state: State, seat: str, card_id: str, cell: str) -> str:
@@ -438,14 +458,19 @@ def tc_pool(state: State, seat: str, source: str, target: str) -> list[calc.Oper
     return [calc.Operand(c.id, c.power, c.core, c.targeting) for c in own + extra]
 
 
+def rc_pool(state: State, target: str) -> list[calc.Operand]:
+    """Return the cards an Rc may use: the resisting chain's (Resistance colour as the mark)."""
+    return [calc.Operand(c.id, c.power, c.core, c.resistance) for c in chain_cards(state, chain(state, target))]
+
+
 def rc_of(state: State, target: str) -> tuple[int, str]:
     """Return the resisting chain's best Rc and its calculation.
 
-    Reading: the resisting player always resists with the highest Rc their chain reaches
-    (Resistance colour as the mark); pbd computes it, so no one waits for it.
+    Reading (the default, ``-O rc=best``): the resisting player always resists with the
+    highest Rc their chain reaches; pbd computes it, so no one waits for it.  With
+    ``-O rc=stated`` the defender states it instead (:func:`do_state_rc`).
     """
-    pool = [calc.Operand(c.id, c.power, c.core, c.resistance) for c in chain_cards(state, chain(state, target))]
-    return calc.highest(pool)
+    return calc.highest(rc_pool(state, target))
 
 
 def target_problem(state: State, seat: str, source: str, target: str) -> str | None:
@@ -467,28 +492,104 @@ def do_target(state: State, seat: str, target: str, source: str, text: str, chan
     """Scene 3: target an opposing stack; the Tc must be within 10 of the Rc; roll 2 Onyx d6.
 
     The pottle costs 1 point per cell strictly between the two cells.  The resisting
-    player then owes a roll (a pending decision).
+    player then owes a roll (a pending decision).  With ``-O rc=stated`` this is the third
+    step: the Tc written after the defender stated the Rc (:func:`do_announce`).
     """
+    if state.opts.rc == "stated":
+        return _stated_tc(state, seat, target, source, text, chance)
     _need_main(state, seat)
     problem = target_problem(state, seat, source, target)
     if problem:
         raise IllegalMoveError(problem)
     tc = calc.check(text, tc_pool(state, seat, source, target))
     rc, rc_text = rc_of(state, target)
-    if abs(tc.value - rc) > WINDOW:
-        raise IllegalMoveError(f"Tc {tc.value} is not within {WINDOW} of {target}'s Rc {rc} ({rc_text}): "
-                               f"it must be {rc - WINDOW} to {rc + WINDOW}")
+    _window(tc.value, rc, rc_text, target)
     cost = len(grid.pottle(source, target))
     _spend(state, cost, f"targeting across {cost} pottle cell(s)")
     state.act.targeted = True
-    r = dice.resist(chance, seat, "Onyx")
     defender = state.cells[target].owner
-    state.targeting = Targeting(seat, source, target, defender, tc.value, tc.text, rc, rc_text, r.faces)
+    state.targeting = Targeting(seat, source, target, defender, tc.value, tc.text, rc, rc_text, None)
+    return _onyx(state, seat, chance) + f"; {cost} point(s), {state.act.points} left"
+
+
+def _window(tc: int, rc: int, rc_text: str, target: str) -> None:
+    if abs(tc - rc) > WINDOW:
+        raise IllegalMoveError(f"Tc {tc} is not within {WINDOW} of {target}'s Rc {rc} ({rc_text}): "
+                               f"it must be {rc - WINDOW} to {rc + WINDOW}")
+
+
+def _onyx(state: State, seat: str, chance) -> str:
+    """Roll the acting player's 2 Onyx d6 and ask the resisting player for the Wyte roll."""
+    t = state.targeting
+    r = dice.resist(chance, seat, "Onyx")
+    t.roll = r.faces
     origin = len(state.meta.log) + 1
-    state.decisions.append(Decision(defender, f"roll 2 Wyte dice to resist {seat}'s targeting of "
-                                              f"{target}", ["roll"], origin))
-    return (f"targets {target} from {source}: Tc {tc.text} = {tc.value} against Rc {rc}; Onyx {r.text()}; "
-            f"{cost} point(s), {state.act.points} left")
+    state.decisions.append(Decision(t.defender, f"roll 2 Wyte dice to resist {seat}'s targeting of "
+                                                f"{t.target}", ["roll"], origin))
+    return f"targets {t.target} from {t.source}: Tc {t.tc_text} = {t.tc} against Rc {t.rc}; Onyx {r.text()}"
+
+
+def do_announce(state: State, seat: str, target: str, source: str) -> str:
+    """``-O rc=stated``, step 1: announce a targeting (range, pottle and its cost as usual).
+
+    Reading: the Tc must fall within 10 of the Rc, so under this option the defender
+    states the Rc first, as a pending decision (``resist with CALC``, checked by the same
+    rules over their chain, Resistance colour as the mark); then the acting player writes
+    the Tc (``target B5 from B3 with CALC``) or withdraws.  The pottle's points are paid
+    on announcing and are not given back on withdrawing.
+    """
+    if state.opts.rc != "stated":
+        raise IllegalMoveError(f"write the Tc: 'target {target} from {source} with CALC' "
+                               "(the defender states the Rc only with -O rc=stated)")
+    _need_main(state, seat)
+    problem = target_problem(state, seat, source, target)
+    if problem:
+        raise IllegalMoveError(problem)
+    cost = len(grid.pottle(source, target))
+    _spend(state, cost, f"targeting across {cost} pottle cell(s)")
+    state.act.targeted = True
+    defender = state.cells[target].owner
+    state.targeting = Targeting(seat, source, target, defender, None, "", None, "", None)
+    state.decisions.append(Decision(defender, f"state your Rc for {target} against {seat}'s targeting from "
+                                              f"{source} (resist with CALC)", [STATE_RC],
+                                    len(state.meta.log) + 1))
+    return f"targets {target} from {source}; {cost} point(s), {state.act.points} left; {defender} states the Rc"
+
+
+#: the public answer to an Rc decision (any checked calculation)
+STATE_RC = "resist with CALC"
+
+
+def do_state_rc(state: State, seat: str, text: str) -> str:
+    """``-O rc=stated``, step 2: the defender states the Rc as a calculation over their chain."""
+    t = state.targeting
+    rc = calc.check(text, rc_pool(state, t.target), "Resistance")
+    t.rc, t.rc_text = rc.value, rc.text
+    return (f"states Rc {rc.text} = {rc.value} for {t.target}; {t.attacker} writes a Tc from {rc.value - WINDOW} "
+            f"to {rc.value + WINDOW}, or withdraws")
+
+
+def _stated_tc(state: State, seat: str, target: str, source: str, text: str, chance) -> str:
+    t = state.targeting
+    if t is None or t.rc is None or t.tc is not None:
+        _need_main(state, seat)
+        raise IllegalMoveError(f"with -O rc=stated the defender states the Rc first: announce with "
+                               f"'target {target} from {source}'")
+    if (t.source, t.target) != (source, target):
+        raise IllegalMoveError(f"{seat} is targeting {t.target} from {t.source}; write that Tc or 'withdraw'")
+    tc = calc.check(text, tc_pool(state, seat, source, target))
+    _window(tc.value, t.rc, t.rc_text, target)
+    t.tc, t.tc_text = tc.value, tc.text
+    return _onyx(state, seat, chance)
+
+
+def do_withdraw(state: State, seat: str) -> str:
+    """``-O rc=stated``: call off a targeting whose Rc is stated and no Tc written (its points stay spent)."""
+    t = state.targeting
+    if t is None or t.rc is None or t.tc is not None:
+        raise IllegalMoveError("there is no targeting waiting for your Tc to withdraw")
+    state.targeting = None
+    return f"withdraws the targeting of {t.target} (Rc {t.rc} stated)"
 
 
 def do_resist(state: State, seat: str, chance) -> str:

@@ -18,6 +18,7 @@ class Options:
     decks: int = 1                 # the Mod: one deck per two players
     adjacency: int = 4             # 4: cells sharing a side; 8: corners too
     first_round_one: bool = False  # house rule: a first-round "1 card" means any Pip costing 1 (none in the deck)
+    rc: str = "best"               # best: pbd resists with the best Rc; stated: the defender states it first
 
     def words(self) -> list[str]:
         """Return the non-default options as ``-O`` words."""
@@ -28,6 +29,8 @@ class Options:
             out.append(f"decks={self.decks}")
         if self.adjacency != 4:
             out.append(f"adjacency={self.adjacency}")
+        if self.rc != "best":
+            out.append(f"rc={self.rc}")
         return out
 
 
@@ -50,17 +53,21 @@ class Owe:
 
 @dataclass
 class Targeting:
-    """A targeting waiting for the resisting player's roll."""
+    """A targeting under way: waiting for the resisting player's roll.
+
+    With ``-O rc=stated`` it is first waiting for the defender's Rc (``rc`` None), then for
+    the acting player's Tc (``tc`` and ``roll`` None).
+    """
 
     attacker: str
     source: str
     target: str
     defender: str
-    tc: int
+    tc: int | None
     tc_text: str
-    rc: int
+    rc: int | None
     rc_text: str
-    roll: tuple[int, int]
+    roll: tuple[int, int] | None
 
 
 @dataclass
@@ -92,7 +99,8 @@ class Act:
 def options_of(words: list[str], players: int) -> Options:
     """Return the match options the ``Options:`` words and the number of seats stand for.
 
-    Words: ``board=NAME|FILE``, ``mod`` (one deck per two players), ``adjacency=4|8``.
+    Words: ``board=NAME|FILE``, ``mod`` (one deck per two players), ``adjacency=4|8``,
+    ``rc=best|stated`` (who gives the Rc of a targeted stack: pbd's best, or the defender).
     With 4 or more players the standard board becomes the large one.
 
     :raises ValueError: a word that is no 2Xd6 option.
@@ -106,6 +114,8 @@ def options_of(words: list[str], players: int) -> Options:
             opts.decks = max(1, players // 2)
         elif key == "adjacency" and value in ("4", "8"):
             opts.adjacency = int(value)
+        elif key == "rc" and value in ("best", "stated"):
+            opts.rc = value
         else:
             raise ValueError(word)
     if opts.players >= 4 and opts.board == "standard":
