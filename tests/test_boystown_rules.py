@@ -240,10 +240,11 @@ def test_a_changed_face_down_card_is_caught(pbd, doc):
     pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)     # Ann's pbd flips on her next command
     text = doc.read_text()
     commit = re.search(r"Ann: face down · commitment ([0-9a-f]+)", text).group(1)
-    edited = text.replace(commit, ("0" if commit[0] != "0" else "1") + commit[1:])
+    line = f"Ann: face down · commitment {commit}"          # the board's line (the log carries it too)
+    edited = text.replace(line, line.replace(commit, ("0" if commit[0] != "0" else "1") + commit[1:]))
     doc.write_text(edited)
     r = pbd("move", doc, "--as", "Ann", "flip")
-    assert r.exit_code == 3 and "does not match the commitment" in r.output
+    assert r.exit_code == 3 and "commitment" in r.output and "face-down card" in r.output
     assert doc.read_text() == edited
 
 

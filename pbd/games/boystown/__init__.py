@@ -120,9 +120,15 @@ class BoysTown(CardGame):
         """Do ``player``'s owed table work and flip, then every step that needs no choice; log them."""
         seat = self._name(state, player)
         self._learn_all(state, chance)
+        owes = state.deck is not None and state.deck.owed(seat)
+        return self._settle(state, seat, chance.secrets[seat.casefold()].seed if owes else None, chance)
+
+    def _settle(self, state: State, seat: str, seed: bytes | None, chance) -> list[str]:
+        """Do ``seat``'s owed table work (``seed`` None: symbolically, replaying), its flip, then the
+        steps that need no choice; log them as one entry."""
         lines = []
         if state.deck is not None and state.deck.owed(seat):
-            lines += state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
+            lines += state.deck.settle(seat, seed)
             self._learn_all(state, chance)
         flip = battle.do_flip(state, seat)
         if flip:
@@ -228,11 +234,49 @@ class BoysTown(CardGame):
         return entry.text.lower().startswith("attack ")
 
     def replay(self, state, entry: LogEntry, chance: Chance, board_, strict: bool = True):
-        """Boys' Town cannot replay its log yet (hand cards are read by their owners only).
+        """Apply one log entry to ``state`` (None before the first) for ``pbd audit``.
 
-        :raises NotImplementedError: always (``pbd audit`` says so and checks the rest).
+        Hand cards are read by their owners only, so the log replays once every seat has
+        revealed its seed (``pbd reveal``), in ``pbd audit`` (``pbd replay``, which does not
+        read the seeds, says it cannot replay the log): the whole deal is re-derived from the seeds
+        (:meth:`SharedDeck.derive`, every lock and shuffle pass), and each seat's replayed pbd
+        reads its hand from that.  Deck work is replayed symbolically (the table's replay);
+        a hand attack re-makes the logged commitment from the slot and nonce its flip
+        published, so a face-down card changed after the attack, or a changed entry, shows
+        as a difference from the log.
+
+        :raises NotImplementedError: a seat has not revealed yet, or not in an audit (the command says so).
+        :raises PbdError: the entry breaks a rule.
         """
-        raise NotImplementedError("Boys' Town cannot replay its log yet")
+        text, seat = entry.text, entry.player
+        if state is None:
+            if not getattr(chance, "derived", None):
+                raise NotImplementedError("Boys' Town's log is replayed by pbd audit once every player has revealed")
+            dealt = _dealt(board_)
+            state = super().replay(None, entry, chance, board_, strict)
+            state.deck.known.update(dealt)
+            return state
+        if text.startswith("joined"):
+            return super().replay(state, entry, chance, board_, strict)
+        if text.startswith(("locked and shuffled", "published", "flips ")):
+            self._replay_flip(state, seat, board_, entry.number - 1)
+            if not self._settle(state, seat, None, chance):
+                raise IllegalMoveError(f"{seat} owed no table work and had no card to flip here")
+            return state
+        move = text.split(" — ")[0]
+        if notation.parse(move).kind == "attack" and not notation.parse(move).card:
+            self._replay_flip(state, seat, board_, entry.number)
+        return super().replay(state, entry, chance, board_, strict)
+
+    def _replay_flip(self, state: State, seat: str, board_, after: int) -> None:
+        """Give the replayed attacker's pbd its face-down slot and nonce: those of its next flip in the log."""
+        if state.private.get(seat, {}).get("nonce"):
+            return
+        for e in board_.meta.log[after:]:
+            m = battle.FLIP_RE.search(e.text) if e.player == seat else None
+            if m:
+                state.private[seat] = {"slot": int(m.group("slot")), "nonce": m.group("nonce")}
+                return
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -251,7 +295,7 @@ class BoysTown(CardGame):
         """Return every rule the board breaks (for ``pbd check``), the questions asked included."""
         from pbd.games.boystown import check
 
-        out = check.problems(state)
+        out = check.problems(state) + _deal_problems(state)
         want = [(d.seat, d.prompt, d.origin) for d in rules.decisions(state)]
         if [(d.seat, d.prompt, d.origin) for d in state.decisions] != want:
             out.append("the 'Waiting on' lines are not the questions the battle asks: "
@@ -327,6 +371,42 @@ class BoysTown(CardGame):
         """Return the bundled catalogue (one serves every seat)."""
         return ["standard"]
 
+
+
+def _dealt(board_: State) -> dict[int, str]:
+    """Return every slot's card id, re-derived from every seat's revealed seed.
+
+    :raises NotImplementedError: a seat has not revealed its seed yet.
+    """
+    return board_.deck.derive(_seeds(board_))[0]
+
+
+def _seeds(state: State) -> dict[str, bytes]:
+    """Return every seat's revealed seed.
+
+    :raises NotImplementedError: the match has not started, or a seat has not revealed yet.
+    """
+    seeds = {}
+    for seat in state.seats:
+        rev = state.meta.revealed_by(seat)
+        if rev is None:
+            raise NotImplementedError("Boys' Town replays its log once every player has run pbd reveal")
+        try:
+            seeds[seat] = bytes.fromhex(rev.seed)
+        except ValueError:
+            raise NotImplementedError(f"{seat}'s revealed seed is not hex") from None
+    if state.deck is None or len(seeds) != state.players:
+        raise NotImplementedError("Boys' Town replays the log of a match that has started")
+    return seeds
+
+
+def _deal_problems(state: State) -> list[str]:
+    """Return every number or face-up card of the deck that the revealed seeds do not give (once all revealed)."""
+    try:
+        seeds = _seeds(state)
+    except NotImplementedError:
+        return []
+    return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]]
 
 
 def _describe(c) -> str:
