@@ -13,7 +13,8 @@ from boystown_helpers import QUICK, play_out
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
-    """A 2-seat match on the quick catalogue, played to the end and revealed by both seats: (doc, PBD_HOME)."""
+    """A 2-seat match on the quick catalogue (first player by lot), played to the end and revealed by both
+    seats: (doc, PBD_HOME)."""
     from conftest import Pbd
 
     base = tmp_path_factory.mktemp("audit")
@@ -21,7 +22,8 @@ def finished(tmp_path_factory):
     mp.setenv("PBD_HOME", str(base / "pbd-home"))
     pbd, doc = Pbd(), base / "match.txt"
     (base / "quick.toml").write_text(QUICK)
-    pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", base / "quick.toml", ok=True)
+    pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", base / "quick.toml", "--first", "random",
+        ok=True)
     pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
     play_out(pbd, doc, random.Random(0))
     pbd("reveal", doc, "--as", "Ann", ok=True)
@@ -43,6 +45,7 @@ def match_doc(finished, monkeypatch, tmp_path):
 def test_a_finished_revealed_match_audits_clean(pbd, match_doc):
     log = pbd("log", match_doc).output
     assert "flips " in log and "from town" in log and "game over" in log     # both kinds of battle happened
+    assert "first player by lot" in log and "d2=" in log                      # the lot is a logged roll
     r = pbd("audit", match_doc)
     assert r.exit_code == 0, r.output
     assert "every logged move replays to the board" in r.output
@@ -88,3 +91,12 @@ def test_a_hand_attack_logs_its_commitment_and_the_flip_opens_it(pbd, match_doc)
     flip = next(e for e in log[attack.number:] if e.player == attack.player and "flips " in e.text)
     m = re.search(r"\(slot (\d+) · nonce ([0-9a-f]{32})\)", flip.text)
     assert cards.opens(state.meta.match_id, attack.player, commit, int(m.group(1)), m.group(2))
+
+
+def test_an_edited_first_player_is_caught(pbd, match_doc):
+    text = match_doc.read_text()
+    chosen = re.search(r"starts=(\w+)", text).group(1)
+    other = "Ann" if chosen == "Ben" else "Ben"
+    match_doc.write_text(text.replace(f"starts={chosen}", f"starts={other}", 1))
+    r = pbd("audit", match_doc)
+    assert r.exit_code == 1 and "options" in r.output, r.output

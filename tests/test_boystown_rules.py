@@ -7,21 +7,39 @@ every seat's seed), and after each move every other seat's pbd does the unlocks 
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
 from boystown_helpers import arrange, catch_up, discard_pile, hand_names, start
 
-#: Every test starts a 3-seat match on the real shared deck (2048-bit unlocks with proofs): about
-#: 15 s each, so the file runs with ``-m long``; the default suite keeps the contract and tutorial.
-pytestmark = pytest.mark.long
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """One 3-seat match started through the CLI (every seat has done its unlocks): (doc, PBD_HOME).
+
+    Starting a match is most of a rule test's work (every seat's lock-and-shuffle pass of
+    the 60 cards); each test gets a copy of this one (the document and every seat's
+    private state), then stacks it with :func:`arrange`.
+    """
+    from conftest import Pbd
+
+    base = tmp_path_factory.mktemp("started")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PBD_HOME", str(base / "pbd-home"))
+    d = base / "match.txt"
+    start(Pbd(), d, 3)
+    catch_up(d)
+    mp.undo()
+    return d, base / "pbd-home"
 
 
 @pytest.fixture
-def doc(pbd, tmp_path):
+def doc(started, tmp_path):
     d = tmp_path / "match.txt"
-    start(pbd, d, 3)
-    catch_up(d)
+    shutil.copytree(started[1], tmp_path / "pbd-home", dirs_exist_ok=True)
+    shutil.copy(started[0], d)
     return d
 
 
@@ -54,6 +72,20 @@ def test_first_player_by_option(pbd, tmp_path):
     start(pbd, d, 2, "--first", "Ben")
     catch_up(d)
     assert pbd.json("show", d)["to_move"] == ["Ben"]
+
+
+def test_first_player_by_lot_is_a_logged_roll_of_the_creators_pbd(pbd, tmp_path):
+    d = tmp_path / "m.txt"
+    names = start(pbd, d, 3, "--first", "random")
+    assert "starts=random" in pbd.json("show", d)["options"]
+    assert pbd.json("legal", d, "--as", "Ben")["moves"] == []     # nobody moves before the lot
+    catch_up(d)                                                     # Ann's pbd rolls on her next command
+    log = pbd("log", d).output
+    m = re.search(r"Ann: first player by lot: (\d) on a 3-sided die \((\w+)\)", log)
+    assert m and names[int(m.group(1)) - 1] == m.group(2)
+    assert f"d3={m.group(1)} (first)" in log                        # the roll event, re-derived by pbd audit
+    data = pbd.json("show", d)
+    assert f"starts={m.group(2)}" in data["options"] and data["to_move"] == [m.group(2)]
 
 
 def test_players_out_of_range_is_a_usage_error(pbd, tmp_path):

@@ -35,7 +35,10 @@ class BoysTown(CardGame):
         """Return ``(state, secrets)`` of a new match; ``deck`` names the catalogue (default: standard).
 
         ``--first NAME`` is kept as the option ``starts=NAME`` (the table's seats otherwise
-        move in seat order from the creator).
+        move in seat order from the creator); ``--first random`` as ``starts=random``: once
+        every seat has shuffled the deck in, the creator's pbd rolls a die with one face per
+        seat (``purpose first``, logged, re-derived by ``pbd audit``) and the option becomes
+        ``starts=NAME`` before the deal (see :meth:`_draw_first`).
 
         :raises UsageError: a bad name or option.
         :raises DeckFormatError: the catalogue cannot be read (every problem listed).
@@ -45,9 +48,8 @@ class BoysTown(CardGame):
         opts["catalogue"] = cat.name if cat.bundled else cat.digest
         first = str(opts.pop("first", "") or "")
         if first.casefold() == "random":
-            raise UsageError("Boys' Town at the table has no random first player",
-                             hint="--first NAME (a seat), or leave it out: the creator begins")
-        if first and first.casefold() not in (player.casefold(), "me"):
+            opts["starts"] = "random"
+        elif first and first.casefold() not in (player.casefold(), "me"):
             opts["starts"] = first
         return super().create(match_id, player, None, seed, opts)
 
@@ -65,7 +67,8 @@ class BoysTown(CardGame):
                                  f"{deck!r} is {cat.digest}")
         starts = next((w.split("=", 1)[1] for w in state.options if w.startswith("starts=")), "")
         seated = [*state.seats, player]
-        if starts and len(seated) == state.players and starts.casefold() not in {s.casefold() for s in seated}:
+        if starts and starts != "random" and len(seated) == state.players \
+                and starts.casefold() not in {s.casefold() for s in seated}:
             raise IllegalMoveError(f"this match was set up for {starts} to play first; join as {starts}")
         return super().join(state, player, None, seed)
 
@@ -114,7 +117,25 @@ class BoysTown(CardGame):
         """Return True if ``player``'s pbd owes table work or the flip of its face-down card."""
         b = state.battle
         flip = bool(b and b.stage == "reveal" and b.attacker == self._name(state, player))
-        return flip or super().pending(state, player)
+        return flip or self._owes_lot(state, self._name(state, player)) or super().pending(state, player)
+
+    def _owes_lot(self, state: State, seat: str) -> bool:
+        """Return True if ``seat``'s pbd owes the roll for the first player (``--first random``)."""
+        return state.first_random and state.phase == "shuffling" and bool(state.seats) \
+            and seat == state.seats[0] and state.deck is not None and cards.ready(state.deck)
+
+    def _draw_first(self, state: State, seat: str, chance) -> str | None:
+        """Roll for the first player if ``seat`` owes it: one face per seat, ``purpose first``; return the log line.
+
+        The creator rolls because its seed was committed before any other seat's chain value
+        existed, and the roll mixes in every other seat's (the beacon): nobody alone can steer it.
+        """
+        if not self._owes_lot(state, seat):
+            return None
+        n = chance.roll(seat, len(state.seats), purpose="first")
+        name = state.seats[n - 1]
+        state.options = [f"starts={name}" if w == "starts=random" else w for w in state.options]
+        return f"first player by lot: {n} on a {len(state.seats)}-sided die ({name})"
 
     def settle(self, state: State, player: str, chance: Chance) -> list[str]:
         """Do ``player``'s owed table work and flip, then every step that needs no choice; log them."""
@@ -130,9 +151,9 @@ class BoysTown(CardGame):
         if state.deck is not None and state.deck.owed(seat):
             lines += state.deck.settle(seat, seed)
             self._learn_all(state, chance)
-        flip = battle.do_flip(state, seat)
-        if flip:
-            lines.append(flip)
+        for step in (self._draw_first(state, seat, chance), battle.do_flip(state, seat)):
+            if step:
+                lines.append(step)
         if lines:
             lines += rules.advance(state)
             state.meta.record(seat, "; ".join(lines))
@@ -255,10 +276,12 @@ class BoysTown(CardGame):
             dealt = _dealt(board_)
             state = super().replay(None, entry, chance, board_, strict)
             state.deck.known.update(dealt)
+            if any(e.text.startswith("first player by lot") for e in board_.meta.log):
+                state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
             return state
         if text.startswith("joined"):
             return super().replay(state, entry, chance, board_, strict)
-        if text.startswith(("locked and shuffled", "published", "flips ")):
+        if text.startswith(("locked and shuffled", "published", "flips ", "first player by lot")):
             self._replay_flip(state, seat, board_, entry.number - 1)
             if not self._settle(state, seat, None, chance):
                 raise IllegalMoveError(f"{seat} owed no table work and had no card to flip here")
