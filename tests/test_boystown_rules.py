@@ -302,6 +302,16 @@ def test_town_battle_the_defender_chooses_a_resident(pbd, doc):
     assert pbd.json("show", doc)["players"][0]["town"] == ["Old Mill"]         # the winner's card stays
 
 
+def test_town_battle_tie_goes_to_the_attacker_and_only_the_losers_card_is_discarded(pbd, doc):
+    at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Old Mill"], ben_town=["Old Mill", "Town Clock"])
+    move(pbd, doc, "Ann", "attack Ben with Old Mill from town")
+    move(pbd, doc, "Ben", "defend with Old Mill")
+    assert "Old Mill (AP 3) against Old Mill (AP 3): Ann wins the tie" in pbd("log", doc).output
+    data = pbd.json("show", doc)
+    assert data["players"][0]["town"] == ["Old Mill"] and data["players"][1]["town"] == ["Town Clock"]
+    assert discard_pile(doc) == ["Old Mill"] and len(hand_names(doc, "Ben")) == 2     # the loser drew
+
+
 def test_a_guard_defends_and_takes_priority_over_the_attackers_effect(pbd, doc):
     at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Gang Leader"], ben_town=["Town Clock", "Bouncer"])
     move(pbd, doc, "Ann", "attack Ben with Gang Leader from town")
@@ -337,6 +347,14 @@ def test_emptying_the_hand_in_a_battle_ends_the_game_draws_still_happen(pbd, doc
     move(pbd, doc, "Ben", "defend with Street Fighter")
     data = pbd.json("show", doc)
     assert data["result"] and hand_names(doc, "Ann") == ["Town Clock"]
+
+
+def test_emptying_the_hand_with_a_hand_effect_ends_the_game_after_the_owed_draws(pbd, doc):
+    at_attack(doc, ["Paperboy"], ["Arcade"], draw=["Town Clock"])
+    move(pbd, doc, "Ann", "use Paperboy on Ben")
+    data = pbd.json("show", doc)
+    assert data["result"] and data["to_move"] == []
+    assert "Town Clock" in hand_names(doc, "Ben")          # Paperboy's draw happened before the score
 
 
 def test_a_hand_emptied_on_someone_elses_turn_does_not_end_the_game(pbd, doc):
