@@ -12,8 +12,9 @@ Rule readings (each also in the README's Boys' Town rule notes, and tested):
   Resident of their Town (any one, unless an effect decides); with an empty Town, with a card from
   hand, shown.
 * In a hand battle the defender's card is shown as soon as it is chosen (the attacker is already
-  bound by the commitment in the document); the attacker's pbd opens the commitment on its next
-  command. A card that does not open the commitment stops the game (exit 3).
+  bound by the commitment in the document and in the log); the attacker's pbd opens the commitment
+  on its next command. A card that does not open the commitment, or a commitment on the board that
+  is not the one the attack logged, stops the game (exit 3).
 * After the flip, each side may use one optional effect (a Battle swap, a Resident boost), the
   defender first; then the battle is resolved.
 * Effects of the defender take priority: a defender's guard beats the attacker's "defend with your
