@@ -342,7 +342,8 @@ class BoysTown(CardGame):
                              "town": [r.name for r in state.seat(s).town] if state.seat(s) else [],
                              "turns": state.seat(s).turns if state.seat(s) else 0}
                             for i, s in enumerate(state.seats)],
-                "catalogue": state.catalogue, "first": state.first, "round": state.round, "phase": state.phase,
+                "catalogue": state.catalogue, "first": "random" if state.first_random else state.first,
+                "round": state.round, "phase": state.phase,
                 "towns": {s.name: [r.name for r in s.town] for s in state.people},
                 "turns": {s.name: s.turns for s in state.people},
                 "decisions": [{"seat": d.seat, "prompt": d.prompt, "from": d.origin} for d in state.decisions]}
