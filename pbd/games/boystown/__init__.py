@@ -289,6 +289,10 @@ class BoysTown(CardGame):
         move = text.split(" — ")[0]
         if notation.parse(move).kind == "attack" and not notation.parse(move).card:
             self._replay_flip(state, seat, board_, entry.number)
+            slot = state.private.get(seat, {}).get("slot")
+            if slot is not None and slot not in cards.hand(state.deck, seat):
+                raise IllegalMoveError(f"the flip the log shows for this attack opens slot {slot}, which is not in "
+                                       f"{seat}'s hand")
         return super().replay(state, entry, chance, board_, strict)
 
     def _replay_flip(self, state: State, seat: str, board_, after: int) -> None:
