@@ -100,3 +100,18 @@ def test_an_edited_first_player_is_caught(pbd, match_doc):
     match_doc.write_text(text.replace(f"starts={chosen}", f"starts={other}", 1))
     r = pbd("audit", match_doc)
     assert r.exit_code == 1 and "options" in r.output, r.output
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("n", [3, 6])
+def test_random_matches_of_n_seats_audit_clean_after_every_reveal(pbd, tmp_path, n):
+    from boystown_helpers import start
+
+    doc = tmp_path / "m.txt"
+    (tmp_path / "quick.toml").write_text(QUICK)
+    names = start(pbd, doc, n, "--deck", tmp_path / "quick.toml", "--first", "random")
+    play_out(pbd, doc, random.Random(n), limit=3000)
+    for name in names:
+        pbd("reveal", doc, "--as", name, ok=True)
+    r = pbd("audit", doc)
+    assert r.exit_code == 0, r.output
