@@ -151,11 +151,12 @@ copies = 7
 """
 
 
-def play_out(pbd, doc: Path, rng, limit: int = 600) -> dict:
-    """Play random legal moves through the CLI (show, legal, move) until the match ends; return the last show."""
+def play_out(pbd, doc: Path, rng, limit: int = 600, until: str = "") -> dict:
+    """Play random legal moves through the CLI (show, legal, move) until the match ends (or the document
+    shows ``until``); return the last show."""
     for _ in range(limit):
         data = pbd.json("show", doc)
-        if data["result"]:
+        if data["result"] or until and until in doc.read_text():
             return data
         who = data["to_move"][0]
         moves = pbd.json("legal", doc, "--as", who)["moves"]

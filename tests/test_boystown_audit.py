@@ -102,6 +102,19 @@ def test_an_edited_first_player_is_caught(pbd, match_doc):
     assert r.exit_code == 1 and "options" in r.output, r.output
 
 
+def test_a_match_revealed_in_the_middle_of_a_hand_battle_audits_clean(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    (tmp_path / "quick.toml").write_text(QUICK)
+    pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", tmp_path / "quick.toml", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    data = play_out(pbd, doc, random.Random(0), until="with a face-down card")
+    assert data["result"] is None and "Battle:" in doc.read_text()          # the card is still face down
+    for name in ("Ann", "Ben"):
+        pbd("reveal", doc, "--as", name, "--now", ok=True)
+    r = pbd("audit", doc)
+    assert r.exit_code == 0 and "every logged move replays to the board" in r.output, r.output
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("n", [3, 6])
 def test_random_matches_of_n_seats_audit_clean_after_every_reveal(pbd, tmp_path, n):

@@ -52,3 +52,4 @@ def test_contract_through_the_cli_to_the_end_then_reveal_and_audit(pbd, tmp_path
         pbd("reveal", doc, "--as", name, ok=True)
     r = pbd("audit", doc)
     assert r.exit_code == 0, r.output
+    assert "every logged move replays to the board" in r.output

@@ -290,7 +290,11 @@ class BoysTown(CardGame):
         if notation.parse(move).kind == "attack" and not notation.parse(move).card:
             self._replay_flip(state, seat, board_, entry.number)
             slot = state.private.get(seat, {}).get("slot")
-            if slot is not None and slot not in cards.hand(state.deck, seat):
+            if slot is None:        # revealed mid-battle: no flip in the log; the logged commitment stands
+                m, held = battle.COMMIT_RE.search(text), cards.hand(state.deck, seat)
+                if m and held:
+                    state.private[seat] = {"slot": held[0], "commit": m.group(1)}
+            elif slot not in cards.hand(state.deck, seat):
                 raise IllegalMoveError(f"the flip the log shows for this attack opens slot {slot}, which is not in "
                                        f"{seat}'s hand")
         return super().replay(state, entry, chance, board_, strict)

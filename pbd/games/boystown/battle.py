@@ -50,8 +50,9 @@ def do_attack(state: State, seat: str, target: str, name: str, source: str) -> t
             slot = int(chosen)
         else:
             raise IllegalMoveError("your pbd does not know which card you put face down; name it")
-        b.attack_commit, nonce = cards.commit(state.meta.match_id, seat, slot,
-                                              state.private.get(seat, {}).get("nonce"))
+        mine = state.private.get(seat, {})
+        b.attack_commit, nonce = cards.commit(state.meta.match_id, seat, slot, mine.get("nonce"))
+        b.attack_commit = mine.get("commit") or b.attack_commit     # a replay whose flip is not logged yet
         state.private[seat] = {"slot": slot, "nonce": nonce}
         state.battle = b
         c = rules.card_at(state, slot, seat)
