@@ -113,3 +113,53 @@ def hand_names(doc: Path, seat: str) -> list[str]:
     sec = private.load(state.meta.match_id, seat)
     state.deck.learn(seat, sec.seed, {})
     return [c.name for _, c in rules.hand(state, seat)]
+
+
+#: A small catalogue (24 cards, the fewest a catalogue may have) whose matches end in ~50 moves:
+#: Builders allow an extra build, so hands empty quickly; every kind of battle still happens.
+QUICK = """\
+[catalogue]
+name = "quick"
+title = "A quick Boys' Town deck (tests)"
+
+[[card]]
+name = "The John Goodcup"
+ap = 1
+tp = 3
+text = "Resident: at the end of the game your Town's base TP is doubled."
+effects = [{ kind = "resident", do = "goodcup" }]
+
+[[card]]
+name = "Builder"
+ap = 2
+tp = 2
+copies = 9
+text = "Build: you may build one more card this turn."
+effects = [{ kind = "build", do = "extra_build", count = 1 }]
+
+[[card]]
+name = "Brawler"
+ap = 4
+tp = 1
+copies = 7
+
+[[card]]
+name = "Shopkeeper"
+ap = 1
+tp = 3
+copies = 7
+"""
+
+
+def play_out(pbd, doc: Path, rng, limit: int = 600, until: str = "") -> dict:
+    """Play random legal moves through the CLI (show, legal, move) until the match ends (or the document
+    shows ``until``); return the last show."""
+    for _ in range(limit):
+        data = pbd.json("show", doc)
+        if data["result"] or until and until in doc.read_text():
+            return data
+        who = data["to_move"][0]
+        moves = pbd.json("legal", doc, "--as", who)["moves"]
+        if moves:              # none: 'legal' did the work the seat owed (unlocks, a flip); look again
+            pbd("move", doc, "--as", who, rng.choice(moves), ok=True)
+    raise AssertionError(f"no result after {limit} commands")

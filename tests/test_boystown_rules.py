@@ -7,21 +7,39 @@ every seat's seed), and after each move every other seat's pbd does the unlocks 
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
 from boystown_helpers import arrange, catch_up, discard_pile, hand_names, start
 
-#: Every test starts a 3-seat match on the real shared deck (2048-bit unlocks with proofs): about
-#: 15 s each, so the file runs with ``-m long``; the default suite keeps the contract and tutorial.
-pytestmark = pytest.mark.long
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """One 3-seat match started through the CLI (every seat has done its unlocks): (doc, PBD_HOME).
+
+    Starting a match is most of a rule test's work (every seat's lock-and-shuffle pass of
+    the 60 cards); each test gets a copy of this one (the document and every seat's
+    private state), then stacks it with :func:`arrange`.
+    """
+    from conftest import Pbd
+
+    base = tmp_path_factory.mktemp("started")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PBD_HOME", str(base / "pbd-home"))
+    d = base / "match.txt"
+    start(Pbd(), d, 3)
+    catch_up(d)
+    mp.undo()
+    return d, base / "pbd-home"
 
 
 @pytest.fixture
-def doc(pbd, tmp_path):
+def doc(started, tmp_path):
     d = tmp_path / "match.txt"
-    start(pbd, d, 3)
-    catch_up(d)
+    shutil.copytree(started[1], tmp_path / "pbd-home", dirs_exist_ok=True)
+    shutil.copy(started[0], d)
     return d
 
 
@@ -54,6 +72,20 @@ def test_first_player_by_option(pbd, tmp_path):
     start(pbd, d, 2, "--first", "Ben")
     catch_up(d)
     assert pbd.json("show", d)["to_move"] == ["Ben"]
+
+
+def test_first_player_by_lot_is_a_logged_roll_of_the_creators_pbd(pbd, tmp_path):
+    d = tmp_path / "m.txt"
+    names = start(pbd, d, 3, "--first", "random")
+    assert "starts=random" in pbd.json("show", d)["options"]
+    assert pbd.json("legal", d, "--as", "Ben")["moves"] == []     # nobody moves before the lot
+    catch_up(d)                                                     # Ann's pbd rolls on her next command
+    log = pbd("log", d).output
+    m = re.search(r"Ann: first player by lot: (\d) on a 3-sided die \((\w+)\)", log)
+    assert m and names[int(m.group(1)) - 1] == m.group(2)
+    assert f"d3={m.group(1)} (first)" in log                        # the roll event, re-derived by pbd audit
+    data = pbd.json("show", d)
+    assert f"starts={m.group(2)}" in data["options"] and data["to_move"] == [m.group(2)]
 
 
 def test_players_out_of_range_is_a_usage_error(pbd, tmp_path):
@@ -240,10 +272,11 @@ def test_a_changed_face_down_card_is_caught(pbd, doc):
     pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)     # Ann's pbd flips on her next command
     text = doc.read_text()
     commit = re.search(r"Ann: face down · commitment ([0-9a-f]+)", text).group(1)
-    edited = text.replace(commit, ("0" if commit[0] != "0" else "1") + commit[1:])
+    line = f"Ann: face down · commitment {commit}"          # the board's line (the log carries it too)
+    edited = text.replace(line, line.replace(commit, ("0" if commit[0] != "0" else "1") + commit[1:]))
     doc.write_text(edited)
     r = pbd("move", doc, "--as", "Ann", "flip")
-    assert r.exit_code == 3 and "does not match the commitment" in r.output
+    assert r.exit_code == 3 and "commitment" in r.output and "face-down card" in r.output
     assert doc.read_text() == edited
 
 
@@ -267,6 +300,16 @@ def test_town_battle_the_defender_chooses_a_resident(pbd, doc):
     assert "Old Mill (AP 3) against Town Clock (AP 1): Ann wins" in pbd("log", doc).output
     assert pbd.json("show", doc)["players"][1]["town"] == ["Fire Station"]     # the loser's card discarded
     assert pbd.json("show", doc)["players"][0]["town"] == ["Old Mill"]         # the winner's card stays
+
+
+def test_town_battle_tie_goes_to_the_attacker_and_only_the_losers_card_is_discarded(pbd, doc):
+    at_attack(doc, ["Gym"], ["Arcade"], ann_town=["Old Mill"], ben_town=["Old Mill", "Town Clock"])
+    move(pbd, doc, "Ann", "attack Ben with Old Mill from town")
+    move(pbd, doc, "Ben", "defend with Old Mill")
+    assert "Old Mill (AP 3) against Old Mill (AP 3): Ann wins the tie" in pbd("log", doc).output
+    data = pbd.json("show", doc)
+    assert data["players"][0]["town"] == ["Old Mill"] and data["players"][1]["town"] == ["Town Clock"]
+    assert discard_pile(doc) == ["Old Mill"] and len(hand_names(doc, "Ben")) == 2     # the loser drew
 
 
 def test_a_guard_defends_and_takes_priority_over_the_attackers_effect(pbd, doc):
@@ -304,6 +347,14 @@ def test_emptying_the_hand_in_a_battle_ends_the_game_draws_still_happen(pbd, doc
     move(pbd, doc, "Ben", "defend with Street Fighter")
     data = pbd.json("show", doc)
     assert data["result"] and hand_names(doc, "Ann") == ["Town Clock"]
+
+
+def test_emptying_the_hand_with_a_hand_effect_ends_the_game_after_the_owed_draws(pbd, doc):
+    at_attack(doc, ["Paperboy"], ["Arcade"], draw=["Town Clock"])
+    move(pbd, doc, "Ann", "use Paperboy on Ben")
+    data = pbd.json("show", doc)
+    assert data["result"] and data["to_move"] == []
+    assert "Town Clock" in hand_names(doc, "Ben")          # Paperboy's draw happened before the score
 
 
 def test_a_hand_emptied_on_someone_elses_turn_does_not_end_the_game(pbd, doc):

@@ -35,7 +35,10 @@ class BoysTown(CardGame):
         """Return ``(state, secrets)`` of a new match; ``deck`` names the catalogue (default: standard).
 
         ``--first NAME`` is kept as the option ``starts=NAME`` (the table's seats otherwise
-        move in seat order from the creator).
+        move in seat order from the creator); ``--first random`` as ``starts=random``: once
+        every seat has shuffled the deck in, the creator's pbd rolls a die with one face per
+        seat (``purpose first``, logged, re-derived by ``pbd audit``) and the option becomes
+        ``starts=NAME`` before the deal (see :meth:`_draw_first`).
 
         :raises UsageError: a bad name or option.
         :raises DeckFormatError: the catalogue cannot be read (every problem listed).
@@ -45,9 +48,8 @@ class BoysTown(CardGame):
         opts["catalogue"] = cat.name if cat.bundled else cat.digest
         first = str(opts.pop("first", "") or "")
         if first.casefold() == "random":
-            raise UsageError("Boys' Town at the table has no random first player",
-                             hint="--first NAME (a seat), or leave it out: the creator begins")
-        if first and first.casefold() not in (player.casefold(), "me"):
+            opts["starts"] = "random"
+        elif first and first.casefold() not in (player.casefold(), "me"):
             opts["starts"] = first
         return super().create(match_id, player, None, seed, opts)
 
@@ -65,7 +67,8 @@ class BoysTown(CardGame):
                                  f"{deck!r} is {cat.digest}")
         starts = next((w.split("=", 1)[1] for w in state.options if w.startswith("starts=")), "")
         seated = [*state.seats, player]
-        if starts and len(seated) == state.players and starts.casefold() not in {s.casefold() for s in seated}:
+        if starts and starts != "random" and len(seated) == state.players \
+                and starts.casefold() not in {s.casefold() for s in seated}:
             raise IllegalMoveError(f"this match was set up for {starts} to play first; join as {starts}")
         return super().join(state, player, None, seed)
 
@@ -114,19 +117,43 @@ class BoysTown(CardGame):
         """Return True if ``player``'s pbd owes table work or the flip of its face-down card."""
         b = state.battle
         flip = bool(b and b.stage == "reveal" and b.attacker == self._name(state, player))
-        return flip or super().pending(state, player)
+        return flip or self._owes_lot(state, self._name(state, player)) or super().pending(state, player)
+
+    def _owes_lot(self, state: State, seat: str) -> bool:
+        """Return True if ``seat``'s pbd owes the roll for the first player (``--first random``)."""
+        return state.first_random and state.phase == "shuffling" and bool(state.seats) \
+            and seat == state.seats[0] and state.deck is not None and cards.ready(state.deck)
+
+    def _draw_first(self, state: State, seat: str, chance) -> str | None:
+        """Roll for the first player if ``seat`` owes it: one face per seat, ``purpose first``; return the log line.
+
+        The creator rolls because its seed was committed before any other seat's chain value
+        existed, and the roll mixes in every other seat's (the beacon): nobody alone can steer it.
+        """
+        if not self._owes_lot(state, seat):
+            return None
+        n = chance.roll(seat, len(state.seats), purpose="first")
+        name = state.seats[n - 1]
+        state.options = [f"starts={name}" if w == "starts=random" else w for w in state.options]
+        return f"first player by lot: {n} on a {len(state.seats)}-sided die ({name})"
 
     def settle(self, state: State, player: str, chance: Chance) -> list[str]:
         """Do ``player``'s owed table work and flip, then every step that needs no choice; log them."""
         seat = self._name(state, player)
         self._learn_all(state, chance)
+        owes = state.deck is not None and state.deck.owed(seat)
+        return self._settle(state, seat, chance.secrets[seat.casefold()].seed if owes else None, chance)
+
+    def _settle(self, state: State, seat: str, seed: bytes | None, chance) -> list[str]:
+        """Do ``seat``'s owed table work (``seed`` None: symbolically, replaying), its flip, then the
+        steps that need no choice; log them as one entry."""
         lines = []
         if state.deck is not None and state.deck.owed(seat):
-            lines += state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
+            lines += state.deck.settle(seat, seed)
             self._learn_all(state, chance)
-        flip = battle.do_flip(state, seat)
-        if flip:
-            lines.append(flip)
+        for step in (self._draw_first(state, seat, chance), battle.do_flip(state, seat)):
+            if step:
+                lines.append(step)
         if lines:
             lines += rules.advance(state)
             state.meta.record(seat, "; ".join(lines))
@@ -228,11 +255,59 @@ class BoysTown(CardGame):
         return entry.text.lower().startswith("attack ")
 
     def replay(self, state, entry: LogEntry, chance: Chance, board_, strict: bool = True):
-        """Boys' Town cannot replay its log yet (hand cards are read by their owners only).
+        """Apply one log entry to ``state`` (None before the first) for ``pbd audit``.
 
-        :raises NotImplementedError: always (``pbd audit`` says so and checks the rest).
+        Hand cards are read by their owners only, so the log replays once every seat has
+        revealed its seed (``pbd reveal``), in ``pbd audit`` (``pbd replay``, which does not
+        read the seeds, says it cannot replay the log): the whole deal is re-derived from the seeds
+        (:meth:`SharedDeck.derive`, every lock and shuffle pass), and each seat's replayed pbd
+        reads its hand from that.  Deck work is replayed symbolically (the table's replay);
+        a hand attack re-makes the logged commitment from the slot and nonce its flip
+        published, so a face-down card changed after the attack, or a changed entry, shows
+        as a difference from the log.
+
+        :raises NotImplementedError: a seat has not revealed yet, or not in an audit (the command says so).
+        :raises PbdError: the entry breaks a rule.
         """
-        raise NotImplementedError("Boys' Town cannot replay its log yet")
+        text, seat = entry.text, entry.player
+        if state is None:
+            if not getattr(chance, "derived", None):
+                raise NotImplementedError("Boys' Town's log is replayed by pbd audit once every player has revealed")
+            dealt = _dealt(board_)
+            state = super().replay(None, entry, chance, board_, strict)
+            state.deck.known.update(dealt)
+            if any(e.text.startswith("first player by lot") for e in board_.meta.log):
+                state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
+            return state
+        if text.startswith("joined"):
+            return super().replay(state, entry, chance, board_, strict)
+        if text.startswith(("locked and shuffled", "published", "flips ", "first player by lot")):
+            self._replay_flip(state, seat, board_, entry.number - 1)
+            if not self._settle(state, seat, None, chance):
+                raise IllegalMoveError(f"{seat} owed no table work and had no card to flip here")
+            return state
+        move = text.split(" — ")[0]
+        if notation.parse(move).kind == "attack" and not notation.parse(move).card:
+            self._replay_flip(state, seat, board_, entry.number)
+            slot = state.private.get(seat, {}).get("slot")
+            if slot is None:        # revealed mid-battle: no flip in the log; the logged commitment stands
+                m, held = battle.COMMIT_RE.search(text), cards.hand(state.deck, seat)
+                if m and held:
+                    state.private[seat] = {"slot": held[0], "commit": m.group(1)}
+            elif slot not in cards.hand(state.deck, seat):
+                raise IllegalMoveError(f"the flip the log shows for this attack opens slot {slot}, which is not in "
+                                       f"{seat}'s hand")
+        return super().replay(state, entry, chance, board_, strict)
+
+    def _replay_flip(self, state: State, seat: str, board_, after: int) -> None:
+        """Give the replayed attacker's pbd its face-down slot and nonce: those of its next flip in the log."""
+        if state.private.get(seat, {}).get("nonce"):
+            return
+        for e in board_.meta.log[after:]:
+            m = battle.FLIP_RE.search(e.text) if e.player == seat else None
+            if m:
+                state.private[seat] = {"slot": int(m.group("slot")), "nonce": m.group("nonce")}
+                return
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -251,7 +326,7 @@ class BoysTown(CardGame):
         """Return every rule the board breaks (for ``pbd check``), the questions asked included."""
         from pbd.games.boystown import check
 
-        out = check.problems(state)
+        out = check.problems(state) + _deal_problems(state)
         want = [(d.seat, d.prompt, d.origin) for d in rules.decisions(state)]
         if [(d.seat, d.prompt, d.origin) for d in state.decisions] != want:
             out.append("the 'Waiting on' lines are not the questions the battle asks: "
@@ -275,7 +350,8 @@ class BoysTown(CardGame):
                              "town": [r.name for r in state.seat(s).town] if state.seat(s) else [],
                              "turns": state.seat(s).turns if state.seat(s) else 0}
                             for i, s in enumerate(state.seats)],
-                "catalogue": state.catalogue, "first": state.first, "round": state.round, "phase": state.phase,
+                "catalogue": state.catalogue, "first": "random" if state.first_random else state.first,
+                "round": state.round, "phase": state.phase,
                 "towns": {s.name: [r.name for r in s.town] for s in state.people},
                 "turns": {s.name: s.turns for s in state.people},
                 "decisions": [{"seat": d.seat, "prompt": d.prompt, "from": d.origin} for d in state.decisions]}
@@ -327,6 +403,42 @@ class BoysTown(CardGame):
         """Return the bundled catalogue (one serves every seat)."""
         return ["standard"]
 
+
+
+def _dealt(board_: State) -> dict[int, str]:
+    """Return every slot's card id, re-derived from every seat's revealed seed.
+
+    :raises NotImplementedError: a seat has not revealed its seed yet.
+    """
+    return board_.deck.derive(_seeds(board_))[0]
+
+
+def _seeds(state: State) -> dict[str, bytes]:
+    """Return every seat's revealed seed.
+
+    :raises NotImplementedError: the match has not started, or a seat has not revealed yet.
+    """
+    seeds = {}
+    for seat in state.seats:
+        rev = state.meta.revealed_by(seat)
+        if rev is None:
+            raise NotImplementedError("Boys' Town replays its log once every player has run pbd reveal")
+        try:
+            seeds[seat] = bytes.fromhex(rev.seed)
+        except ValueError:
+            raise NotImplementedError(f"{seat}'s revealed seed is not hex") from None
+    if state.deck is None or len(seeds) != state.players:
+        raise NotImplementedError("Boys' Town replays the log of a match that has started")
+    return seeds
+
+
+def _deal_problems(state: State) -> list[str]:
+    """Return every number or face-up card of the deck that the revealed seeds do not give (once all revealed)."""
+    try:
+        seeds = _seeds(state)
+    except NotImplementedError:
+        return []
+    return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]]
 
 
 def _describe(c) -> str:

@@ -15,9 +15,15 @@ caused by effects (the defender's first), then the loser's.
 
 from __future__ import annotations
 
+import re
+
 from pbd.errors import DocumentFormatError, IllegalMoveError
 from pbd.games.boystown import cards, effects, rules
 from pbd.games.boystown.state import Battle, Resident, State
+
+#: how a hand attack's log entry carries the attacker's commitment, and a flip its opening
+COMMIT_RE = re.compile(r"\(commitment ([0-9a-f]{64})\)")
+FLIP_RE = re.compile(r"\bflips (?P<card>.+?) \(slot (?P<slot>\d{1,6}) · nonce (?P<nonce>[0-9a-f]{32})\)")
 
 
 def do_attack(state: State, seat: str, target: str, name: str, source: str) -> tuple[str, str]:
@@ -44,11 +50,14 @@ def do_attack(state: State, seat: str, target: str, name: str, source: str) -> t
             slot = int(chosen)
         else:
             raise IllegalMoveError("your pbd does not know which card you put face down; name it")
-        b.attack_commit, nonce = cards.commit(state.meta.match_id, seat, slot)
+        mine = state.private.get(seat, {})
+        b.attack_commit, nonce = cards.commit(state.meta.match_id, seat, slot, mine.get("nonce"))
+        b.attack_commit = mine.get("commit") or b.attack_commit     # a replay whose flip is not logged yet
         state.private[seat] = {"slot": slot, "nonce": nonce}
         state.battle = b
         c = rules.card_at(state, slot, seat)
-        return f"attacks {who} from hand with a face-down card", f"(face down: {c.name})"
+        return (f"attacks {who} from hand with a face-down card (commitment {b.attack_commit})",
+                f"(face down: {c.name})")
     r = rules.in_town(state, seat, name)
     b.attack_slot, b.attack_from, b.attack_card = r.slot, "town", r.name
     state.battle = b
@@ -156,6 +165,10 @@ def do_flip(state: State, seat: str) -> str | None:
     if not mine:
         raise DocumentFormatError(f"{seat}'s pbd does not know which card it put face down (private state lost)")
     slot, nonce = int(mine["slot"]), str(mine["nonce"])
+    logged = logged_commitment(state, b.origin)
+    if logged is not None and logged != b.attack_commit:
+        raise DocumentFormatError(f"the board's commitment of {seat}'s face-down card is not the one log entry "
+                                  f"{b.origin} carries", hint="the board was edited after the attack")
     if not cards.opens(state.meta.match_id, seat, b.attack_commit, slot, nonce):
         raise DocumentFormatError(f"{seat}'s face-down card does not match the commitment in the document",
                                   hint="the commitment or the card was changed after it was placed")
@@ -166,7 +179,14 @@ def do_flip(state: State, seat: str) -> str | None:
     b.attack_slot, b.attack_from, b.attack_nonce, b.attack_card = slot, "hand", nonce, name
     state.private.pop(seat, None)
     open_windows(state)
-    return f"flips {name}"
+    return f"flips {name} (slot {slot} · nonce {nonce})"
+
+
+def logged_commitment(state: State, origin: int) -> str | None:
+    """Return the commitment the attack logged as entry ``origin`` carries (None: no such entry in the log)."""
+    entry = next((e for e in state.meta.log if e.number == origin), None)
+    m = COMMIT_RE.search(entry.text) if entry is not None else None
+    return m.group(1) if m else None
 
 
 def check_commitments(state: State) -> list[str]:

@@ -136,9 +136,12 @@ def waiting_on(deck) -> list[str]:
 
 # -- secret simultaneous choice ----------------------------------------------------------
 
-def commit(match_id: str, seat: str, slot: int) -> tuple[str, str]:
-    """Return ``(commitment, nonce)`` for ``seat``'s face-down choice of ``slot`` (pbd.table.secret)."""
-    nonce = _secrets.token_hex(16)
+def commit(match_id: str, seat: str, slot: int, nonce: str | None = None) -> tuple[str, str]:
+    """Return ``(commitment, nonce)`` for ``seat``'s face-down choice of ``slot`` (pbd.table.secret).
+
+    A fresh 128-bit nonce unless ``nonce`` is given (a replay re-making the logged commitment).
+    """
+    nonce = nonce or _secrets.token_hex(16)
     return secret.commit(seat, slot, nonce, match_id), nonce
 
 

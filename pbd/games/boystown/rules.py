@@ -12,8 +12,9 @@ Rule readings (each also in the README's Boys' Town rule notes, and tested):
   Resident of their Town (any one, unless an effect decides); with an empty Town, with a card from
   hand, shown.
 * In a hand battle the defender's card is shown as soon as it is chosen (the attacker is already
-  bound by the commitment in the document); the attacker's pbd opens the commitment on its next
-  command. A card that does not open the commitment stops the game (exit 3).
+  bound by the commitment in the document and in the log); the attacker's pbd opens the commitment
+  on its next command. A card that does not open the commitment, or a commitment on the board that
+  is not the one the attack logged, stops the game (exit 3).
 * After the flip, each side may use one optional effect (a Battle swap, a Resident boost), the
   defender first; then the battle is resolved.
 * Effects of the defender take priority: a defender's guard beats the attacker's "defend with your
@@ -39,6 +40,14 @@ Rule readings (each also in the README's Boys' Town rule notes, and tested):
   such card, the draw is skipped.
 * Score: base TP, ×2 with The John Goodcup (base TP only), + combo and Resident bonuses (build
   penalties and adjustments count here), −3 per card in hand. Equal top totals share the win.
+* `--first random`: once every seat has shuffled the deck in, the creator's pbd rolls a die with
+  one face per seat (logged as a roll for `first`); its seed was committed before any other seat's
+  chain value existed and the roll mixes those values in, so nobody alone can steer it. The option
+  `starts=random` becomes `starts=NAME`, then the cards are dealt.
+* Audit: once every player has revealed (`pbd reveal`), `pbd audit` re-derives the whole deal from
+  the seeds and replays every logged move on it; a hand attack's log entry carries its commitment,
+  and the flip the slot and nonce that open it. Before that, and in `pbd replay` (which reads no
+  seeds), the moves are not replayed, and pbd says so.
 """
 
 from __future__ import annotations
@@ -147,7 +156,7 @@ def advance(state: State) -> list[str]:
     """
     out: list[str] = []
     if state.phase == "shuffling":
-        if not cards.ready(state.deck):
+        if not cards.ready(state.deck) or state.first_random:      # the creator's pbd draws the first player
             return out
         out.append(_deal(state))
     out += pay_owed(state)
@@ -522,8 +531,11 @@ def whose_move(state: State) -> str:
 
 def phase_words(state: State) -> str:
     """Return the phase in words."""
+    shuffling = "the deck is being shuffled"
+    if state.first_random and cards.ready(state.deck):
+        shuffling = f"the first player is drawn by lot on {state.seats[0]}'s next pbd command"
     return {"joining": f"waiting for {state.players - len(state.seats)} more player(s) to join",
-            "shuffling": "the deck is being shuffled", "draw": "Draw Phase", "drawn": "Draw Phase (keep or redraw)",
+            "shuffling": shuffling, "draw": "Draw Phase", "drawn": "Draw Phase (keep or redraw)",
             "build": "Build Phase", "attack": "Attack Phase", "battle": "battle", "over": "game over"}[state.phase]
 
 

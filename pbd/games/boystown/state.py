@@ -112,6 +112,11 @@ class State(TableState):
         return next((s for s in self.seats if s.casefold() == chosen.casefold()), self.seats[0] if self.seats else "")
 
     @property
+    def first_random(self) -> bool:
+        """Return True while the first player is still to be drawn by lot (``--first random``)."""
+        return "starts=random" in self.options
+
+    @property
     def mover(self) -> str:
         """Return the name of the seat on turn ("" before the first turn and after the end)."""
         if self.phase in ("joining", "shuffling", "over") or not self.seats:
