@@ -250,11 +250,12 @@ def _event_tokens(owner: str, events: list[Event]) -> list[str]:
 
 def _parse_entry(number: int, player: str, text: str) -> LogEntry:
     entry = LogEntry(number, player, text)
-    for regex, attr in ((HASH_RE, "hash"), (MAC_RE, "mac"), (SEAL_RE, "seal")):
-        if m := regex.search(text):
+    # each tag's word is looked for first: a regex search anchored at the end tries every start
+    for regex, attr, word in ((HASH_RE, "hash", "#"), (MAC_RE, "mac", "mac"), (SEAL_RE, "seal", "seal")):
+        if word in text and (m := regex.search(text)):
             setattr(entry, attr, m.group(attr))
             text = text[:m.start()]
-    if m := CHAIN_TAG_RE.search(text):
+    if "chain" in text and (m := CHAIN_TAG_RE.search(text)):
         for token in re.split(r",\s*", m.group("pubs")):
             p = PUB_RE.match(token.strip())
             who = (p.group("name") or player).strip()
@@ -262,11 +263,11 @@ def _parse_entry(number: int, player: str, text: str) -> LogEntry:
             if p.group("next"):
                 entry.heads[who] = p.group("next")
         text = text[:m.start()]
-    if m := RNG_RE.search(text):
+    if "rng" in text and (m := RNG_RE.search(text)):
         for token in re.split(r",\s*", m.group("events")):
             entry.events += _parse_event(token.strip(), player)
         text = text[:m.start()]
-    if m := COMMIT_RE.search(text):
+    if "commits" in text and (m := COMMIT_RE.search(text)):
         entry.commit = (m.group("commit"), m.group("head"))
         text = text[:m.start()]
     entry.text = text.rstrip()
@@ -459,10 +460,13 @@ TYPED = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'
                        "\ufeff": None, "\u000b": " "})
 
 
+_TYPED_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in TYPED) + "]")
+
+
 def typed(text: str) -> str:
     """Return ``text`` as pbd reads a line it owns: the editor's typography undone (``’`` -> ``'``, no-break
     space -> space, zero-width characters dropped), the same way card names are read."""
-    return text.translate(TYPED)
+    return text.translate(TYPED) if _TYPED_RE.search(text) else text    # translate is slow, even with nothing to do
 
 
 def split_frame(text: str) -> Frame:
@@ -476,7 +480,7 @@ def split_frame(text: str) -> Frame:
     pbd's own lines are read through :func:`typed`; notes are kept exactly as typed.
     """
     raw = text.split("\n")
-    lines = [Line(i, typed(t).rstrip()) for i, t in enumerate(raw, 1)]
+    lines = [Line(i, t.rstrip()) for i, t in enumerate(typed(text).split("\n"), 1)]   # typed() keeps every newline
     match_id = title = ""
     header: list[Line] = []
     notes: dict[str, list[list[str]]] = {}

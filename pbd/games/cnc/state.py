@@ -169,7 +169,11 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    meta = state.meta
-    if meta.commit_entry(name) is None:
-        return False
-    return not any(e.player.casefold() == name.casefold() and e.text.startswith(OPENING) for e in meta.log)
+    folded = name.casefold()
+    committed = False
+    for e in state.meta.log:        # one pass: the commitment and the opening draw are both near the start
+        if e.text.startswith(OPENING) and e.player.casefold() == folded:
+            return False
+        if e.commit and not committed and e.player.casefold() == folded:
+            committed = True
+    return committed
