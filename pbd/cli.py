@@ -6,6 +6,7 @@ become messages and exit codes.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -388,7 +389,14 @@ def _kv(text: str) -> tuple[str, str]:
 
 
 def main() -> None:
-    """Run the CLI; no traceback reaches the user for expected failures."""
+    """Run the CLI; no traceback reaches the user for expected failures.
+
+    What start-up loaded lives until the process ends, so it is frozen out of the cyclic
+    garbage collector (no pass walks it again, nor the one at exit); the collector is on
+    (:func:`pbd.__main__.run` keeps it off while the modules load).
+    """
+    gc.freeze()
+    gc.enable()
     try:
         cli.main(prog_name="pbd")
     except KeyboardInterrupt:
@@ -398,3 +406,5 @@ def main() -> None:
     except BrokenPipeError:
         _silence_stdout()
         sys.exit(0)
+    finally:
+        gc.freeze()         # nor does the collection at exit walk what the command made
