@@ -191,8 +191,9 @@ class CncGame(Playable):
         return [text]
 
     def _need_opening(self, state: State, player: str, chance: Chance) -> list[str]:
-        out = self.settle(state, player, chance)
-        if opening_owed(state, player):
+        owed = opening_owed(state, player)
+        out = self.settle(state, player, chance) if owed else []    # nothing to settle once drawn (see pending)
+        if owed and opening_owed(state, player):
             creator = state.sides[0].name
             raise IllegalMoveError(f"{player}'s opening hand is not drawn yet: it needs a chain value {creator}'s "
                                    f"pbd publishes on {creator}'s next command",
