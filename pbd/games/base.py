@@ -503,13 +503,15 @@ TYPED = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'
                        "\ufeff": None, "\u000b": " "})
 
 
-_TYPED_RE = re.compile("[" + "".join(re.escape(chr(c)) for c in TYPED) + "]")
+_TYPED_CHARS = tuple(map(chr, TYPED))
 
 
 def typed(text: str) -> str:
     """Return ``text`` as pbd reads a line it owns: the editor's typography undone (``’`` -> ``'``, no-break
     space -> space, zero-width characters dropped), the same way card names are read."""
-    return text.translate(TYPED) if _TYPED_RE.search(text) else text    # translate is slow, even with nothing to do
+    if any(c in text for c in _TYPED_CHARS):      # translate is slow, even with nothing to do
+        return text.translate(TYPED)
+    return text
 
 
 def split_frame(text: str) -> Frame:
