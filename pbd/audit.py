@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import copy
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -523,6 +522,8 @@ def _diff(path: str, want, have, out: list[str]) -> None:
 
 def line_differences(game, rebuilt_state, board, text: str) -> list[str]:
     """Return the document lines that differ from the board the log gives, with line numbers."""
+    import difflib          # only when a board differs from its log
+
     rebuilt_state.meta = board.meta
     ours = game.render(rebuilt_state).split("\n")
     theirs = text.split("\n")
