@@ -52,6 +52,19 @@ def _merged(folder: str, stamp: int | None) -> Catalogue:
     return Catalogue(cards, "bundled" + "".join(f" + {p}" for p in files))
 
 
+_ENGINE: tuple | None = None
+
+
+def _engine() -> tuple:
+    """Return ``(rules module, parse_moves)``, loaded with the first move rather than by every command."""
+    global _ENGINE
+    from pbd.games.cnc import rules
+    from pbd.games.cnc.notation import parse_moves
+
+    _ENGINE = (rules, parse_moves)
+    return _ENGINE
+
+
 def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
     """Return the commitment to a seed and a deck (the 50 numbered cards, then the Porter)."""
     return fairplay.commitment(seed, [*cards, f"Porter: {porter}"])
@@ -229,9 +242,7 @@ class CncGame(Playable):
     # -- moves ------------------------------------------------------------------------------
 
     def play(self, state: State, player: str, notation: str, chance: Chance) -> list[str]:
-        from pbd.games.cnc import rules     # the rules and the notation load with the first move, not with 'show'
-        from pbd.games.cnc.notation import parse_moves
-
+        rules, parse_moves = _ENGINE or _engine()
         moves = parse_moves(notation)
         out = self._need_opening(state, player, chance)
         ctx = rules.Ctx(state, self.catalogue, chance, player)
@@ -257,9 +268,7 @@ class CncGame(Playable):
         return candidates(state, self.catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
-        from pbd.games.cnc import rules
-        from pbd.games.cnc.notation import parse_moves
-
+        rules, parse_moves = _ENGINE or _engine()
         trial = clone(state)
         try:
             rules.apply(rules.Ctx(trial, self.catalogue, DryChance(trial.meta), player), parse_moves(move)[0])
