@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import copy
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -429,17 +428,17 @@ def rebuild(game, board, derived: dict[str, Derived]) -> Rebuilt:
         _seat_meta(board_meta, meta, entry.player)
         for name in entry.published:
             _seat_meta(board_meta, meta, name)
-        before[entry.number] = copy.deepcopy(state) if state is not None else None
+        before[entry.number] = _snapshot(state)
         meta.log = list(board_meta.log[:i])
         meta.pending_events = []
         meta.published = {p.name: p.chain_index for p in meta.fairplay}
-        saved = copy.deepcopy((state, meta.fairplay))
+        saved = copy.deepcopy(meta.fairplay)
         chance.start(entry, None)
         try:
             state = _replay_entry(game, state, entry, chance, board, before, strict=True)
         except PbdError as exc:
             problems.append(f"log entry {entry.number}: {entry.player}: {entry.text} — {exc.message}")
-            state, meta.fairplay = copy.deepcopy(saved)
+            state, meta.fairplay = _snapshot(before[entry.number]), copy.deepcopy(saved)
             if state is not None:
                 state.meta = meta
             meta.log = list(board_meta.log[:i])
@@ -466,6 +465,17 @@ def rebuild(game, board, derived: dict[str, Derived]) -> Rebuilt:
     return Rebuilt(state, problems + chance.problems, True)
 
 
+def _snapshot(state):
+    """Return a deep copy of a replayed ``state`` that shares its ``meta`` (every restore puts the replay's back).
+
+    Copying the meta would copy the whole log at every entry (quadratic in the log's length).
+    """
+    if state is None:
+        return None
+    meta = getattr(state, "meta", None)
+    return copy.deepcopy(state, {id(meta): meta} if meta is not None else None)
+
+
 def _replay_entry(game, state, entry, chance, board, before, strict):
     meta = chance.meta
     text = entry.text
@@ -481,7 +491,7 @@ def _replay_entry(game, state, entry, chance, board, before, strict):
         restored = before.get(first)
         if restored is None:
             raise PbdError(f"a take-back of entry {first}, which cannot be taken back")
-        state = copy.deepcopy(restored)
+        state = _snapshot(restored)
         state.meta = meta
         meta.record(entry.player, text)
         return state
@@ -512,6 +522,8 @@ def _diff(path: str, want, have, out: list[str]) -> None:
 
 def line_differences(game, rebuilt_state, board, text: str) -> list[str]:
     """Return the document lines that differ from the board the log gives, with line numbers."""
+    import difflib          # only when a board differs from its log
+
     rebuilt_state.meta = board.meta
     ours = game.render(rebuilt_state).split("\n")
     theirs = text.split("\n")

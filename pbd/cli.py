@@ -6,6 +6,7 @@ become messages and exit codes.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sys
@@ -545,7 +546,14 @@ def attach_completion(group: click.Group) -> None:
 
 
 def main() -> None:
-    """Run the CLI; no traceback reaches the user for expected failures."""
+    """Run the CLI; no traceback reaches the user for expected failures.
+
+    What start-up loaded lives until the process ends, so it is frozen out of the cyclic
+    garbage collector (no pass walks it again, nor the one at exit); the collector is on
+    (:func:`pbd.__main__.run` keeps it off while the modules load).
+    """
+    gc.freeze()
+    gc.enable()
     try:
         attach_completion(cli)
         cli.main(prog_name="pbd")
@@ -556,3 +564,5 @@ def main() -> None:
     except BrokenPipeError:
         _silence_stdout()
         sys.exit(0)
+    finally:
+        gc.freeze()         # nor does the collection at exit walk what the command made

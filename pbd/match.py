@@ -18,14 +18,12 @@ each guarantee holds for all of them:
 from __future__ import annotations
 
 import re
-import secrets as _secrets
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from pathlib import Path
 
-from pbd import fairplay, fairplay_checks, games, paths, private
+from pbd import fairplay, games, paths, private
 from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
                         StaleRevision, UsageError, WriteUncertain)
@@ -57,6 +55,8 @@ def check_name(name: str) -> str:
     shown = name if len(name) <= MAX_NAME + 8 else name[:MAX_NAME] + "…"
     if len(name) > MAX_NAME:
         raise UsageError(f"the name {shown!r} is longer than {MAX_NAME} characters")
+    import unicodedata
+
     odd = sorted({c for c in name if c in _SYNTAX or (c.isspace() and c != " ") or unicodedata.category(c)[0] == "C"})
     if odd:
         raise UsageError(f"{shown!r} cannot be a player name: it uses {' '.join(map(repr, odd))}",
@@ -207,6 +207,8 @@ def _begin(turn: Turn, seated: bool) -> dict | None:
     sec = private.load(meta.match_id, turn.name)
     _check_obligations(turn)
     before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
+    from pbd import fairplay_checks     # with the audit it needs: not loaded by commands that only read
+
     fairplay_checks.verify(turn.game, turn.state, sec)
     turn.game.attach(turn.state, sec)
     turn.sec, turn.attached = sec, True
@@ -376,6 +378,8 @@ def transact(doc: Document, player: str, step, undoable: bool = False) -> Result
 
 def _remember(sec, state, before: dict | None) -> None:
     """Keep what this pbd saw and wrote (checked on every command) and what undo needs."""
+    from pbd import fairplay_checks
+
     log = state.meta.log
     fairplay_checks.remember(sec, state)
     sec.extra.pop("undo", None)
@@ -428,7 +432,9 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
         base = doc.read()
         if base.text.strip():
             raise UsageError(f"{doc.label} already has something in it; pbd new needs a new or empty document")
-    match_id = fairplay.match_id_from_text(seed_text) if seed_text is not None else _secrets.token_hex(4)
+    import secrets
+
+    match_id = fairplay.match_id_from_text(seed_text) if seed_text is not None else secrets.token_hex(4)
     state, sec = game.create(match_id, player, deck, _seed(seed_text, match_id), options)
     state.meta.signers[sec.player.casefold()] = sec.seed        # our entries carry our MAC
     with private.lock(match_id, player):
@@ -465,6 +471,8 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
     check_name(player)
 
     def step(turn: Turn) -> Result:
+        from pbd import fairplay_checks
+
         fairplay_checks.verify(turn.game, turn.state, None)
         seed = _seed(seed_text, turn.state.meta.match_id)
         turn.state, turn.sec = turn.game.join(turn.state, turn.name, deck, seed)
@@ -762,6 +770,8 @@ def audit(doc_spec: str) -> Result:
     for p in meta.fairplay:
         if private.exists(meta.match_id, p.name):
             sec = private.load(meta.match_id, p.name)
+            from pbd import fairplay_checks
+
             problems += fairplay_checks.seen_problems(meta, sec) + fairplay_checks.own_problems(meta, sec)
     derived, lines = {}, []
     for p in meta.fairplay:

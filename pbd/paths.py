@@ -60,9 +60,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     :raises OSError: the file cannot be written; whatever was there is left as it was.
     """
     path = Path(os.path.realpath(path))
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _temp_file(path)
     try:
         if mode is None:
             mode = path.stat().st_mode & 0o777 if path.exists() else shared_mode()
@@ -76,6 +74,25 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+_TEMP_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _temp_file(path: Path) -> tuple[int, str]:
+    """Create and open a new file beside ``path``, readable by its owner only (as ``tempfile.mkstemp``).
+
+    Not ``tempfile`` itself: importing it (with shutil and random) costs a command more than the write.
+
+    :raises OSError: no file can be created there.
+    """
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, _TEMP_FLAGS, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no unused temporary name beside {path}")
 
 
 def private_dir(path: Path) -> Path:

@@ -154,9 +154,12 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
         for name in names[1:]:
             _run(where, f"join {name}", match.join, doc, name,
                  rng.choice(pool) if game.join_needs_deck else None, f"{rng.random()}")
-        stalls = 0
+        stalls, moved = 0, None
         for _ in range(max_moves):
             _, g, state = match.load(match.open_document(doc))
+            if moved is not None:       # the move just made, checked on the state read for the next one
+                _check_undo(where, match, g, state, doc, moved)
+                moved = None
             if g.outcome(state):
                 break
             actors = g.actors(state)
@@ -175,7 +178,7 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
             stalls = 0
             move = pick(moves, rng, g.move_weights)
             _run(where, f"{player}: {move}", match.move, doc, player, move)
-            _check_undo(where, match, g, doc, player)
+            moved = player
         else:
             raise ContractError(f"{where}: the match did not end within {max_moves} moves")
         for name in names:
@@ -183,9 +186,11 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
         _run(where, "audit", match.audit, doc)
 
 
-def _check_undo(where: str, match, game, doc: str, player: str) -> None:
-    """After an informative move, undo must refuse; its refusal must leave the document as it was."""
-    _, _, state = match.load(match.open_document(doc))
+def _check_undo(where: str, match, game, state, doc: str, player: str) -> None:
+    """After an informative move (the last entry of ``state``, just read from ``doc``), undo must refuse.
+
+    Its refusal must leave the document as it was.
+    """
     last = state.meta.log[-1]
     if not game.informative(last):
         return

@@ -250,11 +250,12 @@ def _event_tokens(owner: str, events: list[Event]) -> list[str]:
 
 def _parse_entry(number: int, player: str, text: str) -> LogEntry:
     entry = LogEntry(number, player, text)
-    for regex, attr in ((HASH_RE, "hash"), (MAC_RE, "mac"), (SEAL_RE, "seal")):
-        if m := regex.search(text):
+    # each tag's word is looked for first: a regex search anchored at the end tries every start
+    for regex, attr, word in ((HASH_RE, "hash", "#"), (MAC_RE, "mac", "mac"), (SEAL_RE, "seal", "seal")):
+        if word in text and (m := regex.search(text)):
             setattr(entry, attr, m.group(attr))
             text = text[:m.start()]
-    if m := CHAIN_TAG_RE.search(text):
+    if "chain" in text and (m := CHAIN_TAG_RE.search(text)):
         for token in re.split(r",\s*", m.group("pubs")):
             p = PUB_RE.match(token.strip())
             who = (p.group("name") or player).strip()
@@ -262,11 +263,11 @@ def _parse_entry(number: int, player: str, text: str) -> LogEntry:
             if p.group("next"):
                 entry.heads[who] = p.group("next")
         text = text[:m.start()]
-    if m := RNG_RE.search(text):
+    if "rng" in text and (m := RNG_RE.search(text)):
         for token in re.split(r",\s*", m.group("events")):
             entry.events += _parse_event(token.strip(), player)
         text = text[:m.start()]
-    if m := COMMIT_RE.search(text):
+    if "commits" in text and (m := COMMIT_RE.search(text)):
         entry.commit = (m.group("commit"), m.group("head"))
         text = text[:m.start()]
     entry.text = text.rstrip()
@@ -284,6 +285,40 @@ def _parse_event(token: str, player: str) -> list[Event]:
     faces = (tuple(range(1, int(e.group("sides")) + 1)) if e.group("sides")
              else tuple(int(f) for f in e.group("faces").split()))
     return [Event(who, a, beacon, kind or "roll", faces, int(e.group("face")), e.group("purpose") or "")]
+
+
+class _LogIndex:
+    """What a log's entries say about commitments and published chain values, kept up to date as the log grows.
+
+    The log only ever grows in place (an earlier log is replaced by a new list), so the
+    index is rebuilt when the list, or the entry it last read, is not the one it knew.
+    """
+
+    def __init__(self, log: list[LogEntry]):
+        self.log, self.count, self.last = log, 0, None
+        self.commits: dict[str, LogEntry] = {}           # casefolded player -> first entry with a commitment
+        self.latest_commit: int | None = None              # highest entry number carrying a commitment
+        self.first_pub: dict[tuple[str, int], int] = {}    # (seat, value number) -> first entry publishing it
+        self.last_pub: dict[tuple[str, int], int] = {}     # ... -> last entry publishing it
+        #: a game's own facts about this log, kept while the log only grows (see ``cnc.state.opening_owed``)
+        self.memo: dict = {}
+
+    def fits(self, log: list[LogEntry]) -> bool:
+        """Return True if ``log`` is the list this index read, grown at most."""
+        return log is self.log and len(log) >= self.count and (not self.count or log[self.count - 1] is self.last)
+
+    def catch_up(self) -> None:
+        """Read the entries appended since the last call."""
+        for e in self.log[self.count:]:
+            if e.commit:
+                self.commits.setdefault(e.player.casefold(), e)
+                if self.latest_commit is None or e.number > self.latest_commit:
+                    self.latest_commit = e.number
+            for who, k in e.published.items():
+                self.first_pub.setdefault((who, k), e.number)
+                self.last_pub[(who, k)] = e.number
+            self.last = e
+        self.count = len(self.log)
 
 
 @dataclass
@@ -349,12 +384,21 @@ class Meta:
         pub = self.player(name)
         if pub is None or not pub.chain or self.published.get(pub.name, 0) != pub.chain_index:
             return False
+        index = self.log_index()
         if pub.chain_index == 0:
-            entry = self.commit_entry(pub.name)
+            entry = index.commits.get(pub.name.casefold())
             last = entry.number if entry else None
         else:
-            last = next((e.number for e in reversed(self.log) if e.published.get(pub.name) == pub.chain_index), None)
-        return last is not None and any(e.commit and e.number > last for e in self.log)
+            last = index.last_pub.get((pub.name, pub.chain_index))
+        return last is not None and index.latest_commit is not None and index.latest_commit > last
+
+    def log_index(self) -> _LogIndex:
+        """Return the index of the log's commitments and publications (brought up to date)."""
+        index = self.__dict__.get("_log_index")
+        if index is None or not index.fits(self.log):
+            index = self.__dict__["_log_index"] = _LogIndex(self.log)
+        index.catch_up()
+        return index
 
     def _publish(self, name: str) -> None:
         pub = self.player(name)
@@ -386,7 +430,7 @@ class Meta:
 
     def commit_entry(self, name: str) -> LogEntry | None:
         """Return the log entry that carries ``name``'s commitment and chain head, if any."""
-        return next((e for e in self.log if e.commit and e.player.casefold() == name.casefold()), None)
+        return self.log_index().commits.get(name.casefold())
 
     def heads(self, name: str) -> dict[int, str]:
         """Return ``{generation: head}`` of ``name``'s chains as the log publishes them."""
@@ -459,10 +503,15 @@ TYPED = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201b": "'", "\u02bc": "'
                        "\ufeff": None, "\u000b": " "})
 
 
+_TYPED_CHARS = tuple(map(chr, TYPED))
+
+
 def typed(text: str) -> str:
     """Return ``text`` as pbd reads a line it owns: the editor's typography undone (``’`` -> ``'``, no-break
     space -> space, zero-width characters dropped), the same way card names are read."""
-    return text.translate(TYPED)
+    if any(c in text for c in _TYPED_CHARS):      # translate is slow, even with nothing to do
+        return text.translate(TYPED)
+    return text
 
 
 def split_frame(text: str) -> Frame:
@@ -476,7 +525,7 @@ def split_frame(text: str) -> Frame:
     pbd's own lines are read through :func:`typed`; notes are kept exactly as typed.
     """
     raw = text.split("\n")
-    lines = [Line(i, typed(t).rstrip()) for i, t in enumerate(raw, 1)]
+    lines = [Line(i, t.rstrip()) for i, t in enumerate(typed(text).split("\n"), 1)]   # typed() keeps every newline
     match_id = title = ""
     header: list[Line] = []
     notes: dict[str, list[list[str]]] = {}
@@ -837,7 +886,7 @@ def fresh_for(meta: Meta, player: str, other: str, index: int) -> bool:
     if index == 0:
         theirs = meta.commit_entry(other)
         return theirs is not None and theirs.number > mine.number
-    where = next((e.number for e in meta.log if e.published.get(other) == index), None)
+    where = meta.log_index().first_pub.get((other, index))
     if where is None:                       # published in this command, by a seat we hold
         return other.casefold() in meta.signers
     return where > mine.number

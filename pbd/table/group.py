@@ -42,12 +42,55 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import os
+import sys
 from functools import lru_cache
 
-try:
-    import gmpy2 as _gmpy2
-except ImportError:  # pragma: no cover - the pure-Python fallback is tested directly
-    _gmpy2 = None
+
+def _import_gmpy2():
+    """Return the ``gmpy2`` module (None if it is not installed), without its start-up cost when we can.
+
+    gmpy2's initialisation asks ``importlib.metadata.version("gmpy2")`` for its own
+    ``__version__``: importing ``importlib.metadata`` (email, zipfile, csv, ...) and scanning
+    ``sys.path`` costs about 60 ms, 3-4 times Python's own start-up, on every command of a game
+    dealt by the shared deck.  Unless ``importlib.metadata`` is loaded already, gmpy2 is given
+    a stand-in for that one call, answering with the version in its ``.dist-info`` folder name;
+    where that folder is not found, gmpy2 is imported the ordinary way.
+    """
+    if "importlib.metadata" not in sys.modules:
+        import importlib.util
+        import types
+
+        spec = importlib.util.find_spec("gmpy2")
+        if spec is None:
+            return None
+        site = os.path.dirname(os.path.dirname(spec.origin or ""))
+        try:
+            found = [n[len("gmpy2-"):-len(".dist-info")] for n in os.listdir(site)
+                     if n.startswith("gmpy2-") and n.endswith(".dist-info")]
+        except OSError:
+            found = []
+        if len(found) == 1:
+            stand_in = types.ModuleType("importlib.metadata")
+            stand_in.version = lambda name: found[0]
+            sys.modules["importlib.metadata"] = stand_in
+            try:
+                import gmpy2
+                return gmpy2
+            except Exception:       # pragma: no cover - a gmpy2 that wants more: import it as usual below
+                sys.modules.pop("gmpy2.gmpy2", None)
+                sys.modules.pop("gmpy2", None)
+            finally:
+                if sys.modules.get("importlib.metadata") is stand_in:
+                    del sys.modules["importlib.metadata"]
+    try:
+        import gmpy2
+    except ImportError:  # pragma: no cover - the pure-Python fallback is tested directly
+        return None
+    return gmpy2
+
+
+_gmpy2 = _import_gmpy2()
 
 #: RFC 3526 group 14: the 2048-bit MODP safe prime P = 2Q + 1.
 P = int(

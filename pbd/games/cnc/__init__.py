@@ -14,9 +14,8 @@ from functools import lru_cache
 from pbd import fairplay, paths
 from pbd.errors import BackendError, DocumentFormatError, IllegalMoveError, PbdError, UsageError
 from pbd.games.base import Chance, Meta, Playable, Secrets
-from pbd.games.cnc import board, rules
+from pbd.games.cnc import board
 from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue
-from pbd.games.cnc.notation import parse_moves
 from pbd.games.cnc.state import (HAND_LIMIT, HIDDEN, OPENING, OPENING_HAND, Side, State, clone, key_of,
                                  opening_owed)
 
@@ -51,6 +50,19 @@ def _merged(folder: str, stamp: int | None) -> Catalogue:
     for path in files:
         cards.update(load_catalogue(path, require_porter=False).cards)
     return Catalogue(cards, "bundled" + "".join(f" + {p}" for p in files))
+
+
+_ENGINE: tuple | None = None
+
+
+def _engine() -> tuple:
+    """Return ``(rules module, parse_moves)``, loaded with the first move rather than by every command."""
+    global _ENGINE
+    from pbd.games.cnc import rules
+    from pbd.games.cnc.notation import parse_moves
+
+    _ENGINE = (rules, parse_moves)
+    return _ENGINE
 
 
 def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
@@ -161,6 +173,8 @@ class CncGame(Playable):
         return state, sec
 
     def _start(self, state: State, first: int, player: str) -> None:
+        from pbd.games.cnc import rules
+
         state.first, state.first_choice = first, ""
         state.to_move, state.turn_number = first, 1
         rules.start_turn(rules.Ctx(state, self.catalogue, DryChance(state.meta), player))
@@ -191,8 +205,9 @@ class CncGame(Playable):
         return [text]
 
     def _need_opening(self, state: State, player: str, chance: Chance) -> list[str]:
-        out = self.settle(state, player, chance)
-        if opening_owed(state, player):
+        owed = opening_owed(state, player)
+        out = self.settle(state, player, chance) if owed else []    # nothing to settle once drawn (see pending)
+        if owed and opening_owed(state, player):
             creator = state.sides[0].name
             raise IllegalMoveError(f"{player}'s opening hand is not drawn yet: it needs a chain value {creator}'s "
                                    f"pbd publishes on {creator}'s next command",
@@ -227,6 +242,7 @@ class CncGame(Playable):
     # -- moves ------------------------------------------------------------------------------
 
     def play(self, state: State, player: str, notation: str, chance: Chance) -> list[str]:
+        rules, parse_moves = _ENGINE or _engine()
         moves = parse_moves(notation)
         out = self._need_opening(state, player, chance)
         ctx = rules.Ctx(state, self.catalogue, chance, player)
@@ -252,6 +268,7 @@ class CncGame(Playable):
         return candidates(state, self.catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
+        rules, parse_moves = _ENGINE or _engine()
         trial = clone(state)
         try:
             rules.apply(rules.Ctx(trial, self.catalogue, DryChance(trial.meta), player), parse_moves(move)[0])
@@ -414,6 +431,8 @@ class CncGame(Playable):
             pos = int(m.group(1))
             if 0 < pos <= len(hand) and hand[pos - 1] == HIDDEN:
                 hand[pos - 1] = m.group(2)
+            from pbd.games.cnc import rules
+
             _resolve_reveals(rules.Ctx(state, self.catalogue, chance, player))
             return state
         notation = text.split(" · ")[0]
@@ -470,6 +489,8 @@ class CncGame(Playable):
         side = state.side(player)
         if HIDDEN not in side.hand and strict:
             return
+        from pbd.games.cnc.notation import parse_moves
+
         try:
             move = parse_moves(notation)[0]
         except PbdError:
@@ -520,7 +541,7 @@ def _install_catalogue(deck) -> None:
             raise BackendError(f"cannot keep a copy of {source} under {folder}: {exc}") from None
 
 
-def _resolve_reveals(ctx: rules.Ctx) -> list[str]:
+def _resolve_reveals(ctx) -> list[str]:
     """Reveal the hand cards the opponent's Hack asked for (only our pbd can see them)."""
     out: list[str] = []
     if not ctx.state.pending:

@@ -43,21 +43,20 @@ class Move:
     source: str = ""          # the notation as written
 
 
+#: the forms a move can take, tried in order (compiled when first needed: a command reads one move)
 _PATTERNS = [
-    ("end", re.compile(r"^(?:end(?:\s+(?:of\s+)?(?:my\s+)?turn)?|pass|done)$", re.I)),
-    ("decide", re.compile(r"^(?P<detail>accept|reject)(?:\s+(?:the\s+)?(?:adjust(?:ment)?|proposal))?$", re.I)),
-    ("draw", re.compile(r"^draw(?:\s+(?P<n>\d+|a|one|two|three))?(?:\s+cards?)?$", re.I)),
-    ("adjust", re.compile(r"^adjust\s+(?P<who>.+?)\s+(?P<field>cp|ap|hp)\s*(?P<amount>[+-]?\s*\d+)\s*"
-                          r"(?::\s*(?P<reason>.*))?$", re.I)),
-    ("play", re.compile(r"^(?:play|cast|put)\s+(?P<card>.+?)(?:\s+(?:on|at|against|targeting)\s+(?P<target>.+))?$",
-                        re.I)),
-    ("withdraw", re.compile(r"^(?:withdraw|return)\s+(?P<card>.+?)(?:\s+to\s+(?:my\s+)?hand)?$", re.I)),
-    ("discard", re.compile(r"^discard\s+(?P<card>.+?)(?:\s+from\s+(?:my\s+|the\s+)?(?P<place>hand|field|play))?$",
-                           re.I)),
-    ("use", re.compile(r"^(?P<card>.+?)\s+uses\s+(?P<detail>.+?)(?:\s+(?:on|at|against)\s+(?P<target>.+?))?"
-                       r"(?:\s+then\s+(?P<then>.+))?$", re.I)),
-    ("attack", re.compile(r"^(?P<card>.+?)\s+attacks?\s+(?P<target>.+?)(?:\s+with\s+(?P<detail>.+?))?"
-                          r"(?:\s+then\s+(?P<then>.+))?$", re.I)),
+    ("end", r"^(?:end(?:\s+(?:of\s+)?(?:my\s+)?turn)?|pass|done)$"),
+    ("decide", r"^(?P<detail>accept|reject)(?:\s+(?:the\s+)?(?:adjust(?:ment)?|proposal))?$"),
+    ("draw", r"^draw(?:\s+(?P<n>\d+|a|one|two|three))?(?:\s+cards?)?$"),
+    ("adjust", r"^adjust\s+(?P<who>.+?)\s+(?P<field>cp|ap|hp)\s*(?P<amount>[+-]?\s*\d+)\s*"
+               r"(?::\s*(?P<reason>.*))?$"),
+    ("play", r"^(?:play|cast|put)\s+(?P<card>.+?)(?:\s+(?:on|at|against|targeting)\s+(?P<target>.+))?$"),
+    ("withdraw", r"^(?:withdraw|return)\s+(?P<card>.+?)(?:\s+to\s+(?:my\s+)?hand)?$"),
+    ("discard", r"^discard\s+(?P<card>.+?)(?:\s+from\s+(?:my\s+|the\s+)?(?P<place>hand|field|play))?$"),
+    ("use", r"^(?P<card>.+?)\s+uses\s+(?P<detail>.+?)(?:\s+(?:on|at|against)\s+(?P<target>.+?))?"
+            r"(?:\s+then\s+(?P<then>.+))?$"),
+    ("attack", r"^(?P<card>.+?)\s+attacks?\s+(?P<target>.+?)(?:\s+with\s+(?P<detail>.+?))?"
+               r"(?:\s+then\s+(?P<then>.+))?$"),
 ]
 _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
 
@@ -82,7 +81,7 @@ def parse_move(text: str) -> Move:
     """
     clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
     for kind, pattern in _PATTERNS:
-        m = pattern.match(clean)
+        m = re.match(pattern, clean, re.I)
         if m:
             return _build(kind, m, clean)
     if m := re.match(r"^(?P<who>.+?)\s+attacks?$", clean, re.I):

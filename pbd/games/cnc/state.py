@@ -169,7 +169,13 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    meta = state.meta
-    if meta.commit_entry(name) is None:
+    index = state.meta.log_index()
+    folded = name.casefold()
+    if folded not in index.commits:
         return False
-    return not any(e.player.casefold() == name.casefold() and e.text.startswith(OPENING) for e in meta.log)
+    drawn = index.memo.get("cnc-openings")
+    if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
+        seen = set() if drawn is None else drawn[1]
+        seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:] if e.text.startswith(OPENING))
+        drawn = index.memo["cnc-openings"] = (index.count, seen)
+    return folded not in drawn[1]
