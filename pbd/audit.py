@@ -409,20 +409,23 @@ def _seat_meta(board_meta: Meta, meta: Meta, name: str) -> None:
     meta.fairplay.append(PlayerMeta(pub.name, pub.commitment, head, 0))
 
 
-def rebuild(game, board, derived: dict[str, Derived]) -> Rebuilt:
+def rebuild(game, board, derived: dict[str, Derived], start=None) -> Rebuilt:
     """Replay the board's log from the start through ``game.replay``; return the state it gives.
 
     Every entry is checked: the replayed move must be legal (a revealed player can only
-    play cards they drew), and must write the same log line as the document has.
+    play cards they drew), and must write the same log line as the document has.  With
+    ``start`` (a state parsed from an earlier board of the same match, whose log is the
+    first entries of this one), only the entries after it are replayed, from that state.
     """
     board_meta = board.meta
-    meta = Meta(board_meta.game, board_meta.match_id)
+    state = start
+    meta = start.meta if start is not None else Meta(board_meta.game, board_meta.match_id)
+    first = len(meta.log) if start is not None else 0
     chance = ReplayChance(meta, derived)
     problems: list[str] = []
-    state = None
     before: dict[int, object] = {}
     seated = {n.casefold() for n in game.player_names(board)}
-    for i, entry in enumerate(board_meta.log):
+    for i, entry in enumerate(board_meta.log[first:], first):
         if entry.player.casefold() not in seated:
             problems.append(f"log entry {entry.number} is by {entry.player[:40]!r}, who is not playing in this match")
             return Rebuilt(state, problems + chance.problems, False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -12,3 +12,5 @@ class Result:
     lines: list[str]
     data: dict | None = None
     location: str | None = None
+    #: Said on stderr (a hand edit the log does not explain, say); the command still succeeds.
+    warnings: list[str] = field(default_factory=list)

@@ -417,7 +417,8 @@ class CncGame(Playable):
             pass
         state.sides.append(side)
         if entry.text.startswith("new match"):
-            random_first = any("a fair draw chose" in e.text for e in board.meta.log)
+            random_first = board.first_choice == "random" or any("a fair draw chose" in e.text
+                                                                  for e in board.meta.log)
             state.first_choice = "random" if random_first else ""
         elif not state.first_choice:
             self._start(state, board.first if board.started else 0, player)
