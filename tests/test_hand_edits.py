@@ -30,8 +30,8 @@ def _tamper(text: str) -> str:
     """Ben's hand edit: Ann's CP 100 -> 90, Spider-Man's HP down to 5 and frozen."""
     top = text.index("----")
     board, rest = text[:top], text[top:]
-    assert "CP = 100" in board and "[Spider-Man HP=15]" in board
-    return board.replace("CP = 100", "CP = 90", 1).replace("[Spider-Man HP=15]", "[Spider-Man HP=5 frozen]") + rest
+    assert "CP = 100" in board and "[Spider-Man HP=15/15]" in board
+    return board.replace("CP = 100", "CP = 90", 1).replace("[Spider-Man HP=15/15]", "[Spider-Man HP=5/15 frozen]") + rest
 
 
 def test_every_command_of_ann_names_a_hand_edit_and_a_move_is_refused(pbd, match):

@@ -102,7 +102,7 @@ class CncGame(Playable):
         return board.parse(text, self.catalogue)
 
     def render(self, state: State) -> str:
-        return board.render(state)
+        return board.render(state, self.catalogue)
 
     def styles(self, text: str) -> list[tuple[int, int, str]]:
         return board.styles(text, self.catalogue)
@@ -232,6 +232,7 @@ class CncGame(Playable):
         ctx = rules.Ctx(state, self.catalogue, chance, player)
         out += _resolve_reveals(ctx)
         for i, move in enumerate(moves, 1):
+            move = _full_names(state, player, move, self.catalogue)
             try:
                 summary = rules.apply(ctx, move)
             except PbdError as exc:
@@ -465,6 +466,33 @@ class CncGame(Playable):
             side.hand[side.hand.index(HIDDEN)] = name
         elif not strict:
             side.hand.append(name)
+
+
+def _full_names(state: State, player: str, move, catalogue: Catalogue):
+    """Return ``move`` with the card played written by its full name ("play spider" -> "play Spider-Man").
+
+    The log records the move as written, so the log reads in full names; the card is the
+    one the rules would take from the hand (its full name or a unique prefix), else the
+    move is left as typed (the rules then say what is wrong with it).
+    """
+    if move.kind != "play" or HIDDEN in (hand := state.side(player).hand) or move.card in hand:
+        return move
+    from pbd.games.cnc.cards import match_name
+    from pbd.games.cnc.notation import parse_move
+
+    try:
+        name = catalogue.get(move.card).name if move.card in catalogue else match_name(move.card, hand)
+        at = move.source.lower().index(move.card.lower())
+    except (PbdError, ValueError):
+        return move
+    if name not in hand:
+        return move
+    text = move.source[:at] + name + move.source[at + len(move.card):]
+    try:
+        full = parse_move(text)
+    except PbdError:
+        return move
+    return full if full.kind == "play" and full.card == name else move
 
 
 def _check_name(player: str) -> None:
