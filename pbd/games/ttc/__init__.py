@@ -92,7 +92,12 @@ class TwinTowerCity(Playable):
         first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         if first.lower().rstrip(".:!") == board.TITLE.lower():
             return True
-        return bool(re.search(r"^\s*(light|dark)\b[^:\n]*:\s*(battle|army|warrior)\b", text, re.IGNORECASE | re.MULTILINE))
+        if re.search(r"^\s*(light|dark)\b[^:\n]*:\s*(battle|army|warrior)\b", text, re.IGNORECASE | re.MULTILINE):
+            return True
+        # no title and no card ids: rounds, and a battle card written out ("Dark: dark W + I · light W + I ...")
+        return bool(re.search(r"^\s*round\s+\d+\b", text, re.IGNORECASE | re.MULTILINE)) and bool(re.search(
+            r"^\s*(light|dark)\b[^:\n]*:\s*dark\b[^\n]*\+[^\n]*\blight\b[^\n]*\+", text,
+            re.IGNORECASE | re.MULTILINE))
 
     def template(self) -> str:
         """Return the blank board (templates/ttc.txt)."""
