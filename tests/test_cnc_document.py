@@ -79,3 +79,33 @@ def test_the_header_says_the_match_is_over():
     back = GAME.parse(text)
     assert back.result == state.result and back.turn_number == 2 and back.current.name == "Ben"
     assert GAME.render(back) == text
+
+
+def _old_layout(text: str) -> str:
+    """Return a document as an older pbd wrote it: Fair play before the Log, the log not grouped."""
+    board, rest = text.split("\nLog\n", 1)
+    log, fair = rest.split("\n\nFair play\n", 1)
+    log = "\n".join(line for line in log.split("\n") if not line.startswith("— "))
+    return f"{board}\nFair play\n{fair.rstrip()}\n\nLog\n{log}\n\nGG so far.\n"
+
+
+def test_the_log_comes_first_grouped_by_turn_and_fair_play_at_the_end(pbd, match):
+    pbd("move", match, "--as", "Ann", "draw; end turn", ok=True)
+    pbd("move", match, "--as", "Ben", "draw", ok=True)
+    text = match.read_text()
+    assert text.index("\nLog\n") < text.index("\nFair play\n")
+    log = text.split("\nLog\n", 1)[1].split("\n\nFair play\n")[0].split("\n")
+    assert log[0] == "— Setup —" and "— Turn 1 · Ann —" in log and log[-2] == "— Turn 2 · Ben —"
+    pbd("replay", match, ok=True)
+    pbd("audit", match, ok=True)
+
+
+def test_an_older_layout_in_progress_is_read_and_carried_on(pbd, match):
+    pbd("move", match, "--as", "Ann", "draw; end turn", ok=True)
+    new = match.read_text()
+    match.write_text(_old_layout(new))
+    assert pbd.json("show", match)["players"][0]["hand"] == 6
+    pbd("move", match, "--as", "Ben", "draw", ok=True)           # every check passes on the old layout
+    text = match.read_text()
+    assert text.index("\nLog\n") < text.index("\nFair play\n") and text.endswith("\n\nGG so far.\n")
+    pbd("audit", match, ok=True)

@@ -167,8 +167,8 @@ def _private_state(home: Path) -> list[bytes]:
 def test_opponent_edit_between_read_and_write_survives_and_the_move_is_replayed(pbd, docs_server, gmatch):
     # while Ann's pbd is between its read and its write, Ben types a note (a count changed by hand would be
     # refused: tests/test_hand_edits.py)
-    docs_server.before_write(lambda server, gid: _replace_once(server, gid, "\n\nDiscarded cards\n",
-                                                               "\n\nNotes\nBen: back in five\n\nDiscarded cards\n"))
+    docs_server.before_write(lambda server, gid: _replace_once(server, gid, "\n\nAnn (player 1)\n",
+                                                               "\n\nNotes\nBen: back in five\n\nAnn (player 1)\n"))
     result = pbd("move", gmatch.spec, "--as", "Ann", "draw; end turn", ok=True)
     assert "draw · hand 6" in result.output
     assert "Notes\nBen: back in five\n" in gmatch.text()  # Ben's edit survived

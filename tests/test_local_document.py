@@ -55,7 +55,7 @@ class OpponentEditsAfterRead(LocalDocument):
 
 def test_a_move_is_replayed_on_the_opponents_new_board(pbd, match, monkeypatch):
     def edit(text):  # Ben types a note while Ann is moving (a count changed by hand is refused: test_hand_edits)
-        return text.replace("\n\nDiscarded cards\n", "\n\nNotes\nBen: back in five\n\nDiscarded cards\n", 1)
+        return text.replace("\n\n", "\n\nNotes\nBen: back in five\n\n", 1)    # under the header
 
     doc = OpponentEditsAfterRead(match, edit)
     monkeypatch.setattr(pipeline, "open_document", lambda spec, **kw: doc)

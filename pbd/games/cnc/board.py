@@ -75,7 +75,32 @@ THIS_TURN = re.compile(r"^\s*This turn:\s*(?P<rest>.*)$", re.I)
 
 def render(state: State, catalogue: Catalogue | None = None) -> str:
     """Return the whole document text for ``state`` (with ``catalogue``, each character's maximum HP beside its HP)."""
-    return render_frame(state.meta, TITLE, header_lines(state), body_lines(state, catalogue))
+    return render_frame(state.meta, TITLE, header_lines(state), body_lines(state, catalogue),
+                        groups=log_groups(state.meta.log))
+
+
+#: Log entries that set the match up, before turn 1.
+_SETUP = ("new match", "joined", "opening hand")
+
+
+def log_groups(log) -> dict[int, str]:
+    """Return the headings that group the log by turn: ``{entry number: "Turn 3 · Ann"}`` ("Setup" first).
+
+    A turn starts with the first entry after the set-up or after an ``end turn``; it is
+    named by the player of that entry.
+    """
+    out: dict[int, str] = {}
+    turn, ended = 0, True
+    for e in log:
+        if e.number == 1:
+            out[1] = "Setup"
+        if e.text.startswith(_SETUP) and not turn:
+            continue
+        if ended:
+            turn += 1
+            out[e.number] = f"Turn {turn} · {e.player}"
+        ended = e.text.startswith("end turn")
+    return out
 
 
 def header_lines(state: State) -> list[str]:

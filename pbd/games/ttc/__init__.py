@@ -118,7 +118,11 @@ class TwinTowerCity(Playable):
         header, body = board.render(state)
         if not state.meta.match_id:
             return "\n".join([board.TITLE, *header, "", *body]) + "\n"
-        return render_frame(state.meta, self.title, header, body, sealed=_deal_lines(body))
+        deal_ = _deal_lines(body)
+        main = body[:len(body) - len(deal_)]
+        while main and not main[-1]:
+            main.pop()
+        return render_frame(state.meta, self.title, header, main, sealed=deal_, tail=deal_)
 
     def styles(self, text: str) -> list[tuple[int, int, str]]:
         """Return headings for rounds and sections, bold for the side totals of the score."""

@@ -249,7 +249,7 @@ def parse(text: str, game: str, load) -> State:
     state = State(meta)
     if not frame.match_id:
         state.deck_name = ""
-    lines = frame.header + frame.body
+    lines = frame.header + frame.body + frame.tail      # the Deal: after the log (in older documents, in the body)
     _read_keys(state, [ln for ln in lines if KEY_RE.match(ln.text.strip())])
     if not frame.match_id and not state.catalogue and not state.deck_name:
         state.catalogue = "sample"
