@@ -42,12 +42,16 @@ def test_each_half_names_its_player_with_discards_toward_attrition_and_maximum_h
     assert pbd.json("show", match)["players"][0]["characters"][0]["hp"] == 15
 
 
-def test_the_log_says_the_full_name_of_the_card_played(pbd, match):
-    result = pbd("move", match, "--as", "Ann", "play spider", ok=True)
+def test_the_log_says_the_full_names_of_the_cards(pbd, match):
+    result = pbd("move", match, "--as", "Ann", "play spider; end turn", ok=True)
     assert "play Spider-Man" in result.stdout
     assert "Ann: play Spider-Man · AP 3→2" in match.read_text()
     assert "play spider" not in match.read_text()
+    pbd("move", match, "--as", "Ben", "play hired; end turn", ok=True)
+    pbd("move", match, "--as", "Ann", "spider attacks hired", ok=True)
+    assert "Ann: Spider-Man attacks Hired Goon · " in match.read_text()
     pbd("replay", match, ok=True)
+
 
 
 def test_an_older_document_reads_the_same_and_round_trips_in_the_new_layout():
@@ -109,3 +113,17 @@ def test_an_older_layout_in_progress_is_read_and_carried_on(pbd, match):
     text = match.read_text()
     assert text.index("\nLog\n") < text.index("\nFair play\n") and text.endswith("\n\nGG so far.\n")
     pbd("audit", match, ok=True)
+
+
+def test_an_older_log_with_names_as_typed_still_replays(pbd, match, monkeypatch):
+    """A replay logs each move as the log wrote it (a match begun by an older pbd logged names as typed)."""
+    import pbd.games.cnc as cnc
+
+    with monkeypatch.context() as m:
+        m.setattr(cnc, "_full_names", lambda state, player, move, catalogue: move)   # an older pbd
+        pbd("move", match, "--as", "Ann", "play Spider-Man; end turn", ok=True)
+        pbd("move", match, "--as", "Ben", "play Hired Goon; end turn", ok=True)
+        pbd("move", match, "--as", "Ann", "spider attacks hired", ok=True)
+    assert "Ann: spider attacks hired · " in match.read_text()
+    pbd("replay", match, ok=True)
+    pbd("move", match, "--as", "Ann", "end turn", ok=True)        # and the hand-edit check replays it too
