@@ -92,6 +92,12 @@ def _start(game, board, rec: dict | None):
     return state
 
 
+#: The most differences named (the rest are counted; ``pbd replay DOC`` lists them all).
+MAX_NAMED = 6
+#: Fields derived from the rest of the board (a score): a difference there follows from another one.
+_DERIVED = {"score", "leader", "finished"}
+
+
 def describe_differences(want: dict, have: dict) -> list[str]:
     """Return each difference between the described board the log gives (``want``) and the one read (``have``)."""
     want, have = copy.deepcopy(want), copy.deepcopy(have)
@@ -99,35 +105,56 @@ def describe_differences(want: dict, have: dict) -> list[str]:
         d.pop("log", None)
     out: list[str] = []
     _walk([], want, have, out)
+    if len(out) > MAX_NAMED:
+        out = out[:MAX_NAMED] + [f"... and {len(out) - MAX_NAMED} more (pbd replay DOC lists every difference)"]
     return out
 
 
 def _walk(owner: list[str], want, have, out: list[str], key: str = "") -> None:
     if isinstance(want, dict) and isinstance(have, dict):
-        for k in dict.fromkeys([*want, *have]):
-            _walk(owner, want.get(k), have.get(k), out, k)
-    elif _named_list(want) and _named_list(have) and [w["name"] for w in want] == [h["name"] for h in have]:
-        counts: dict[str, int] = {}
-        for w, h in zip(want, have):
-            counts[w["name"]] = counts.get(w["name"], 0) + 1
-            label = w["name"] + (f" ({counts[w['name']]})" if counts[w["name"]] > 1 else "")
+        keys = list(dict.fromkeys([*want, *have]))
+        plain = [k for k in keys if k not in _DERIVED and want.get(k) != have.get(k)]
+        for k in keys:
+            if k not in _DERIVED or not plain:
+                _walk(owner, want.get(k), have.get(k), out, f"{key} {k}" if key else k)
+    elif _records(want) and _records(have) and len(want) == len(have) and want:
+        labels = _labels(want)
+        if labels != _labels(have):
+            out.append(_sentence(owner, key, [x for x in labels], _labels(have)))
+            return
+        for label, w, h in zip(labels, want, have):
             _walk(owner + [label], w, h, out)
     elif want != have:
         out.append(_sentence(owner, key, want, have))
 
 
-def _named_list(value) -> bool:
-    return isinstance(value, list) and all(isinstance(x, dict) and isinstance(x.get("name"), str) for x in value)
+def _records(value) -> bool:
+    return isinstance(value, list) and all(isinstance(x, dict) for x in value)
+
+
+def _labels(rows: list[dict]) -> list[str]:
+    """Return how each row of a described list is named: its name (numbered if repeated), its round, or its place."""
+    out, counts = [], {}
+    for i, row in enumerate(rows, 1):
+        if isinstance(row.get("name"), str):
+            base = row["name"]
+        elif "round" in row:
+            base = f"round {row['round']}"
+        else:
+            base = f"#{i}"
+        counts[base] = counts.get(base, 0) + 1
+        out.append(base + (f" ({counts[base]})" if counts[base] > 1 else ""))
+    return out
 
 
 def _sentence(owner: list[str], key: str, want, have) -> str:
     whose = "".join(f"{o}'s " for o in owner)
-    label = _LABELS.get(key, key.replace("_", " "))
+    label = " ".join(_LABELS.get(k, k.replace("_", " ")) for k in key.split(" "))
     if isinstance(want, list) and isinstance(have, list) and all(isinstance(x, str) for x in want + have):
         added = [x for x in have if x not in want]
         gone = [x for x in want if x not in have]
         if added and not gone and owner:
-            if key == "statuses":
+            if key.endswith("statuses"):
                 return f"{whose[:-3]} was marked {', '.join(added)} by hand (the log does not explain it)"
             return f"{whose}{label} gained {', '.join(added)} by hand (the log does not explain it)"
         if gone and not added and owner:
@@ -139,8 +166,10 @@ def _shown(value) -> str:
     if value is None:
         return "nothing"
     if isinstance(value, list):
-        return "[" + ", ".join(map(str, value)) + "]" if value else "none"
-    return str(value)
+        text = "[" + ", ".join(map(str, value)) + "]" if value else "none"
+    else:
+        text = str(value)
+    return text if len(text) <= 80 else text[:80] + "…"
 
 
 # -- the pipeline check and the read-only comparisons ---------------------------------------

@@ -113,3 +113,21 @@ def test_replaying_from_any_earlier_board_finds_nothing_in_honest_play(name):
         board = game.parse(texts[k])
         earlier = game.parse(texts[k - 2])
         assert handedits.differences(game, board, texts[k], handedits.record(texts[k - 2], earlier.meta.log)) == []
+
+
+def test_a_twin_tower_city_hand_edit_is_named_too(pbd, tmp_path):
+    doc = tmp_path / "ttc.txt"
+    pbd("new", "ttc", doc, "--as", "Lia", "--deck", "sample", "--seed", "l", ok=True)
+    pbd("join", doc, "--as", "Max", "--seed", "m", ok=True)
+    pbd("hand", doc, "--as", "Lia", ok=True)
+    pbd("move", doc, "--as", "Lia", "flip", ok=True)
+    pbd("hand", doc, "--as", "Max", ok=True)
+    honest = doc.read_text()
+    doc.write_text(honest.replace("Round 2: face down", "  Nullified: Dark Virus\nRound 2: face down", 1))
+    said = pbd("hand", doc, "--as", "Lia", ok=True).stderr
+    assert "round 1's nullified dark gained Virus by hand" in said
+    legal = pbd("legal", doc, "--as", "Lia", ok=True).stdout.split("\n")[0]
+    before = doc.read_bytes()
+    assert pbd("move", doc, "--as", "Lia", legal).exit_code == 3 and doc.read_bytes() == before
+    doc.write_text(honest)
+    pbd("move", doc, "--as", "Lia", legal, ok=True)
