@@ -85,6 +85,9 @@ def _start(game, board, rec: dict | None):
         return None
     if len(state.meta.log) != n or (n and state.meta.log[-1].hash != rec.get("hash")):
         return None
+    deck = getattr(state, "deck", None)
+    if deck is not None and hasattr(deck, "oracle"):
+        deck.oracle = getattr(board, "deck", None)      # a shared deck's cards turned up since, read from the board
     for entry in log[n:]:
         m = audit.TAKEBACK_RE.match(entry.text)
         if m and int(m.group("a")) <= n:
