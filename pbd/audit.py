@@ -514,10 +514,15 @@ def _diff(path: str, want, have, out: list[str]) -> None:
 
 
 def line_differences(game, rebuilt_state, board, text: str) -> list[str]:
-    """Return the document lines that differ from the board the log gives, with line numbers."""
+    """Return the document lines that differ from the board the log gives, with line numbers.
+
+    A document in an older layout (it does not read back as pbd writes it now) is compared
+    as pbd would write it, so a change of layout is not taken for a hand edit.
+    """
     rebuilt_state.meta = board.meta
     ours = game.render(rebuilt_state).split("\n")
-    theirs = text.split("\n")
+    written = game.render(copy.deepcopy(board))
+    theirs = (text if written == text else written).split("\n")
     out = []
     matcher = difflib.SequenceMatcher(a=theirs, b=ours, autojunk=False)
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():

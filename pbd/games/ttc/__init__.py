@@ -122,7 +122,8 @@ class TwinTowerCity(Playable):
         main = body[:len(body) - len(deal_)]
         while main and not main[-1]:
             main.pop()
-        return render_frame(state.meta, self.title, header, main, sealed=deal_, tail=deal_)
+        return render_frame(state.meta, self.title, header, main, sealed=deal_, tail=deal_,
+                            groups=_log_groups(state.meta.log))
 
     def styles(self, text: str) -> list[tuple[int, int, str]]:
         """Return headings for rounds and sections, bold for the side totals of the score."""
@@ -595,6 +596,15 @@ def library(state: State):
 
 
 GAME = TwinTowerCity()
+
+
+def _log_groups(log) -> dict[int, str]:
+    """Return the headings that group the log by round: "Setup", then "Round N" at the flip that turns it up."""
+    out = {1: "Setup"} if log else {}
+    for e in log:
+        if m := re.search(r"\bround (\d+) face up\b", e.text):
+            out[e.number] = f"Round {m.group(1)}"
+    return out
 
 
 def _deal_lines(body: list[str]) -> list[str]:
