@@ -408,20 +408,23 @@ def _seat_meta(board_meta: Meta, meta: Meta, name: str) -> None:
     meta.fairplay.append(PlayerMeta(pub.name, pub.commitment, head, 0))
 
 
-def rebuild(game, board, derived: dict[str, Derived]) -> Rebuilt:
+def rebuild(game, board, derived: dict[str, Derived], start=None) -> Rebuilt:
     """Replay the board's log from the start through ``game.replay``; return the state it gives.
 
     Every entry is checked: the replayed move must be legal (a revealed player can only
-    play cards they drew), and must write the same log line as the document has.
+    play cards they drew), and must write the same log line as the document has.  With
+    ``start`` (a state parsed from an earlier board of the same match, whose log is the
+    first entries of this one), only the entries after it are replayed, from that state.
     """
     board_meta = board.meta
-    meta = Meta(board_meta.game, board_meta.match_id)
+    state = start
+    meta = start.meta if start is not None else Meta(board_meta.game, board_meta.match_id)
+    first = len(meta.log) if start is not None else 0
     chance = ReplayChance(meta, derived)
     problems: list[str] = []
-    state = None
     before: dict[int, object] = {}
     seated = {n.casefold() for n in game.player_names(board)}
-    for i, entry in enumerate(board_meta.log):
+    for i, entry in enumerate(board_meta.log[first:], first):
         if entry.player.casefold() not in seated:
             problems.append(f"log entry {entry.number} is by {entry.player[:40]!r}, who is not playing in this match")
             return Rebuilt(state, problems + chance.problems, False)
@@ -521,12 +524,17 @@ def _diff(path: str, want, have, out: list[str]) -> None:
 
 
 def line_differences(game, rebuilt_state, board, text: str) -> list[str]:
-    """Return the document lines that differ from the board the log gives, with line numbers."""
+    """Return the document lines that differ from the board the log gives, with line numbers.
+
+    A document in an older layout (it does not read back as pbd writes it now) is compared
+    as pbd would write it, so a change of layout is not taken for a hand edit.
+    """
     import difflib          # only when a board differs from its log
 
     rebuilt_state.meta = board.meta
     ours = game.render(rebuilt_state).split("\n")
-    theirs = text.split("\n")
+    written = game.render(copy.deepcopy(board))
+    theirs = (text if written == text else written).split("\n")
     out = []
     matcher = difflib.SequenceMatcher(a=theirs, b=ours, autojunk=False)
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():

@@ -28,6 +28,8 @@ Examples:
 
 
 def _emit(result: Result, as_json: bool = False) -> None:
+    for warning in result.warnings:
+        click.echo(f"pbd: warning: {warning}", err=True)
     if as_json:
         import json
 

@@ -179,12 +179,24 @@ class Turn:
     attached: bool = False
     logged: int = 0
     notes: list[str] = field(default_factory=list)
+    reading: bool = False               # a read command: CHECKS warn (``warnings``) instead of refusing
+    warnings: list[str] = field(default_factory=list)
 
 
 #: Checks run by every command after the player's private state is attached and before
 #: anything is applied; each raises a :class:`~pbd.errors.PbdError` to refuse.  Fair-play
 #: checks of the document against the player's own record are added here.
 CHECKS: list[Callable[[Turn], None]] = []
+
+
+def _check_hand_edits(turn: Turn) -> None:
+    """Name a status or count the log does not explain (:mod:`pbd.handedits`): a write refuses, a read warns."""
+    from pbd import handedits
+
+    handedits.check(turn)
+
+
+CHECKS.append(_check_hand_edits)
 
 
 def _read(doc: Document) -> Turn:
@@ -305,6 +317,7 @@ def _land(turn: Turn, before: dict | None) -> bool:
     entry = (len(log), log[-1].hash) if log and len(log) > turn.logged else None
     if sec is not None:
         _remember(sec, state, before)
+        _remember_checked(turn, text)
         if entry:
             private.stage(sec, entry)
     try:
@@ -385,6 +398,14 @@ def _remember(sec, state, before: dict | None) -> None:
     sec.extra.pop("undo", None)
     if before is not None and len(log) >= before["from"]:
         sec.extra["undo"] = {**before, "to": len(log), "hash": log[-1].hash}
+
+
+def _remember_checked(turn: Turn, text: str) -> None:
+    """Keep the board written as the player's checked position, if the board read was (:mod:`pbd.handedits`)."""
+    from pbd import handedits
+
+    if turn.snap is not None:
+        handedits.landed(turn.sec, turn.snap.text, text, turn.state.meta.log)
 
 
 def _stopped(state) -> None:
@@ -487,13 +508,14 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
 
     :raises UsageError: the game draws no picture, or the picture file cannot be written.
     """
-    _, game, state = load(open_document(doc_spec), game_name)
+    snap, game, state = load(open_document(doc_spec), game_name)
     data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
     text = game.render(state)
     lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
-    return Result(lines, data, styles=game.styles(text) if hasattr(game, "styles") else None)
+    return Result(lines, data, styles=game.styles(text) if hasattr(game, "styles") else None,
+                  warnings=_hand_edits(game, snap.text, from_start=False))
 
 
 def _draw(game, state, svg_path: str) -> str:
@@ -529,6 +551,7 @@ def _settle(doc: Document, player: str) -> Turn:
         if _behind(turn, turn.name):
             name, turn = turn.name, _read(doc)
             turn.name = name
+        turn.reading = True
         _begin(turn, seated=True)
     return turn
 
@@ -539,7 +562,7 @@ def hand(doc_spec: str, player: str) -> Result:
     data = turn.game.hand(turn.state, turn.sec)
     from pbd.presenting import hand_lines
 
-    return Result(hand_lines(turn.game, turn.state, turn.name, data) + turn.notes, data)
+    return Result(hand_lines(turn.game, turn.state, turn.name, data) + turn.notes, data, warnings=turn.warnings)
 
 
 def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Result:
@@ -571,10 +594,11 @@ def legal(doc_spec: str, player: str) -> Result:
     game, state, name = turn.game, turn.state, turn.name
     moves = game.legal(state, name)
     if not moves:
-        return Result(["(no legal moves for you now)", *game.status(state)], {"moves": moves})
+        return Result(["(no legal moves for you now)", *game.status(state)], {"moves": moves},
+                      warnings=turn.warnings)
     from pbd.presenting import legal_lines
 
-    return Result(legal_lines(game, state, name, moves), {"moves": moves})
+    return Result(legal_lines(game, state, name, moves), {"moves": moves}, warnings=turn.warnings)
 
 
 def check(doc_spec: str, game_name: str | None = None) -> Result:
@@ -583,10 +607,23 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
     :raises ProblemsFound: the position breaks rules (exit 1).
     """
     snap = open_document(doc_spec).read()
-    problems = identify(snap.text, game_name).check_text(snap.text)
+    game = identify(snap.text, game_name)
+    problems = game.check_text(snap.text)
     if problems:
         raise ProblemsFound(f"{doc_spec}: {len(problems)} problem(s) found", problems)
-    return Result([f"{doc_spec}: the board is consistent with the rules."], {"problems": []})
+    return Result([f"{doc_spec}: the board is consistent with the rules."], {"problems": []},
+                  warnings=_hand_edits(game, snap.text, from_start=True))
+
+
+def _hand_edits(game, text: str, from_start: bool) -> list[str]:
+    """Return the hand edits the log does not explain, for a command given no seat (see :mod:`pbd.handedits`)."""
+    from pbd import handedits
+
+    try:
+        state = game.parse(text)
+    except PbdError:
+        return []
+    return handedits.observe(game, state, text, from_start)
 
 
 def deck_check(deck: str, game_name: str | None = None) -> Result:

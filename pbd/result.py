@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -14,3 +14,5 @@ class Result:
     location: str | None = None
     #: ``(start, end, style)`` spans over ``"\n".join(lines)`` (see ``Game.styles``): a terminal colours them
     styles: list | None = None
+    #: Said on stderr (a hand edit the log does not explain, say); the command still succeeds.
+    warnings: list[str] = field(default_factory=list)

@@ -273,7 +273,7 @@ def test_construction_win(pbd, tmp_path):
         towers = towers[1:]
     result = pbd("move", doc, "--as", "Ann", f"play {towers[0]}", ok=True)
     assert "Ann wins by Construction" in result.output
-    assert "Result: Ann wins by Construction (Ann's CP 200)" in doc.read_text()
+    assert "Match over: Ann wins by Construction (Ann's CP 200)" in doc.read_text()
     after = pbd("move", doc, "--as", "Ben", "end turn")
     assert after.exit_code == 1 and "the match is over" in after.output
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] == []

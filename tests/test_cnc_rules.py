@@ -347,12 +347,12 @@ def test_combo_levels_count_across_turns_and_show_as_plus_signs():
     g = pos(side(ap=9, chars=["Electro"]), side(ap=0, chars=["Danger"]))
     g.play("Ann", "Electro attacks Danger")
     assert g.char("Ann", "Electro").combo == 1
-    assert "[Electro HP=15] +\n" in g.render()
+    assert "[Electro HP=15/15] +\n" in g.render()
     g.play("Ann", "end turn")
     g.play("Ben", "end turn")
     g.play("Ann", "Electro attacks Danger")
     assert g.char("Ann", "Electro").combo == 2
-    assert "[Electro HP=15] ++\n" in g.render()
+    assert "[Electro HP=15/15] ++\n" in g.render()
     g.play("Ann", "end turn")
     g.play("Ben", "end turn")
     out = g.play("Ann", "Electro attacks Danger")
@@ -994,7 +994,7 @@ def test_a_combo_is_the_same_attack_each_time(own_cards):
     g.play("Ann", "Test Twin attacks Danger with Big Dash")
     twin = g.char("Ann", "Test Twin")
     assert (twin.combo, twin.combo_attack) == (1, "Big Dash")
-    assert "[Test Twin HP=30] + (Big Dash)" in g.render()
+    assert "[Test Twin HP=30/30] + (Big Dash)" in g.render()
 
 
 def test_hyperspeed_refunds_the_cost_of_the_attack_actually_used(own_cards):

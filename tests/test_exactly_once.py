@@ -178,8 +178,11 @@ class LostAnswer(LocalDocument):
         return super().write(text, base, styles)
 
 
-def _ben_edits(text):  # Ben corrects his CP by hand in the meantime
-    return text.replace("CP = 100 AP= 0", "CP = 95 AP= 0")
+NOTE = "Notes\nBen: back in five minutes\n\n"
+
+
+def _ben_edits(text):  # Ben types a note in the meantime (a count changed by hand would be refused: test_hand_edits)
+    return text.replace("\n\n", "\n\n" + NOTE, 1)          # under the header, above the board
 
 
 @pytest.mark.parametrize("lands", [True, False])
@@ -188,7 +191,7 @@ def test_a_roll_whose_answer_was_lost_is_in_the_document_exactly_once(pbd, match
     monkeypatch.setattr(pipeline, "open_document", lambda spec, **kw: doc)
     result = pbd("roll", match, "--as", "Ann", "d6")
     assert result.exit_code == 0, result.output
-    assert _rolls(match, "Ann") == 1 and "CP = 95 AP= 0" in match.read_text()
+    assert _rolls(match, "Ann") == 1 and NOTE in match.read_text()
 
 
 @pytest.mark.parametrize("lands", [True, False])

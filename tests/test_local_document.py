@@ -54,19 +54,19 @@ class OpponentEditsAfterRead(LocalDocument):
 
 
 def test_a_move_is_replayed_on_the_opponents_new_board(pbd, match, monkeypatch):
-    def edit(text):  # Ben corrects his CP by hand while Ann is moving
-        return text.replace("CP = 100 AP= 0", "CP = 95 AP= 0")
+    def edit(text):  # Ben types a note while Ann is moving (a count changed by hand is refused: test_hand_edits)
+        return text.replace("\n\n", "\n\nNotes\nBen: back in five\n\n", 1)    # under the header
 
     doc = OpponentEditsAfterRead(match, edit)
     monkeypatch.setattr(pipeline, "open_document", lambda spec, **kw: doc)
     pipeline.move(str(match), "Ann", "draw")
     text = match.read_text()
-    assert "CP = 95 AP= 0" in text            # the opponent's edit survived
+    assert "Notes\nBen: back in five\n" in text  # the opponent's edit survived
     assert "Ann: hand 6 · deck 44" in text    # and the move was applied on top of it
     assert doc.reads == 2
 
 
-def test_a_move_made_illegal_by_the_opponents_edit_is_a_conflict(pbd, match, monkeypatch):
+def test_a_hand_edit_made_while_moving_is_named_and_nothing_is_written(pbd, match, monkeypatch):
     def edit(text):  # meanwhile Ann's AP is set to 0 by hand
         return text.replace("CP = 100 AP= 3", "CP = 100 AP= 0")
 
@@ -74,8 +74,8 @@ def test_a_move_made_illegal_by_the_opponents_edit_is_a_conflict(pbd, match, mon
     monkeypatch.setattr(pipeline, "open_document", lambda spec, **kw: doc)
     before = edit(match.read_text())
     result = pbd("move", match, "--as", "Ann", "draw")
-    assert result.exit_code == 4
-    assert "changed while you moved" in result.output
+    assert result.exit_code == 3            # the retry finds a count the log does not explain (pbd.handedits)
+    assert "Ann's AP was changed by hand from 3 to 0" in result.output
     assert match.read_text() == before
 
 

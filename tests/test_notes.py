@@ -23,7 +23,7 @@ MOVES = [("Ann", "draw; end turn"), ("Ben", "draw; end turn")] * 5
 def with_notes(text: str) -> str:
     """Return a match document with a note in every place notes may go."""
     header_end = text.index("\n\n") + 2
-    fair = text.index("\nFair play\n") + 1
+    fair = text.index("\nLog\n") + 1              # the board and the log come first, Fair play at the end
     return (TOP + text[:header_end] + ABOVE_BOARD + "\n" + text[header_end:fair] + AFTER_BOARD + "\n"
             + text[fair:] + "\n" + AFTER_LOG)
 

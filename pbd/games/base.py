@@ -471,8 +471,9 @@ class Frame:
 
     ``notes`` maps where free text sits to its blocks of raw lines (exactly as typed):
     ``"top"`` (above the title), ``"header"`` (between the header and the board),
-    ``"body"`` (after the board), ``"fair play"``, ``"revealed"`` and ``"log"`` (after
-    that section).  ``"top"`` holds one block, blank lines included.
+    ``"body"`` (after the board), ``"after log"`` (between the log and the fair-play
+    material after it), ``"fair play"``, ``"revealed"`` (after that section) and ``"log"``
+    (the end of the document).  ``"top"`` holds one block, blank lines included.
     """
 
     match_id: str
@@ -483,11 +484,17 @@ class Frame:
     log: list[Line]
     revealed: list[Line] = field(default_factory=list)
     notes: dict[str, list[list[str]]] = field(default_factory=dict)
+    #: A game's own fair-play material after the log (its heading line included): Twin Tower City's Deal.
+    tail: list[Line] = field(default_factory=list)
 
 
 #: Headings of the sections pbd writes after the board, and the notes heading.
 SECTIONS = ("fair play", "revealed", "log")
 NOTES = "notes"
+#: Headings of a game's own fair-play material, written after Fair play (``render_frame(tail=...)``).
+TAIL_HEADINGS = ("deal",)
+#: A heading pbd writes inside the log to group it (``— Turn 3 · Ann —``); derived from the log, never read.
+LOG_GROUP_RE = re.compile(r"^\s*—\s+.*\s+—\s*$")
 
 
 def _key(text: str) -> str:
@@ -541,19 +548,32 @@ def split_frame(text: str) -> Frame:
         while start < len(lines) and lines[start].text.strip() and _key(lines[start].text) != NOTES:
             header.append(lines[start])
             start += 1
-    parts: dict[str, list[Line]] = {"body": [], "fair play": [], "revealed": [], "log": []}
-    current, k = "body", start
+    parts: dict[str, list[Line]] = {"body": [], "fair play": [], "revealed": [], "log": [], "tail": []}
+    current, k, seen = "body", start, set()
     while k < len(lines):
         line, key = lines[k], _key(lines[k].text)
-        if key == NOTES or current == "log" and _trailing_note(lines, k):
+        if key in TAIL_HEADINGS and "log" in seen and "tail" not in seen:
+            current = "tail"
+            seen.add("tail")
+            parts["tail"].append(line)
+            k += 1
+            continue
+        if key in ("fair play", "log") and key not in seen or key == "revealed" and current == "fair play":
+            current = key
+            seen.add(key)
+            k += 1
+            continue
+        if key == NOTES or current != "body" and _trailing_note(lines, k, current, seen):
             slot = "header" if current == "body" and not any(x.text.strip() for x in parts["body"]) else current
-            end = _note_end(lines, k, slot)
+            if current == "log" and "fair play" not in seen:
+                slot = "after log"              # between the log and the fair-play material after it
+            elif key != NOTES and "log" in seen and "fair play" in seen:
+                slot = "log"                    # the players' text at the end of the document
+            end = _note_end(lines, k, slot, seen)
             notes.setdefault(slot, []).append(raw[k:end])
             k = end
             continue
-        if key in ("fair play", "log") and current != "log" or key == "revealed" and current == "fair play":
-            current = key
-        else:
+        if not (current == "log" and LOG_GROUP_RE.match(line.text)):
             parts[current].append(line)
         k += 1
     for slot, blocks in notes.items():
@@ -561,27 +581,41 @@ def split_frame(text: str) -> Frame:
             while slot != "top" and len(block) > 1 and not block[-1].strip():
                 block.pop()
     return Frame(match_id, title, header, _trim(parts["body"]), _trim(parts["fair play"]), _trim(parts["log"]),
-                 _trim(parts["revealed"]), notes)
+                 _trim(parts["revealed"]), notes, _trim(parts["tail"]))
 
 
-def _trailing_note(lines: list[Line], k: int) -> bool:
-    """Return True if line ``k`` of the log section starts the free text after the log.
+#: What a line pbd owns looks like in each section after the board.
+_OWN_LINE = {"log": LOG_RE, "fair play": FAIRPLAY_RE}
 
-    That is a line that is not a log entry, right after a blank line, with no log entry after it.
+
+def _trailing_note(lines: list[Line], k: int, current: str, seen: set[str]) -> bool:
+    """Return True if line ``k`` of a section after the board starts the free text after pbd's lines.
+
+    That is a line that is not one of pbd's (a log entry, a Fair play or Revealed line),
+    right after a blank line, with no log entry after it (in the log) or no section heading
+    still to come after it (in Fair play or Revealed).
     """
-    if not (k and lines[k].text.strip() and not lines[k - 1].text.strip()) or LOG_RE.match(lines[k].text):
+    if not (k and lines[k].text.strip() and not lines[k - 1].text.strip()):
         return False
-    return not any(LOG_RE.match(line.text) for line in lines[k + 1:])
+    text = lines[k].text
+    if current == "tail" and text[:1].isspace():
+        return False                            # a game's material is indented under its heading
+    own = _OWN_LINE.get(current)
+    if own.match(text.strip()) if own else SEED_RE.match(text.strip()) or DECK_LINE_RE.match(text.strip()):
+        return False
+    later = lines[k + 1:]
+    if current == "log":
+        return not any(LOG_RE.match(line.text) for line in later)
+    return not any(_key(line.text) in SECTIONS and _key(line.text) not in seen for line in later)
 
 
-def _note_end(lines: list[Line], k: int, slot: str) -> int:
+def _note_end(lines: list[Line], k: int, slot: str, seen: set[str] = frozenset()) -> int:
     """Return where the notes starting at line ``k`` end (the index of the first line after them)."""
-    if slot == "log":
-        return len(lines)
     end = k + 1
     while end < len(lines):
         key = _key(lines[end].text)
-        if slot == "header" and not lines[end].text.strip() or key in SECTIONS or key == NOTES:
+        if slot == "header" and not lines[end].text.strip() or key == NOTES and slot not in ("log", "after log") \
+                or key in SECTIONS and (key not in seen or slot != "log"):
             break
         end += 1
     return end
@@ -640,20 +674,34 @@ def parse_meta(game: str, frame: Frame) -> Meta:
     return meta
 
 
-def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sealed: Sequence[str] = ()) -> str:
+def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sealed: Sequence[str] = (),
+                 groups: dict[int, str] | None = None, tail: Sequence[str] = ()) -> str:
     """Return the whole document text for a game's header and body lines, the players' notes kept in place.
 
+    The board and the log come first; the fair-play material (the Fair play and Revealed
+    sections) follows at the very end, then the players' text that was after it (a
+    document of an older pbd, with Fair play before the Log, reads the same).
+    ``groups`` maps a log entry's number to a heading written before it (``— Turn 3 · Ann —``);
+    ``tail`` is the game's own fair-play material (a heading from :data:`TAIL_HEADINGS`, then
+    indented lines), written after Revealed.
     ``sealed`` are game lines the log's seal covers besides Fair play and Revealed (a deal).
     Entries recorded in this command are sealed, signed and hashed here (:meth:`Meta.finalize`).
     """
     meta.finalize([*meta.section_lines(), *sealed])
     notes = meta.notes
+    groups = groups or {}
 
     def kept(slot: str) -> list[str]:
         return [line for block in notes.get(slot, ()) for line in ("", block)]
 
     out = [*notes.get("top", ()), f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header]
     out += [*kept("header"), "", *body, *kept("body")]
+    out += ["", "Log"]
+    for e in meta.log:
+        if e.number in groups:
+            out.append(f"— {groups[e.number]} —")
+        out.append(e.written())
+    out += kept("after log")
     if meta.fairplay:
         out += ["", "Fair play", *(p.line() for p in meta.fairplay)]
     out += kept("fair play")
@@ -662,8 +710,8 @@ def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sea
         for r in meta.revealed:
             out += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
     out += kept("revealed")
-    out += ["", "Log"]
-    out += [e.written() for e in meta.log]
+    if tail:
+        out += ["", *tail]
     out += kept("log")
     return "\n".join(out) + "\n"
 

@@ -114,7 +114,7 @@ class CncGame(Playable):
         return board.parse(text, self.catalogue)
 
     def render(self, state: State) -> str:
-        return board.render(state)
+        return board.render(state, self.catalogue)
 
     def styles(self, text: str) -> list[tuple[int, int, str]]:
         return board.styles(text, self.catalogue)
@@ -241,13 +241,18 @@ class CncGame(Playable):
 
     # -- moves ------------------------------------------------------------------------------
 
-    def play(self, state: State, player: str, notation: str, chance: Chance) -> list[str]:
+    def play(self, state: State, player: str, notation: str, chance: Chance, *, as_logged: bool = False) -> list[str]:
+        """Apply the moves of ``notation``; return their summaries (logged in full card names unless ``as_logged``).
+
+        ``as_logged`` (a replay) keeps each move as written, so it logs what the log says.
+        """
         rules, parse_moves = _ENGINE or _engine()
         moves = parse_moves(notation)
         out = self._need_opening(state, player, chance)
         ctx = rules.Ctx(state, self.catalogue, chance, player)
         out += _resolve_reveals(ctx)
         for i, move in enumerate(moves, 1):
+            move = move if as_logged else _full_names(state, player, move, self.catalogue)
             try:
                 summary = rules.apply(ctx, move)
             except PbdError as exc:
@@ -440,7 +445,7 @@ class CncGame(Playable):
         opponent = state.opponent(player)
         known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
         try:
-            self.play(state, player, notation, chance)
+            self.play(state, player, notation, chance, as_logged=True)
         finally:
             opponent.hand = known + opponent.hand[len(known):]
         return state
@@ -458,7 +463,8 @@ class CncGame(Playable):
             pass
         state.sides.append(side)
         if entry.text.startswith("new match"):
-            random_first = any("a fair draw chose" in e.text for e in board.meta.log)
+            random_first = board.first_choice == "random" or any("a fair draw chose" in e.text
+                                                                  for e in board.meta.log)
             state.first_choice = "random" if random_first else ""
         elif not state.first_choice:
             self._start(state, board.first if board.started else 0, player)
@@ -507,6 +513,57 @@ class CncGame(Playable):
             side.hand[side.hand.index(HIDDEN)] = name
         elif not strict:
             side.hand.append(name)
+
+
+def _full_names(state: State, player: str, move, catalogue: Catalogue):
+    """Return ``move`` with its cards written by their full names ("play spider" -> "play Spider-Man",
+    "spider attacks nill" -> "Spider-Man attacks Nill").
+
+    The log records the move as written, so the log reads in full names.  A name is
+    resolved the way the rules resolve it (the card in hand; your character; the opposing
+    character), else left as typed (the rules then say what is wrong with it).
+    """
+    from pbd.games.cnc.cards import match_name
+    from pbd.games.cnc.notation import parse_move
+    from pbd.games.cnc.state import keys_of
+
+    if len(state.sides) != 2:
+        return move
+    me, opp = state.side(player), state.opponent(player)
+    if move.kind == "play":
+        if HIDDEN in me.hand:
+            return move
+        fields = {"card": lambda t: catalogue.get(t).name if t in catalogue else match_name(t, me.hand)}
+    elif move.kind in ("attack", "use", "withdraw"):
+        fields = {"card": lambda t: rules._pick(catalogue, t, keys_of(me.characters), "character")}
+        if move.kind == "attack" and not rules._is_cp_word(move.target, opp):
+            fields["target"] = lambda t: rules._pick(catalogue, t, keys_of(opp.characters), "character")
+    else:
+        return move
+    text = move.source
+    for field_, resolve in fields.items():
+        typed_ = getattr(move, field_)
+        try:
+            name = resolve(typed_) if typed_ else typed_
+        except (PbdError, KeyError):
+            return move
+        if name != typed_:
+            text = _swap_word(text, typed_, name, first=field_ == "card")
+    if text == move.source:
+        return move
+    try:
+        full = parse_move(text)
+    except PbdError:
+        return move
+    same = full.kind == move.kind and full.detail == move.detail and full.then == move.then
+    return full if same and full.card and (move.kind != "play" or full.card in me.hand) else move
+
+
+def _swap_word(text: str, old: str, new: str, first: bool) -> str:
+    """Return ``text`` with its first (``first``) or last occurrence of ``old`` (any case) replaced by ``new``."""
+    low, key = text.lower(), old.lower()
+    at = low.find(key) if first else low.rfind(key)
+    return text if at < 0 else text[:at] + new + text[at + len(old):]
 
 
 def _check_name(player: str) -> None:

@@ -1,22 +1,29 @@
 """The C&C board as text: the rulebook's layout plus a short header and pbd's log.
 
-Layout of the body (player 2's half mirrored, as in "Playing Through Google")::
+Layout of the body (player 2's half mirrored, as in "Playing Through Google"), each half
+named by its player, discards counted toward the Attrition Limit, maximum HP beside HP::
 
-    Discarded cards
+    Ann (player 1)
+    Discarded cards (2/25)
     Nill, Vanished Cops
     CP = 100 AP= 3
     City Cards
     [The Porter] [Import Clinic]
     Character Cards
-    [Spider-Man HP=15] [Batman HP=20 frozen] ++
+    [Spider-Man HP=15/25] [Batman HP=20/30 frozen] ++
     ----
-    [Danger HP=40]
+    [Danger HP=40/40]
     Character Cards
     [The Porter]
     City Cards
     CP = 100 AP= 0
-    Discarded cards
+    Discarded cards (0/25)
     (none)
+    Ben (player 2)
+
+The names, counts and maximum HP are written for people and ignored when read (a board of
+an older pbd, without them, reads the same); a name line on a board typed without a
+header names that half's player.
 
 Reading is tolerant of how people type: any case and spacing, ``AP= 3`` / ``AP = 3``,
 the rulebook's placeholders (``[Character HP=]``, ``[City Card]``, "Defeated
@@ -32,7 +39,7 @@ import re
 from pbd.errors import DocumentFormatError
 from pbd.games.base import Line, parse_meta, render_frame, split_frame
 from pbd.games.cnc.cards import STATUSES, Catalogue, suggest
-from pbd.games.cnc.state import Character, Pending, Side, State, Turn, find_key, key_of
+from pbd.games.cnc.state import ATTRITION_LIMIT, Character, Pending, Side, State, Turn, find_key, key_of
 
 TITLE = "C&C Trading Card Game"
 SEPARATOR = re.compile(r"^\s*[-–—=_]{3,}\s*$")
@@ -54,23 +61,58 @@ PENDING_LINE = re.compile(
     r"|(?P<take>takes)\s+(?P<card>.+?)\s+into hand|(?P<reveal>reveals)\s+hand card\s+(?P<pos>\d+)"
     r"|(?P<decide>accepts or rejects)\s+adjust\s+(?P<adjust>[^()]+?))"
     r"\s*(?:\((?P<source>[^)]*)\))?\s*$", re.I)
-RESULT_LINE = re.compile(r"^\s*Result:\s*(?P<text>.+?)\s*$", re.I)
+RESULT_LINE = re.compile(r"^\s*(?:Result|Match over)\s*:\s*(?P<text>.+?)\s*$", re.I)
+ENDED_LINE = re.compile(r"^\s*Ended on turn\s+(?P<n>\d+)\s*\((?P<name>.+?)'s turn\)\s*·\s*(?P<first>.+?)\s+moved first\s*$",
+                        re.I)
+#: A half's name line: "Ann (player 1)", or the rulebook's "Player 2".
+HALF_NAME = re.compile(r"^\s*(?:(?P<name>.+?)\s*\(\s*player\s*(?P<seat>[12])\s*\)|player\s*2|p2)\s*$", re.I)
+#: "(2/25)" after a "Discarded cards" label: the count toward the Attrition Limit.
+ATTRITION_COUNT = re.compile(r"\s*\(\s*\d+\s*/\s*\d+\s*\)\s*$")
 THIS_TURN = re.compile(r"^\s*This turn:\s*(?P<rest>.*)$", re.I)
 
 
 # -- rendering ------------------------------------------------------------------
 
-def render(state: State) -> str:
-    """Return the whole document text for ``state``."""
-    return render_frame(state.meta, TITLE, header_lines(state), body_lines(state))
+def render(state: State, catalogue: Catalogue | None = None) -> str:
+    """Return the whole document text for ``state`` (with ``catalogue``, each character's maximum HP beside its HP)."""
+    return render_frame(state.meta, TITLE, header_lines(state), body_lines(state, catalogue),
+                        groups=log_groups(state.meta.log))
+
+
+#: Log entries that set the match up, before turn 1.
+_SETUP = ("new match", "joined", "opening hand")
+
+
+def log_groups(log) -> dict[int, str]:
+    """Return the headings that group the log by turn: ``{entry number: "Turn 3 · Ann"}`` ("Setup" first).
+
+    A turn starts with the first entry after the set-up or after an ``end turn``; it is
+    named by the player of that entry.
+    """
+    out: dict[int, str] = {}
+    turn, ended = 0, True
+    for e in log:
+        if e.number == 1:
+            out[1] = "Setup"
+        if e.text.startswith(_SETUP) and not turn:
+            continue
+        if ended:
+            turn += 1
+            out[e.number] = f"Turn {turn} · {e.player}"
+        ended = e.text.startswith("end turn")
+    return out
 
 
 def header_lines(state: State) -> list[str]:
-    """Return the header: players, whose turn, counts, this turn so far, pending, result."""
+    """Return the header: the result once the match is over, players, whose turn, counts, this turn, pending."""
     names = [s.name for s in state.sides]
     players = " vs ".join(f"{n} (player {i})" for i, n in enumerate(names, 1))
-    out = [f"Players: {players}" + ("" if state.started else " · waiting for player 2")]
-    if state.started and not state.first_choice:
+    out = [f"Match over: {state.result}"] if state.result else []
+    out.append(f"Players: {players}" + ("" if state.started else " · waiting for player 2"))
+    if state.started and not state.first_choice and state.result:
+        out.append(f"Ended on turn {state.turn_number} ({state.current.name}'s turn) · "
+                   f"{state.sides[state.first].name} moved first")
+    elif state.started and not state.first_choice:
         out.append(f"Turn {state.turn_number}: {state.current.name} to move · "
                    f"{state.sides[state.first].name} moved first")
     elif state.first_choice:
@@ -80,8 +122,6 @@ def header_lines(state: State) -> list[str]:
     if turn:
         out.append(f"This turn: {turn}")
     out += [_pending_text(p) for p in state.pending]
-    if state.result:
-        out.append(f"Result: {state.result}")
     return out
 
 
@@ -100,16 +140,22 @@ def _pending_text(p: Pending) -> str:
     return f"Pending: {p.player} {what}" + (f" ({p.source})" if p.source else "")
 
 
-def body_lines(state: State) -> list[str]:
-    """Return the rulebook board: player 1's half, ``----``, player 2's half mirrored."""
-    sides = state.sides + [Side("Player 2")] * (2 - len(state.sides))
-    top, bottom = sides
+def body_lines(state: State, catalogue: Catalogue | None = None) -> list[str]:
+    """Return the rulebook board: player 1's half, ``----``, player 2's half mirrored, each named by its player."""
+    top = state.sides[0] if state.sides else Side("Player 1")
+    bottom = state.sides[1] if len(state.sides) > 1 else None
+    other = bottom or Side("Player 2")
     return [
-        "Discarded cards", _discards(top), _cp(top), "City Cards", _cities(top), "Character Cards", _chars(top),
+        f"{top.name} (player 1)", _discard_label(top), _discards(top), _cp(top), "City Cards", _cities(top),
+        "Character Cards", _chars(top, catalogue),
         "----",
-        _chars(bottom), "Character Cards", _cities(bottom), "City Cards", _cp(bottom), "Discarded cards",
-        _discards(bottom),
+        _chars(other, catalogue), "Character Cards", _cities(other), "City Cards", _cp(other), _discard_label(other),
+        _discards(other), f"{bottom.name} (player 2)" if bottom else "Player 2",
     ]
+
+
+def _discard_label(side: Side) -> str:
+    return f"Discarded cards ({len(side.discards)}/{ATTRITION_LIMIT})"
 
 
 def _discards(side: Side) -> str:
@@ -125,15 +171,16 @@ def _cities(side: Side) -> str:
     return " ".join(f"[{c}]" for c in side.cities) if side.cities else "(none)"
 
 
-def _chars(side: Side) -> str:
-    return " ".join(_char(c) for c in side.characters) if side.characters else "(none)"
+def _chars(side: Side, catalogue: Catalogue | None = None) -> str:
+    return " ".join(_char(c, catalogue) for c in side.characters) if side.characters else "(none)"
 
 
-def _char(c: Character) -> str:
+def _char(c: Character, catalogue: Catalogue | None = None) -> str:
     status = "".join(f" {s}" for s in c.statuses)
     combo = " " + "+" * c.combo if c.combo else ""
     attack = f" ({c.combo_attack})" if c.combo and c.combo_attack else ""
-    return f"[{c.name} HP={c.hp}{status}]{combo}{attack}"
+    most = f"/{catalogue.get(c.name).hp}" if catalogue is not None and c.name in catalogue else ""
+    return f"[{c.name} HP={c.hp}{most}{status}]{combo}{attack}"
 
 
 # -- parsing ----------------------------------------------------------------------
@@ -153,8 +200,8 @@ def parse(text: str, catalogue: Catalogue, unknown: list[str] | None = None) -> 
     _parse_header(state, frame.header)
     tops, bottoms = _split_halves(frame.body)
     halves = [_parse_half(tops, False, catalogue), _parse_half(bottoms, True, catalogue)]
-    if not state.sides:       # a board typed by hand: no header
-        state.sides = [Side("Player 1"), Side("Player 2")]
+    if not state.sides:       # a board typed by hand: no header (its halves may name the players)
+        state.sides = [Side(halves[0]["name"] or "Player 1"), Side(halves[1]["name"] or "Player 2")]
     for side, half in zip(state.sides, halves):
         side.cp, side.ap, side.ap_next = half["cp"], half["ap"], half["next"]
         side.cities, side.characters, side.discards = half["cities"], half["characters"], half["discards"]
@@ -178,7 +225,7 @@ def _parse_header(state: State, lines: list[Line]) -> None:
             state.sides = [Side(n.strip()) for n in names]
             if not state.sides:
                 raise DocumentFormatError("expected 'Players: NAME (player 1) vs NAME (player 2)'", line=line.number)
-        elif m := TURN_LINE.match(text):
+        elif m := TURN_LINE.match(text) or ENDED_LINE.match(text):
             state.turn_number = int(m.group("n"))
             state.to_move = _seat(state, m.group("name"), line)
             state.first = _seat(state, m.group("first"), line)
@@ -263,12 +310,13 @@ def _split_halves(body: list[Line]) -> tuple[list[Line], list[Line]]:
 def _parse_half(lines: list[Line], mirrored: bool, catalogue: Catalogue) -> dict:
     """Read one half.  Data lines belong to the label before them (player 1, and
     player 2's discards) or after them (player 2's cities and characters)."""
-    half = {"cp": 100, "ap": 0, "next": 0, "cities": [], "characters": [], "discards": []}
+    half = {"cp": 100, "ap": 0, "next": 0, "cities": [], "characters": [], "discards": [], "name": ""}
+    lines = _named(lines, mirrored, half)
     seen = set()
     pending: list[Line] = []
     owner = None
     for line in lines:
-        label = LABELS.get(line.text.strip().strip("*").strip().rstrip(":").lower())
+        label = LABELS.get(_label_key(line.text))
         if label:
             if mirrored and label != "discards":
                 _assign(half, label, pending, catalogue)
@@ -290,8 +338,6 @@ def _parse_half(lines: list[Line], mirrored: bool, catalogue: Catalogue) -> dict
                                       hint="expected a line like 'CP = 100 AP= 3'")
         else:
             pending.append(line)
-    if mirrored and pending and re.fullmatch(r"(player\s*2|p2)", pending[-1].text.strip(), re.I):
-        pending = pending[:-1]
     if pending:
         if not owner:
             raise DocumentFormatError(f"unexpected line {pending[0].text.strip()!r}", line=pending[0].number,
@@ -305,6 +351,21 @@ def _parse_half(lines: list[Line], mirrored: bool, catalogue: Catalogue) -> dict
                                                "cities": "'City Cards'", "characters": "'Character Cards'"}[x]
                                               for x in missing), line=where)
     return half
+
+
+def _label_key(text: str) -> str:
+    """Return a line as a label key: no bold marks or colon, no "(2/25)" count after it, lower case."""
+    return ATTRITION_COUNT.sub("", text.strip().strip("*").strip().rstrip(":")).strip().rstrip(":").lower()
+
+
+def _named(lines: list[Line], mirrored: bool, half: dict) -> list[Line]:
+    """Return a half's lines without its name line (first of player 1's half, last of player 2's), noting the name."""
+    at = -1 if mirrored else 0
+    if lines and (m := HALF_NAME.match(lines[at].text)) and not LABELS.get(_label_key(lines[at].text)):
+        if m.group("name") and m.group("seat") == ("2" if mirrored else "1"):
+            half["name"] = m.group("name").strip()
+        return lines[:-1] if mirrored else lines[1:]
+    return lines
 
 
 def _assign(half: dict, label: str, lines: list[Line], catalogue: Catalogue) -> None:
@@ -354,7 +415,8 @@ class _Lenient(Catalogue):
 
 def _character(bracket: tuple[str, str, str], line: Line, catalogue: Catalogue) -> Character | None:
     inner, plus, attack = bracket
-    m = re.fullmatch(r"\s*(?P<name>.*?)\s*(?:HP\s*[=:]\s*(?P<hp>-?\d*)\s*(?P<rest>.*?))?\s*", inner, re.I)
+    m = re.fullmatch(r"\s*(?P<name>.*?)\s*(?:HP\s*[=:]\s*(?P<hp>-?\d*)\s*(?:/\s*\d+\s*)?(?P<rest>.*?))?\s*", inner,
+                     re.I)
     name = _card_name(m.group("name"), line, catalogue)
     if not name:
         return None
@@ -401,7 +463,7 @@ def styles(text: str, catalogue: Catalogue) -> list[tuple[int, int, str]]:
     spans = []
     offset = 0
     for i, line in enumerate(text.split("\n")):
-        stripped = line.strip().lower()
+        stripped = _label_key(line)
         if stripped in HEADINGS or (i == 0 and line.startswith("pbd match")):
             spans.append((offset, offset + len(line), "heading"))
         elif line.startswith("["):

@@ -92,7 +92,12 @@ class TwinTowerCity(Playable):
         first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
         if first.lower().rstrip(".:!") == board.TITLE.lower():
             return True
-        return bool(re.search(r"^\s*(light|dark)\b[^:\n]*:\s*(battle|army|warrior)\b", text, re.IGNORECASE | re.MULTILINE))
+        if re.search(r"^\s*(light|dark)\b[^:\n]*:\s*(battle|army|warrior)\b", text, re.IGNORECASE | re.MULTILINE):
+            return True
+        # no title and no card ids: rounds, and a battle card written out ("Dark: dark W + I · light W + I ...")
+        return bool(re.search(r"^\s*round\s+\d+\b", text, re.IGNORECASE | re.MULTILINE)) and bool(re.search(
+            r"^\s*(light|dark)\b[^:\n]*:\s*dark\b[^\n]*\+[^\n]*\blight\b[^\n]*\+", text,
+            re.IGNORECASE | re.MULTILINE))
 
     def template(self) -> str:
         """Return the blank board (templates/ttc.txt)."""
@@ -113,7 +118,12 @@ class TwinTowerCity(Playable):
         header, body = board.render(state)
         if not state.meta.match_id:
             return "\n".join([board.TITLE, *header, "", *body]) + "\n"
-        return render_frame(state.meta, self.title, header, body, sealed=_deal_lines(body))
+        deal_ = _deal_lines(body)
+        main = body[:len(body) - len(deal_)]
+        while main and not main[-1]:
+            main.pop()
+        return render_frame(state.meta, self.title, header, main, sealed=deal_, tail=deal_,
+                            groups=_log_groups(state.meta.log))
 
     def styles(self, text: str) -> list[tuple[int, int, str]]:
         """Return headings for rounds and sections, bold for the side totals of the score."""
@@ -612,6 +622,15 @@ def library(state: State):
 
 
 GAME = TwinTowerCity()
+
+
+def _log_groups(log) -> dict[int, str]:
+    """Return the headings that group the log by round: "Setup", then "Round N" at the flip that turns it up."""
+    out = {1: "Setup"} if log else {}
+    for e in log:
+        if m := re.search(r"\bround (\d+) face up\b", e.text):
+            out[e.number] = f"Round {m.group(1)}"
+    return out
 
 
 def _deal_lines(body: list[str]) -> list[str]:

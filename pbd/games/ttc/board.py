@@ -12,6 +12,14 @@ by hand by players who deal physical cards, with no pbd title, fair-play or log:
       Dark: dark Doctor Sickle + Virus · light Don Triumph + Shield of Liberty · env Twin Towers
       Dark: army · Blamtifa Thug -> Doctor Sickle
 
+The title line may be left out (the card lines say what the board is).  Between the parts of
+a card line players may type ``·``, ``|``, ``/``, ``,``, ``•`` or a spaced ``-``; a replaced
+warrior may be written ``OLD -> NEW``, ``OLD → NEW``, ``OLD with NEW`` or as the move says it,
+``replacing OLD with NEW``; a levelled warrior is found by ``Level 9 Don Triumph``,
+``Lvl 9 Don Triumph``, ``Don Triumph Lvl 9``, ``Don Triumph Lvl9`` or ``Don Triumph (Level 9)``.
+A typed board names a catalogue that is bundled (``sample``) or installed by its content hash
+with ``pbd catalogue add FILE`` (``sha256-…``): a document never names a file on anyone's machine.
+
 Lines after a round's ``:`` on its heading, the ``Turn``/``Rounds won``/``Hands`` header
 lines and the ``Score`` and ``Open hands`` sections are derived: pbd rewrites them.
 """
@@ -32,7 +40,13 @@ KEY_RE = re.compile(r"^(players|deck|options|first|catalogue|catalog|turn|rounds
 ROUND_RE = re.compile(r"^round\s+(\d+)\s*(?:[:·—–-].*)?$", re.IGNORECASE)
 PLAY_RE = re.compile(r"^(?P<side>light|dark)(?:\s+card\s+\d+)?(?:\s*\((?P<player>[^)]*)\))?\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
 NULL_RE = re.compile(r"^nullified\s*:\s*(.*)$", re.IGNORECASE)
-SWAP_RE = re.compile(r"^(?:~~)?(?P<old>.+?)(?:~~)?\s*(?:->|→|\bwith\b)\s*(?P<new>.+)$", re.IGNORECASE)
+SWAP_RE = re.compile(r"^(?:replacing\s+)?(?:~~)?(?P<old>.+?)(?:~~)?\s*(?:->|→|\bwith\b)\s*(?P<new>.+)$", re.IGNORECASE)
+#: The separators players type between the parts of a card line: · | / , • and a dash with spaces around it.
+SEPARATORS = r"\s*[·|•,]\s*|\s+[/–—-]\s+"
+#: A levelled warrior as players write it: "Don Triumph Lvl 9", "Don Triumph Lvl9", "Lvl 9 Don Triumph",
+#: "Don Triumph (Level 9)"; read as the catalogue's "Level 9 Don Triumph".
+LEVEL_AFTER = re.compile(r"^(?P<name>.+?)\s*\(?\s*(?:level|lvl|lv)\.?\s*(?P<n>\d+)\s*\)?$", re.IGNORECASE)
+LEVEL_BEFORE = re.compile(r"^(?:level|lvl|lv)\.?\s*(?P<n>\d+)\s+(?P<name>.+)$", re.IGNORECASE)
 OPTION_WORDS = {"face-up": "face_up", "open-hands": "open_hands", "no-environments": "environments",
                 "no-bonuses": "bonuses"}
 
@@ -235,7 +249,7 @@ def parse(text: str, game: str, load) -> State:
     state = State(meta)
     if not frame.match_id:
         state.deck_name = ""
-    lines = frame.header + frame.body
+    lines = frame.header + frame.body + frame.tail      # the Deal: after the log (in older documents, in the body)
     _read_keys(state, [ln for ln in lines if KEY_RE.match(ln.text.strip())])
     if not frame.match_id and not state.catalogue and not state.deck_name:
         state.catalogue = "sample"
@@ -375,6 +389,17 @@ def _check_deal(state: State, frame: Frame) -> None:
         raise DocumentFormatError("the Deal section does not follow the deal: " + "; ".join(problems[:3]), line=line)
 
 
+def levelled(name: str) -> str:
+    """Return a warrior's name as the catalogue writes a levelled one (``Don Triumph Lvl9`` -> ``Level 9 Don Triumph``)."""
+    name = name.strip()
+    m = LEVEL_BEFORE.match(name) or LEVEL_AFTER.match(name)
+    return f"Level {int(m.group('n'))} {m.group('name').strip()}" if m else name
+
+
+def _warrior(cat: Catalogue, name: str, side: str, line: Line) -> str:
+    return _name(cat.warrior, levelled(name.strip().strip("~").strip()), side, line)
+
+
 def _name(lookup, name: str, side, line: Line) -> str:
     try:
         return lookup(name, side).name if side is not None else lookup(name).name
@@ -387,7 +412,7 @@ def _read_play(m: re.Match, cat: Catalogue, line: Line) -> Play | None:
     rest = m.group("rest").strip()
     if re.fullmatch(r"\(?\s*(face[ -]?down|\?|\.\.\.|…)?\s*\)?", rest, re.IGNORECASE) or rest.startswith("<"):
         return None
-    km = re.match(r"^(battle|army|warrior)\b\s*#?(\d+)?\s*(?:[·|:/]\s*)?(.*)$", rest, re.IGNORECASE)
+    km = re.match(rf"^(battle|army|warrior)\b\s*#?(\d+)?(?:{SEPARATORS}|\s*:\s*|\s+|$)(.*)$", rest, re.IGNORECASE)
     kind, card_id, detail = ("battle", None, rest) if not km else (
         km.group(1).lower(), int(km.group(2)) if km.group(2) else None, km.group(3).strip())
     card = None
@@ -400,17 +425,16 @@ def _read_play(m: re.Match, cat: Catalogue, line: Line) -> Play | None:
         return _read_battle(side, player, card, detail, cat, line)
     if card is not None and card.side != side:
         raise DocumentFormatError(f"{kind} {card_id} is a {card.side} card, on a {side} line", line=line.number)
+    detail = re.sub(r"^replacing\s+", "", detail, flags=re.IGNORECASE)
+    if kind == "warrior" and card is not None and detail and not SWAP_RE.match(detail):
+        detail = f"{detail} -> {card.name}"        # "warrior 203 replacing Don Triumph", as the move says it
     swaps = []
-    for part in filter(None, (p.strip() for p in detail.split(","))):
+    for part in filter(None, (p.strip() for p in re.split(r"\s*[,•|]\s*", detail))):
         sm = SWAP_RE.match(part)
         if not sm:
             raise DocumentFormatError(f"expected 'OLD -> NEW' for a replaced warrior, not {part!r}", line=line.number)
-        old = _name(cat.warrior, sm.group("old").strip().strip("~").strip(), side, line)
-        new = _name(cat.warrior, sm.group("new").strip(), side, line)
-        swaps.append((old, new))
+        swaps.append((_warrior(cat, sm.group("old"), side, line), _warrior(cat, sm.group("new"), side, line)))
     if kind == "warrior" and card is not None:
-        if not swaps and detail:
-            swaps = [(_name(cat.warrior, detail.strip("~ "), side, line), card.name)]
         if len(swaps) != 1 or swaps[0][1] != card.name:
             raise DocumentFormatError(f"warrior {card.id} brings in {card.name}: expected '~~OLD~~ -> {card.name}'",
                                       line=line.number)
@@ -421,20 +445,16 @@ def _read_play(m: re.Match, cat: Catalogue, line: Line) -> Play | None:
 
 
 def _read_battle(side: str, player: str, card, detail: str, cat: Catalogue, line: Line) -> Play:
-    parts = [p.strip() for p in re.split(r"\s*[·|]\s*|\s+/\s+", detail) if p.strip()]
+    parts = [p.strip() for p in re.split(SEPARATORS, detail) if p.strip()]
     fields: dict[str, str] = {}
     order = ["dark", "light", "env"]
     keyed = [bool(re.match(r"^(dark|light|env|environment)\b", p, re.IGNORECASE)) for p in parts]
     if any(keyed) and not all(keyed) or len(parts) > 3:
         raise DocumentFormatError(f"a battle card shows 'dark W + I · light W + I · env E', not {detail!r}",
                                   line=line.number)
-    for i, part in enumerate(parts):
+    for i, part in enumerate(parts):         # at most 3 parts, all keyed or none
         pm = re.match(r"^(dark|light|env|environment)\b\s*:?\s*(.*)$", part, re.IGNORECASE)
-        key, value = (pm.group(1).lower()[:5].replace("envir", "env"), pm.group(2)) if pm else (
-            order[i] if i < 3 else "?", part)
-        if key not in order:
-            raise DocumentFormatError(f"a battle card shows 'dark W + I · light W + I · env E', not {detail!r}",
-                                      line=line.number)
+        key, value = (pm.group(1).lower().replace("environment", "env"), pm.group(2)) if pm else (order[i], part)
         fields[key] = value.strip()
     play = Play(side, "battle", card.id if card else None, player)
     if card is not None:
@@ -448,7 +468,7 @@ def _read_battle(side: str, player: str, card, detail: str, cat: Catalogue, line
             w, plus, item = fields[half].partition("+")
             if not plus:
                 raise DocumentFormatError(f"expected '{half} WARRIOR + ITEM', not {fields[half]!r}", line=line.number)
-            got = (_name(cat.warrior, w.strip().strip("~").strip(), half, line), _name(cat.item, item.strip(), half, line))
+            got = (_warrior(cat, w, half, line), _name(cat.item, item.strip(), half, line))
             if card is not None and got != (getattr(play, f"{half}_warrior"), getattr(play, f"{half}_item")):
                 raise DocumentFormatError(f"battle {card.id} shows {half} {getattr(play, f'{half}_warrior')} + "
                                           f"{getattr(play, f'{half}_item')}, not {got[0]} + {got[1]}",

@@ -1,0 +1,257 @@
+"""Hand edits: a status or count on the board that the log does not explain, named by every command.
+
+Anyone with the link can edit the shared document; ``pbd audit`` and ``pbd replay`` rebuild
+the whole board from the log, which takes seconds in a long match.  So each seat's pbd
+keeps, in its private state (``extra["checked"]``), the last position it checked: the
+number and hash of the last log entry then, and the board text as it was.  On every
+command only the log entries after it are replayed (through the game's ``replay`` hook,
+from that board) and the result is compared with the board read now:
+
+* a command that writes (``move``, ``draw``, ``roll``, ``undo``, ``reveal``) refuses, exit 3,
+  naming each difference ("Ben's CP was changed by hand from 100 to 90");
+* a command that only reads (``hand``, ``legal``, ``show``, ``check``, ...) prints the
+  same sentences on stderr as warnings and carries on;
+* a board that agrees with its log becomes the new checked position (so the next command
+  replays only what came after it); a board that does not is never adopted, so the
+  difference is named again by every command until someone puts it back.
+
+Without a private record (a spectator), ``pbd check`` replays from the start; ``pbd show``
+compares only when this machine holds a seat of the match.  Games that cannot replay their
+log are not checked.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from pbd import audit, private
+from pbd.errors import DocumentFormatError, PbdError
+
+#: The key of the checked position in a seat's private state (``Secrets.extra``).
+KEY = "checked"
+
+#: How fields of a game's ``describe()`` read in a sentence.
+_LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp": "maximum HP",
+           "deck": "deck count", "hand": "hand count", "discards": "discards", "statuses": "statuses",
+           "cities": "city cards", "characters": "characters", "to_move": "player to move", "turn": "turn number"}
+
+
+def record(snap_text: str, log) -> dict:
+    """Return the checked-position record of a board whose text is ``snap_text`` and whose log is ``log``."""
+    return {"n": len(log), "hash": log[-1].hash if log else "", "text": snap_text}
+
+
+def differences(game, board, text: str, rec: dict | None) -> list[str] | None:
+    """Return every difference between ``board`` and what its log gives, in words (None: cannot tell).
+
+    ``rec`` is a checked-position record (:func:`record`); the log is replayed from it when
+    the board's log still begins with it, else from the start.
+    """
+    if rec and rec.get("text") == text:
+        return []
+    start = _start(game, board, rec)
+    rebuilt = _rebuild(game, board, start) if start is not None else None
+    if rebuilt is None or rebuilt.problems:
+        # a take-back of an entry before the record, or a game whose replay cannot resume from a
+        # parsed board (a shared deck replayed symbolically): replay from the start
+        rebuilt = _rebuild(game, board, None)
+    if rebuilt is None or not board.meta.log:
+        return None if rebuilt is None else []
+    return describe_differences(game.describe(rebuilt.state), game.describe(board))
+
+
+def _rebuild(game, board, start):
+    """Return the log replayed (from ``start``, or from the beginning), or None if it cannot be replayed to the end."""
+    try:
+        rebuilt = audit.rebuild(game, board, {}, start)
+    except NotImplementedError:
+        return None
+    except (PbdError, KeyError, ValueError, IndexError, AttributeError, TypeError):
+        return None         # a replay that breaks on this board: pbd replay DOC says why
+    return rebuilt if rebuilt.complete and rebuilt.state is not None else None
+
+
+def _start(game, board, rec: dict | None):
+    """Return the state to replay from: the record's board if this board's log extends it, else None."""
+    log = board.meta.log
+    if not rec or not rec.get("text"):
+        return None
+    n = int(rec.get("n", 0))
+    if not 0 < n <= len(log) or log[n - 1].hash != rec.get("hash"):
+        return None
+    try:
+        state = game.parse(rec["text"])
+    except PbdError:
+        return None
+    if len(state.meta.log) != n or (n and state.meta.log[-1].hash != rec.get("hash")):
+        return None
+    deck = getattr(state, "deck", None)
+    if deck is not None and hasattr(deck, "oracle"):
+        deck.oracle = getattr(board, "deck", None)      # a shared deck's cards turned up since, read from the board
+    for entry in log[n:]:
+        m = audit.TAKEBACK_RE.match(entry.text)
+        if m and int(m.group("a")) <= n:
+            return None          # the take-back needs a board from before the record
+    return state
+
+
+#: The most differences named (the rest are counted; ``pbd replay DOC`` lists them all).
+MAX_NAMED = 6
+#: Fields derived from the rest of the board (a score): a difference there follows from another one.
+_DERIVED = {"score", "leader", "finished"}
+
+
+def describe_differences(want: dict, have: dict) -> list[str]:
+    """Return each difference between the described board the log gives (``want``) and the one read (``have``)."""
+    want, have = copy.deepcopy(want), copy.deepcopy(have)
+    for d in (want, have):
+        d.pop("log", None)
+    out: list[str] = []
+    _walk([], want, have, out)
+    if len(out) > MAX_NAMED:
+        out = out[:MAX_NAMED] + [f"... and {len(out) - MAX_NAMED} more (pbd replay DOC lists every difference)"]
+    return out
+
+
+def _walk(owner: list[str], want, have, out: list[str], key: str = "") -> None:
+    if isinstance(want, dict) and isinstance(have, dict):
+        keys = list(dict.fromkeys([*want, *have]))
+        plain = [k for k in keys if k not in _DERIVED and want.get(k) != have.get(k)]
+        for k in keys:
+            if k not in _DERIVED or not plain:
+                _walk(owner, want.get(k), have.get(k), out, f"{key} {k}" if key else k)
+    elif _records(want) and _records(have) and len(want) == len(have) and want:
+        labels = _labels(want)
+        if labels != _labels(have):
+            out.append(_sentence(owner, key, [x for x in labels], _labels(have)))
+            return
+        for label, w, h in zip(labels, want, have):
+            _walk(owner + [label], w, h, out)
+    elif want != have:
+        out.append(_sentence(owner, key, want, have))
+
+
+def _records(value) -> bool:
+    return isinstance(value, list) and all(isinstance(x, dict) for x in value)
+
+
+def _labels(rows: list[dict]) -> list[str]:
+    """Return how each row of a described list is named: its name (numbered if repeated), its round, or its place."""
+    out, counts = [], {}
+    for i, row in enumerate(rows, 1):
+        if isinstance(row.get("name"), str):
+            base = row["name"]
+        elif "round" in row:
+            base = f"round {row['round']}"
+        else:
+            base = f"#{i}"
+        counts[base] = counts.get(base, 0) + 1
+        out.append(base + (f" ({counts[base]})" if counts[base] > 1 else ""))
+    return out
+
+
+def _sentence(owner: list[str], key: str, want, have) -> str:
+    whose = "".join(f"{o}'s " for o in owner)
+    label = " ".join(_LABELS.get(k, k.replace("_", " ")) for k in key.split(" "))
+    if isinstance(want, list) and isinstance(have, list) and all(isinstance(x, str) for x in want + have):
+        added = [x for x in have if x not in want]
+        gone = [x for x in want if x not in have]
+        if added and not gone and owner:
+            if key.endswith("statuses"):
+                return f"{whose[:-3]} was marked {', '.join(added)} by hand (the log does not explain it)"
+            return f"{whose}{label} gained {', '.join(added)} by hand (the log does not explain it)"
+        if gone and not added and owner:
+            return f"{whose}{label} lost {', '.join(gone)} by hand (the log does not explain it)"
+    return f"{whose}{label} was changed by hand from {_shown(want)} to {_shown(have)}"
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        text = "[" + ", ".join(map(str, value)) + "]" if value else "none"
+    else:
+        text = str(value)
+    return text if len(text) <= 80 else text[:80] + "…"
+
+
+# -- the pipeline check and the read-only comparisons ---------------------------------------
+
+def check(turn) -> None:
+    """Name every hand edit the log does not explain: refuse a write, warn a read (see the module).
+
+    Registered in :data:`pbd.match.CHECKS`; runs with the player's private state attached.
+
+    :raises DocumentFormatError: (exit 3) a command that writes, on a board the log does not explain.
+    """
+    sec = turn.sec
+    if sec is None or turn.snap is None:
+        return
+    text = turn.snap.text
+    rec = sec.extra.get(KEY)
+    if rec and rec.get("text") == text:
+        return
+    board = turn.game.parse(text)
+    found = differences(turn.game, board, text, rec)
+    if found is None:
+        return
+    if not found:
+        new = record(text, board.meta.log)
+        sec.extra[KEY] = new
+        if getattr(turn, "reading", False):
+            _save(sec, new)
+        return
+    if getattr(turn, "reading", False):
+        turn.warnings.extend(found)
+        return
+    raise DocumentFormatError(
+        "the board was changed by hand in a way the log does not explain; nothing was written:\n"
+        + "\n".join(f"  - {p}" for p in found),
+        hint="put it back as the log gives it (anyone can edit the document), or see every difference with "
+             "pbd replay DOC")
+
+
+def landed(sec, read_text: str, written_text: str, log) -> None:
+    """After a write lands: if the board read was the checked one, the board written becomes it.
+
+    (So the player's next command, if nobody moved meanwhile, compares nothing.)
+    """
+    rec = sec.extra.get(KEY)
+    if rec and rec.get("text") == read_text:
+        sec.extra[KEY] = record(written_text, log)
+
+
+def _save(sec, rec: dict) -> None:
+    """Keep ``rec`` as the seat's checked position (a read command: only this key of the private state changes)."""
+    try:
+        fresh = private.load(sec.match_id, sec.player)
+        fresh.extra[KEY] = rec
+        private.save(fresh)
+    except PbdError:
+        pass            # the record only saves time: the next command replays a little more
+
+
+def observe(game, state, text: str, from_start: bool) -> list[str]:
+    """Return the hand edits a read-only command names (no seat given): from a seat's record held here.
+
+    With no seat of this match in PBD_HOME, the log is replayed from the start only if
+    ``from_start`` (``pbd check``); otherwise nothing is compared.
+    """
+    meta = getattr(state, "meta", None)
+    if meta is None or not meta.match_id or not meta.log:
+        return []
+    rec = None
+    held = False
+    for name in game.player_names(state):
+        try:
+            if private.exists(meta.match_id, name):
+                held = True
+                rec = private.load(meta.match_id, name).extra.get(KEY) or rec
+        except PbdError:
+            continue
+    if not held and not from_start:
+        return []
+    if rec and rec.get("text") == text:
+        return []
+    board = game.parse(text)
+    return differences(game, board, text, rec) or []

@@ -1,0 +1,60 @@
+"""Twin Tower City boards typed by hand, without friction (issue 15 item 9).
+
+Levelled warriors by the names players write, the separators they type, no title line, and
+the move's own wording (``replacing X with Y``) on a card line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+BATTLE = "  Dark: dark Doctor Sickle + Virus · light Don Triumph + Shield of Liberty · env Twin Towers\n"
+
+
+def _board(tmp_path, text: str):
+    path = tmp_path / "typed.txt"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("name", ["Level 10 Don Triumph", "Don Triumph Lvl 10", "Don Triumph Lvl10",
+                                  "Lvl 10 Don Triumph", "Don Triumph (Level 10)", "level 10 don triumph"])
+def test_a_levelled_warrior_is_found_by_the_names_players_write(pbd, tmp_path, name):
+    board = _board(tmp_path, "Twin Tower City\nRound 1\n" + BATTLE + f"  Light: warrior 201 · Don Triumph -> {name}\n")
+    shown = pbd("show", board, ok=True).stdout
+    assert "warrior 201 · ~~Don Triumph~~ -> Level 10 Don Triumph" in shown
+
+
+@pytest.mark.parametrize("sep", [" · ", " | ", " / ", ", ", " - ", " • "])
+def test_the_separators_players_type_are_accepted(pbd, tmp_path, sep):
+    line = sep.join(["dark Doctor Sickle + Virus", "light Don Triumph + Shield of Liberty", "env Twin Towers"])
+    board = _board(tmp_path, f"Twin Tower City\nRound 1\n  Dark: {line}\n  Light: army 111{sep}Don Triumph -> "
+                             "Patriot Anon\n")
+    result = pbd("show", board)
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    assert "Dark card 1: battle · dark Doctor Sickle + Virus · light" in result.stdout
+    assert "army 111 · ~~Don Triumph~~ -> Patriot Anon" in result.stdout
+
+
+def test_a_board_without_its_title_is_recognised_by_its_content(pbd, tmp_path):
+    board = _board(tmp_path, "Round 1\n" + BATTLE)
+    shown = pbd("show", board, ok=True).stdout
+    assert shown.startswith("Twin Tower City") and "Dark card 1: battle · dark Doctor Sickle + Virus" in shown
+
+
+def test_the_move_wording_is_accepted_on_a_typed_board(pbd, tmp_path):
+    board = _board(tmp_path, "Twin Tower City\nRound 1\n" + BATTLE
+                   + "  Light: warrior 201 replacing Don Triumph\n"
+                   + "  Dark: army 104 replacing Doctor Sickle with Blamtifa Thug\n")
+    shown = pbd("show", board, ok=True).stdout
+    assert "warrior 201 · ~~Don Triumph~~ -> Level 10 Don Triumph" in shown
+    assert "army 104 · ~~Doctor Sickle~~ -> Blamtifa Thug" in shown
+
+
+def test_a_typed_board_naming_a_catalogue_file_is_refused(pbd, tmp_path):
+    """A document never names a file on a player's machine (issue 10 item 7): install it with pbd catalogue add."""
+    secret = tmp_path / "cat.toml"
+    secret.write_text("secret = 1\n")
+    board = _board(tmp_path, f"Twin Tower City\nCatalogue: {secret}\nRound 1\n" + BATTLE)
+    result = pbd("show", board)
+    assert result.exit_code == 3 and "secret" not in result.output
