@@ -17,7 +17,7 @@ def test_dry_run_shows_the_board_and_log_and_changes_nothing(pbd, match):
     doc, home = match.read_bytes(), _home()
     out = pbd("move", match, "--as", "Ann", "play Spider-Man", "--dry-run", ok=True).output
     assert "Dry run: nothing was written" in out
-    assert "Ann: play Spider-Man · AP" in out and "[Spider-Man HP=15]" in out
+    assert "Ann: play Spider-Man · AP" in out and "[Spider-Man HP=15/15]" in out
     assert match.read_bytes() == doc and _home() == home
     data = pbd.json("move", match, "--as", "Ann", "play Spider-Man", "--dry-run")
     assert data["dry_run"] is True and data["log"][0]["text"].startswith("play Spider-Man")

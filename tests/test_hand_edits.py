@@ -128,7 +128,7 @@ def test_a_twin_tower_city_hand_edit_is_named_too(pbd, tmp_path):
     doc.write_text(honest.replace("Round 2: face down", "  Nullified: Dark Virus\nRound 2: face down", 1))
     said = pbd("hand", doc, "--as", "Lia", ok=True).stderr
     assert "round 1's nullified dark gained Virus by hand" in said
-    legal = pbd("legal", doc, "--as", "Lia", ok=True).stdout.split("\n")[0]
+    legal = pbd.json("legal", doc, "--as", "Lia")["moves"][0]
     before = doc.read_bytes()
     assert pbd("move", doc, "--as", "Lia", legal).exit_code == 3 and doc.read_bytes() == before
     doc.write_text(honest)

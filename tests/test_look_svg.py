@@ -69,7 +69,8 @@ def test_cnc_picture_shows_both_halves_hp_classes_and_whose_turn(pbd, tmp_path, 
 def test_cnc_picture_shows_a_status(pbd, tmp_path, cnc):
     text = cnc.read_text()
     first = pbd.json("show", cnc)["players"][0]["characters"][0]
-    edited = text.replace(f"[{first['name']} HP={first['hp']}]", f"[{first['name']} HP=3 frozen]", 1)
+    edited = text.replace(f"[{first['name']} HP={first['hp']}/{first['max_hp']}]",
+                          f"[{first['name']} HP=3/{first['max_hp']} frozen]", 1)
     assert edited != text
     cnc.write_text(edited)
     root = _picture(pbd, cnc, tmp_path / "board.svg")

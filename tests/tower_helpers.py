@@ -15,6 +15,7 @@ from pbd import fairplay, match, private
 from pbd.games.base import Chance, Secrets
 from pbd.games.tower import GAME, shared
 from pbd.games.tower.state import DeckSpec
+from agreed import agree
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 
@@ -72,6 +73,7 @@ def edit(doc, change) -> None:
     state = GAME.parse(doc.read_text())
     change(state)
     doc.write_text(GAME.render(state))
+    agree(doc)
 
 
 def put(doc, tiles: dict | None = None, cards: dict | None = None) -> None:
@@ -121,6 +123,7 @@ def give(doc, name: str, *cards: str) -> None:
         secs[seat].extra["deck"] = deck.render()
         private.save(secs[seat])
     doc.write_text(GAME.render(state))
+    agree(doc)
 
 
 def hand_of(pbd, doc, name: str) -> list[str]:

@@ -18,6 +18,7 @@ import pytest
 
 from pbd.games.twoxd6 import GAME
 from pbd.games.twoxd6.state import Act, Owe, Stack
+from agreed import agree
 
 
 def build(base: Path, names: list[str], seeds: list[str], *extra: str) -> Path:
@@ -74,6 +75,7 @@ def position(doc: Path, *, cells: dict[str, tuple[str, list[str]]] | None = None
     state.holder, state.held = holder, held
     state.owed = [Owe(*d) for d in debts]
     doc.write_text(GAME.render(state))
+    agree(doc)
 
 
 def last_log(doc: Path) -> str:
