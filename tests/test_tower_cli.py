@@ -503,12 +503,10 @@ def test_a_malformed_board_lists_every_problem(pbd, tmp_path):
     assert not (tmp_path / "m.txt").exists() or not (tmp_path / "m.txt").read_text()
 
 
-def test_deck_check_and_the_shared_deck_is_the_bundled_one(pbd, tmp_path):
+def test_deck_check(pbd, tmp_path):
     deck = tmp_path / "d.toml"
     deck.write_text('name = "torches"\n[cards]\nTorch = 10\nshield = 2\n')
     assert "12 cards" in pbd("deck", "check", deck, "--game", "tower", ok=True).output
-    result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "--deck", deck)
-    assert result.exit_code == 2 and "one shared deck" in result.output
     deck.write_text('[cards]\nTorchh = 1\nRope = 100\n')
     result = pbd("deck", "check", deck, "--game", "tower")
     assert result.exit_code == 1 and "did you mean 'Torch'" in result.output and "Rope: a count" in result.output

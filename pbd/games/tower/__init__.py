@@ -19,11 +19,11 @@ from functools import lru_cache
 from pbd.errors import NotationError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
 from pbd.games.tower import board, check, data, notation, rules, shared
-from pbd.games.tower.state import HAND_CARDS, DeckSpec, State, marks
+from pbd.games.tower.state import HAND_CARDS, KINDS, DeckSpec, State, marks
 from pbd.table.decisions import Decision
 from pbd.table.game import CardGame, Move
 
-OPTION_HELP = "board=FILE, exact-finish (=bounce, or =stay)"
+OPTION_HELP = "board=FILE, deck=FILE (or --deck FILE), exact-finish (=bounce, or =stay)"
 FINISH_WORDS = {"yes": "exact-finish", "true": "exact-finish", "bounce": "exact-finish", "stay": "exact-finish=stay"}
 
 
@@ -48,29 +48,45 @@ class TheTower(CardGame):
     # -- starting ------------------------------------------------------------------------
 
     def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
-        """Return ``(state, secrets)`` of a new match; the tower comes from ``-O board=FILE`` (its content).
+        """Return ``(state, secrets)`` of a new match; the tower comes from ``-O board=FILE`` and the
+        shared deck from ``--deck FILE`` (or ``-O deck=FILE``): their content, read here once.
 
-        :raises UsageError: a bad option, or a deck given (the table deals the bundled deck).
-        :raises DeckFormatError: the board file cannot be read (every problem listed).
+        :raises UsageError: a bad option, or two different decks given.
+        :raises DeckFormatError: the board or deck file cannot be read (every problem listed).
         """
         opts = {k.strip().lower().replace("_", "-"): v for k, v in options.items()}
         layout = data.load_layout(str(opts.pop("board", "default")))
+        spec = self._own_deck(deck, opts.pop("deck", None))
         for key in ("exact-finish", "exact"):
             if key in opts:
                 value = str(opts.pop(key)).strip().lower()
                 if value not in FINISH_WORDS:
                     raise UsageError(f"exact-finish is 'bounce' (the default) or 'stay', not {value!r}")
                 opts[FINISH_WORDS[value]] = "yes"
-        if deck and deck.strip().lower() != "default":
-            raise UsageError("The Tower deals every seat from one shared deck, the bundled one: leave out --deck",
-                             hint="check a deck file of your own with: pbd deck check FILE --game tower")
+        self._dealing = spec
         try:
             state, sec = super().create(match_id, player, None, seed, opts)
         except UsageError as exc:
             exc.hint = exc.hint or f"options: {OPTION_HELP}"
             raise
-        state.layout, state.spec = layout, default_deck()
+        finally:
+            self._dealing = None
+        state.layout, state.spec = layout, spec
         return state, sec
+
+    @staticmethod
+    def _own_deck(deck: str | None, option) -> DeckSpec:
+        """Return the deck of ``--deck FILE`` or ``-O deck=FILE`` (the bundled one if neither).
+
+        :raises UsageError: both given, naming different files.
+        :raises DeckFormatError: the file cannot be read (every problem listed).
+        """
+        given = [str(d).strip() for d in (deck, option) if d not in (None, "", True)]
+        if len(set(given)) > 1:
+            raise UsageError("give the deck once: --deck FILE or -O deck=FILE", hint=f"options: {OPTION_HELP}")
+        if not given or given[0].lower() == "default":
+            return default_deck()
+        return data.load_deck(given[0])
 
     def parse_options(self, options: dict) -> list[str]:
         """Return the option words (``exact-finish`` or ``exact-finish=stay``).
@@ -85,9 +101,13 @@ class TheTower(CardGame):
                 raise UsageError(f"The Tower has no option {key!r}", hint=f"options: {OPTION_HELP}")
         return words
 
+    #: the deck being dealt by :meth:`create` or rebuilt by :meth:`replay` (None: the bundled deck)
+    _dealing: DeckSpec | None = None
+
     def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
-        """Return the shared deck at the start: the bundled deck, face down in the draw pile."""
-        return shared.piles(default_deck().cards())
+        """Return the shared deck at the start: the match's deck (the bundled one unless the creator
+        brought one), face down in the draw pile."""
+        return shared.piles((self._dealing or default_deck()).cards())
 
     def start(self, state: State) -> None:
         """Put every token on the start tile and deal each seat one card; the first turn begins."""
@@ -235,6 +255,12 @@ class TheTower(CardGame):
             out["draw_pile"] = state.deck.size(shared.DRAW)
         return out
 
+    def card_line(self, state: State, card: str, player: str) -> str:
+        """Return a hand card in one line for ``pbd hand``: what it does, in pbd's reading."""
+        from pbd.games.tower.present import card_line
+
+        return card_line(card)
+
     def deck_check(self, deck: str) -> tuple[str, list[str]]:
         """Return ``(summary, problems)`` for a Tower deck file (or ``default``).
 
@@ -246,15 +272,36 @@ class TheTower(CardGame):
         return f"{source}: a Tower deck of {spec.size} cards ({counts}).", problems
 
     def replay(self, state, entry: LogEntry, chance: Chance, board_state, strict: bool = True):
-        """Replay one log entry (the base's replay); the tower's layout comes from the document.
+        """Replay one log entry (the base's replay); the tower and the deck come from the document.
+
+        The piles are rebuilt from the ``Cards:`` line; where it disagrees with the cards the
+        match was dealt (the Deck section's manifest, which every seat's pbd checks against its
+        own record and the audit against the seeds), the deal wins and the replayed ``Cards:``
+        line is the deal's, so the hand edit is named.
 
         :raises PbdError: the entry breaks a rule.
         """
-        first = state is None
-        state = super().replay(state, entry, chance, board_state, strict)
-        if first:
-            state.layout, state.spec = copy.deepcopy(board_state.layout), board_state.spec
+        if state is not None:
+            return super().replay(state, entry, chance, board_state, strict)
+        spec = dealt_spec(board_state)
+        self._dealing = spec
+        try:
+            state = super().replay(state, entry, chance, board_state, strict)
+        finally:
+            self._dealing = None
+        state.layout, state.spec = copy.deepcopy(board_state.layout), spec
         return state
+
+
+def dealt_spec(board_state: State) -> DeckSpec:
+    """Return the deck a document's match was dealt: its ``Cards:`` line, unless the Deck section's
+    manifest (the cards actually shuffled in) says otherwise."""
+    spec = board_state.spec if board_state.spec.counts else default_deck()
+    deck = getattr(board_state, "deck", None)
+    if deck is None or list(deck.cards) == spec.cards():
+        return spec
+    counts = {k: n for k in KINDS if (n := deck.cards.count(k))}
+    return DeckSpec(spec.name, counts)
 
 
 GAME = TheTower()

@@ -15,7 +15,7 @@ from pbd.games.tower.state import HAND_LIMIT, KINDS, TILE_CARDS, State
 
 def problems(state: State) -> list[str]:
     """Return every rule the board breaks."""
-    return [*state.notes, *_tiles(state), *_deck_tiles(state), *_loops(state), *_tokens(state), *_hands(state),
+    return [*state.notes, *_dealt(state), *_tiles(state), *_deck_tiles(state), *_loops(state), *_tokens(state), *_hands(state),
             *_counts(state), *_pending(state)]
 
 
@@ -37,6 +37,19 @@ def _tiles(s: State) -> list[str]:
         elif kind == "Guard" and tile == 1:
             out.append("the Guard on tile 1 has no tile behind it")
     return out
+
+
+def _dealt(s: State) -> list[str]:
+    """Return a problem if the ``Cards:`` line is not the deck the match was dealt (the Deck section's manifest)."""
+    if s.deck is None or not s.spec.counts or list(s.deck.cards) == s.spec.cards():
+        return []
+    dealt = Counter(s.deck.cards)
+    return [f"the Cards line lists {s.spec.size} cards ({_counted(s.spec.counts)}), but the match was dealt "
+            f"{len(s.deck.cards)} ({_counted({k: dealt[k] for k in KINDS if dealt[k]})})"]
+
+
+def _counted(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} {n}" for k, n in counts.items())
 
 
 def _deck_tiles(s: State) -> list[str]:

@@ -1,10 +1,12 @@
 """The Tower's data files: the board (floors, tiles, directions, start, treasure) and the deck.
 
 Both are TOML (``decks/tower/board.toml`` is the default board, ``decks/tower/deck.toml`` the
-deck every match deals from, one shared face-down pile).  A board file is read once, on the
-creating player's machine; its *content* goes into the match document (the ``Board:`` line,
-the deck's counts in the ``Cards:`` line), so a document never names a file and every reader
-sees the same tower.  Every problem of a file is listed at once (exit 3).
+default deck, one shared face-down pile).  ``pbd new tower`` reads a player's own board
+(``-O board=FILE``) and deck (``--deck FILE`` or ``-O deck=FILE``) once, on the creating
+player's machine; their *content* goes into the match document (the ``Board:`` line; the
+deck's name, kinds and counts in the ``Cards:`` line), so a document never names a file and
+every seat's pbd, the replay and the audit rebuild the same tower and piles from it.  Every
+problem of a file is listed at once (exit 3, nothing written).
 
 Board file::
 
