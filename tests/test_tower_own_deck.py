@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from tower_helpers import put, show, start, upcoming
+from tower_helpers import give, put, show, start, upcoming
 
 
 def _deck(tmp_path, text: str, name: str = "mine.toml"):
@@ -100,6 +100,11 @@ def test_a_hand_edited_cards_line_is_named_and_refuses_a_move(pbd, tmp_path):
     assert checked.exit_code == 1
     assert any("the Cards line lists 10 cards (Rope 5, Magic Carpet 3, Sword 2), but the match was dealt 10 "
                "(Rope 6, Magic Carpet 2, Sword 2)" in p for p in problems), problems
+    many = honest.replace("Rope 6, Magic Carpet 2, Sword 2", ", ".join(f"{k} 60" for k in (
+        "Torch", "Guard", "Rope", "Trapdoor", "Spider Web", "Arcane Trap")))
+    doc.write_text(many)
+    result = pbd("move", doc, "--as", "Ben", "roll")
+    assert result.exit_code == 3 and "the Cards line lists 360 cards (a deck has at most 300)" in result.output
     doc.write_text(honest)
     pbd("move", doc, "--as", "Ben", "roll", ok=True)
 
@@ -157,3 +162,12 @@ def test_a_card_put_on_a_tile_by_hand_is_named_and_refuses_a_move(pbd, tmp_path)
     assert "cards 30 was changed by hand from nothing to Rope" in result.output, result.output
     doc.write_text(honest)
     pbd("move", doc, "--as", "Ben", "roll", ok=True)
+
+
+def test_hand_shows_each_card_with_a_one_line_summary(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Rope", "Shield")
+    out = pbd("hand", doc, "--as", "Ann", ok=True).output
+    assert "  Rope — tile card · a token that stops here climbs to the tile above (and on, up more ropes)" in out
+    assert "  Shield — hand card · stops a duel's Sword, a Guard, or an Arcane Trap's 2" in out
+    assert pbd.json("hand", doc, "--as", "Ann")["hand"].count("Rope") >= 1       # --json keeps the plain names

@@ -14,9 +14,11 @@ SECTION = README.split("## The Tower\n")[1].split("\n## ")[0]
 
 def test_the_tower_tutorial_runs_as_written(pbd, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    block = re.findall(r"```shell-session\n(.*?)```", SECTION, re.S)[0]
-    lines = [ln[2:] for ln in block.splitlines() if ln.startswith("$ pbd ")]
-    assert len(lines) >= 10
+    deck = next(b for b in re.findall(r"```toml\n(.*?)```", SECTION, re.S) if "[cards]" in b)
+    (tmp_path / "ropes.toml").write_text(deck)          # the README's own deck, as a player saves it
+    blocks = re.findall(r"```shell-session\n(.*?)```", SECTION, re.S)
+    lines = [ln[2:] for block in blocks for ln in block.splitlines() if ln.startswith("$ pbd ")]
+    assert len(blocks) == 2 and len(lines) >= 14
     for line in lines:
         command, _, comment = line.partition("  #")
         m = re.search(r"exit (\d)", comment)
@@ -25,6 +27,8 @@ def test_the_tower_tutorial_runs_as_written(pbd, tmp_path, monkeypatch):
     text = (tmp_path / "tower.txt").read_text()
     for row in re.findall(r"^Floor \d .*$", SECTION, re.M):
         assert row in text
+    own = (tmp_path / "ropes.txt").read_text()
+    assert "Cards: Ropes galore · Rope 6, Magic Carpet 2, Sword 2 (10 cards)" in own and "ropes.toml" not in own
 
 
 def test_the_rules_notes_are_the_engines_readings():

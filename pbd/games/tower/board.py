@@ -34,7 +34,7 @@ import re
 
 from pbd.errors import DocumentFormatError
 from pbd.games.tower import rules
-from pbd.games.tower.data import kind_named
+from pbd.games.tower.data import MAX_DECK, kind_named
 from pbd.games.tower.state import ASKS, KINDS, DeckSpec, Duel, Layout, State, Task, marks
 
 TITLE = "The Tower"
@@ -164,6 +164,9 @@ def _read_layout(state: State, lines) -> None:
             raise DocumentFormatError(f"cannot read {item[:40]!r} in the Cards line (expected 'Kind N')",
                                       line=ln.number)
         counts[kind] = int(im.group("n"))
+    if sum(counts.values()) > MAX_DECK:
+        raise DocumentFormatError(f"the Cards line lists {sum(counts.values())} cards (a deck has at most {MAX_DECK})",
+                                  line=ln.number)
     state.spec = DeckSpec(m.group("name").strip(), {k: counts[k] for k in KINDS if k in counts})
 
 

@@ -3,7 +3,7 @@
 Rule readings (the rulebook leaves these open; the README's "The Tower" section repeats them):
 
 * The cards are one shared deck, face down (the bundled deck of 40: kinds and counts in
-  ``decks/tower/deck.toml``), shuffled in by every seat as it joins; each seat is dealt
+  ``decks/tower/deck.toml``; or the creator's own, ``--deck FILE``), shuffled in by every seat as it joins; each seat is dealt
   one card when the match starts.  No one sees a card before it is theirs: with three or
   more seats, a first card waits on the unlocks of seats that have not had a command yet,
   so the first players may roll their first turn without it.
