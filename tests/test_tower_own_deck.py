@@ -81,6 +81,11 @@ def test_a_malformed_deck_lists_every_problem_and_writes_nothing(pbd, tmp_path):
     result = pbd("new", "tower", doc, "--as", "Ann", "-O", f"deck={big}")
     assert result.exit_code == 3 and "a deck has 1 to 300 cards, this one 360" in result.output
     assert doc.read_text() == ""
+    board = _deck(tmp_path, "floors = 1\n", "board.toml")
+    result = pbd("new", "tower", doc, "--as", "Ann", "--deck", bad, "-O", f"board={board}")
+    assert result.exit_code == 3 and "problem(s) in these files" in result.output
+    assert "board.toml: floors must be from 2" in result.output
+    assert "mine.toml: unknown key 'nme'" in result.output and doc.read_text() == ""
     result = pbd("new", "tower", doc, "--as", "Ann", "--deck", tmp_path / "nowhere.toml")
     assert result.exit_code == 3 and "no deck file here" in result.output and doc.read_text() == ""
 

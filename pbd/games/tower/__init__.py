@@ -55,8 +55,7 @@ class TheTower(CardGame):
         :raises DeckFormatError: the board or deck file cannot be read (every problem listed).
         """
         opts = {k.strip().lower().replace("_", "-"): v for k, v in options.items()}
-        layout = data.load_layout(str(opts.pop("board", "default")))
-        spec = self._own_deck(deck, opts.pop("deck", None))
+        layout, spec = self._files(str(opts.pop("board", "default")), deck, opts.pop("deck", None))
         for key in ("exact-finish", "exact"):
             if key in opts:
                 value = str(opts.pop(key)).strip().lower()
@@ -73,6 +72,29 @@ class TheTower(CardGame):
             self._dealing = None
         state.layout, state.spec = layout, spec
         return state, sec
+
+    def _files(self, board_file: str, deck: str | None, deck_option) -> tuple:
+        """Return ``(layout, deck)`` of the match: the board and deck files read, every problem of both listed.
+
+        :raises UsageError: two different decks given.
+        :raises DeckFormatError: a file cannot be read (:class:`~.data.DataProblems`: every problem listed).
+        """
+        found: list[data.DataProblems] = []
+        layout = spec = None
+        try:
+            layout = data.load_layout(board_file)
+        except data.DataProblems as exc:
+            found.append(exc)
+        try:
+            spec = self._own_deck(deck, deck_option)
+        except data.DataProblems as exc:
+            found.append(exc)
+        if len(found) == 2:
+            raise data.DataProblems(f"{found[0].source} and {found[1].source}",
+                                    [f"{e.source}: {p}" for e in found for p in e.problems], files=2)
+        if found:
+            raise found[0]
+        return layout, spec
 
     @staticmethod
     def _own_deck(deck: str | None, option) -> DeckSpec:

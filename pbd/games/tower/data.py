@@ -51,8 +51,9 @@ NAME_RE = re.compile(r"^[^\n·|\[\]]{1,60}$")
 class DataProblems(DeckFormatError):
     """A board or deck file with problems; ``problems`` lists every one (exit 3)."""
 
-    def __init__(self, source: str, problems: list[str]):
-        super().__init__(f"{len(problems)} problem(s) in this file", source=source)
+    def __init__(self, source: str, problems: list[str], files: int = 1):
+        super().__init__(f"{len(problems)} problem(s) in " + ("this file" if files == 1 else "these files"),
+                         source=source)
         self.problems = problems
 
     def __str__(self) -> str:
