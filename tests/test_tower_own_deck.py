@@ -20,6 +20,15 @@ def _deck(tmp_path, text: str, name: str = "mine.toml"):
     return path
 
 
+def _ben_edits(pbd, doc, edit) -> str:
+    """Let Ann's pbd check the board, then apply Ben's hand edit; return the honest text."""
+    pbd("hand", doc, "--as", "Ann", ok=True)
+    honest = doc.read_text()
+    doc.write_text(edit(honest))
+    assert doc.read_text() != honest
+    return honest
+
+
 ROPES = 'name = "Ropes galore"\n[cards]\nRope = 6\n"magic carpet" = 2\nSword = 2\n'
 
 
@@ -92,11 +101,9 @@ def test_a_malformed_deck_lists_every_problem_and_writes_nothing(pbd, tmp_path):
 
 def test_a_hand_edited_cards_line_is_named_and_refuses_a_move(pbd, tmp_path):
     doc = start(pbd, tmp_path, 2, "--deck", _deck(tmp_path, ROPES))
-    pbd("move", doc, "--as", "Ann", "roll", ok=True)
-    honest = doc.read_text()
-    doc.write_text(honest.replace("Rope 6, Magic Carpet 2", "Rope 5, Magic Carpet 3"))     # Ben edits
+    honest = _ben_edits(pbd, doc, lambda t: t.replace("Rope 6, Magic Carpet 2", "Rope 5, Magic Carpet 3"))
     before = doc.read_bytes()
-    result = pbd("move", doc, "--as", "Ben", "roll")
+    result = pbd("move", doc, "--as", "Ann", "roll")
     assert result.exit_code == 3 and doc.read_bytes() == before
     assert "cards Rope was changed by hand from 6 to 5" in result.output, result.output
     # a spectator's pbd check (replaying from the start) names it against the deck the match was dealt
@@ -108,10 +115,10 @@ def test_a_hand_edited_cards_line_is_named_and_refuses_a_move(pbd, tmp_path):
     many = honest.replace("Rope 6, Magic Carpet 2, Sword 2", ", ".join(f"{k} 60" for k in (
         "Torch", "Guard", "Rope", "Trapdoor", "Spider Web", "Arcane Trap")))
     doc.write_text(many)
-    result = pbd("move", doc, "--as", "Ben", "roll")
+    result = pbd("move", doc, "--as", "Ann", "roll")
     assert result.exit_code == 3 and "the Cards line lists 360 cards (a deck has at most 300)" in result.output
     doc.write_text(honest)
-    pbd("move", doc, "--as", "Ben", "roll", ok=True)
+    pbd("move", doc, "--as", "Ann", "roll", ok=True)
 
 
 def _asked_to_answer_a_guard(pbd, tmp_path):
@@ -142,31 +149,27 @@ def test_a_hand_edited_asking_line_is_named_by_the_next_command(pbd, tmp_path):
 
 def test_a_hand_moved_token_is_named_and_refuses_a_move(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    pbd("move", doc, "--as", "Ann", "roll", ok=True)
-    pbd("hand", doc, "--as", "Ben", ok=True)
-    honest = doc.read_text()
-    state = show(pbd, doc)
-    ben = next(p["tile"] for p in state["players"] if p["name"] == "Ben")
-    doc.write_text(honest.replace("| 1 Start (B) |", "| 1 Start |").replace("| 30 |", "| 30 (B) |"))
-    assert doc.read_text() != honest and ben == 1
+    honest = _ben_edits(pbd, doc, lambda t: t.replace("| 1 Start (A B) |", "| 1 Start (A) |")
+                        .replace("| 30 |", "| 30 (B) |"))           # Ben moves his token up to 30
+    said = pbd("hand", doc, "--as", "Ann", ok=True).stderr
+    assert "Ben's tile was changed by hand from 1 to 30" in said, said
     before = doc.read_bytes()
-    result = pbd("move", doc, "--as", "Ben", "roll")        # Ann moved Ben up; Ben's pbd names it
+    result = pbd("move", doc, "--as", "Ann", "roll")
     assert result.exit_code == 3 and doc.read_bytes() == before
     assert "Ben's tile was changed by hand from 1 to 30" in result.output, result.output
+    doc.write_text(honest)
+    pbd("move", doc, "--as", "Ann", "roll", ok=True)
 
 
 def test_a_card_put_on_a_tile_by_hand_is_named_and_refuses_a_move(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    pbd("move", doc, "--as", "Ann", "roll", ok=True)
-    pbd("hand", doc, "--as", "Ben", ok=True)
-    honest = doc.read_text()
-    doc.write_text(honest.replace("| 30 |", "| 30 Rope |"))     # Ann puts a Rope on 30 by hand
+    honest = _ben_edits(pbd, doc, lambda t: t.replace("| 7 |", "| 7 Guard |"))    # Ben puts a Guard on 7
     before = doc.read_bytes()
-    result = pbd("move", doc, "--as", "Ben", "roll")
+    result = pbd("move", doc, "--as", "Ann", "roll")
     assert result.exit_code == 3 and doc.read_bytes() == before
-    assert "cards 30 was changed by hand from nothing to Rope" in result.output, result.output
+    assert "cards 7 was changed by hand from nothing to Guard" in result.output, result.output
     doc.write_text(honest)
-    pbd("move", doc, "--as", "Ben", "roll", ok=True)
+    pbd("move", doc, "--as", "Ann", "roll", ok=True)
 
 
 def test_hand_shows_each_card_with_a_one_line_summary(pbd, tmp_path):
