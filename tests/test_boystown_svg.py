@@ -1,0 +1,70 @@
+"""``pbd show DOC --svg FILE`` for Boys' Town: the picture shows what ``show --json`` shows, names escaped."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+NS = "{http://www.w3.org/2000/svg}"
+#: what a hand edit of the document may put where a player's name goes (pbd itself refuses such names)
+HOSTILE = "<script>&Ann"
+
+
+def _texts(root) -> list[str]:
+    return ["".join(t.itertext()) for t in root.iter(f"{NS}text")]
+
+
+def _picture(pbd, doc, path):
+    before = doc.read_bytes()
+    assert f"picture written to {path}" in pbd("show", doc, "--svg", path, ok=True).output
+    assert doc.read_bytes() == before
+    return ET.fromstring(path.read_text(encoding="utf-8"))
+
+
+def _built(pbd, doc) -> str:
+    """Play Ann's first turn up to one build; return the card she built."""
+    pbd("new", "boystown", doc, "--as", "Ann", "--players", "2", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    pbd("move", doc, "--as", "Ann", "draw", ok=True)
+    pbd("hand", doc, "--as", "Ben", ok=True)                     # Ben's pbd unlocks Ann's card
+    pbd("move", doc, "--as", "Ann", "keep", ok=True)
+    build = next(m for m in pbd.json("legal", doc, "--as", "Ann")["moves"] if m.startswith("build "))
+    pbd("move", doc, "--as", "Ann", build, ok=True)
+    return build.removeprefix("build ")
+
+
+def test_the_picture_shows_towns_hands_piles_and_whose_turn(pbd, tmp_path):
+    doc, path = tmp_path / "m.txt", tmp_path / "bt.svg"
+    card = _built(pbd, doc)
+    data = pbd.json("show", doc)
+    root = _picture(pbd, doc, path)
+    texts = _texts(root)
+    assert texts[0] == f"Boys' Town · match {data['match']}"
+    assert texts[1].startswith(f"Round {data['round']} · {data['turn']}'s turn")
+    top = re.search(r"\(top: [^)]+\)", next(line for line in doc.read_text().splitlines()
+                                            if line.startswith("Draw pile:"))).group(0)
+    assert texts[2] == f"Draw pile: {data['draw_pile']} · Discard pile: {data['discard_pile']} {top}"
+    bands = {g.get("data-name"): g for g in root.iter(f"{NS}g") if g.get("class") == "player"}
+    assert list(bands) == [p["name"] for p in data["players"]]
+    for p in data["players"]:
+        head = _texts(bands[p["name"]])[0]
+        assert head.startswith(f"{p['name']} · hand {p['hand']} · turns {p['turns']}")
+        drawn = [g.get("data-name") for g in bands[p["name"]].iter(f"{NS}g") if g.get("class") == "resident"]
+        assert drawn == p["town"]
+    assert data["towns"]["Ann"] == [card]
+    resident = next(g for g in bands["Ann"].iter(f"{NS}g") if g.get("class") == "resident")
+    line = next(x for x in doc.read_text().splitlines() if x.startswith(f"  {card} (#"))
+    ap, tp = re.search(r"· AP (\d+) · TP (\d+)", line).groups()
+    assert f"AP {ap} · TP {tp}" in _texts(resident)
+    assert _texts(bands["Ben"])[0].endswith("· to move")
+
+
+def test_hostile_names_are_escaped_in_the_picture(pbd, tmp_path):
+    doc, path = tmp_path / "m.txt", tmp_path / "bt.svg"
+    _built(pbd, doc)
+    text = re.sub(r"(?<![\w+/])Ann(?![\w+/=])", lambda m: HOSTILE, doc.read_text(encoding="utf-8"))
+    doc.write_text(text, encoding="utf-8")
+    root = _picture(pbd, doc, path)
+    raw = path.read_text(encoding="utf-8")
+    assert "<script>" not in raw and "&lt;script&gt;&amp;Ann" in raw
+    assert any(t.startswith(f"{HOSTILE} · hand ") for t in _texts(root))
