@@ -5,22 +5,22 @@ question a player must answer, or the result), the draw and discard piles with t
 the discard pile, then one band per player — name, hand size, turns taken, the Town's TP —
 with each Resident as a card showing its AP and TP as modified, and the battle in progress.
 Every text comes from the document, which anyone can edit: it is escaped
-(:func:`xml.sax.saxutils.escape`) and cut to a bounded length.
+and cut to a bounded length (:mod:`pbd.picture`).
 """
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import quoteattr
 
-from pbd.games.boystown import cards, effects, rules
+from pbd.games.boystown import board, effects, rules
 from pbd.games.boystown.state import Seat, State
+from pbd.picture import cut as _cut
+from pbd.picture import text as _text
 
 WIDTH = 960
 CARD_W, CARD_H, GAP = 140, 58, 10
 PER_ROW = (WIDTH - 28) // (CARD_W + GAP)
 ROWS = 2
-#: the longest text drawn from the document (names are cut, never the picture's layout)
-MAX_TEXT = 40
 
 
 def svg(state: State) -> str:
@@ -63,14 +63,7 @@ def _headline(state: State) -> str:
 
 
 def _piles(state: State) -> str:
-    if state.deck is None:
-        return "The deck is not dealt yet"
-    ids = cards.pile(state.deck, cards.DISCARD)
-    top = ""
-    if ids:
-        c = rules.card_at(state, ids[0])
-        top = f" (top: {c.name if c else 'face down'})"
-    return f"Draw pile: {cards.size(state.deck, cards.DRAW)} · Discard pile: {len(ids)}{top}"
+    return board.piles_line(state) if state.deck is not None else "The deck is not dealt yet"
 
 
 def _band_height(seat: Seat) -> int:
@@ -129,14 +122,3 @@ def _battle(state: State, y: int) -> list[str]:
     return [f'<rect x="4" y="{y + 2}" width="{WIDTH - 8}" height="52" rx="8" fill="#fff3e0" stroke="#e65100"/>',
             _text(14, y + 24, f"Battle: {b.attacker} attacks {b.defender} from {b.source} · {b.stage}", 14, bold=True),
             _text(14, y + 44, " · ".join(sides), 13)]
-
-
-def _cut(text: str, limit: int = MAX_TEXT) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _text(x: int, y: int, text: str, size: int, bold: bool = False, fill: str = "#000000") -> str:
-    """Return an SVG text element; ``text`` is escaped (it may come from the document)."""
-    weight = ' font-weight="bold"' if bold else ""
-    return f'<text x="{x}" y="{y}" font-size="{size}"{weight} fill="{fill}">{escape(_cut(text, 120))}</text>'
