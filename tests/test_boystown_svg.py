@@ -55,3 +55,21 @@ def test_hostile_names_are_escaped_in_the_picture(pbd, tmp_path):
     raw = path.read_text(encoding="utf-8")
     assert "<script>" not in raw and "&lt;script&gt;&amp;Ann" in raw
     assert any(t.startswith(f"{HOSTILE} · hand ") for t in _texts(root))
+
+
+def test_the_picture_shows_a_battle_and_who_must_answer(pbd, tmp_path):
+    from boystown_helpers import arrange, catch_up, start
+
+    doc, path = tmp_path / "m.txt", tmp_path / "bt.svg"
+    start(pbd, doc, 3)
+    arrange(doc, hands={"Ann": ["Gym"], "Ben": ["Arcade"], "Cy": ["Lemonade Stand"]},
+            towns={"Ann": ["Old Mill"], "Ben": ["Town Clock", "Fire Station"]}, turn="Ann", phase="attack",
+            turns={"Ann": 2, "Ben": 1, "Cy": 1})
+    pbd("move", doc, "--as", "Ann", "attack Ben with Old Mill from town", ok=True)
+    catch_up(doc)
+    assert "Waiting on: Ben — defend against Ann with a Resident" in doc.read_text()
+    texts = _texts(_picture(pbd, doc, path))
+    assert texts[1].startswith("Round ") and "waiting on Ben: defend against Ann with a Resident" in texts[1]
+    assert any(t.startswith("Ben · hand 1 · turns 1 · Town ") and t.endswith("· to answer") for t in texts)
+    assert "Battle: Ann attacks Ben from town · defend" in texts
+    assert "Ann: Old Mill · Ben: to choose" in texts

@@ -117,8 +117,10 @@ def _card(name: str, slot: int, ap, tp, x: int, y: int) -> list[str]:
 def _battle(state: State, y: int) -> list[str]:
     b = state.battle
     sides = []
-    for who, slot, name in ((b.attacker, b.attack_slot, b.attack_card), (b.defender, b.defend_slot, b.defend_card)):
-        sides.append(f"{who}: " + ("face down" if slot is None else name or f"#{slot}"))
+    for who, slot, name, commit in ((b.attacker, b.attack_slot, b.attack_card, b.attack_commit),
+                                    (b.defender, b.defend_slot, b.defend_card, b.defend_commit)):
+        shown = name or f"#{slot}" if slot is not None else "face down" if commit else "to choose"
+        sides.append(f"{who}: {shown}")
     return [f'<rect x="4" y="{y + 2}" width="{WIDTH - 8}" height="52" rx="8" fill="#fff3e0" stroke="#e65100"/>',
             _text(14, y + 24, f"Battle: {b.attacker} attacks {b.defender} from {b.source} · {b.stage}", 14, bold=True),
             _text(14, y + 44, " · ".join(sides), 13)]
