@@ -28,16 +28,18 @@ def card_names(ctx, param, incomplete: str) -> list[str]:
 
 
 def names_of(game_name: str | None) -> list[str]:
-    """Return every card name of ``game_name`` (a game with a ``card_names()`` hook), or of every such game."""
-    from pbd import games
+    """Return every card name ``pbd card`` knows in ``game_name`` (or in every bundled game): the bundled
+    catalogues (:mod:`pbd.cards_text`) and the names a game's ``card_names()`` hook adds (players' own)."""
+    from pbd import cards_text, games
 
-    wanted = [game_name] if game_name else list(games.BUNDLED)
     out: list[str] = []
-    for name in wanted:
+    for name in [game_name] if game_name else list(games.BUNDLED):
         game = games.get(name)
         hook = getattr(game, "card_names", None)
         if hook is not None:
             out += hook()
+        if game.name in cards_text.SOURCES:
+            out += [e.name for e in cards_text.entries(game.name)]
     return list(dict.fromkeys(out))
 
 
