@@ -9,12 +9,11 @@ resolve the way the rules do is left as typed: the rules then say what is wrong 
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from pbd.errors import PbdError
 from pbd.games.cnc.cards import Catalogue, match_name
-from pbd.games.cnc.notation import _PATTERNS, Move, parse_move
+from pbd.games.cnc.notation import Move, form_of, parse_move
 from pbd.games.cnc.state import HIDDEN, Side, State, find_key, keys_of
 
 #: the errors of a name that does not resolve (left as typed)
@@ -44,7 +43,9 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
 
 def _rewrite(text: str, changes: dict[str, str]) -> str:
     """Return ``text`` with the parts of the move form named in ``changes`` replaced, right to left."""
-    m = next(m for _, pattern in _PATTERNS if (m := re.match(pattern, text, re.I)))
+    m = form_of(text)
+    if m is None:
+        return text
     spans = sorted(((m.span(f), new) for f, new in changes.items() if m.groupdict().get(f)), reverse=True)
     for (start, end), new in spans:
         text = text[:start] + new + text[end:]
