@@ -57,7 +57,7 @@ def _headline(state: State) -> str:
     """Return the round and whose turn it is, the questions asked, or the result."""
     if state.result:
         return f"Result: {state.result}"
-    line = f"Round {state.round} · {rules.whose_move(state)}"
+    line = (f"Round {state.round} · " if state.round else "") + rules.whose_move(state)
     asked = [f"{d.seat}: {d.prompt}" for d in state.decisions[1:3]]
     return " · ".join([line, *(f"then {a}" for a in asked)])
 
