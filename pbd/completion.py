@@ -28,23 +28,53 @@ def card_names(ctx, param, incomplete: str) -> list[str]:
 
 
 def names_of(game_name: str | None) -> list[str]:
-    """Return every card name of ``game_name`` (a game with a ``card_names()`` hook), or of every such game."""
-    from pbd import games
+    """Return every card name ``pbd card`` knows in ``game_name`` (or in every bundled game): the bundled
+    catalogues (:mod:`pbd.cards_text`) and the names a game's ``card_names()`` hook adds (players' own)."""
+    from pbd import cards_text, games
 
-    wanted = [game_name] if game_name else list(games.BUNDLED)
     out: list[str] = []
-    for name in wanted:
+    for name in [game_name] if game_name else list(games.BUNDLED):
         game = games.get(name)
         hook = getattr(game, "card_names", None)
         if hook is not None:
             out += hook()
+        if game.name in cards_text.SOURCES:
+            out += [e.name for e in cards_text.entries(game.name)]
     return list(dict.fromkeys(out))
 
 
 def documents(ctx, param, incomplete: str) -> list[str]:
-    """Return local match documents (and folders) whose path starts with ``incomplete``; ``gdoc:`` is offered too."""
-    if incomplete.startswith("gdoc:") or incomplete.startswith("http"):
+    """Return the match documents whose name starts with ``incomplete``: the matches pbd remembers
+    (``pbd status``'s list under PBD_HOME: files, Google Docs), local files and folders; ``gdoc:`` too."""
+    out = remembered(incomplete)
+    if not (incomplete.startswith("gdoc:") or incomplete.startswith("http")):
+        out += local_files(incomplete)
+    return sorted(dict.fromkeys(out))[:LIMIT]
+
+
+def remembered(incomplete: str) -> list[str]:
+    """Return the remembered documents starting with ``incomplete``: a file (still there) under the current
+    folder by its relative path, as a player types it, another by its absolute path; a Google Doc by its URL."""
+    try:
+        from pbd import status
+
+        docs, here = status.remembered_documents(), os.getcwd()
+    except Exception:       # noqa: BLE001 - completion must never fail the shell
         return []
+    out = []
+    for doc in docs[:LIMIT]:
+        if os.path.isabs(doc):
+            if not os.path.isfile(doc):
+                continue
+            inside = os.path.dirname(doc) == here or doc.startswith(here.rstrip(os.sep) + os.sep)
+            doc = os.path.relpath(doc, here) if inside and not incomplete.startswith(os.sep) else doc
+        if doc.startswith(incomplete):
+            out.append(doc)
+    return out
+
+
+def local_files(incomplete: str) -> list[str]:
+    """Return local match documents (and folders) whose path starts with ``incomplete``; ``gdoc:`` is offered too."""
     folder, _, stem = incomplete.rpartition(os.sep)
     base = folder or "."
     out = ["gdoc:"] if "gdoc:".startswith(incomplete) and incomplete else []
@@ -62,4 +92,4 @@ def documents(ctx, param, incomplete: str) -> list[str]:
                     out.append(path)
     except OSError:
         return out
-    return sorted(out)
+    return out

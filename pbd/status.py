@@ -88,6 +88,11 @@ def remember(doc, game, state, name: str, seen: int | None = None) -> None:
     _update(change)
 
 
+def remembered_documents() -> list[str]:
+    """Return the documents of the matches this machine remembers (local paths absolute, Google Docs as URLs)."""
+    return list(dict.fromkeys(m["doc"] for m in _read()["matches"]))
+
+
 def seats_here(doc, state) -> list[str]:
     """Return the seats of the match on ``doc`` that this machine holds (registry, else private state files)."""
     entry = _entry(_read(), doc_key(doc), state.meta.match_id)

@@ -128,3 +128,17 @@ def test_an_older_log_with_names_as_typed_still_replays(pbd, match, monkeypatch)
     assert "Ann: spider attacks hired · " in match.read_text()
     pbd("replay", match, ok=True)
     pbd("move", match, "--as", "Ann", "end turn", ok=True)        # and the hand-edit check replays it too
+
+
+def test_the_log_names_abilities_attack_names_targets_and_discards_in_full(pbd, match):
+    pbd("move", match, "--as", "Ann", "play iron; iron uses armour; end turn", ok=True)
+    pbd("move", match, "--as", "Ben", "play mirror; mirror uses mirror t on iron; discard hired; end turn", ok=True)
+    out = pbd("move", match, "--as", "Ann", "play aqua; aqua attacks mirror with water; discard aqua", ok=True).stdout
+    assert "Aqualad attacks Mirror Master with Water-Bearers · " in out
+    text = match.read_text()
+    for line in ("Ann: Iron Man uses Armour Repair · ", "Ben: Mirror Master uses Mirror Trap on Iron Man · ",
+                 "Ben: discard Hired Goon · ", "Ann: Aqualad attacks Mirror Master with Water-Bearers · ",
+                 "Ann: discard Aqualad · "):
+        assert line in text, line
+    assert "armour ·" not in text and "discard hired" not in text and "with water ·" not in text
+    pbd("replay", match, ok=True)

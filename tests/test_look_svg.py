@@ -3,31 +3,12 @@ text taken from the document is escaped (issue 15 item 8)."""
 
 from __future__ import annotations
 
-import re
-import xml.etree.ElementTree as ET
-
 import pytest
 
-NS = "{http://www.w3.org/2000/svg}"
-#: what a hand edit of the document may put where a player's name goes (pbd itself refuses such names)
-HOSTILE = "<script>&Ann"
-
-
-def _hostile(doc):
-    """Rename Ann everywhere in the document, as anyone with the link could."""
-    text = re.sub(r"(?<![\w+/])Ann(?![\w+/=])", lambda m: HOSTILE, doc.read_text(encoding="utf-8"))
-    doc.write_text(text, encoding="utf-8")
-
-
-def _texts(root) -> list[str]:
-    return ["".join(t.itertext()) for t in root.iter(f"{NS}text")]
-
-
-def _picture(pbd, doc, path):
-    before = doc.read_bytes()
-    assert f"picture written to {path}" in pbd("show", doc, "--svg", path, ok=True).output
-    assert doc.read_bytes() == before
-    return ET.fromstring(path.read_text(encoding="utf-8"))
+from svg_helpers import HOSTILE, NS
+from svg_helpers import hostile as _hostile
+from svg_helpers import picture as _picture
+from svg_helpers import texts as _texts
 
 
 @pytest.fixture

@@ -105,7 +105,13 @@ def test_card_names_complete_for_a_card_command():
 
     attach_completion(group)
     offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card"], "spider")
+    assert [c.value for c in offered] == ["Spider Web", "Spider-Man"]          # The Tower's and C&C's
+    offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card", "--game", "cnc"], "spider")
     assert [c.value for c in offered] == ["Spider-Man"]
+    offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card", "--game", "boystown"], "boun")
+    assert [c.value for c in offered] == ["Bouncer"]
+    offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card"], "A Ony")
+    assert [c.value for c in offered] == ["A Onyx"]                             # 2Xd6
     offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card", "--game", "cnc"], "Bat")
     assert "Batman" in [c.value for c in offered]
     offered = ShellComplete(group, {}, "pbd", "_PBD_COMPLETE").get_completions(["card", "--game", "ttc"], "don")

@@ -399,6 +399,12 @@ class BoysTown(CardGame):
         return [head, *lines], {"final": bool(state.result), "scores": [s.data() for s in all_],
                                 "winners": score.winners(state) if state.deck is not None else []}
 
+    def svg(self, state: State) -> str:
+        """Return the table as an SVG picture (``pbd show --svg FILE``): Towns, hands, piles, whose turn."""
+        from pbd.games.boystown.svg import svg
+
+        return svg(state)
+
     def sample_decks(self) -> list[str]:
         """Return the bundled catalogue (one serves every seat)."""
         return ["standard"]

@@ -63,7 +63,7 @@ def render(state: State) -> list[str]:
         return body
     body += [status_line(state), _phase_line(state)]
     if state.deck is not None:
-        body.append(_piles_line(state))
+        body.append(piles_line(state))
     if state.owed or state.mills:
         body.append("Owed: " + "; ".join([f"{w} draws 1 ({why})" for w, why in state.owed]
                                          + ([f"{state.mills} card(s) to the discard pile"] if state.mills else [])))
@@ -110,7 +110,8 @@ def _phase_line(state: State) -> str:
     return "Phase: " + " · ".join(parts)
 
 
-def _piles_line(state: State) -> str:
+def piles_line(state: State) -> str:
+    """Return the draw and discard pile sizes and the top of the discard pile (face down until turned up)."""
     ids = cards.pile(state.deck, cards.DISCARD)
     top = ""
     if ids:

@@ -516,54 +516,15 @@ class CncGame(Playable):
 
 
 def _full_names(state: State, player: str, move, catalogue: Catalogue):
-    """Return ``move`` with its cards written by their full names ("play spider" -> "play Spider-Man",
-    "spider attacks nill" -> "Spider-Man attacks Nill").
+    """Return ``move`` with its cards, attacks and abilities written by their full names ("play spider" ->
+    "play Spider-Man", "spider attacks nill" -> "Spider-Man attacks Nill", "discard nill" -> "discard Nill").
 
     The log records the move as written, so the log reads in full names.  A name is
-    resolved the way the rules resolve it (the card in hand; your character; the opposing
-    character), else left as typed (the rules then say what is wrong with it).
+    resolved the way the rules resolve it, else left as typed (:mod:`.fullnames`).
     """
-    from pbd.games.cnc.cards import match_name
-    from pbd.games.cnc.notation import parse_move
-    from pbd.games.cnc.state import keys_of
+    from pbd.games.cnc.fullnames import full_names
 
-    if len(state.sides) != 2:
-        return move
-    me, opp = state.side(player), state.opponent(player)
-    if move.kind == "play":
-        if HIDDEN in me.hand:
-            return move
-        fields = {"card": lambda t: catalogue.get(t).name if t in catalogue else match_name(t, me.hand)}
-    elif move.kind in ("attack", "use", "withdraw"):
-        fields = {"card": lambda t: rules._pick(catalogue, t, keys_of(me.characters), "character")}
-        if move.kind == "attack" and not rules._is_cp_word(move.target, opp):
-            fields["target"] = lambda t: rules._pick(catalogue, t, keys_of(opp.characters), "character")
-    else:
-        return move
-    text = move.source
-    for field_, resolve in fields.items():
-        typed_ = getattr(move, field_)
-        try:
-            name = resolve(typed_) if typed_ else typed_
-        except (PbdError, KeyError):
-            return move
-        if name != typed_:
-            text = _swap_word(text, typed_, name, first=field_ == "card")
-    if text == move.source:
-        return move
-    try:
-        full = parse_move(text)
-    except PbdError:
-        return move
-    same = full.kind == move.kind and full.detail == move.detail and full.then == move.then
-    return full if same and full.card and (move.kind != "play" or full.card in me.hand) else move
-
-
-def _swap_word(text: str, old: str, new: str, first: bool) -> str:
-    """Return ``text`` with its first (``first``) or last occurrence of ``old`` (any case) replaced by ``new``."""
-    low, key = text.lower(), old.lower()
-    at = low.find(key) if first else low.rfind(key)
-    return text if at < 0 else text[:at] + new + text[at + len(old):]
+    return full_names(state, player, move, catalogue, (_ENGINE or _engine())[0])
 
 
 def _check_name(player: str) -> None:

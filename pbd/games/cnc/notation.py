@@ -91,6 +91,11 @@ def parse_move(text: str) -> Move:
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
 
 
+def form_of(text: str) -> re.Match | None:
+    """Return the match of the first move form ``text`` (a move's ``source``) takes: its named parts and their spans."""
+    return next((m for _, pattern in _PATTERNS if (m := re.match(pattern, text, re.I))), None)
+
+
 def _build(kind: str, m: re.Match, source: str) -> Move:
     g = m.groupdict()
     if kind == "draw":

@@ -4,15 +4,17 @@
 name, CP and AP, hand and deck counts, discards toward Attrition, cities, and each character
 as a card framed in its class colour with HP/max HP, a health bar and its statuses; the
 header says whose turn it is (or the result).  Every text comes from the document, which
-anyone can edit: it is escaped (:func:`xml.sax.saxutils.escape`) and cut to a bounded length.
+anyone can edit: it is escaped and cut to a bounded length (:mod:`pbd.picture`).
 """
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import quoteattr
 
 from pbd.games.cnc.cards import Catalogue
 from pbd.games.cnc.state import ATTRITION_LIMIT, Side, State, key_of
+from pbd.picture import cut as _cut
+from pbd.picture import text as _text
 
 WIDTH = 960
 CARD_W, CARD_H, GAP = 132, 92, 10
@@ -21,8 +23,6 @@ HALF = 250
 COLOURS = {"Blue": "#1f5fbf", "Gray": "#777777", "Yellow": "#c9a400", "Green": "#2e8b3d", "Orange": "#e07b00",
            "Red": "#c62828", "Black": "#222222"}
 STATUS_COLOURS = {"frozen": "#0097a7", "poisoned": "#2e7d32", "confused": "#8e24aa"}
-#: the longest text drawn from the document (names are cut, never the picture's layout)
-MAX_TEXT = 40
 PER_ROW = (WIDTH - 20) // (CARD_W + GAP)
 
 
@@ -97,14 +97,3 @@ def _card(char, key: str, x: int, y: int, cat: Catalogue) -> list[str]:
         out.append(_text(x + CARD_W - 30, y + 50, "+" * min(char.combo, 3), 12, bold=True))
     out.append("</g>")
     return out
-
-
-def _cut(text: str, limit: int = MAX_TEXT) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _text(x: int, y: int, text: str, size: int, bold: bool = False, fill: str = "#000000") -> str:
-    """Return an SVG text element; ``text`` is escaped (it may come from the document)."""
-    weight = ' font-weight="bold"' if bold else ""
-    return f'<text x="{x}" y="{y}" font-size="{size}"{weight} fill="{fill}">{escape(_cut(text, 120))}</text>'

@@ -1,0 +1,167 @@
+"""A C&C move rewritten in full card names, so the log reads "play Spider-Man", not "play spider".
+
+:func:`full_names` resolves each name of a move the way the rules will — the card in your
+hand, your character, the opposing character, an attack or ability of the acting character,
+the card a discard takes — and writes the full name in place of what was typed, keeping the
+rest of the text (the verb, "from hand", "then ...") as the player wrote it.  A name it cannot
+resolve the way the rules do is left as typed: the rules then say what is wrong with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbd.errors import PbdError
+from pbd.games.cnc.cards import Catalogue, match_name
+from pbd.games.cnc.notation import Move, form_of, parse_move
+from pbd.games.cnc.state import HIDDEN, Side, State, find_key, keys_of
+
+#: the errors of a name that does not resolve (left as typed)
+_UNRESOLVED = (PbdError, KeyError, ValueError, StopIteration, TypeError)
+
+
+def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> Move:
+    """Return ``move`` with its names written in full, or ``move`` itself where nothing changes or is sure.
+
+    ``rules`` is the rules module (loaded lazily by the game).
+    """
+    if len(state.sides) != 2:
+        return move
+    me, opp = state.side(player), state.opponent(player)
+    owed = any(p.player == me.name and p.kind == "discard" for p in state.pending)
+    names = _Names(cat, rules, me, opp, owed)
+    changes = {f: n for f, n in names.of(move).items() if n and n != getattr(move, f)}
+    if not changes:
+        return move
+    try:
+        full = parse_move(_rewrite(move.source, changes))
+    except PbdError:
+        return move
+    same = full == replace(move, **changes, source=full.source)
+    return full if same and (move.kind != "play" or full.card in me.hand) else move
+
+
+def _rewrite(text: str, changes: dict[str, str]) -> str:
+    """Return ``text`` with the parts of the move form named in ``changes`` replaced, right to left."""
+    m = form_of(text)
+    if m is None:
+        return text
+    spans = sorted(((m.span(f), new) for f, new in changes.items() if m.groupdict().get(f)), reverse=True)
+    for (start, end), new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+class _Names:
+    """Resolve the names of one move against a position (each resolver raises where the rules would)."""
+
+    def __init__(self, cat: Catalogue, rules, me: Side, opp: Side, owed: bool = False):
+        self.cat, self.rules, self.me, self.opp, self.owed = cat, rules, me, opp, owed
+
+    def of(self, move: Move) -> dict[str, str]:
+        """Return ``{field: full name}`` for the fields of ``move`` that resolve."""
+        out: dict[str, str] = {}
+        resolvers = getattr(self, f"_{move.kind}", None)
+        for field_, resolve in (resolvers(move) if resolvers else {}).items():
+            typed = getattr(move, field_)
+            try:
+                out[field_] = resolve(typed) if typed else ""
+            except _UNRESOLVED:
+                continue
+        return out
+
+    def _play(self, move: Move) -> dict:
+        if HIDDEN in self.me.hand:
+            return {}
+        out = {"card": lambda t: self.cat.get(t).name if t in self.cat else match_name(t, self.me.hand)}
+        try:
+            card = self.cat.get(out["card"](move.card))
+        except _UNRESOLVED:
+            return out
+        if card.kind == "event":
+            out["target"] = lambda t: self._target(card.target, t)
+        return out
+
+    def _attack(self, move: Move) -> dict:
+        out = self._actor_fields()
+        if not self.rules._is_cp_word(move.target, self.opp):
+            out["target"] = lambda t: self._pick(t, keys_of(self.opp.characters))
+        out["detail"] = lambda t: match_name(t, [a.name for a in self._card_of(move.card).attacks])
+        return out
+
+    def _use(self, move: Move) -> dict:
+        out = self._actor_fields()
+        out["detail"] = lambda t: self._ability(move.card, t).name
+        out["target"] = lambda t: self._target(self._ability(move.card, move.detail).target, t)
+        return out
+
+    def _withdraw(self, move: Move) -> dict:
+        return self._actor_fields()
+
+    def _discard(self, move: Move) -> dict:
+        place = move.detail or self._place(move.card)
+        if place == "hand":
+            return {"card": lambda t: self._hand_name(t, move.detail)}
+        if place == "field":
+            return {"card": lambda t: self._field_name(t, move.detail)}
+        return {}
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _actor_fields(self) -> dict:
+        return {"card": lambda t: self._pick(t, keys_of(self.me.characters))}
+
+    def _pick(self, text: str, names: list[str]) -> str:
+        return self.rules._pick(self.cat, text, names, "card")
+
+    def _card_of(self, typed: str):
+        """Return the catalogue card of the acting character ``typed`` names."""
+        chars = self.me.characters
+        return self.cat.get(chars[find_key(chars, self._pick(typed, keys_of(chars)))].name)
+
+    def _ability(self, typed_actor: str, typed: str):
+        abilities = self._card_of(typed_actor).abilities
+        wanted = match_name(typed, [a.name for a in abilities])
+        return next(a for a in abilities if a.name == wanted)
+
+    def _target(self, spec: str, text: str) -> str:
+        """Return the full name of a target of kind ``spec`` (a CP word stays as typed)."""
+        me, opp = self.me, self.opp
+        if spec == "opposing character or cp" and self.rules._is_cp_word(text, opp):
+            return text
+        sides = {"opposing character or cp": [opp], "opposing character": [opp], "friendly character": [me],
+                 "any character": [opp, me]}.get(spec)
+        if sides is not None:
+            return self._pick(text, [k for s in sides for k in keys_of(s.characters)])
+        side = {"opposing city": opp, "own city": me}[spec]
+        return self._pick(text, [c for c in side.cities if self.cat.get(c).kind == "city"])
+
+    def _place(self, typed: str) -> str:
+        """Return where an unplaced discard takes its card from, as the rules decide ("" when they ask)."""
+        on_field = self.rules._on_field(None, self.me, typed)
+        in_hand = self.rules._in_hand(self.me, typed)
+        if on_field and in_hand:
+            return "hand" if self.owed else ""
+        return "field" if on_field else "hand"
+
+    def _hand_name(self, text: str, placed: str) -> str:
+        """Return the card in your hand ``text`` names; unplaced, the full name must lead the rules to the hand too.
+
+        :raises ValueError: it would not.
+        """
+        name = self.cat.get(text).name if text in self.cat else match_name(text, [c for c in self.me.hand
+                                                                                 if c != HIDDEN])
+        if not placed and self._place(name) != "hand":
+            raise ValueError(name)
+        return name
+
+    def _field_name(self, text: str, placed: str) -> str:
+        """Return the key of a card of yours in play; unplaced, the full name must lead the rules to the field too.
+
+        :raises ValueError: it would not.
+        """
+        keys = keys_of(self.me.characters) + [c for c in self.me.cities if self.cat.get(c).kind != "porter"]
+        name = self._pick(text, keys)
+        if not placed and self._place(name) != "field":
+            raise ValueError(name)
+        return name

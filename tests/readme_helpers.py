@@ -1,0 +1,21 @@
+"""Running a README tutorial block (```console-GAME) as written: each ``$ pbd ...`` line, its exit code checked."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def run_block(pbd, fence: str, at_least: int = 10) -> None:
+    """Run every ``$ pbd`` line of the README's ```FENCE block; a ``# exit N`` comment gives the code expected."""
+    block = re.search(rf"```{re.escape(fence)}\n(.*?)```", README, re.S).group(1)
+    lines = [ln for ln in block.splitlines() if ln.startswith("$ pbd ")]
+    assert len(lines) >= at_least
+    for line in lines:
+        command, _, comment = line[2:].partition("  #")
+        m = re.search(r"exit (\d)", comment)
+        result = pbd(*shlex.split(command)[1:])
+        assert result.exit_code == (int(m.group(1)) if m else 0), f"{command}\n{result.output}"
