@@ -84,8 +84,9 @@ class State:
 
     def side(self, name: str) -> Side:
         """Return the side of the player called ``name`` (case-insensitive)."""
+        folded = name.casefold()
         for s in self.sides:
-            if s.name.casefold() == name.casefold():
+            if s.name.casefold() == folded:
                 return s
         raise KeyError(name)
 
@@ -174,6 +175,8 @@ def opening_owed(state: State, name: str) -> bool:
     if folded not in index.commits:
         return False
     drawn = index.memo.get("cnc-openings")
+    if drawn is not None and folded in drawn[1]:
+        return False                                # drawn already (the log only grows while the index fits)
     if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
         seen = set() if drawn is None else drawn[1]
         seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:] if e.text.startswith(OPENING))
