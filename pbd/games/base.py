@@ -892,13 +892,15 @@ class Chance:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
         sec = self._secrets(player)
         pub = self.meta.player(player)
-        cards = []
+        cards: list[str] = []
+        beacon = ""
         for _ in range(n):
             remaining = sec.remaining()
             if not remaining:
                 break
+            beacon = beacon or self._beacon_or_refuse(player)   # no chain value is published between the cards
             counter = pub.draws if pub else len(sec.drawn)
-            pos = fairplay.draw(sec.seed, counter, self._beacon_or_refuse(player), remaining)
+            pos = fairplay.draw(sec.seed, counter, beacon, remaining)
             self._note(player, "draw", counter)
             sec.drawn.append(pos)
             cards.append(sec.deck[pos - 1])

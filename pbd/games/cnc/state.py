@@ -170,13 +170,16 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    index = state.meta.log_index()
     folded = name.casefold()
+    index = state.meta.__dict__.get("_log_index")
+    if index is not None and index.fits(state.meta.log):
+        drawn = index.memo.get("cnc-openings")
+        if drawn is not None and folded in drawn[1]:
+            return False                            # drawn already (the log only grows while the index fits)
+    index = state.meta.log_index()
     if folded not in index.commits:
         return False
     drawn = index.memo.get("cnc-openings")
-    if drawn is not None and folded in drawn[1]:
-        return False                                # drawn already (the log only grows while the index fits)
     if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
         seen = set() if drawn is None else drawn[1]
         seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:] if e.text.startswith(OPENING))
