@@ -5,6 +5,9 @@
   the median of 15 runs of each, taken in turn (so a busy machine slows them alike).
   The commands run as after ``pip install``: bytecode compiled and one warm-up run
   (which fills the start-up and catalogue caches), ``PYTHONDONTWRITEBYTECODE`` unset.
+  The floor under any command is measured alongside: ``python -c "import click"`` and
+  ``import click`` plus the standard-library modules ``pbd show`` needs beyond click's own
+  (:data:`FLOOR_STDLIB`).
 * Twin Tower City ``check`` and ``score`` on a finished five-round board: CPU time of the
   command itself, after start-up (``import pbd.cli``), in a fresh process; median of 5.
 * Engine: C&C moves parsed, validated and applied per second in process (``Game.play``
@@ -40,6 +43,10 @@ sys.path.insert(0, str(ROOT))
 
 RUNS = 15
 MOVE = "pbd move 'draw' (C&C)"
+CLICK = "python -c 'import click'"
+#: the standard-library modules ``pbd show`` imports beyond what click imports (the floor under any command)
+FLOOR_STDLIB = "hashlib, hmac, json, dataclasses, copy, pathlib, locale"
+FLOOR = "python -c 'import click + stdlib pbd show needs'"
 
 
 # -- engine ---------------------------------------------------------------------------------
@@ -169,6 +176,8 @@ def startup(folder: Path, env: dict) -> dict[str, float]:
     match = Match(cnc, folder / "home")
     commands = {
         "python -c pass": ([sys.executable, "-c", "pass"], None),
+        CLICK: ([sys.executable, "-c", "import click"], None),
+        FLOOR: ([sys.executable, "-c", f"import click, {FLOOR_STDLIB}"], None),
         "pbd show (C&C)": (pbd + ["show", str(cnc)], None),
         MOVE: (pbd + ["move", str(cnc), "--as", "Ann", "draw"], match.reset),
         "pbd show (Twin Tower City)": (pbd + ["show", str(ttc)], None),

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pbd.errors import DeckFormatError
 from pbd.paths import resource_dir
+from pbd.textfile import read_text_file  # noqa: F401  (read_text_file stays importable from here)
 
 #: the most copies one shorthand line may ask for (a guard against "99999999x Nill")
 MAX_SHORTHAND = 999
@@ -285,29 +286,6 @@ def install(text: str, suffix: str) -> str:
     except OSError as exc:
         raise DeckFormatError(f"cannot install into {installed_dir()}: {exc.strerror or exc}") from None
     return name
-
-
-def read_text_file(path: Path, what: str, limit: int = 1_000_000) -> str:
-    """Return a deck list's or catalogue's text, refusing what is not a small UTF-8 regular file.
-
-    Errors name the file and what is wrong, never its contents.
-
-    :raises DeckFormatError: missing, not a regular file, too large, or not UTF-8 text.
-    """
-    import stat
-
-    try:
-        info = Path(path).stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise DeckFormatError(f"not a {what} file (a folder, device or pipe)", source=str(path))
-        if info.st_size > limit:
-            raise DeckFormatError(f"the {what} is larger than {limit:,} bytes", source=str(path))
-        with open(path, "rb") as fh:
-            return fh.read(limit + 1).decode("utf-8")
-    except UnicodeDecodeError:
-        raise DeckFormatError(f"the {what} is not UTF-8 text", source=str(path)) from None
-    except OSError as exc:
-        raise DeckFormatError(f"cannot read the {what}: {exc.strerror or exc}", source=str(path)) from None
 
 
 def load_toml(text: str, source: str) -> dict:

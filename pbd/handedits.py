@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 
-from pbd import audit, private
+from pbd import private
 from pbd.errors import DocumentFormatError, PbdError
 
 #: The key of the checked position in a seat's private state (``Secrets.extra``).
@@ -62,6 +62,8 @@ def differences(game, board, text: str, rec: dict | None) -> list[str] | None:
 
 def _rebuild(game, board, start):
     """Return the log replayed (from ``start``, or from the beginning), or None if it cannot be replayed to the end."""
+    from pbd import audit       # only when there is something to replay: a board already checked needs none
+
     try:
         rebuilt = audit.rebuild(game, board, {}, start)
     except NotImplementedError:
@@ -88,6 +90,8 @@ def _start(game, board, rec: dict | None):
     deck = getattr(state, "deck", None)
     if deck is not None and hasattr(deck, "oracle"):
         deck.oracle = getattr(board, "deck", None)      # a shared deck's cards turned up since, read from the board
+    from pbd import audit
+
     for entry in log[n:]:
         m = audit.TAKEBACK_RE.match(entry.text)
         if m and int(m.group("a")) <= n:

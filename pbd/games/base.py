@@ -363,12 +363,14 @@ class Meta:
             self._publish(player)
         entry = LogEntry(len(self.log) + 1, player, text, list(self.pending_events), fresh=True)
         self.pending_events.clear()
+        published = self.published
         for p in self.fairplay:
-            if p.chain_index != self.published.get(p.name, 0):
+            if p.chain_index != published.get(p.name, 0):
                 entry.published[p.name] = p.chain_index
-                self.published[p.name] = p.chain_index
-        entry.heads = {k: v for k, v in self.pending_heads.items() if k in entry.published}
-        self.pending_heads.clear()
+                published[p.name] = p.chain_index
+        if self.pending_heads:
+            entry.heads = {k: v for k, v in self.pending_heads.items() if k in entry.published}
+            self.pending_heads.clear()
         pub = self.player(player)
         if pub is not None and pub.chain_index == 0 and pub.commitment and self.commit_entry(pub.name) is None:
             entry.commit = (pub.commitment, pub.chain)
@@ -395,8 +397,12 @@ class Meta:
     def log_index(self) -> _LogIndex:
         """Return the index of the log's commitments and publications (brought up to date)."""
         index = self.__dict__.get("_log_index")
-        if index is None or not index.fits(self.log):
-            index = self.__dict__["_log_index"] = _LogIndex(self.log)
+        log = self.log
+        if index is not None and index.log is log and index.count == len(log) and (
+                not index.count or log[-1] is index.last):
+            return index                    # nothing appended since the last call
+        if index is None or not index.fits(log):
+            index = self.__dict__["_log_index"] = _LogIndex(log)
         index.catch_up()
         return index
 
@@ -459,8 +465,9 @@ class Meta:
 
     def player(self, name: str) -> PlayerMeta | None:
         """Return the fair-play record of ``name`` (case-insensitive), if any."""
+        folded = name.casefold()
         for p in self.fairplay:
-            if p.name.casefold() == name.casefold():
+            if p.name.casefold() == folded:
                 return p
         return None
 
@@ -741,7 +748,8 @@ class Secrets:
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet."""
-        return sorted(set(range(1, len(self.deck) + 1)).difference(self.drawn))
+        drawn = set(self.drawn)
+        return [i for i in range(1, len(self.deck) + 1) if i not in drawn]
 
 
 class Game:
@@ -821,7 +829,8 @@ class Chance:
         return player.casefold() in self.secrets
 
     def _others(self, player: str) -> list[PlayerMeta]:
-        return [p for p in self.meta.fairplay if p.name.casefold() != player.casefold()]
+        folded = player.casefold()
+        return [p for p in self.meta.fairplay if p.name.casefold() != folded]
 
     def beacon(self, player: str) -> str:
         """Return the beacon of ``player``'s next event: every other seat's latest published chain value."""
@@ -883,13 +892,15 @@ class Chance:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
         sec = self._secrets(player)
         pub = self.meta.player(player)
-        cards = []
+        cards: list[str] = []
+        beacon = ""
         for _ in range(n):
             remaining = sec.remaining()
             if not remaining:
                 break
+            beacon = beacon or self._beacon_or_refuse(player)   # no chain value is published between the cards
             counter = pub.draws if pub else len(sec.drawn)
-            pos = fairplay.draw(sec.seed, counter, self._beacon_or_refuse(player), remaining)
+            pos = fairplay.draw(sec.seed, counter, beacon, remaining)
             self._note(player, "draw", counter)
             sec.drawn.append(pos)
             cards.append(sec.deck[pos - 1])

@@ -15,8 +15,8 @@ from pbd import fairplay, paths
 from pbd.errors import BackendError, DocumentFormatError, IllegalMoveError, PbdError, UsageError
 from pbd.games.base import Chance, Meta, Playable, Secrets
 from pbd.games.cnc import board
-from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue
-from pbd.games.cnc.state import (HAND_LIMIT, HIDDEN, OPENING, OPENING_HAND, Side, State, clone, key_of,
+from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue, match_name
+from pbd.games.cnc.state import (HAND_LIMIT, HIDDEN, OPENING, OPENING_HAND, Side, State, clone, key_of, keys_of,
                                  opening_owed)
 
 DECK_SIZE = 50
@@ -206,6 +206,8 @@ class CncGame(Playable):
 
     def _need_opening(self, state: State, player: str, chance: Chance) -> list[str]:
         owed = opening_owed(state, player)
+        if not owed and not state.first_choice:
+            return []                       # the common case: both hands drawn, the first player chosen
         out = self.settle(state, player, chance) if owed else []    # nothing to settle once drawn (see pending)
         if owed and opening_owed(state, player):
             creator = state.sides[0].name
@@ -249,10 +251,11 @@ class CncGame(Playable):
         rules, parse_moves = _ENGINE or _engine()
         moves = parse_moves(notation)
         out = self._need_opening(state, player, chance)
-        ctx = rules.Ctx(state, self.catalogue, chance, player)
+        cat = self.catalogue
+        ctx = rules.Ctx(state, cat, chance, player)
         out += _resolve_reveals(ctx)
         for i, move in enumerate(moves, 1):
-            move = move if as_logged else _full_names(state, player, move, self.catalogue)
+            move = move if as_logged or move.kind not in _NAMED else _full_names(state, player, move, cat)
             try:
                 summary = rules.apply(ctx, move)
             except PbdError as exc:
@@ -513,6 +516,10 @@ class CncGame(Playable):
             side.hand[side.hand.index(HIDDEN)] = name
         elif not strict:
             side.hand.append(name)
+
+
+#: the move kinds whose card names :func:`_full_names` writes in full
+_NAMED = frozenset(("play", "attack", "use", "withdraw", "discard"))
 
 
 def _full_names(state: State, player: str, move, catalogue: Catalogue):

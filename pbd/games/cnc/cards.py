@@ -238,7 +238,7 @@ def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
     :raises DeckFormatError: the file is missing, not TOML, or a card breaks the schema.
     """
     from pbd import cache
-    from pbd.decks import read_text_file
+    from pbd.textfile import read_text_file
 
     path = Path(path)
     if not path.exists():

@@ -59,6 +59,26 @@ _PATTERNS = [
                r"(?:\s+then\s+(?P<then>.+))?$"),
 ]
 _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
+#: the first words each form needs (the forms not listed start with a card name: always tried)
+_FIRST_WORDS = {"end": ("end", "pass", "done"), "decide": ("accept", "reject"), "draw": ("draw",),
+                "adjust": ("adjust",), "play": ("play", "cast", "put"), "withdraw": ("withdraw", "return"),
+                "discard": ("discard",)}
+_COMPILED: list[tuple[str, re.Pattern, tuple[str, ...] | None]] = []
+
+
+def _forms(clean: str) -> list[tuple[str, re.Pattern]]:
+    """Return the move forms, compiled, that ``clean`` could match, in the order they are tried.
+
+    A form that starts with fixed words is skipped when the text's first word is none of
+    them (an ASCII word compared case-insensitively, as the pattern would); any other
+    first word tries every form.
+    """
+    if not _COMPILED:
+        _COMPILED.extend((kind, re.compile(pattern, re.I), _FIRST_WORDS.get(kind)) for kind, pattern in _PATTERNS)
+    first = clean.split(" ", 1)[0].lower()
+    if not first.isascii():
+        return [(kind, pattern) for kind, pattern, _ in _COMPILED]
+    return [(kind, pattern) for kind, pattern, words in _COMPILED if words is None or first in words]
 
 
 def parse_moves(text: str) -> list[Move]:
@@ -66,8 +86,12 @@ def parse_moves(text: str) -> list[Move]:
 
     :raises NotationError: a move matches no known form; the examples are listed.
     """
-    parts = [p.strip() for p in text.replace("\n", ";").split(";")]
-    parts = [p for p in parts if p]
+    if ";" not in text and "\n" not in text:      # the common case: one move
+        one = text.strip()
+        parts = [one] if one else []
+    else:
+        parts = [p.strip() for p in text.replace("\n", ";").split(";")]
+        parts = [p for p in parts if p]
     if not parts:
         raise NotationError("no move given", hint="for example: " + "; ".join(EXAMPLES[:3]))
     return [parse_move(p) for p in parts]
@@ -80,8 +104,8 @@ def parse_move(text: str) -> Move:
     :raises NotationError: it matches no known form.
     """
     clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
-    for kind, pattern in _PATTERNS:
-        m = re.match(pattern, clean, re.I)
+    for kind, pattern in _forms(clean):
+        m = pattern.match(clean)
         if m:
             return _build(kind, m, clean)
     if m := re.match(r"^(?P<who>.+?)\s+attacks?$", clean, re.I):

@@ -84,8 +84,9 @@ class State:
 
     def side(self, name: str) -> Side:
         """Return the side of the player called ``name`` (case-insensitive)."""
+        folded = name.casefold()
         for s in self.sides:
-            if s.name.casefold() == name.casefold():
+            if s.name.casefold() == folded:
                 return s
         raise KeyError(name)
 
@@ -169,8 +170,13 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    index = state.meta.log_index()
     folded = name.casefold()
+    index = state.meta.__dict__.get("_log_index")
+    if index is not None and index.fits(state.meta.log):
+        drawn = index.memo.get("cnc-openings")
+        if drawn is not None and folded in drawn[1]:
+            return False                            # drawn already (the log only grows while the index fits)
+    index = state.meta.log_index()
     if folded not in index.commits:
         return False
     drawn = index.memo.get("cnc-openings")
