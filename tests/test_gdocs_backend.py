@@ -311,9 +311,7 @@ def test_plan_never_touches_the_final_newline():
 TEXT = st.text(st.sampled_from(list("ab \n·é😀\U0001F9D9")), max_size=40)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(old=TEXT, new=TEXT, bold=st.integers(0, 40))
-def test_any_text_round_trips_through_the_server(docs_server, old, new, bold):
+def _round_trip(docs_server, old, new, bold):
     gid = docs_server.create_document(old)
     doc = open_document(f"gdoc:{gid}")
     snap = doc.read()
@@ -322,6 +320,23 @@ def test_any_text_round_trips_through_the_server(docs_server, old, new, bold):
     expected = new if new.endswith("\n") else new + "\n"
     assert docs_server.text(gid) == expected
     assert doc.read().text == expected
+
+
+_CASES = given(old=TEXT, new=TEXT, bold=st.integers(0, 40))
+_FIXTURE = [HealthCheck.function_scoped_fixture]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=_FIXTURE)
+@_CASES
+def test_any_text_round_trips_through_the_server(docs_server, old, new, bold):
+    _round_trip(docs_server, old, new, bold)
+
+
+@pytest.mark.long
+@settings(max_examples=300, deadline=None, suppress_health_check=_FIXTURE)
+@_CASES
+def test_any_text_round_trips_through_the_server_many_cases(docs_server, old, new, bold):
+    _round_trip(docs_server, old, new, bold)
 
 
 def test_the_server_refuses_what_google_would_and_answers_in_google_shapes(docs_server):

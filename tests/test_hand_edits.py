@@ -74,6 +74,21 @@ def test_a_spectator_check_replays_from_the_start_and_show_stays_quiet(pbd, matc
     assert "changed by hand" not in show.stderr       # no record here: show does not replay the whole log
 
 
+def test_a_spectator_replays_a_board_once_and_a_changed_board_again(pbd, match, monkeypatch, tmp_path):
+    """A clean full replay is remembered by the board's exact text (PBD_HOME/cache), so checking the same board
+    again replays nothing; any edit changes the text, so it is replayed and named."""
+    _opening(pbd, match)
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
+    assert pbd("check", match, ok=True).stderr == ""
+    markers = list((tmp_path / "spectator" / "cache" / "verified").iterdir())
+    assert len(markers) == 1
+    assert pbd("check", match, ok=True).stderr == ""
+    match.write_text(_tamper(match.read_text()))
+    check = pbd("check", match)
+    assert check.exit_code == 0 and all(w in check.stderr for w in WORDS)
+    assert len(list(markers[0].parent.iterdir())) == 1      # a board with differences is never marked clean
+
+
 def test_the_checked_position_follows_the_match(pbd, match, tmp_path):
     """The record is the last board checked (or written): the next command replays only what came after."""
     _opening(pbd, match)
