@@ -44,6 +44,38 @@ def step(pbd, doc, pick=lambda moves: moves[0], players=("Lia", "Max")):
     return None
 
 
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A Twin Tower City match played to the end once per module (first player by lot): its document and PBD_HOME."""
+    import os
+
+    from conftest import Pbd
+
+    folder = tmp_path_factory.mktemp("ttc-finished")
+    saved = os.environ.get("PBD_HOME")
+    os.environ["PBD_HOME"] = str(folder / "pbd-home")
+    try:
+        pbd = Pbd()
+        doc = start(pbd, folder, first="random")
+        while step(pbd, doc, pick=lambda m: m[-1]) is not None:
+            pass
+    finally:
+        if saved is None:
+            del os.environ["PBD_HOME"]
+        else:
+            os.environ["PBD_HOME"] = saved
+    return folder
+
+
+def finished_copy(finished, tmp_path):
+    """Return this test's own copy of the finished match (document and every seat's private state)."""
+    import shutil
+
+    shutil.copytree(finished / "pbd-home", tmp_path / "pbd-home", dirs_exist_ok=True)
+    shutil.copy(finished / "match.txt", tmp_path / "match.txt")
+    return tmp_path / "match.txt"
+
+
 def test_deal_gives_each_player_twelve_private_cards_and_keeps_round_cards_secret(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()
@@ -110,10 +142,8 @@ def test_first_random_is_decided_by_the_round_one_pair(pbd, tmp_path):
     assert f"First: {'Light' if (a + b) % 2 == 0 else 'Dark'}" in text
 
 
-def test_a_full_match_ends_with_a_result_and_no_legal_moves(pbd, tmp_path):
-    doc = start(pbd, tmp_path)
-    while step(pbd, doc, pick=lambda m: m[-1]) is not None:
-        pass
+def test_a_full_match_ends_with_a_result_and_no_legal_moves(pbd, tmp_path, finished):
+    doc = finished_copy(finished, tmp_path)
     text = doc.read_text()
     assert re.search(r"^Turn: over: (Light wins|Dark wins|the match is drawn)", text, re.MULTILINE)
     assert legal(pbd, doc, "Lia") == legal(pbd, doc, "Max") == []
@@ -415,10 +445,8 @@ def test_a_played_card_that_was_never_dealt_to_the_player_is_caught_by_their_pbd
     assert r.exit_code == 3 and "never dealt" in r.output
 
 
-def test_after_both_reveal_check_audits_the_whole_deal(pbd, tmp_path):
-    doc = start(pbd, tmp_path)
-    while step(pbd, doc) is not None:
-        pass
+def test_after_both_reveal_check_audits_the_whole_deal(pbd, tmp_path, finished):
+    doc = finished_copy(finished, tmp_path)
     pbd("reveal", doc, "--as", "Lia", ok=True)
     pbd("reveal", doc, "--as", "Max", ok=True)
     assert pbd("check", doc).exit_code == 0
@@ -430,10 +458,8 @@ def test_after_both_reveal_check_audits_the_whole_deal(pbd, tmp_path):
     assert r.exit_code == 1 and "which the deal never gave Lia" in r.output
 
 
-def test_replay_and_audit_rebuild_a_finished_match_and_spot_a_hand_edit(pbd, tmp_path):
-    doc = start(pbd, tmp_path, first="random")
-    while step(pbd, doc) is not None:
-        pass
+def test_replay_and_audit_rebuild_a_finished_match_and_spot_a_hand_edit(pbd, tmp_path, finished):
+    doc = finished_copy(finished, tmp_path)
     r = pbd("replay", doc)
     assert r.exit_code == 0 and "exactly this board" in r.output
     assert pbd("audit", doc).exit_code == 0
