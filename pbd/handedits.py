@@ -65,7 +65,7 @@ def _rebuild(game, board, start):
     from pbd import audit       # only when there is something to replay: a board already checked needs none
 
     try:
-        rebuilt = audit.rebuild(game, board, {}, start)
+        rebuilt = audit.rebuild(game, board, {}, start, public=True)
     except NotImplementedError:
         return None
     except (PbdError, KeyError, ValueError, IndexError, AttributeError, TypeError):

@@ -102,7 +102,12 @@ class BoysTown(CardGame):
             secrets.extra.pop("battle", None)
 
     def _learn_all(self, state: State, chance) -> None:
-        """Read the hand of every seat whose secrets this process holds (one seat on the CLI)."""
+        """Read the hand of every seat whose secrets this process holds (one seat on the CLI).
+
+        The hand-edit check's replay holds no seed (only stand-ins): it reads nothing.
+        """
+        if _public(chance):
+            return
         for sec in (getattr(chance, "secrets", {}) or {}).values():
             seat = self._name(state, sec.player)
             if sec.match_id != state.meta.match_id or seat not in state.seats or state.deck is None:
@@ -270,15 +275,18 @@ class BoysTown(CardGame):
         :raises PbdError: the entry breaks a rule.
         """
         text, seat = entry.text, entry.player
+        public = _public(chance)
         if state is None:
-            if not getattr(chance, "derived", None):
+            if not getattr(chance, "derived", None) and not public:
                 raise NotImplementedError("Boys' Town's log is replayed by pbd audit once every player has revealed")
-            dealt = _dealt(board_)
+            dealt = _shown(board_) if public else _dealt(board_)
             state = super().replay(None, entry, chance, board_, strict)
             state.deck.known.update(dealt)
             if any(e.text.startswith("first player by lot") for e in board_.meta.log):
                 state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
             return state
+        if public and state.deck is not None:
+            _read_shown(state.deck, board_)
         if text.startswith("joined"):
             return super().replay(state, entry, chance, board_, strict)
         if text.startswith(("locked and shuffled", "published", "flips ", "first player by lot")):
@@ -417,6 +425,30 @@ def _dealt(board_: State) -> dict[int, str]:
     :raises NotImplementedError: a seat has not revealed its seed yet.
     """
     return board_.deck.derive(_seeds(board_))[0]
+
+
+def _public(chance) -> bool:
+    """Return True if ``chance`` replays the log for the hand-edit check, before the seeds are known."""
+    return bool(getattr(chance, "public", False)) and not getattr(chance, "derived", None)
+
+
+def _shown(board_: State) -> dict[int, str]:
+    """Return every slot's card id that the document's deck shows face up (the hand-edit check's replay).
+
+    Every card a logged move names (built, flipped, used, discarded) ended face up there, so a
+    replay before the seeds are revealed reads it from the document; the other hand cards stay
+    unknown and only their count is replayed.
+    """
+    deck = getattr(board_, "deck", None)
+    return {i: s.card for i, s in deck.slots.items() if s.card is not None} if deck is not None else {}
+
+
+def _read_shown(deck, board_: State) -> None:
+    """Let a replayed deck (resumed from an earlier board) read the cards the document shows face up."""
+    for i, card in _shown(board_).items():
+        slot = deck.slots.get(i)
+        if slot is not None and slot.card is None and i not in deck.known:
+            deck.known[i] = card
 
 
 def _seeds(state: State) -> dict[str, bytes]:
