@@ -131,6 +131,8 @@ def _walk(owner: list[str], want, have, out: list[str], key: str = "") -> None:
             return
         for label, w, h in zip(labels, want, have):
             _walk(owner + [label], w, h, out)
+    elif _records(want) and _records(have) and want != have:
+        out.append(_sentence(owner, key, _labels(want), _labels(have)))     # rows added or removed: named
     elif want != have:
         out.append(_sentence(owner, key, want, have))
 

@@ -73,23 +73,49 @@ def _first_resident(doc, seat: str) -> str:
     return lines[start + 1]
 
 
-@pytest.mark.parametrize("how", ["removed", "added", "renamed"])
-def test_ben_edits_anns_town_and_ann_is_told(pbd, match_doc, how):
-    line = _first_resident(match_doc, "Ann")
+def _town_edit(doc, how: str) -> str:
+    """Ben's hand edit of Ann's first Town card (removed, another added, renamed, its AP raised); return the words named."""
+    line = _first_resident(doc, "Ann")
     name = line.strip().split(" (#")[0]
     other = "Brawler" if name != "Brawler" else "Shopkeeper"
-    new = {"removed": "", "added": f"{line}\n  {other} (#99) · AP 1 · TP 1",
-           "renamed": line.replace(name, other, 1)}[how]
-    _edit(match_doc, line + "\n", new + "\n" if new else "")
-    r = pbd("hand", match_doc, "--as", "Ann")
-    assert r.exit_code == 0, r.output
-    assert "Ann's town" in r.stderr and WARN in r.stderr, r.stderr
-    assert WARN in pbd("show", match_doc).stderr
+    ap = int(line.split("· AP ")[1].split(" ")[0])
+    new, words = {"removed": ("", f"Ann's town lost {name} by hand"),
+                  "added": (f"{line}\n  {other} (#99) · AP 1 · TP 1", "Ann's town"),
+                  "renamed": (line.replace(name, other, 1), "Ann's town"),
+                  "AP": (line.replace(f"· AP {ap} ", f"· AP {ap + 5} ", 1),
+                         f"Ann's {name}'s AP was changed by hand from {ap} to {ap + 5}")}[how]
+    _edit(doc, line + "\n", new + "\n" if new else "")
+    return words
+
+
+def _count_edit(doc, how: str) -> str:
+    """Ben's hand edit of a count: Ann's hand, the discard pile, its top card; return the words named."""
+    text = doc.read_text()
+    if how == "hand":
+        n = int(text.split("Ann · hand ")[1].split(" ")[0])
+        _edit(doc, f"Ann · hand {n} ", f"Ann · hand {n + 1} ")
+        return f"Ann's hand count was changed by hand from {n} to {n + 1}"
+    n = int(text.split("Discard pile: ")[1].split(" ")[0])
+    if how == "discard":
+        _edit(doc, f"Discard pile: {n}", f"Discard pile: {n + 2}")
+        return f"discard pile was changed by hand from {n} to {n + 2}"
+    top = text.split("(top: ")[1].split(")")[0]
+    other = "Brawler" if top != "Brawler" else "Shopkeeper"
+    _edit(doc, f"(top: {top})", f"(top: {other})")
+    return f"discard top was changed by hand from {top} to {other}"
+
+
+@pytest.mark.parametrize("how", ["removed", "added", "renamed", "AP", "hand", "discard", "top"])
+def test_ben_edits_the_board_and_every_command_of_ann_names_it(pbd, match_doc, how):
+    words = _town_edit(match_doc, how) if how in ("removed", "added", "renamed", "AP") else _count_edit(match_doc, how)
     before = match_doc.read_bytes()
-    state = pbd.json("show", match_doc)
-    who = state["to_move"][0]
-    moves = pbd.json("legal", match_doc, "--as", who)["moves"] or ["end turn"]
-    r = pbd("move", match_doc, "--as", who, moves[0])
+    for args in (("hand", match_doc, "--as", "Ann"), ("show", match_doc), ("legal", match_doc, "--as", "Ann")):
+        r = pbd(*args)
+        assert r.exit_code == 0, (args, r.output)
+        assert words in r.stderr and WARN in r.stderr, (args, r.stderr)
+        assert WARN not in r.stdout
+    who = pbd.json("show", match_doc)["to_move"][0]
+    r = pbd("move", match_doc, "--as", "Ann", "end turn" if who == "Ann" else "draw")
     assert r.exit_code == 3, r.output
-    assert "the log does not explain" in r.stderr and "Ann's town" in r.stderr
+    assert "the log does not explain" in r.stderr and words in r.stderr, r.stderr
     assert match_doc.read_bytes() == before

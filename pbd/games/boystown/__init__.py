@@ -246,7 +246,11 @@ class BoysTown(CardGame):
         self._sync(state)
 
     def _sync(self, state: State) -> None:
-        """Derive the open decisions from the battle, with the answers this pbd can list."""
+        """Derive the open decisions from the battle, with the answers this pbd can list.
+
+        (A state the rules touched describes its own figures, not those the document showed.)
+        """
+        state.shown = None
         found = rules.decisions(state)
         for d in found:
             d.answers = mv.legal(state, d.seat)
@@ -276,6 +280,8 @@ class BoysTown(CardGame):
         """
         text, seat = entry.text, entry.player
         public = _public(chance)
+        if state is not None:
+            state.shown = None          # a replayed state's figures are the rules' (see describe_board)
         if state is None:
             if not getattr(chance, "derived", None) and not public:
                 raise NotImplementedError("Boys' Town's log is replayed by pbd audit once every player has revealed")
@@ -354,8 +360,10 @@ class BoysTown(CardGame):
 
     def describe_board(self, state: State) -> dict:
         """Return the game's public data: catalogue, round, phase, Towns, piles, the questions asked."""
-        data = {"players": [{"name": s, "seat": i + 1, "hand": rules.hand_size(state, s),
+        shown = state.shown or {}
+        data = {"players": [{"name": s, "seat": i + 1, "hand": shown.get("hand", {}).get(s, rules.hand_size(state, s)),
                              "town": [r.name for r in state.seat(s).town] if state.seat(s) else [],
+                             "residents": _residents(state, s),
                              "turns": state.seat(s).turns if state.seat(s) else 0}
                             for i, s in enumerate(state.seats)],
                 "catalogue": state.catalogue, "first": "random" if state.first_random else state.first,
@@ -364,8 +372,9 @@ class BoysTown(CardGame):
                 "turns": {s.name: s.turns for s in state.people},
                 "decisions": [{"seat": d.seat, "prompt": d.prompt, "from": d.origin} for d in state.decisions]}
         if state.deck is not None:
-            data["draw_pile"] = cards.size(state.deck, cards.DRAW)
-            data["discard_pile"] = cards.size(state.deck, cards.DISCARD)
+            data["draw_pile"] = shown.get("draw", cards.size(state.deck, cards.DRAW))
+            data["discard_pile"] = shown.get("discard", cards.size(state.deck, cards.DISCARD))
+            data["discard_top"] = shown.get("top", board.discard_top(state)) or None
         if state.phase == "over":
             data["winners"] = score.winners(state)
         return data
@@ -477,6 +486,17 @@ def _deal_problems(state: State) -> list[str]:
     except NotImplementedError:
         return []
     return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]]
+
+
+def _residents(state: State, seat: str) -> list[dict]:
+    """Return ``seat``'s Town cards with their AP and TP as the board shows them (as the rules give them
+    for a replayed state): a hand edit of a figure is named by the hand-edit check."""
+    s = state.seat(seat)
+    if s is None:
+        return []
+    shown = (state.shown or {}).get("figures", {}).get(seat)
+    figs = shown if shown is not None and len(shown) == len(s.town) else board.figures(state, s)
+    return [{"name": r.name, **({"ap": f[0], "tp": f[1]} if f else {})} for r, f in zip(s.town, figs)]
 
 
 def _describe(c) -> str:
