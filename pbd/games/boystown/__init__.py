@@ -8,7 +8,9 @@ to), :mod:`.score` (the rulebook's four steps), :mod:`.moves`, :mod:`.notation`,
 
 from __future__ import annotations
 
-from pbd.errors import IllegalMoveError, UsageError
+import re
+
+from pbd.errors import IllegalMoveError, PbdError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
 from pbd.games.boystown import battle, board, cards, notation, rules, score
 from pbd.games.boystown import moves as mv
@@ -293,6 +295,8 @@ class BoysTown(CardGame):
             return state
         if public and state.deck is not None:
             _read_shown(state.deck, board_)
+            _read_named(state, seat, text)
+            self._sync(state)           # the answers the replayed hands allow (a board read lists none)
         if text.startswith("joined"):
             return super().replay(state, entry, chance, board_, strict)
         if text.startswith(("locked and shuffled", "published", "flips ", "first player by lot")):
@@ -458,6 +462,55 @@ def _read_shown(deck, board_: State) -> None:
         slot = deck.slots.get(i)
         if slot is not None and slot.card is None and i not in deck.known:
             deck.known[i] = card
+
+
+#: A redraw's entry names the card set aside (``discards NAME and draws again``).
+REDRAW_RE = re.compile(r"\bdiscards (?P<card>.+?) and draws again")
+
+
+def _read_named(state: State, seat: str, text: str) -> None:
+    """Read from a log entry the hand cards it names that the document no longer shows (the hand-edit check).
+
+    A card played, flipped or redrawn ends face up, but a reshuffled discard pile leaves the document
+    once every seat has seen it: the entry's own words then say which card it was.  A card a move names
+    from hand goes into a slot of that hand its owner could read but this replay cannot (which one does
+    not matter: hidden hands are compared by count).
+    """
+    deck = state.deck
+    for m in battle.FLIP_RE.finditer(text):
+        _name_slot(state, int(m.group("slot")), m.group("card").strip())
+    m = REDRAW_RE.search(text)
+    if m and state.peeked is not None:
+        _name_slot(state, state.peeked, m.group("card").strip())
+    try:
+        move = notation.parse(text.split(" — ")[0])
+    except PbdError:
+        return
+    if move.kind not in ("build", "defend", "use") or not move.card or seat not in deck.seats:
+        return
+    try:
+        name = Catalogue.resolve(move.card, list(rules.cat(state).cards))
+    except PbdError:
+        return
+    held = rules.hand(state, seat)
+    from_hand = move.kind == "build" or move.kind == "defend" and state.battle is not None \
+        and state.battle.source == "hand"
+    town = state.seat(seat).town if state.seat(seat) and not from_hand else []
+    if any(c is not None and c.name == name for _, c in held) or any(r.name == name for r in town):
+        return
+    hidden = [s for s, c in held if c is None and rules._unlocked_in_replay(state, s, seat)]
+    if hidden:
+        _name_slot(state, hidden[0], name)
+
+
+def _name_slot(state: State, slot: int, name: str) -> None:
+    """Let a replayed deck read ``slot`` as a card called ``name`` (when it cannot read it otherwise)."""
+    deck = state.deck
+    if slot not in deck.slots or deck.slots[slot].card is not None or slot in deck.known:
+        return
+    ids = rules.cat(state).deck()
+    if name in ids:
+        deck.known[slot] = str(ids.index(name) + 1)
 
 
 def _seeds(state: State) -> dict[str, bytes]:
