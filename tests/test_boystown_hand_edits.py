@@ -55,9 +55,53 @@ def match_doc(played, monkeypatch, tmp_path):
     return copy
 
 
-def test_an_honest_sequence_of_moves_raises_no_warning(played):
-    _, _, errs = played
+def _checked_up_to_date(doc, seats) -> None:
+    """Assert every seat's pbd has checked the board up to its last log entry (the check did run, and found nothing)."""
+    from pbd import handedits, private
+    from pbd.games.boystown import GAME
+
+    state = GAME.parse(doc.read_text())
+    for seat in seats:
+        rec = private.load(state.meta.match_id, seat).extra.get(handedits.KEY)
+        assert rec and rec["n"] == len(state.meta.log), (seat, rec and rec["n"], len(state.meta.log))
+
+
+def test_an_honest_sequence_of_moves_raises_no_warning(played, monkeypatch):
+    doc, home, errs = played
     assert not [e for e in errs if WARN in e], errs
+    monkeypatch.setenv("PBD_HOME", str(home))
+    _checked_up_to_date(doc, ["Ann", "Ben"])
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3)])
+def test_an_honest_whole_match_raises_no_warning(pbd, tmp_path, players, seed):
+    """Whole matches (discard piles reshuffled, their cards gone from the document): checked to the last entry."""
+    import json
+
+    from boystown_helpers import NAMES
+
+    doc, rng = tmp_path / "match.txt", random.Random(seed)
+    (tmp_path / "quick.toml").write_text(QUICK)
+    pbd("new", "boystown", doc, "--as", "Ann", "--players", players, "--seed", "ann", "--deck", tmp_path / "quick.toml",
+        ok=True)
+    for name in NAMES[1:players]:
+        pbd("join", doc, "--as", name, "--seed", name.lower(), ok=True)
+    for _ in range(600):
+        data = pbd.json("show", doc)
+        if data["result"]:
+            break
+        who = data["to_move"][0]
+        r = pbd("legal", doc, "--as", who, "--json")
+        assert WARN not in r.stderr, r.stderr
+        moves = json.loads(r.stdout)["moves"]
+        if moves:
+            r = pbd("move", doc, "--as", who, rng.choice(moves), ok=True)
+            assert WARN not in r.stderr, r.stderr
+    assert "reshuffled" in doc.read_text() or "rebuilt" in doc.read_text()
+    for seat in NAMES[:players]:
+        assert WARN not in pbd("hand", doc, "--as", seat, ok=True).stderr
+    _checked_up_to_date(doc, NAMES[:players])
 
 
 def _edit(doc, old: str, new: str) -> None:
