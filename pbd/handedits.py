@@ -32,7 +32,8 @@ KEY = "checked"
 
 #: How fields of a game's ``describe()`` read in a sentence.
 _LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp": "maximum HP",
-           "deck": "deck count", "hand": "hand count", "discards": "discards", "statuses": "statuses",
+           "deck": "deck count", "hand": "hand count", "held": "hand on the shared deck", "discards": "discards",
+           "statuses": "statuses",
            "cities": "city cards", "characters": "characters", "to_move": "player to move", "turn": "turn number"}
 
 

@@ -118,7 +118,8 @@ def _first_resident(doc, seat: str) -> str:
 
 
 def _town_edit(doc, how: str) -> str:
-    """Ben's hand edit of Ann's first Town card (removed, another added, renamed, its AP raised); return the words named."""
+    """Ben's hand edit of Ann's first Town card (removed, another added, renamed, its AP raised); return the words
+    named."""
     line = _first_resident(doc, "Ann")
     name = line.strip().split(" (#")[0]
     other = "Brawler" if name != "Brawler" else "Shopkeeper"

@@ -277,6 +277,11 @@ class BoysTown(CardGame):
         published, so a face-down card changed after the attack, or a changed entry, shows
         as a difference from the log.
 
+        Before that, the hand-edit check (:mod:`pbd.handedits`, ``chance.public``) replays the
+        public part only: a card a move names is read from the document's deck (it ended face up
+        there) or, once a reshuffle took it off the document, from the entry's own words; hidden
+        hands are replayed by their count.  ``describe`` of the result is what it compares.
+
         :raises NotImplementedError: a seat has not revealed yet, or not in an audit (the command says so).
         :raises PbdError: the entry breaks a rule.
         """
@@ -366,6 +371,7 @@ class BoysTown(CardGame):
         """Return the game's public data: catalogue, round, phase, Towns, piles, the questions asked."""
         shown = state.shown or {}
         data = {"players": [{"name": s, "seat": i + 1, "hand": shown.get("hand", {}).get(s, rules.hand_size(state, s)),
+                             "held": rules.hand_size(state, s),
                              "town": [r.name for r in state.seat(s).town] if state.seat(s) else [],
                              "residents": _residents(state, s),
                              "turns": state.seat(s).turns if state.seat(s) else 0}
