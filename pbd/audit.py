@@ -336,6 +336,8 @@ class ReplayChance(Chance):
     def __init__(self, meta: Meta, derived: dict[str, Derived]):
         super().__init__(meta, {})
         self.derived = derived
+        #: True for the hand-edit check: only the public part of the position is compared
+        self.public = False
         self.entry: LogEntry | None = None
         self.queue: list = []
         self.problems: list[str] = []
@@ -408,19 +410,22 @@ def _seat_meta(board_meta: Meta, meta: Meta, name: str) -> None:
     meta.fairplay.append(PlayerMeta(pub.name, pub.commitment, head, 0))
 
 
-def rebuild(game, board, derived: dict[str, Derived], start=None) -> Rebuilt:
+def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool = False) -> Rebuilt:
     """Replay the board's log from the start through ``game.replay``; return the state it gives.
 
     Every entry is checked: the replayed move must be legal (a revealed player can only
     play cards they drew), and must write the same log line as the document has.  With
     ``start`` (a state parsed from an earlier board of the same match, whose log is the
-    first entries of this one), only the entries after it are replayed, from that state.
+    first entries of this one), only the entries after it are replayed, from that state.  With
+    ``public`` (the hand-edit check), a game whose hands are hidden may replay only the public
+    part of the position, before every seat has revealed (:attr:`ReplayChance.public`).
     """
     board_meta = board.meta
     state = start
     meta = start.meta if start is not None else Meta(board_meta.game, board_meta.match_id)
     first = len(meta.log) if start is not None else 0
     chance = ReplayChance(meta, derived)
+    chance.public = public
     problems: list[str] = []
     before: dict[int, object] = {}
     seated = {n.casefold() for n in game.player_names(board)}

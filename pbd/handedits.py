@@ -32,7 +32,8 @@ KEY = "checked"
 
 #: How fields of a game's ``describe()`` read in a sentence.
 _LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp": "maximum HP",
-           "deck": "deck count", "hand": "hand count", "discards": "discards", "statuses": "statuses",
+           "deck": "deck count", "hand": "hand count", "held": "hand on the shared deck", "discards": "discards",
+           "statuses": "statuses",
            "cities": "city cards", "characters": "characters", "to_move": "player to move", "turn": "turn number"}
 
 
@@ -65,7 +66,7 @@ def _rebuild(game, board, start):
     from pbd import audit       # only when there is something to replay: a board already checked needs none
 
     try:
-        rebuilt = audit.rebuild(game, board, {}, start)
+        rebuilt = audit.rebuild(game, board, {}, start, public=True)
     except NotImplementedError:
         return None
     except (PbdError, KeyError, ValueError, IndexError, AttributeError, TypeError):
@@ -131,6 +132,8 @@ def _walk(owner: list[str], want, have, out: list[str], key: str = "") -> None:
             return
         for label, w, h in zip(labels, want, have):
             _walk(owner + [label], w, h, out)
+    elif _records(want) and _records(have) and want != have:
+        out.append(_sentence(owner, key, _labels(want), _labels(have)))     # rows added or removed: named
     elif want != have:
         out.append(_sentence(owner, key, want, have))
 

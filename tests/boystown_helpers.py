@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 
-from pbd import match, private
+from pbd import handedits, match, private
 from pbd.games.boystown import GAME, cards, rules
 from pbd.games.boystown.state import Resident
 
@@ -87,16 +87,18 @@ def arrange(doc: Path, hands: dict | None = None, draw: list | None = None, disc
     for _ in range(2):
         for seat in state.seats:
             deck.settle(seat, secs[seat].seed)
-    for seat in state.seats:
-        secs[seat].extra["deck"] = deck.render()
-        private.save(secs[seat])
     if turn:
         state.mover = turn
     if phase:
         state.phase = phase
     for seat, n in (turns or {}).items():
         state.seat(seat).turns = n
-    doc.write_text(GAME.render(state))
+    text = GAME.render(state)
+    doc.write_text(text)
+    for seat in state.seats:         # every seat's pbd takes the stacked board as checked (no hand edit named)
+        secs[seat].extra["deck"] = deck.render()
+        secs[seat].extra[handedits.KEY] = handedits.record(text, state.meta.log)
+        private.save(secs[seat])
 
 
 def discard_pile(doc: Path) -> list[str]:

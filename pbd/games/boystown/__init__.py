@@ -8,7 +8,9 @@ to), :mod:`.score` (the rulebook's four steps), :mod:`.moves`, :mod:`.notation`,
 
 from __future__ import annotations
 
-from pbd.errors import IllegalMoveError, UsageError
+import re
+
+from pbd.errors import IllegalMoveError, PbdError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
 from pbd.games.boystown import battle, board, cards, notation, rules, score
 from pbd.games.boystown import moves as mv
@@ -102,7 +104,12 @@ class BoysTown(CardGame):
             secrets.extra.pop("battle", None)
 
     def _learn_all(self, state: State, chance) -> None:
-        """Read the hand of every seat whose secrets this process holds (one seat on the CLI)."""
+        """Read the hand of every seat whose secrets this process holds (one seat on the CLI).
+
+        The hand-edit check's replay holds no seed (only stand-ins): it reads nothing.
+        """
+        if _public(chance):
+            return
         for sec in (getattr(chance, "secrets", {}) or {}).values():
             seat = self._name(state, sec.player)
             if sec.match_id != state.meta.match_id or seat not in state.seats or state.deck is None:
@@ -241,7 +248,11 @@ class BoysTown(CardGame):
         self._sync(state)
 
     def _sync(self, state: State) -> None:
-        """Derive the open decisions from the battle, with the answers this pbd can list."""
+        """Derive the open decisions from the battle, with the answers this pbd can list.
+
+        (A state the rules touched describes its own figures, not those the document showed.)
+        """
+        state.shown = None
         found = rules.decisions(state)
         for d in found:
             d.answers = mv.legal(state, d.seat)
@@ -266,19 +277,31 @@ class BoysTown(CardGame):
         published, so a face-down card changed after the attack, or a changed entry, shows
         as a difference from the log.
 
+        Before that, the hand-edit check (:mod:`pbd.handedits`, ``chance.public``) replays the
+        public part only: a card a move names is read from the document's deck (it ended face up
+        there) or, once a reshuffle took it off the document, from the entry's own words; hidden
+        hands are replayed by their count.  ``describe`` of the result is what it compares.
+
         :raises NotImplementedError: a seat has not revealed yet, or not in an audit (the command says so).
         :raises PbdError: the entry breaks a rule.
         """
         text, seat = entry.text, entry.player
+        public = _public(chance)
+        if state is not None:
+            state.shown = None          # a replayed state's figures are the rules' (see describe_board)
         if state is None:
-            if not getattr(chance, "derived", None):
+            if not getattr(chance, "derived", None) and not public:
                 raise NotImplementedError("Boys' Town's log is replayed by pbd audit once every player has revealed")
-            dealt = _dealt(board_)
+            dealt = _shown(board_) if public else _dealt(board_)
             state = super().replay(None, entry, chance, board_, strict)
             state.deck.known.update(dealt)
             if any(e.text.startswith("first player by lot") for e in board_.meta.log):
                 state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
             return state
+        if public and state.deck is not None:
+            _read_shown(state.deck, board_)
+            _read_named(state, seat, text)
+            self._sync(state)           # the answers the replayed hands allow (a board read lists none)
         if text.startswith("joined"):
             return super().replay(state, entry, chance, board_, strict)
         if text.startswith(("locked and shuffled", "published", "flips ", "first player by lot")):
@@ -346,8 +369,11 @@ class BoysTown(CardGame):
 
     def describe_board(self, state: State) -> dict:
         """Return the game's public data: catalogue, round, phase, Towns, piles, the questions asked."""
-        data = {"players": [{"name": s, "seat": i + 1, "hand": rules.hand_size(state, s),
+        shown = state.shown or {}
+        data = {"players": [{"name": s, "seat": i + 1, "hand": shown.get("hand", {}).get(s, rules.hand_size(state, s)),
+                             "held": rules.hand_size(state, s),
                              "town": [r.name for r in state.seat(s).town] if state.seat(s) else [],
+                             "residents": _residents(state, s),
                              "turns": state.seat(s).turns if state.seat(s) else 0}
                             for i, s in enumerate(state.seats)],
                 "catalogue": state.catalogue, "first": "random" if state.first_random else state.first,
@@ -356,8 +382,9 @@ class BoysTown(CardGame):
                 "turns": {s.name: s.turns for s in state.people},
                 "decisions": [{"seat": d.seat, "prompt": d.prompt, "from": d.origin} for d in state.decisions]}
         if state.deck is not None:
-            data["draw_pile"] = cards.size(state.deck, cards.DRAW)
-            data["discard_pile"] = cards.size(state.deck, cards.DISCARD)
+            data["draw_pile"] = shown.get("draw", cards.size(state.deck, cards.DRAW))
+            data["discard_pile"] = shown.get("discard", cards.size(state.deck, cards.DISCARD))
+            data["discard_top"] = shown.get("top", board.discard_top(state)) or None
         if state.phase == "over":
             data["winners"] = score.winners(state)
         return data
@@ -419,6 +446,79 @@ def _dealt(board_: State) -> dict[int, str]:
     return board_.deck.derive(_seeds(board_))[0]
 
 
+def _public(chance) -> bool:
+    """Return True if ``chance`` replays the log for the hand-edit check, before the seeds are known."""
+    return bool(getattr(chance, "public", False)) and not getattr(chance, "derived", None)
+
+
+def _shown(board_: State) -> dict[int, str]:
+    """Return every slot's card id that the document's deck shows face up (the hand-edit check's replay).
+
+    Every card a logged move names (built, flipped, used, discarded) ended face up there, so a
+    replay before the seeds are revealed reads it from the document; the other hand cards stay
+    unknown and only their count is replayed.
+    """
+    deck = getattr(board_, "deck", None)
+    return {i: s.card for i, s in deck.slots.items() if s.card is not None} if deck is not None else {}
+
+
+def _read_shown(deck, board_: State) -> None:
+    """Let a replayed deck (resumed from an earlier board) read the cards the document shows face up."""
+    for i, card in _shown(board_).items():
+        slot = deck.slots.get(i)
+        if slot is not None and slot.card is None and i not in deck.known:
+            deck.known[i] = card
+
+
+#: A redraw's entry names the card set aside (``discards NAME and draws again``).
+REDRAW_RE = re.compile(r"\bdiscards (?P<card>.+?) and draws again")
+
+
+def _read_named(state: State, seat: str, text: str) -> None:
+    """Read from a log entry the hand cards it names that the document no longer shows (the hand-edit check).
+
+    A card played, flipped or redrawn ends face up, but a reshuffled discard pile leaves the document
+    once every seat has seen it: the entry's own words then say which card it was.  A card a move names
+    from hand goes into a slot of that hand its owner could read but this replay cannot (which one does
+    not matter: hidden hands are compared by count).
+    """
+    deck = state.deck
+    for m in battle.FLIP_RE.finditer(text):
+        _name_slot(state, int(m.group("slot")), m.group("card").strip())
+    m = REDRAW_RE.search(text)
+    if m and state.peeked is not None:
+        _name_slot(state, state.peeked, m.group("card").strip())
+    try:
+        move = notation.parse(text.split(" — ")[0])
+    except PbdError:
+        return
+    if move.kind not in ("build", "defend", "use") or not move.card or seat not in deck.seats:
+        return
+    try:
+        name = Catalogue.resolve(move.card, list(rules.cat(state).cards))
+    except PbdError:
+        return
+    held = rules.hand(state, seat)
+    from_hand = move.kind == "build" or move.kind == "defend" and state.battle is not None \
+        and state.battle.source == "hand"
+    town = state.seat(seat).town if state.seat(seat) and not from_hand else []
+    if any(c is not None and c.name == name for _, c in held) or any(r.name == name for r in town):
+        return
+    hidden = [s for s, c in held if c is None and rules._unlocked_in_replay(state, s, seat)]
+    if hidden:
+        _name_slot(state, hidden[0], name)
+
+
+def _name_slot(state: State, slot: int, name: str) -> None:
+    """Let a replayed deck read ``slot`` as a card called ``name`` (when it cannot read it otherwise)."""
+    deck = state.deck
+    if slot not in deck.slots or deck.slots[slot].card is not None or slot in deck.known:
+        return
+    ids = rules.cat(state).deck()
+    if name in ids:
+        deck.known[slot] = str(ids.index(name) + 1)
+
+
 def _seeds(state: State) -> dict[str, bytes]:
     """Return every seat's revealed seed.
 
@@ -445,6 +545,17 @@ def _deal_problems(state: State) -> list[str]:
     except NotImplementedError:
         return []
     return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]]
+
+
+def _residents(state: State, seat: str) -> list[dict]:
+    """Return ``seat``'s Town cards with their AP and TP as the board shows them (as the rules give them
+    for a replayed state): a hand edit of a figure is named by the hand-edit check."""
+    s = state.seat(seat)
+    if s is None:
+        return []
+    shown = (state.shown or {}).get("figures", {}).get(seat)
+    figs = shown if shown is not None and len(shown) == len(s.town) else board.figures(state, s)
+    return [{"name": r.name, **({"ap": f[0], "tp": f[1]} if f else {})} for r, f in zip(s.town, figs)]
 
 
 def _describe(c) -> str:

@@ -57,7 +57,7 @@ def do_attack(state: State, seat: str, target: str, name: str, source: str) -> t
         state.battle = b
         c = rules.card_at(state, slot, seat)
         return (f"attacks {who} from hand with a face-down card (commitment {b.attack_commit})",
-                f"(face down: {c.name})")
+                f"(face down: {c.name if c else '?'})")
     r = rules.in_town(state, seat, name)
     b.attack_slot, b.attack_from, b.attack_card = r.slot, "town", r.name
     state.battle = b

@@ -190,11 +190,54 @@ def parse(state: State, lines: list[Line]) -> None:
     if len(lines) > MAX_LINES:
         raise DocumentFormatError(f"the board has more than {MAX_LINES} lines; not a Boys' Town board")
     state.people = []
+    state.shown = {"hand": {}, "figures": {}}
     reading: list = [None]
     for line in lines:
         if len(line.text) > MAX_LINE:
             raise DocumentFormatError(f"a line of {len(line.text)} characters", line=line.number)
         _read_line(state, line, reading)
+        _read_shown(state.shown, line.text, reading[0])
+
+
+PILES_RE = re.compile(r"^draw pile:\s*(?P<draw>\d+)\s*·\s*discard pile:\s*(?P<discard>\d+)(?:\s*\(top:\s*(?P<top>.+?)\))?\s*$",
+                      re.I)
+FIGURES_RE = re.compile(r"·\s*AP\s+(?P<ap>-?\d+)\s*·\s*TP\s+(?P<tp>-?\d+)")
+
+
+def _read_shown(shown: dict, text: str, seat) -> None:
+    """Note a derived figure as the document shows it (hand counts, the piles, a Town card's AP and TP)."""
+    bare = text.strip()
+    if m := SEAT_RE.match(bare):
+        shown["hand"][m.group("name").strip()] = int(m.group("hand"))
+    elif m := PILES_RE.match(bare):
+        shown["draw"], shown["discard"] = int(m.group("draw")), int(m.group("discard"))
+        shown["top"] = m.group("top") or ""
+    elif isinstance(seat, Seat) and text.startswith(" ") and RESIDENT_RE.match(text):
+        f = FIGURES_RE.search(text)
+        shown["figures"].setdefault(seat.name, []).append((int(f.group("ap")), int(f.group("tp"))) if f else None)
+
+
+def discard_top(state: State) -> str:
+    """Return the name on top of the discard pile ('face down' until turned up, '' if empty)."""
+    ids = cards.pile(state.deck, cards.DISCARD)
+    if not ids:
+        return ""
+    c = rules.card_at(state, ids[0])
+    return c.name if c else "face down"
+
+
+def figures(state: State, seat: Seat) -> list[tuple[int, int] | None]:
+    """Return the AP and TP each of ``seat``'s Town cards shows, as the rules give them (None: an unknown card)."""
+    try:
+        cat = rules.cat(state)
+    except Exception:
+        return [None for _ in seat.town]
+    out = []
+    for r in seat.town:
+        card = cat.cards.get(r.name)
+        out.append((effects.resident_ap(state, cat, seat.name, r, card).value,
+                    card.tp + effects.resident_tp(state, cat, seat.name, r, card).value) if card else None)
+    return out
 
 
 def _read_line(state: State, line: Line, reading: list) -> None:

@@ -306,9 +306,21 @@ def do_redraw(state: State, seat: str) -> str:
 
 def _need_drawn(state: State, seat: str) -> None:
     _need_phase(state, seat, "drawn")
-    if card_at(state, state.peeked, seat) is None:
+    if card_at(state, state.peeked, seat) is None and not _unlocked_in_replay(state, state.peeked, seat):
         raise IllegalMoveError("you cannot see your drawn card yet",
                                hint="waiting on " + ", ".join(cards.waiting_on(state.deck)) + " to unlock it")
+
+
+def _unlocked_in_replay(state: State, slot: int, seat: str) -> bool:
+    """Return True if, replaying the log before the seeds are revealed (the hand-edit check: the deck reads
+    face-up cards from the document, its :attr:`oracle`), every other seat has unlocked ``slot`` for ``seat``.
+
+    Such a replay cannot read a card that stays hidden in a hand, but knows that its owner's pbd could.
+    """
+    deck = state.deck
+    if deck is None or getattr(deck, "oracle", None) is None or slot not in deck.slots:
+        return False
+    return set(deck.seats) - {seat} <= set(deck.slots[slot].opened)
 
 
 def _need_phase(state: State, seat: str, *phases: str) -> None:

@@ -99,6 +99,9 @@ class State(TableState):
     emptied: str = ""                # the player whose hand emptied on their turn (the game ends)
     #: Private, never rendered: each held seat's face-down choice ``{"slot": n, "nonce": hex}``.
     private: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
+    #: The derived figures as a document showed them when read (hand counts, piles, Town AP/TP), so that
+    #: ``describe`` names a hand edit of one; None for a state the rules made (a replay).
+    shown: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def catalogue(self) -> str:

@@ -1,0 +1,166 @@
+"""Boys' Town hand edits (issue 10 item 9): a Town card the log does not explain is named by every command.
+
+Before every seat has revealed, Boys' Town replays the public part of its log for the check: a card a
+move names is read from the document's deck (it ended face up there), hidden hands only by their count.
+An honest random sequence of moves raises no warning; Ben's hand edit of Ann's Town is named by Ann's
+next read (a warning) and refuses her move (exit 3, the document unchanged).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boystown_helpers import QUICK
+
+WARN = "by hand"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A 2-seat quick match, 14 honest random moves in, every command's stderr kept: (doc, home, stderrs)."""
+    from conftest import Pbd
+
+    base = tmp_path_factory.mktemp("handedits")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PBD_HOME", str(base / "pbd-home"))
+    pbd, doc, rng, errs = Pbd(), base / "match.txt", random.Random(5), []
+    (base / "quick.toml").write_text(QUICK)
+    pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", base / "quick.toml", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    for _ in range(14):
+        data = pbd.json("show", doc)
+        who = data["to_move"][0]
+        r = pbd("legal", doc, "--as", who, "--json")
+        errs.append(r.stderr)
+        import json
+
+        moves = json.loads(r.stdout)["moves"]
+        if moves:
+            r = pbd("move", doc, "--as", who, rng.choice(moves), ok=True)
+            errs.append(r.stderr)
+        for seat in ("Ann", "Ben"):
+            errs.append(pbd("hand", doc, "--as", seat, ok=True).stderr)
+    yield doc, base / "pbd-home", errs
+    mp.undo()
+
+
+@pytest.fixture
+def match_doc(played, monkeypatch, tmp_path):
+    doc, home, _ = played
+    monkeypatch.setenv("PBD_HOME", str(home))
+    copy = tmp_path / "match.txt"
+    copy.write_text(doc.read_text())
+    return copy
+
+
+def _checked_up_to_date(doc, seats) -> None:
+    """Assert every seat's pbd has checked the board up to its last log entry (the check did run, and found nothing)."""
+    from pbd import handedits, private
+    from pbd.games.boystown import GAME
+
+    state = GAME.parse(doc.read_text())
+    for seat in seats:
+        rec = private.load(state.meta.match_id, seat).extra.get(handedits.KEY)
+        assert rec and rec["n"] == len(state.meta.log), (seat, rec and rec["n"], len(state.meta.log))
+
+
+def test_an_honest_sequence_of_moves_raises_no_warning(played, monkeypatch):
+    doc, home, errs = played
+    assert not [e for e in errs if WARN in e], errs
+    monkeypatch.setenv("PBD_HOME", str(home))
+    _checked_up_to_date(doc, ["Ann", "Ben"])
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3)])
+def test_an_honest_whole_match_raises_no_warning(pbd, tmp_path, players, seed):
+    """Whole matches (discard piles reshuffled, their cards gone from the document): checked to the last entry."""
+    import json
+
+    from boystown_helpers import NAMES
+
+    doc, rng = tmp_path / "match.txt", random.Random(seed)
+    (tmp_path / "quick.toml").write_text(QUICK)
+    pbd("new", "boystown", doc, "--as", "Ann", "--players", players, "--seed", "ann", "--deck", tmp_path / "quick.toml",
+        ok=True)
+    for name in NAMES[1:players]:
+        pbd("join", doc, "--as", name, "--seed", name.lower(), ok=True)
+    for _ in range(600):
+        data = pbd.json("show", doc)
+        if data["result"]:
+            break
+        who = data["to_move"][0]
+        r = pbd("legal", doc, "--as", who, "--json")
+        assert WARN not in r.stderr, r.stderr
+        moves = json.loads(r.stdout)["moves"]
+        if moves:
+            r = pbd("move", doc, "--as", who, rng.choice(moves), ok=True)
+            assert WARN not in r.stderr, r.stderr
+    assert "reshuffled" in doc.read_text() or "rebuilt" in doc.read_text()
+    for seat in NAMES[:players]:
+        assert WARN not in pbd("hand", doc, "--as", seat, ok=True).stderr
+    _checked_up_to_date(doc, NAMES[:players])
+
+
+def _edit(doc, old: str, new: str) -> None:
+    text = doc.read_text()
+    assert old in text, text
+    doc.write_text(text.replace(old, new, 1))
+
+
+def _first_resident(doc, seat: str) -> str:
+    lines = doc.read_text().split("\n")
+    start = next(i for i, ln in enumerate(lines) if ln.startswith(f"{seat} · hand"))
+    assert lines[start + 1].startswith("  "), "Ann has built nothing in this match"
+    return lines[start + 1]
+
+
+def _town_edit(doc, how: str) -> str:
+    """Ben's hand edit of Ann's first Town card (removed, another added, renamed, its AP raised); return the words
+    named."""
+    line = _first_resident(doc, "Ann")
+    name = line.strip().split(" (#")[0]
+    other = "Brawler" if name != "Brawler" else "Shopkeeper"
+    ap = int(line.split("· AP ")[1].split(" ")[0])
+    new, words = {"removed": ("", f"Ann's town lost {name} by hand"),
+                  "added": (f"{line}\n  {other} (#99) · AP 1 · TP 1", "Ann's town"),
+                  "renamed": (line.replace(name, other, 1), "Ann's town"),
+                  "AP": (line.replace(f"· AP {ap} ", f"· AP {ap + 5} ", 1),
+                         f"Ann's {name}'s AP was changed by hand from {ap} to {ap + 5}")}[how]
+    _edit(doc, line + "\n", new + "\n" if new else "")
+    return words
+
+
+def _count_edit(doc, how: str) -> str:
+    """Ben's hand edit of a count: Ann's hand, the discard pile, its top card; return the words named."""
+    text = doc.read_text()
+    if how == "hand":
+        n = int(text.split("Ann · hand ")[1].split(" ")[0])
+        _edit(doc, f"Ann · hand {n} ", f"Ann · hand {n + 1} ")
+        return f"Ann's hand count was changed by hand from {n} to {n + 1}"
+    n = int(text.split("Discard pile: ")[1].split(" ")[0])
+    if how == "discard":
+        _edit(doc, f"Discard pile: {n}", f"Discard pile: {n + 2}")
+        return f"discard pile was changed by hand from {n} to {n + 2}"
+    top = text.split("(top: ")[1].split(")")[0]
+    other = "Brawler" if top != "Brawler" else "Shopkeeper"
+    _edit(doc, f"(top: {top})", f"(top: {other})")
+    return f"discard top was changed by hand from {top} to {other}"
+
+
+@pytest.mark.parametrize("how", ["removed", "added", "renamed", "AP", "hand", "discard", "top"])
+def test_ben_edits_the_board_and_every_command_of_ann_names_it(pbd, match_doc, how):
+    words = _town_edit(match_doc, how) if how in ("removed", "added", "renamed", "AP") else _count_edit(match_doc, how)
+    before = match_doc.read_bytes()
+    for args in (("hand", match_doc, "--as", "Ann"), ("show", match_doc), ("legal", match_doc, "--as", "Ann")):
+        r = pbd(*args)
+        assert r.exit_code == 0, (args, r.output)
+        assert words in r.stderr and WARN in r.stderr, (args, r.stderr)
+        assert WARN not in r.stdout
+    who = pbd.json("show", match_doc)["to_move"][0]
+    r = pbd("move", match_doc, "--as", "Ann", "end turn" if who == "Ann" else "draw")
+    assert r.exit_code == 3, r.output
+    assert "the log does not explain" in r.stderr and words in r.stderr, r.stderr
+    assert match_doc.read_bytes() == before
