@@ -30,11 +30,16 @@ from pbd.errors import DocumentFormatError, PbdError
 #: The key of the checked position in a seat's private state (``Secrets.extra``).
 KEY = "checked"
 
-#: How fields of a game's ``describe()`` read in a sentence.
-_LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp": "maximum HP",
+#: How fields of a game's ``describe()`` read in a sentence (also in ``pbd status``).
+LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp": "maximum HP",
            "deck": "deck count", "hand": "hand count", "held": "hand on the shared deck", "discards": "discards",
            "statuses": "statuses",
            "cities": "city cards", "characters": "characters", "to_move": "player to move", "turn": "turn number"}
+
+
+def words(key: str) -> str:
+    """Return how a field of a game's ``describe()`` reads in a sentence (``ap_next`` -> ``AP next turn``)."""
+    return LABELS.get(key, key.replace("_", " "))
 
 
 def record(snap_text: str, log) -> dict:
@@ -159,7 +164,7 @@ def _labels(rows: list[dict]) -> list[str]:
 
 def _sentence(owner: list[str], key: str, want, have) -> str:
     whose = "".join(f"{o}'s " for o in owner)
-    label = " ".join(_LABELS.get(k, k.replace("_", " ")) for k in key.split(" "))
+    label = " ".join(map(words, key.split(" ")))
     if isinstance(want, list) and isinstance(have, list) and all(isinstance(x, str) for x in want + have):
         added = [x for x in have if x not in want]
         gone = [x for x in want if x not in have]

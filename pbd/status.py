@@ -222,10 +222,12 @@ def _value(v) -> str | None:
 
 
 def _resources(game, state, name: str) -> str:
-    """Return a seat's public numbers and cards from the game's description ("cp 100 · ap 3 · hand 5 · ...")."""
+    """Return a seat's public numbers and cards from the game's description ("CP 100 · AP 3 · hand count 5 · ...")."""
     for p in game.view(state).get("players") or ():
         if isinstance(p, dict) and str(p.get("name", "")).casefold() == name.casefold():
-            parts = [(k.replace("_", " "), _value(v)) for k, v in p.items() if k not in ("name", "seat", "key")]
+            from pbd.handedits import words
+
+            parts = [(words(k), _value(v)) for k, v in p.items() if k not in ("name", "seat", "key")]
             return " · ".join(f"{k} {v}" for k, v in parts if v)
     return ""
 
