@@ -515,7 +515,7 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
     return Result(lines, data, styles=game.styles(text) if hasattr(game, "styles") else None,
-                  warnings=_hand_edits(game, snap.text, from_start=False))
+                  warnings=_hand_edits(game, snap.text, from_start=False, state=state))
 
 
 def _draw(game, state, svg_path: str) -> str:
@@ -615,14 +615,18 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
                   warnings=_hand_edits(game, snap.text, from_start=True))
 
 
-def _hand_edits(game, text: str, from_start: bool) -> list[str]:
-    """Return the hand edits the log does not explain, for a command given no seat (see :mod:`pbd.handedits`)."""
+def _hand_edits(game, text: str, from_start: bool, state=None) -> list[str]:
+    """Return the hand edits the log does not explain, for a command given no seat (see :mod:`pbd.handedits`).
+
+    ``state`` is the board already parsed from ``text``, if the command has it (it is only read).
+    """
     from pbd import handedits
 
-    try:
-        state = game.parse(text)
-    except PbdError:
-        return []
+    if state is None:
+        try:
+            state = game.parse(text)
+        except PbdError:
+            return []
     return handedits.observe(game, state, text, from_start)
 
 
