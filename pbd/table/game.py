@@ -153,6 +153,14 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
         return list(decision.answers)
 
+    def open_answer(self, state: TableState, decision: Decision, text: str) -> bool:
+        """Return True if ``text`` answers ``decision`` although no listed answer is it (default: never).
+
+        For an answer that is free text checked by the game's own rules (2Xd6's stated Rc, a
+        calculation); :meth:`answer` gets the text as written.
+        """
+        return False
+
     def explains(self, entry: LogEntry, decision: Decision) -> bool:
         """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`)."""
         return False
@@ -418,7 +426,8 @@ class CardGame(Playable, metaclass=ABCMeta):
         if mine:
             decision = mine[0]
             answers = self.answers_now(state, decision)
-            answer = next((a for a in answers if a.casefold() == text.casefold()), None)
+            answer = text if self.open_answer(state, decision, text) else next(
+                (a for a in answers if a.casefold() == text.casefold()), None)
             if answer is None:
                 raise IllegalMoveError(f"{seat} must first answer: {decision.prompt}",
                                        hint=f"answers: {', '.join(answers)}")

@@ -171,18 +171,13 @@ class TwoXd6(CardGame):
         t = state.targeting
         return bool(t and decision.seat == t.defender and t.rc is None)
 
-    def _one(self, state: State, seat: str, text: str, chance) -> Move:
-        """Apply one move; an Rc statement answers its decision with any calculation, which
+    def open_answer(self, state: State, decision: Decision, text: str) -> bool:
+        """Return True for an Rc statement: it answers its decision with any calculation, which
         :func:`rules.do_state_rc` checks (the base accepts only answers listed exactly).
 
-        :raises NotationError: the move cannot be read.
-        :raises IllegalMoveError: the move is not legal now.
+        :raises NotationError: the statement cannot be read.
         """
-        mine = [d for d in state.decisions if d.seat == seat]
-        if mine and self._stating(state, mine[0]) and notation.parse(text).verb == "resist":
-            state.decisions.remove(mine[0])
-            return self.answer(state, seat, mine[0], text, chance)
-        return super()._one(state, seat, text, chance)
+        return self._stating(state, decision) and notation.parse(text).verb == "resist"
 
     def _answers(self, state: State, decision: Decision) -> list[str]:
         """Return a read-back decision's public answers (what the board's move asked)."""
