@@ -27,9 +27,8 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
     """
     if len(state.sides) != 2:
         return move
-    me, opp = state.side(player), state.opponent(player)
-    owed = any(p.player == me.name and p.kind == "discard" for p in state.pending)
-    names = _Names(cat, rules, me, opp, owed)
+    me, opp = _seats(state, player)
+    names = _Names(cat, rules, me, opp, state)
     changes = {f: n for f, n in names.of(move).items() if n and n != getattr(move, f)}
     if not changes:
         return move
@@ -39,6 +38,62 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
         return move
     same = full == replace(move, **changes, source=full.source)
     return full if same and (move.kind != "play" or full.card in me.hand) else move
+
+
+def _seats(state: State, player: str) -> tuple[Side, Side]:
+    """Return ``(player's side, the opponent's)`` of a two-seat state, found as :meth:`State.side` finds it.
+
+    :raises KeyError: no seat has that name.
+    """
+    first, second = state.sides
+    if first.name == player:                # the usual case: the name as seated
+        return first, second
+    folded = player.casefold()
+    if first.name.casefold() == folded:
+        return first, second
+    if second.name.casefold() == folded:
+        return second, first
+    raise KeyError(player)
+
+
+class _Picks:
+    """What a name resolves to among a list of names, remembered for one catalogue.
+
+    A fast path: every move is rewritten before the rules see it, and a match's moves
+    resolve the same few names against the same few boards again and again.  The answer
+    depends only on the catalogue, the text and the names (``rules._pick`` and
+    ``match_name`` are pure), so it is kept until another catalogue is used; a name that
+    does not resolve is remembered as ``None``.
+    """
+
+    LIMIT = 4096
+
+    def __init__(self):
+        self.cat: Catalogue | None = None
+        self.known: dict[tuple, str | None] = {}
+
+    def one(self, rules, cat: Catalogue, text: str, names, aliases: bool) -> str:
+        """Return the one of ``names`` that ``text`` means (a card's alias too when ``aliases``).
+
+        :raises ValueError: it means none, or several.
+        """
+        if cat is not self.cat or len(self.known) > self.LIMIT:
+            self.cat, self.known = cat, {}
+        key = (text, tuple(names), aliases)
+        try:
+            found = self.known[key]
+        except KeyError:
+            try:
+                found = rules._pick(cat, text, list(names), "card") if aliases else match_name(text, list(names))
+            except _UNRESOLVED:
+                found = None
+            self.known[key] = found
+        if found is None:
+            raise ValueError(text)
+        return found
+
+
+_PICKS = _Picks()
 
 
 def _rewrite(text: str, changes: dict[str, str]) -> str:
@@ -55,8 +110,13 @@ def _rewrite(text: str, changes: dict[str, str]) -> str:
 class _Names:
     """Resolve the names of one move against a position (each resolver raises where the rules would)."""
 
-    def __init__(self, cat: Catalogue, rules, me: Side, opp: Side, owed: bool = False):
-        self.cat, self.rules, self.me, self.opp, self.owed = cat, rules, me, opp, owed
+    def __init__(self, cat: Catalogue, rules, me: Side, opp: Side, state: State):
+        self.cat, self.rules, self.me, self.opp, self.state = cat, rules, me, opp, state
+
+    @property
+    def owed(self) -> bool:
+        """Return True if the player owes a discard from hand (an unplaced discard then takes from the hand)."""
+        return any(p.player == self.me.name and p.kind == "discard" for p in self.state.pending)
 
     def of(self, move: Move) -> dict[str, str]:
         """Return ``{field: full name}`` for the fields of ``move`` that resolve."""
@@ -73,7 +133,7 @@ class _Names:
     def _play(self, move: Move) -> dict:
         if HIDDEN in self.me.hand:
             return {}
-        out = {"card": lambda t: self.cat.get(t).name if t in self.cat else match_name(t, self.me.hand)}
+        out = {"card": lambda t: self.cat.get(t).name if t in self.cat else self._match(t, self.me.hand)}
         try:
             card = self.cat.get(out["card"](move.card))
         except _UNRESOLVED:
@@ -86,7 +146,7 @@ class _Names:
         out = self._actor_fields()
         if not self.rules._is_cp_word(move.target, self.opp):
             out["target"] = lambda t: self._pick(t, keys_of(self.opp.characters))
-        out["detail"] = lambda t: match_name(t, [a.name for a in self._card_of(move.card).attacks])
+        out["detail"] = lambda t: self._match(t, [a.name for a in self._card_of(move.card).attacks])
         return out
 
     def _use(self, move: Move) -> dict:
@@ -112,7 +172,12 @@ class _Names:
         return {"card": lambda t: self._pick(t, keys_of(self.me.characters))}
 
     def _pick(self, text: str, names: list[str]) -> str:
-        return self.rules._pick(self.cat, text, names, "card")
+        """Return the one of ``names`` ``text`` means, as the rules pick it (a card's alias works too)."""
+        return _PICKS.one(self.rules, self.cat, text, names, True)
+
+    def _match(self, text: str, names: list[str]) -> str:
+        """Return the one of ``names`` ``text`` means (:func:`match_name`)."""
+        return _PICKS.one(self.rules, self.cat, text, names, False)
 
     def _card_of(self, typed: str):
         """Return the catalogue card of the acting character ``typed`` names."""
@@ -121,7 +186,7 @@ class _Names:
 
     def _ability(self, typed_actor: str, typed: str):
         abilities = self._card_of(typed_actor).abilities
-        wanted = match_name(typed, [a.name for a in abilities])
+        wanted = self._match(typed, [a.name for a in abilities])
         return next(a for a in abilities if a.name == wanted)
 
     def _target(self, spec: str, text: str) -> str:
@@ -149,8 +214,8 @@ class _Names:
 
         :raises ValueError: it would not.
         """
-        name = self.cat.get(text).name if text in self.cat else match_name(text, [c for c in self.me.hand
-                                                                                 if c != HIDDEN])
+        name = self.cat.get(text).name if text in self.cat else self._match(text, [c for c in self.me.hand
+                                                                                  if c != HIDDEN])
         if not placed and self._place(name) != "hand":
             raise ValueError(name)
         return name
