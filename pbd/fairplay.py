@@ -183,12 +183,35 @@ def uniform(seed: bytes, message: str, n: int) -> int:
     limit = (1 << _LIMIT_BITS) - ((1 << _LIMIT_BITS) % n)
     block = 0
     while True:
-        digest = hmac.digest(seed, f"{message}|{block}".encode("utf-8"), "sha256")  # one-shot: HMAC-SHA256
+        digest = hmac_sha256(seed, f"{message}|{block}".encode("utf-8"))
         for off in range(0, len(digest), 8):
             candidate = int.from_bytes(digest[off:off + 8], "big")
             if candidate < limit:
                 return candidate % n
         block += 1
+
+
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
+    """Return HMAC-SHA256 of ``message`` under ``key`` (RFC 2104), the same bytes as :func:`hmac.digest`.
+
+    A fast path: a draw or roll costs one HMAC, and half of it is the key's padded blocks,
+    hashed once per key (:func:`_hmac_pads`) and copied for each message.
+    """
+    inner, outer = _hmac_pads(bytes(key))
+    inner, outer = inner.copy(), outer.copy()
+    inner.update(message)
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+@lru_cache(maxsize=64)
+def _hmac_pads(key: bytes):
+    """Return SHA-256 states that have read ``key``'s inner and outer padded blocks (RFC 2104)."""
+    block = hashlib.sha256().block_size
+    if len(key) > block:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(block, b"\0")
+    return (hashlib.sha256(bytes(b ^ 0x36 for b in key)), hashlib.sha256(bytes(b ^ 0x5C for b in key)))
 
 
 def die_spec(faces: Sequence[int]) -> str:

@@ -104,6 +104,10 @@ class Line:
     text: str
 
 
+#: the :class:`PlayerMeta` field counting each kind of random event
+_COUNTERS = {"draw": "draws", "roll": "rolls", "free": "free"}
+
+
 @dataclass
 class PlayerMeta:
     """A seat's public fair-play record: commitment, latest chain value, random events so far (per kind)."""
@@ -118,11 +122,12 @@ class PlayerMeta:
 
     def count(self, kind: str) -> int:
         """Return how many random events of ``kind`` (draw, roll, free) the seat made."""
-        return {"draw": self.draws, "roll": self.rolls, "free": self.free}[kind]
+        return getattr(self, _COUNTERS[kind])
 
     def advance(self, kind: str) -> None:
         """Count one more random event of ``kind``."""
-        setattr(self, {"draw": "draws", "roll": "rolls", "free": "free"}[kind], self.count(kind) + 1)
+        attr = _COUNTERS[kind]
+        setattr(self, attr, getattr(self, attr) + 1)
 
     def line(self) -> str:
         """Return the seat's line of the Fair play section."""
@@ -359,7 +364,8 @@ class Meta:
         A seat's first entry carries its commitment and chain head.  The entry is sealed,
         signed and chained when the document is rendered (:meth:`finalize`).
         """
-        if self.owes_value(player):
+        pub = self.player(player)
+        if self._owes_value(pub):
             self._publish(player)
         entry = LogEntry(len(self.log) + 1, player, text, list(self.pending_events), fresh=True)
         self.pending_events.clear()
@@ -371,7 +377,6 @@ class Meta:
         if self.pending_heads:
             entry.heads = {k: v for k, v in self.pending_heads.items() if k in entry.published}
             self.pending_heads.clear()
-        pub = self.player(player)
         if pub is not None and pub.chain_index == 0 and pub.commitment and self.commit_entry(pub.name) is None:
             entry.commit = (pub.commitment, pub.chain)
         self.log.append(entry)
@@ -383,7 +388,10 @@ class Meta:
         That seat cannot use the value (it was public when it chose its seed), so ``name``'s
         next log entry publishes a new one: every seat then has a value each other seat may use.
         """
-        pub = self.player(name)
+        return self._owes_value(self.player(name))
+
+    def _owes_value(self, pub: PlayerMeta | None) -> bool:
+        """Return :meth:`owes_value` for a seat's record (None: no such seat)."""
         if pub is None or not pub.chain or self.published.get(pub.name, 0) != pub.chain_index:
             return False
         index = self.log_index()
@@ -467,7 +475,7 @@ class Meta:
         """Return the fair-play record of ``name`` (case-insensitive), if any."""
         folded = name.casefold()
         for p in self.fairplay:
-            if p.name.casefold() == folded:
+            if p.name == name or p.name.casefold() == folded:    # same answer: equal names fold alike
                 return p
         return None
 
@@ -866,10 +874,13 @@ class Chance:
         return self.beacon(player)
 
     def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
-              purpose: str = "") -> None:
-        pub = self.meta.player(player)
+              purpose: str = "", pub: PlayerMeta | None = None, beacon: tuple[int, ...] | None = None) -> None:
+        """Tag the event for the next log entry and count it (``pub`` and ``beacon``: the seat's record and
+        :meth:`beacon_index`, when the caller has them)."""
+        pub = pub or self.meta.player(player)
+        beacon = self.beacon_index(player) if beacon is None else beacon
         self.meta.pending_events.append(
-            Event(pub.name if pub else player, counter, self.beacon_index(player), kind, faces, face, purpose))
+            Event(pub.name if pub else player, counter, beacon, kind, faces, face, purpose))
         if pub:
             pub.advance(kind)
 
@@ -893,16 +904,19 @@ class Chance:
         sec = self._secrets(player)
         pub = self.meta.player(player)
         cards: list[str] = []
-        beacon = ""
+        remaining = sec.remaining() if n > 0 else []
+        if not remaining:
+            return cards
+        beacon = self._beacon_or_refuse(player)     # no chain value is published between the cards
+        index = self.beacon_index(player)
         for _ in range(n):
-            remaining = sec.remaining()
             if not remaining:
                 break
-            beacon = beacon or self._beacon_or_refuse(player)   # no chain value is published between the cards
             counter = pub.draws if pub else len(sec.drawn)
             pos = fairplay.draw(sec.seed, counter, beacon, remaining)
-            self._note(player, "draw", counter)
+            self._note(player, "draw", counter, pub=pub, beacon=index)
             sec.drawn.append(pos)
+            remaining.remove(pos)
             cards.append(sec.deck[pos - 1])
         return cards
 
@@ -928,7 +942,7 @@ class Chance:
         pub = self.meta.player(player)
         counter = pub.count(kind) if pub else 0
         face = fairplay.roll(sec.seed, counter, self._beacon_or_refuse(player), faces, kind, purpose)
-        self._note(player, kind, counter, faces, face, purpose)
+        self._note(player, kind, counter, faces, face, purpose, pub)
         return face
 
 

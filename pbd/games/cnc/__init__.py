@@ -56,12 +56,13 @@ _ENGINE: tuple | None = None
 
 
 def _engine() -> tuple:
-    """Return ``(rules module, parse_moves)``, loaded with the first move rather than by every command."""
+    """Return ``(rules module, parse_moves, full_names)``, loaded with the first move rather than by every command."""
     global _ENGINE
     from pbd.games.cnc import rules
+    from pbd.games.cnc.fullnames import full_names
     from pbd.games.cnc.notation import parse_moves
 
-    _ENGINE = (rules, parse_moves)
+    _ENGINE = (rules, parse_moves, full_names)
     return _ENGINE
 
 
@@ -248,7 +249,7 @@ class CncGame(Playable):
 
         ``as_logged`` (a replay) keeps each move as written, so it logs what the log says.
         """
-        rules, parse_moves = _ENGINE or _engine()
+        rules, parse_moves, _ = _ENGINE or _engine()
         moves = parse_moves(notation)
         out = self._need_opening(state, player, chance)
         cat = self.catalogue
@@ -276,7 +277,7 @@ class CncGame(Playable):
         return candidates(state, self.catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
-        rules, parse_moves = _ENGINE or _engine()
+        rules, parse_moves, _ = _ENGINE or _engine()
         trial = clone(state)
         try:
             rules.apply(rules.Ctx(trial, self.catalogue, DryChance(trial.meta), player), parse_moves(move)[0])
@@ -529,9 +530,8 @@ def _full_names(state: State, player: str, move, catalogue: Catalogue):
     The log records the move as written, so the log reads in full names.  A name is
     resolved the way the rules resolve it, else left as typed (:mod:`.fullnames`).
     """
-    from pbd.games.cnc.fullnames import full_names
-
-    return full_names(state, player, move, catalogue, (_ENGINE or _engine())[0])
+    rules, _, full_names = _ENGINE or _engine()
+    return full_names(state, player, move, catalogue, rules)
 
 
 def _check_name(player: str) -> None:

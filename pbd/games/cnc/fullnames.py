@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbd.errors import PbdError
-from pbd.games.cnc.cards import Catalogue, match_name
+from pbd.games.cnc.cards import Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, form_of, parse_move
 from pbd.games.cnc.state import HIDDEN, Side, State, find_key, keys_of
 
@@ -28,8 +28,7 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
     if len(state.sides) != 2:
         return move
     me, opp = _seats(state, player)
-    names = _Names(cat, rules, me, opp, state)
-    changes = {f: n for f, n in names.of(move).items() if n and n != getattr(move, f)}
+    changes = _Names(cat, rules, me, opp, state).changes(move)
     if not changes:
         return move
     try:
@@ -72,19 +71,20 @@ class _Picks:
         self.cat: Catalogue | None = None
         self.known: dict[tuple, str | None] = {}
 
-    def one(self, rules, cat: Catalogue, text: str, names, aliases: bool) -> str:
+    def one(self, rules, cat: Catalogue, text: str, names: list[str], aliases: bool) -> str:
         """Return the one of ``names`` that ``text`` means (a card's alias too when ``aliases``).
 
         :raises ValueError: it means none, or several.
         """
+        if text in names and _first_of_its_kind(text, names):
+            return text                     # written as one of the names: what any match returns
         if cat is not self.cat or len(self.known) > self.LIMIT:
             self.cat, self.known = cat, {}
-        key = (text, tuple(names), aliases)
-        try:
-            found = self.known[key]
-        except KeyError:
+        key = (text, *names, aliases)
+        found = self.known.get(key, False)
+        if found is False:
             try:
-                found = rules._pick(cat, text, list(names), "card") if aliases else match_name(text, list(names))
+                found = rules._pick(cat, text, names, "card") if aliases else match_name(text, names)
             except _UNRESOLVED:
                 found = None
             self.known[key] = found
@@ -94,6 +94,19 @@ class _Picks:
 
 
 _PICKS = _Picks()
+
+
+def _first_of_its_kind(name: str, names: list[str]) -> bool:
+    """Return True if no name before ``name`` in ``names`` folds to the same text (``match_name`` takes the first)."""
+    if names[0] == name:
+        return True
+    key = fold(name)
+    for other in names:
+        if other == name:
+            return True
+        if fold(other) == key:
+            return False
+    return True
 
 
 def _rewrite(text: str, changes: dict[str, str]) -> str:
@@ -118,58 +131,67 @@ class _Names:
         """Return True if the player owes a discard from hand (an unplaced discard then takes from the hand)."""
         return any(p.player == self.me.name and p.kind == "discard" for p in self.state.pending)
 
-    def of(self, move: Move) -> dict[str, str]:
-        """Return ``{field: full name}`` for the fields of ``move`` that resolve."""
+    def changes(self, move: Move) -> dict[str, str]:
+        """Return ``{field: full name}`` for the fields of ``move`` that resolve to another text than typed."""
         out: dict[str, str] = {}
         resolvers = getattr(self, f"_{move.kind}", None)
-        for field_, resolve in (resolvers(move) if resolvers else {}).items():
+        for field_, resolve in resolvers(move) if resolvers else ():
             typed = getattr(move, field_)
+            if not typed:
+                continue
             try:
-                out[field_] = resolve(typed) if typed else ""
+                full = resolve(typed)
             except _UNRESOLVED:
                 continue
+            if full and full != typed:
+                out[field_] = full
         return out
 
-    def _play(self, move: Move) -> dict:
+    # each resolver lists ``(field, resolve)``: ``resolve(typed)`` returns the full name or raises as the rules would
+
+    def _play(self, move: Move) -> list:
         if HIDDEN in self.me.hand:
-            return {}
-        out = {"card": lambda t: self.cat.get(t).name if t in self.cat else self._match(t, self.me.hand)}
+            return []
+        out = [("card", self._hand_card)]
         try:
-            card = self.cat.get(out["card"](move.card))
+            card = self.cat.get(self._hand_card(move.card))
         except _UNRESOLVED:
             return out
         if card.kind == "event":
-            out["target"] = lambda t: self._target(card.target, t)
+            out.append(("target", lambda t: self._target(card.target, t)))
         return out
 
-    def _attack(self, move: Move) -> dict:
-        out = self._actor_fields()
+    def _attack(self, move: Move) -> list:
+        out = [("card", self._actor)]
         if not self.rules._is_cp_word(move.target, self.opp):
-            out["target"] = lambda t: self._pick(t, keys_of(self.opp.characters))
-        out["detail"] = lambda t: self._match(t, [a.name for a in self._card_of(move.card).attacks])
+            out.append(("target", lambda t: self._pick(t, keys_of(self.opp.characters))))
+        out.append(("detail", lambda t: self._match(t, [a.name for a in self._card_of(move.card).attacks])))
         return out
 
-    def _use(self, move: Move) -> dict:
-        out = self._actor_fields()
-        out["detail"] = lambda t: self._ability(move.card, t).name
-        out["target"] = lambda t: self._target(self._ability(move.card, move.detail).target, t)
-        return out
+    def _use(self, move: Move) -> list:
+        return [("card", self._actor), ("detail", lambda t: self._ability(move.card, t).name),
+                ("target", lambda t: self._target(self._ability(move.card, move.detail).target, t))]
 
-    def _withdraw(self, move: Move) -> dict:
-        return self._actor_fields()
+    def _withdraw(self, move: Move) -> list:
+        return [("card", self._actor)]
 
-    def _discard(self, move: Move) -> dict:
+    def _discard(self, move: Move) -> list:
         place = move.detail or self._place(move.card)
         if place == "hand":
-            return {"card": lambda t: self._hand_name(t, move.detail)}
+            return [("card", lambda t: self._hand_name(t, move.detail))]
         if place == "field":
-            return {"card": lambda t: self._field_name(t, move.detail)}
-        return {}
+            return [("card", lambda t: self._field_name(t, move.detail))]
+        return []
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _actor_fields(self) -> dict:
-        return {"card": lambda t: self._pick(t, keys_of(self.me.characters))}
+    def _actor(self, text: str) -> str:
+        """Return the key of the character of yours ``text`` names."""
+        return self._pick(text, keys_of(self.me.characters))
+
+    def _hand_card(self, text: str) -> str:
+        """Return the name of the card ``text`` plays (a catalogue name, else one in your hand)."""
+        return self.cat.get(text).name if text in self.cat else self._match(text, self.me.hand)
 
     def _pick(self, text: str, names: list[str]) -> str:
         """Return the one of ``names`` ``text`` means, as the rules pick it (a card's alias works too)."""
