@@ -52,6 +52,24 @@ def _merged(folder: str, stamp: int | None) -> Catalogue:
     return Catalogue(cards, "bundled" + "".join(f" + {p}" for p in files))
 
 
+#: the last state a move was played on, and the catalogue it was played with (see :func:`_catalogue_for`)
+_PLAYED: tuple | None = None
+
+
+def _catalogue_for(state: State) -> Catalogue:
+    """Return the match catalogue for a move on ``state``: looked up once per state object.
+
+    A fast path: a bot, a simulation or a replay plays hundreds of moves on one state, and
+    reading ``PBD_HOME`` for each costs more than the rest of a move's bookkeeping.  The
+    state is a command's own, so its catalogue does not change while moves are played on
+    it; installing a catalogue (:func:`_install_catalogue`) forgets it all the same.
+    """
+    global _PLAYED
+    if _PLAYED is None or _PLAYED[0] is not state:
+        _PLAYED = (state, match_catalogue())
+    return _PLAYED[1]
+
+
 _ENGINE: tuple | None = None
 
 
@@ -252,7 +270,7 @@ class CncGame(Playable):
         rules, parse_moves, _ = _ENGINE or _engine()
         moves = parse_moves(notation)
         out = self._need_opening(state, player, chance)
-        cat = self.catalogue
+        cat = _catalogue_for(state)
         ctx = rules.Ctx(state, cat, chance, player)
         out += _resolve_reveals(ctx)
         for i, move in enumerate(moves, 1):
@@ -552,6 +570,7 @@ def _take_returned(state: State, player: str) -> None:
 
 def _install_catalogue(deck) -> None:
     """Keep a player's own catalogue under PBD_HOME/catalogues so later commands know its cards."""
+    global _PLAYED
     if deck.catalogue_path:
         source = Path(deck.catalogue_path)
         folder = paths.home() / "catalogues"
@@ -562,6 +581,7 @@ def _install_catalogue(deck) -> None:
             shutil.copyfile(source, folder / source.name)
             _merged.cache_clear()
             _for_home.cache_clear()
+            _PLAYED = None
         except OSError as exc:
             raise BackendError(f"cannot keep a copy of {source} under {folder}: {exc}") from None
 
