@@ -756,8 +756,7 @@ class Secrets:
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet."""
-        drawn = set(self.drawn)
-        return [i for i in range(1, len(self.deck) + 1) if i not in drawn]
+        return sorted(set(range(1, len(self.deck) + 1)).difference(self.drawn))
 
 
 class Game:
@@ -842,7 +841,11 @@ class Chance:
 
     def beacon(self, player: str) -> str:
         """Return the beacon of ``player``'s next event: every other seat's latest published chain value."""
-        return fairplay.beacon_text([(p.name, p.chain_index, p.chain) for p in self._others(player)])
+        return self._beacon(self._others(player))
+
+    @staticmethod
+    def _beacon(others: list[PlayerMeta]) -> str:
+        return fairplay.beacon_text([(p.name, p.chain_index, p.chain) for p in others])
 
     def beacon_index(self, player: str) -> tuple[int, ...]:
         """Return the value numbers :meth:`beacon` uses, in seat order."""
@@ -862,7 +865,11 @@ class Chance:
         """Return True if ``player`` can make a random event now."""
         return not self.waiting_on(player)
 
-    def _beacon_or_refuse(self, player: str) -> str:
+    def _beacon_or_refuse(self, player: str) -> tuple[str, tuple[int, ...]]:
+        """Return the beacon of ``player``'s next event and the value numbers it uses (:meth:`beacon_index`).
+
+        :raises IllegalMoveError: a value it needs may not be used yet (see :meth:`waiting_on`).
+        """
         waiting = self.waiting_on(player)
         if waiting:
             from pbd.errors import IllegalMoveError
@@ -871,7 +878,8 @@ class Chance:
                 f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} "
                 f"{'publishes' if len(waiting) == 1 else 'publish'} after {player} committed",
                 hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
-        return self.beacon(player)
+        others = self._others(player)
+        return self._beacon(others), tuple(p.chain_index for p in others)
 
     def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
               purpose: str = "", pub: PlayerMeta | None = None, beacon: tuple[int, ...] | None = None) -> None:
@@ -907,8 +915,7 @@ class Chance:
         remaining = sec.remaining() if n > 0 else []
         if not remaining:
             return cards
-        beacon = self._beacon_or_refuse(player)     # no chain value is published between the cards
-        index = self.beacon_index(player)
+        beacon, index = self._beacon_or_refuse(player)     # no chain value is published between the cards
         for _ in range(n):
             if not remaining:
                 break
@@ -941,8 +948,9 @@ class Chance:
         sec = self._secrets(player)
         pub = self.meta.player(player)
         counter = pub.count(kind) if pub else 0
-        face = fairplay.roll(sec.seed, counter, self._beacon_or_refuse(player), faces, kind, purpose)
-        self._note(player, kind, counter, faces, face, purpose, pub)
+        beacon, index = self._beacon_or_refuse(player)
+        face = fairplay.roll(sec.seed, counter, beacon, faces, kind, purpose)
+        self._note(player, kind, counter, faces, face, purpose, pub, index)
         return face
 
 
