@@ -47,6 +47,8 @@ def _seats(state: State, player: str) -> tuple[Side, Side]:
     first, second = state.sides
     if first.name == player:                # the usual case: the name as seated
         return first, second
+    if second.name == player and first.name.casefold() != player.casefold():
+        return second, first
     folded = player.casefold()
     if first.name.casefold() == folded:
         return first, second
@@ -125,6 +127,7 @@ class _Names:
 
     def __init__(self, cat: Catalogue, rules, me: Side, opp: Side, state: State):
         self.cat, self.rules, self.me, self.opp, self.state = cat, rules, me, opp, state
+        self._acting: tuple | None = None       # (typed, card) of the acting character (see _card_of)
 
     @property
     def owed(self) -> bool:
@@ -152,9 +155,13 @@ class _Names:
     def _play(self, move: Move) -> list:
         if HIDDEN in self.me.hand:
             return []
-        out = [("card", self._hand_card)]
         try:
-            card = self.cat.get(self._hand_card(move.card))
+            name = self._hand_card(move.card)
+        except _UNRESOLVED:
+            return []                       # the card stays as typed
+        out = [("card", lambda t: name)]
+        try:
+            card = self.cat.get(name)
         except _UNRESOLVED:
             return out
         if card.kind == "event":
@@ -202,9 +209,11 @@ class _Names:
         return _PICKS.one(self.rules, self.cat, text, names, False)
 
     def _card_of(self, typed: str):
-        """Return the catalogue card of the acting character ``typed`` names."""
-        chars = self.me.characters
-        return self.cat.get(chars[find_key(chars, self._pick(typed, keys_of(chars)))].name)
+        """Return the catalogue card of the acting character ``typed`` names (looked up once per move)."""
+        if self._acting is None or self._acting[0] != typed:
+            chars = self.me.characters
+            self._acting = (typed, self.cat.get(chars[find_key(chars, self._actor(typed))].name))
+        return self._acting[1]
 
     def _ability(self, typed_actor: str, typed: str):
         abilities = self._card_of(typed_actor).abilities
