@@ -52,22 +52,37 @@ def _merged(folder: str, stamp: int | None) -> Catalogue:
     return Catalogue(cards, "bundled" + "".join(f" + {p}" for p in files))
 
 
-#: the last state a move was played on, and the catalogue it was played with (see :func:`_catalogue_for`)
-_PLAYED: tuple | None = None
+class _Played:
+    """What :meth:`CncGame.play` found out about the state it last played on.
 
+    A fast path: a bot, a simulation or a replay plays hundreds of moves on one state
+    object, and these facts cost more to find out than the rest of a move's bookkeeping.
 
-def _catalogue_for(state: State) -> Catalogue:
-    """Return the match catalogue for a move on ``state``: looked up once per state object.
-
-    A fast path: a bot, a simulation or a replay plays hundreds of moves on one state, and
-    reading ``PBD_HOME`` for each costs more than the rest of a move's bookkeeping.  The
-    state is a command's own, so its catalogue does not change while moves are played on
-    it; installing a catalogue (:func:`_install_catalogue`) forgets it all the same.
+    * ``catalogue``: the match catalogue (reading ``PBD_HOME`` is the cost).  The state is a
+      command's own, so its catalogue does not change while moves are played on it;
+      installing a catalogue (:func:`_install_catalogue`) forgets it all the same.
+    * ``settled``: the state's log, once both opening hands are drawn and the first player
+      is chosen.  A log only grows (an earlier one is replaced by a new list), so nothing
+      is owed again while that list is the state's log.
     """
-    global _PLAYED
-    if _PLAYED is None or _PLAYED[0] is not state:
-        _PLAYED = (state, match_catalogue())
-    return _PLAYED[1]
+
+    def __init__(self):
+        self.state: State | None = None
+        self.catalogue: Catalogue | None = None
+        self.settled: list | None = None
+
+    def of(self, state: State) -> _Played:
+        """Return the facts about ``state`` (found out anew for another state)."""
+        if state is not self.state:
+            self.state, self.catalogue, self.settled = state, match_catalogue(), None
+        return self
+
+    def forget(self) -> None:
+        """Forget the state (its catalogue may have changed)."""
+        self.state = self.catalogue = self.settled = None
+
+
+_PLAYED = _Played()
 
 
 _ENGINE: tuple | None = None
@@ -238,6 +253,13 @@ class CncGame(Playable):
                                    f"{state.sides[0].name}'s next command")
         return out
 
+    def _opening(self, state: State, player: str, chance: Chance, played: _Played) -> list[str]:
+        """Return :meth:`_need_opening`'s lines, and remember once nothing is owed any more (see :class:`_Played`)."""
+        out = self._need_opening(state, player, chance)
+        if state.started and not state.first_choice and not any(opening_owed(state, s.name) for s in state.sides):
+            played.settled = state.meta.log
+        return out
+
     # -- private hands ----------------------------------------------------------------------
 
     def attach(self, state: State, secrets: Secrets) -> None:
@@ -269,8 +291,9 @@ class CncGame(Playable):
         """
         rules, parse_moves, _ = _ENGINE or _engine()
         moves = parse_moves(notation)
-        out = self._need_opening(state, player, chance)
-        cat = _catalogue_for(state)
+        played = _PLAYED.of(state)
+        out = [] if played.settled is state.meta.log else self._opening(state, player, chance, played)
+        cat = played.catalogue
         ctx = rules.Ctx(state, cat, chance, player)
         out += _resolve_reveals(ctx)
         for i, move in enumerate(moves, 1):
@@ -570,7 +593,6 @@ def _take_returned(state: State, player: str) -> None:
 
 def _install_catalogue(deck) -> None:
     """Keep a player's own catalogue under PBD_HOME/catalogues so later commands know its cards."""
-    global _PLAYED
     if deck.catalogue_path:
         source = Path(deck.catalogue_path)
         folder = paths.home() / "catalogues"
@@ -581,7 +603,7 @@ def _install_catalogue(deck) -> None:
             shutil.copyfile(source, folder / source.name)
             _merged.cache_clear()
             _for_home.cache_clear()
-            _PLAYED = None
+            _PLAYED.forget()
         except OSError as exc:
             raise BackendError(f"cannot keep a copy of {source} under {folder}: {exc}") from None
 

@@ -28,6 +28,8 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
     if len(state.sides) != 2:
         return move
     me, opp = _seats(state, player)
+    if _as_written(move, me, opp, cat, rules):
+        return move
     changes = _Names(cat, rules, me, opp, state).changes(move)
     if not changes:
         return move
@@ -37,6 +39,32 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
         return move
     same = full == replace(move, **changes, source=full.source)
     return full if same and (move.kind != "play" or full.card in me.hand) else move
+
+
+def _as_written(move: Move, me: Side, opp: Side, cat: Catalogue, rules) -> bool:
+    """Return True if ``move`` is sure to be written in full already, so :func:`full_names` has nothing to change.
+
+    A fast path for the common case (a bot, or a player who types full names): a name
+    written exactly as the first of the names the rules choose among that folds like it
+    resolves to itself (:func:`_first_of_its_kind`).  It answers as :class:`_Names` would for
+    a played card without a target, an attack without an attack name, and a withdrawal;
+    anything else answers False and is resolved in full.
+    """
+    kind = move.kind
+    if kind == "play":
+        if HIDDEN in me.hand:
+            return True                     # names in a hand we cannot see stay as typed
+        return not move.target and move.card in cat and cat.get(move.card).name == move.card
+    if kind not in ("attack", "withdraw") or not _is_first(move.card, keys_of(me.characters)):
+        return False
+    if kind == "withdraw":
+        return True
+    return not move.detail and (rules._is_cp_word(move.target, opp) or _is_first(move.target, keys_of(opp.characters)))
+
+
+def _is_first(name: str, names: list[str]) -> bool:
+    """Return True if ``name`` is one of ``names`` and the first that folds like it (what a match returns)."""
+    return name in names and _first_of_its_kind(name, names)
 
 
 def _seats(state: State, player: str) -> tuple[Side, Side]:
@@ -78,7 +106,7 @@ class _Picks:
 
         :raises ValueError: it means none, or several.
         """
-        if text in names and _first_of_its_kind(text, names):
+        if _is_first(text, names):
             return text                     # written as one of the names: what any match returns
         if cat is not self.cat or len(self.known) > self.LIMIT:
             self.cat, self.known = cat, {}
