@@ -1,0 +1,82 @@
+"""The C&C engine's fast paths (issue 16) remember facts between moves: each is forgotten when what it
+depends on changes, and the HMAC shortcut gives the standard bytes."""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import random
+import types
+
+import pytest
+
+import pbd.games.cnc as cnc
+from pbd import fairplay
+from pbd.errors import PbdError
+from pbd.games.cnc import GAME
+from pbd.games.cnc import rules
+from pbd.games.cnc.cards import Catalogue, bundled_catalogue
+from pbd.games.cnc.fullnames import full_names
+from pbd.games.cnc.notation import parse_move
+from pbd.games.cnc.state import Character
+from pbd.simulate import seat
+
+OWN = '''
+[[card]]
+name = "Cityzen Alice"
+kind = "character"
+class = "Civilian"
+rarity = "common"
+hp = 5
+text = "Bob's neighbour."
+
+[[card.attack]]
+name = "Slap"
+type = "Physical"
+cost = 1
+damage = 5
+'''
+
+
+def _match():
+    return seat(GAME, random.Random(3), decks=("forces-of-justice", "forces-of-corruption"))
+
+
+def test_a_catalogue_installed_between_two_moves_on_one_state_is_used_by_the_second(tmp_path):
+    state, chance = _match()
+    GAME.play(state, "Ann", "draw", chance)          # the state's catalogue is looked up here
+    state.side("Ann").hand.append("Cityzen Alice")
+    with pytest.raises(PbdError, match="unknown card 'Cityzen Alice'"):
+        GAME.play(state, "Ann", "play Cityzen Alice", chance)
+    (tmp_path / "mine.toml").write_text(OWN, encoding="utf-8")
+    cnc._install_catalogue(types.SimpleNamespace(catalogue_path=str(tmp_path / "mine.toml")))
+    assert GAME.play(state, "Ann", "play Cityzen Alice", chance) == ["play Cityzen Alice · AP 2→1"]
+
+
+def test_a_log_replaced_by_an_earlier_one_owes_the_opening_hands_again():
+    state, chance = _match()
+    GAME.play(state, "Ann", "end turn", chance)
+    GAME.play(state, "Ben", "draw", chance)
+    assert GAME.play(state, "Ben", "end turn", chance) == ["end turn"]     # both hands drawn: nothing owed
+    state.meta.log = state.meta.log[:2]             # as a replay does: new match, joined
+    assert GAME.play(state, "Ann", "end turn", chance) == ["opening hand · 5 cards drawn", "end turn"]
+
+
+def test_a_name_is_resolved_against_the_catalogue_of_the_move_not_of_an_earlier_one():
+    state, _ = _match()
+    state.side("Ann").characters.append(Character("The Sentry", 40))
+    state.side("Ben").characters.append(Character("Nill", 10))
+    move = parse_move("Sentry attacks Nill")
+    bundled = bundled_catalogue()
+    no_alias = Catalogue({**bundled.cards, "The Sentry": dataclasses.replace(bundled.get("The Sentry"), aliases=())})
+    assert full_names(state, "Ann", move, bundled, rules).source == "The Sentry attacks Nill"
+    assert full_names(state, "Ann", move, no_alias, rules) is move        # "Sentry" names nothing there
+    assert full_names(state, "Ann", move, bundled, rules).source == "The Sentry attacks Nill"
+
+
+@pytest.mark.parametrize("size", [0, 1, 31, 32, 64, 65, 200])
+def test_the_hmac_shortcut_gives_the_standard_hmac(size):
+    rng = random.Random(size)
+    key, message = rng.randbytes(size), rng.randbytes(3 * size + 1)
+    assert fairplay.hmac_sha256(key, message) == hmac.digest(key, message, "sha256")
+    assert fairplay.hmac_sha256(bytearray(key), message) == hmac.digest(key, message, "sha256")
