@@ -28,9 +28,10 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
     if len(state.sides) != 2:
         return move
     me, opp = _seats(state, player)
-    if _as_written(move, me, opp, cat, rules):
+    names = _Names(cat, rules, me, opp, state)
+    if names.written_in_full(move):
         return move
-    changes = _Names(cat, rules, me, opp, state).changes(move)
+    changes = names.changes(move)
     if not changes:
         return move
     try:
@@ -39,27 +40,6 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
         return move
     same = full == replace(move, **changes, source=full.source)
     return full if same and (move.kind != "play" or full.card in me.hand) else move
-
-
-def _as_written(move: Move, me: Side, opp: Side, cat: Catalogue, rules) -> bool:
-    """Return True if ``move`` is sure to be written in full already, so :func:`full_names` has nothing to change.
-
-    A fast path for the common case (a bot, or a player who types full names): a name
-    written exactly as the first of the names the rules choose among that folds like it
-    resolves to itself (:func:`_first_of_its_kind`).  It answers as :class:`_Names` would for
-    a played card without a target, an attack without an attack name, and a withdrawal;
-    anything else answers False and is resolved in full.
-    """
-    kind = move.kind
-    if kind == "play":
-        if HIDDEN in me.hand:
-            return True                     # names in a hand we cannot see stay as typed
-        return not move.target and move.card in cat and cat.get(move.card).name == move.card
-    if kind not in ("attack", "withdraw") or not _is_first(move.card, keys_of(me.characters)):
-        return False
-    if kind == "withdraw":
-        return True
-    return not move.detail and (rules._is_cp_word(move.target, opp) or _is_first(move.target, keys_of(opp.characters)))
 
 
 def _is_first(name: str, names: list[str]) -> bool:
@@ -162,6 +142,40 @@ class _Names:
         """Return True if the player owes a discard from hand (an unplaced discard then takes from the hand)."""
         return any(p.player == self.me.name and p.kind == "discard" for p in self.state.pending)
 
+    def written_in_full(self, move: Move) -> bool:
+        """Return True if every name of ``move`` is sure to be written in full already (nothing to change).
+
+        A fast path for the common case, a bot or a player who types full names: a name
+        written exactly as the first of the names the rules choose among that folds like it
+        (:func:`_is_first`) resolves to itself, whatever else its resolver checks.  A name not
+        written so answers False, and the move is resolved in full (:meth:`changes`).
+        """
+        kind, me = move.kind, self.me
+        if kind == "play":
+            if HIDDEN in me.hand:
+                return True                 # names in a hand we cannot see stay as typed
+            if not self._canonical(move.card):
+                return False
+            card = self.cat.get(move.card)
+            return not move.target or card.kind != "event" or self._target_is_first(card.target, move.target)
+        if kind == "discard":
+            place = move.detail or self._place(move.card)
+            if place == "field":
+                return _is_first(move.card, self._field_keys())
+            return place != "hand" or self._canonical(move.card)
+        if kind not in ("attack", "use", "withdraw") or not _is_first(move.card, keys_of(me.characters)):
+            return False
+        if kind == "withdraw":
+            return True
+        if kind == "attack":
+            return not move.detail and (self.rules._is_cp_word(move.target, self.opp)
+                                        or _is_first(move.target, keys_of(self.opp.characters)))
+        abilities = self._card_of(move.card).abilities
+        if not _is_first(move.detail, [a.name for a in abilities]):
+            return False
+        spec = next(a.target for a in abilities if a.name == move.detail)
+        return not move.target or self._target_is_first(spec, move.target)
+
     def changes(self, move: Move) -> dict[str, str]:
         """Return ``{field: full name}`` for the fields of ``move`` that resolve to another text than typed."""
         out: dict[str, str] = {}
@@ -249,16 +263,43 @@ class _Names:
         return next(a for a in abilities if a.name == wanted)
 
     def _target(self, spec: str, text: str) -> str:
-        """Return the full name of a target of kind ``spec`` (a CP word stays as typed)."""
+        """Return the full name of a target of kind ``spec`` (a CP word stays as typed).
+
+        :raises KeyError: no such kind of target.
+        """
+        names = self._targets(spec, text)
+        return text if names is None else self._pick(text, names)
+
+    def _target_is_first(self, spec: str, text: str) -> bool:
+        """Return True if the target ``text`` of kind ``spec`` is written in full (see :meth:`written_in_full`)."""
+        try:
+            names = self._targets(spec, text)
+        except KeyError:
+            return False
+        return names is None or _is_first(text, names)
+
+    def _targets(self, spec: str, text: str) -> list[str] | None:
+        """Return the names a target of kind ``spec`` is chosen among; None for a CP word (kept as typed).
+
+        :raises KeyError: no such kind of target.
+        """
         me, opp = self.me, self.opp
         if spec == "opposing character or cp" and self.rules._is_cp_word(text, opp):
-            return text
+            return None
         sides = {"opposing character or cp": [opp], "opposing character": [opp], "friendly character": [me],
                  "any character": [opp, me]}.get(spec)
         if sides is not None:
-            return self._pick(text, [k for s in sides for k in keys_of(s.characters)])
+            return [k for s in sides for k in keys_of(s.characters)]
         side = {"opposing city": opp, "own city": me}[spec]
-        return self._pick(text, [c for c in side.cities if self.cat.get(c).kind == "city"])
+        return [c for c in side.cities if self.cat.get(c).kind == "city"]
+
+    def _canonical(self, text: str) -> bool:
+        """Return True if ``text`` is a catalogue card's name exactly as the catalogue writes it."""
+        return text in self.cat and self.cat.get(text).name == text
+
+    def _field_keys(self) -> list[str]:
+        """Return the keys of your characters and your City cards (not the Porter): what a discard from play names."""
+        return keys_of(self.me.characters) + [c for c in self.me.cities if self.cat.get(c).kind != "porter"]
 
     def _place(self, typed: str) -> str:
         """Return where an unplaced discard takes its card from, as the rules decide ("" when they ask)."""
@@ -284,8 +325,7 @@ class _Names:
 
         :raises ValueError: it would not.
         """
-        keys = keys_of(self.me.characters) + [c for c in self.me.cities if self.cat.get(c).kind != "porter"]
-        name = self._pick(text, keys)
+        name = self._pick(text, self._field_keys())
         if not placed and self._place(name) != "field":
             raise ValueError(name)
         return name
