@@ -367,8 +367,8 @@ class Meta:
         pub = self.player(player)
         if self._owes_value(pub):
             self._publish(player)
-        entry = LogEntry(len(self.log) + 1, player, text, list(self.pending_events), fresh=True)
-        self.pending_events.clear()
+        entry = LogEntry(len(self.log) + 1, player, text, self.pending_events, fresh=True)
+        self.pending_events = []
         published = self.published
         for p in self.fairplay:
             if p.chain_index != published.get(p.name, 0):
