@@ -197,21 +197,27 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     A fast path: a draw or roll costs one HMAC, and half of it is the key's padded blocks,
     hashed once per key (:func:`_hmac_pads`) and copied for each message.
     """
-    inner, outer = _hmac_pads(bytes(key))
+    pads = _PADS.get(key) if type(key) is bytes else None
+    inner, outer = pads or _hmac_pads(bytes(key))
     inner, outer = inner.copy(), outer.copy()
     inner.update(message)
     outer.update(inner.digest())
     return outer.digest()
 
 
-@lru_cache(maxsize=64)
-def _hmac_pads(key: bytes):
-    """Return SHA-256 states that have read ``key``'s inner and outer padded blocks (RFC 2104)."""
+#: :func:`_hmac_pads` by key (a plain dict: looking it up is a good part of an HMAC's cost)
+_PADS: dict[bytes, tuple] = {}
+
+
+def _hmac_pads(key: bytes) -> tuple:
+    """Return (and keep) SHA-256 states that have read ``key``'s inner and outer padded blocks (RFC 2104)."""
     block = hashlib.sha256().block_size
-    if len(key) > block:
-        key = hashlib.sha256(key).digest()
-    key = key.ljust(block, b"\0")
-    return (hashlib.sha256(bytes(b ^ 0x36 for b in key)), hashlib.sha256(bytes(b ^ 0x5C for b in key)))
+    padded = (hashlib.sha256(key).digest() if len(key) > block else key).ljust(block, b"\0")
+    if len(_PADS) >= 64:
+        _PADS.clear()
+    pads = _PADS[key] = (hashlib.sha256(bytes(b ^ 0x36 for b in padded)),
+                         hashlib.sha256(bytes(b ^ 0x5C for b in padded)))
+    return pads
 
 
 def die_spec(faces: Sequence[int]) -> str:
