@@ -170,16 +170,19 @@ class Catalogue:
         for card in self.cards.values():
             for key in (card.name, *card.aliases):
                 self._index[fold(key)] = card
+        # the rules look up names as the board holds them (a card's own name) many times a
+        # move: those skip folding, and find the card the folded lookup would find
+        self._exact = {key: self._index[fold(key)] for card in self.cards.values() for key in (card.name, *card.aliases)}
 
     def __contains__(self, name: str) -> bool:
-        return fold(name) in self._index
+        return name in self._exact or fold(name) in self._index
 
     def get(self, name: str) -> Card:
         """Return the card called ``name`` (case, spacing and punctuation forgiven).
 
         :raises UnknownNameError: no such card, with close names suggested.
         """
-        card = self._index.get(fold(name))
+        card = self._exact.get(name) or self._index.get(fold(name))
         if card is None:
             raise UnknownNameError("card", name, suggest(name, [c.name for c in self.cards.values()]))
         return card

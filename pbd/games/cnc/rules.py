@@ -81,9 +81,54 @@ TYPE_EFFECTS = {
 }
 
 
+class _Kept:
+    """A side of :class:`Ctx` looked up on first use and then kept in the Ctx as a plain attribute.
+
+    The rules ask for ``ctx.me`` and ``ctx.opp`` dozens of times a move; after the first
+    lookup an attribute read finds the kept side without calling anything.
+    """
+
+    def __init__(self, find):
+        self.find = find
+        self.__doc__ = find.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, ctx, owner=None):
+        if ctx is None:
+            return self
+        side = self.find(ctx)
+        setattr(ctx, self.name, side)      # an instance attribute: found before this (non-data) descriptor
+        return side
+
+
+def _my_side(ctx: Ctx) -> Side:
+    """The acting player's side."""
+    sides = ctx.state.sides
+    if sides[0].name == ctx.player:
+        return sides[0]
+    if len(sides) > 1 and sides[1].name == ctx.player:
+        return sides[1]
+    return ctx.state.side(ctx.player)
+
+
+def _other_side(ctx: Ctx) -> Side:
+    """The other player's side."""
+    sides = ctx.state.sides
+    if sides[0].name == ctx.player:
+        return sides[1]
+    return sides[1] if ctx.me is sides[0] else sides[0]
+
+
 @dataclass
 class Ctx:
-    """Everything a rule needs: the state, the cards, the dice, who is acting."""
+    """Everything a rule needs: the state, the cards, the dice, who is acting.
+
+    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up, so acting for
+    another player takes another Ctx (as :func:`start_turn` does).  A rule never adds or
+    replaces a side, so the kept sides stay the state's own.
+    """
 
     state: State
     cat: Catalogue
@@ -91,23 +136,8 @@ class Ctx:
     player: str
     notes: list[str] = field(default_factory=list)
 
-    @property
-    def me(self) -> Side:
-        """The acting player's side."""
-        sides = self.state.sides
-        if sides[0].name == self.player:
-            return sides[0]
-        if len(sides) > 1 and sides[1].name == self.player:
-            return sides[1]
-        return self.state.side(self.player)
-
-    @property
-    def opp(self) -> Side:
-        """The other player's side."""
-        sides = self.state.sides
-        if sides[0].name == self.player:
-            return sides[1]
-        return sides[1] if self.me is sides[0] else sides[0]
+    me = _Kept(_my_side)
+    opp = _Kept(_other_side)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -985,14 +1015,13 @@ def start_turn(ctx: Ctx) -> None:
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
             _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
-    acting = ctx.player
-    ctx.player = side.name
-    try:
-        for name in list(side.cities) + [c.name for c in side.characters]:
-            for eff in ctx.cat.get(name).all_each_turn():
-                run_effect(ctx, eff, None, None, name)
-    finally:
-        ctx.player = acting
+    get = ctx.cat.get
+    effects = [(name, eff) for name in [*side.cities, *(c.name for c in side.characters)]
+               for eff in get(name).all_each_turn()]
+    if effects:         # they act for the side's owner, whoever ended the turn
+        owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
+        for name, eff in effects:
+            run_effect(owner, eff, None, None, name)
 
 
 # -- modifiers and limits ---------------------------------------------------------------------
