@@ -183,24 +183,23 @@ def apply(ctx: Ctx, move: Move) -> str:
         raise illegal("the match has not started: waiting for player 2 to join")
     me = ctx.me
     ap_before = me.ap
-    ctx.notes = []
+    notes = ctx.notes = []
     _HANDLERS[move.kind](ctx, move)
     check_outcome(state, ctx.cat)
-    summary = move.source or move.kind
     if me.ap != ap_before and move.kind != "end":
-        ctx.note(f"AP {ap_before}→{me.ap}")
+        notes.append(f"AP {ap_before}→{me.ap}")
     if state.result:
-        ctx.note(state.result)
-    return " · ".join([summary, *ctx.notes])
+        notes.append(state.result)
+    return " · ".join([move.source or move.kind, *notes])
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
-    me = ctx.me
-    if ctx.state.current.name != me.name:
-        raise illegal(f"it is {ctx.state.current.name}'s turn, not yours ({what} waits for your turn)")
-    owed = [p for p in ctx.state.pending if p.player == me.name and p.kind == "discard"] if ctx.state.pending else ()
-    if owed:
-        p = owed[0]
+    state, name = ctx.state, ctx.me.name
+    current = state.sides[state.to_move].name
+    if current != name:
+        raise illegal(f"it is {current}'s turn, not yours ({what} waits for your turn)")
+    p = next((p for p in state.pending if p.player == name and p.kind == "discard"), None) if state.pending else None
+    if p is not None:
         raise illegal(f"first discard {p.count} card{'s' if p.count > 1 else ''} from your hand ({p.source}): "
                       f"write 'discard CARD from hand'")
 
@@ -241,13 +240,13 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
 # -- playing cards --------------------------------------------------------------------
 
 def _hand_card(ctx: Ctx, name: str) -> Card:
-    known = [c for c in ctx.me.hand if c != HIDDEN]
-    if name in ctx.cat:
-        card = ctx.cat.get(name)
-        if card.name not in known:
+    hand, cat = ctx.me.hand, ctx.cat
+    if name in cat:
+        card = cat.get(name)
+        if card.name not in hand or card.name == HIDDEN:
             raise illegal(f"{card.name} is not in your hand")
         return card
-    return ctx.cat.get(match_name(name, known, "card in your hand"))
+    return cat.get(match_name(name, [c for c in hand if c != HIDDEN], "card in your hand"))
 
 
 def _play(ctx: Ctx, move: Move) -> None:
@@ -308,7 +307,11 @@ def _take_hold(ctx: Ctx, card: Card) -> None:
 
 
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
-    return sum(1 for n in ctx.state.turn.played if n in ctx.cat and ctx.cat.get(n).kind == kind)
+    cat, n = ctx.cat, 0
+    for name in ctx.state.turn.played:
+        if name in cat and cat.get(name).kind == kind:
+            n += 1
+    return n
 
 
 # -- targets ------------------------------------------------------------------------
@@ -385,8 +388,9 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
                           + (f": play it with 'play {card.name}'" if in_hand else ""))
         raise illegal(f"{card.name} is " + ("in your hand: play it first" if in_hand else "not in play"))
     chars = ctx.me.characters
-    key = _pick(ctx.cat, name, keys_of(chars), "character of yours in play")
-    return key, chars[find_key(chars, key)]
+    keys = keys_of(chars)
+    key = _pick(ctx.cat, name, keys, "character of yours in play")
+    return key, chars[keys.index(key)]
 
 
 def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
@@ -765,7 +769,7 @@ def _destroy_city(ctx: Ctx, target: Target) -> None:
 
 
 def _has_mod(cat: Catalogue, name: str, mod: str) -> bool:
-    return any(m["mod"] == mod for m in cat.get(name).all_mods())
+    return any(m["mod"] == mod for m in cat.mods_of(name))
 
 
 def _return_to_hand(ctx: Ctx, target: Target) -> None:
@@ -1015,9 +1019,9 @@ def start_turn(ctx: Ctx) -> None:
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
             _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
-    get = ctx.cat.get
+    each_turn_of = ctx.cat.each_turn_of
     effects = [(name, eff) for name in [*side.cities, *(c.name for c in side.characters)]
-               for eff in get(name).all_each_turn()]
+               for eff in each_turn_of(name)]
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
@@ -1032,12 +1036,13 @@ def _flooded(state: State, side: Side) -> bool:
 
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
+    mods_of = cat.mods_of
     mods = []
     if not _flooded(state, side):
         for name in side.cities:
-            mods += cat.get(name).all_mods()
+            mods += mods_of(name)
     for ch in side.characters:
-        mods += cat.get(ch.name).all_mods()
+        mods += mods_of(ch.name)
     return mods
 
 
@@ -1052,7 +1057,7 @@ def character_limit(state: State, cat: Catalogue, side: Side, without: str = "")
     names a City card to leave out (to ask what the limit would be without it).
     """
     names = [c for c in side.cities if c != without] + [ch.name for ch in side.characters]
-    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for n in names for m in cat.get(n).all_mods()
+    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for n in names for m in cat.mods_of(n)
               if m["mod"] == "character_limit"]
     return max([BASE_CHARACTER_LIMIT, *limits])
 
@@ -1095,10 +1100,9 @@ def check_outcome(state: State, cat: Catalogue) -> None:
     """Set ``state.result`` if a win condition is met."""
     if state.result or len(state.sides) != 2:
         return
-    for side in state.sides:
-        if side.cp <= 0 or side.cp >= CONSTRUCTION_CP or len(side.discards) >= ATTRITION_LIMIT:
-            break
-    else:
+    a, b = state.sides
+    if (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
+            and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
         return      # the common case: nobody is near an end condition
     wins = []
     for i, side in enumerate(state.sides):

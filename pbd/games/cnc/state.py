@@ -8,6 +8,7 @@ spread over several commands is judged the same as one command.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from pbd.games.base import Meta
 
@@ -121,7 +122,7 @@ def key_of(chars: list[Character], i: int) -> str:
 
 def keys_of(chars: list[Character]) -> list[str]:
     """Return the identifying names of ``chars`` in row order (``key_of`` of each)."""
-    names = [c.name for c in chars]
+    names = list(map(_NAME, chars))        # (no Python frame: the rules ask several times a move)
     if len(set(names)) == len(names):
         return names        # no second copies: each is known by its name
     seen: dict[str, int] = {}
@@ -130,6 +131,9 @@ def keys_of(chars: list[Character]) -> list[str]:
         n = seen[c.name] = seen.get(c.name, 0) + 1
         keys.append(c.name if n == 1 else f"{c.name}#{n}")
     return keys
+
+
+_NAME = attrgetter("name")
 
 
 def find_key(chars: list[Character], key: str) -> int | None:
