@@ -173,7 +173,8 @@ class Catalogue:
         # the rules look up names as the board holds them (a card's own name) many times a
         # move: those skip folding, and find the card the folded lookup would find
         self._exact = {key: self._index[fold(key)] for card in self.cards.values() for key in (card.name, *card.aliases)}
-        self._mods = {key: card.all_mods() for key, card in self._exact.items()}
+        #: a card's own name (or alias) → its passive modifiers (``get(name).all_mods()``)
+        self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
         self._each_turn = {key: card.all_each_turn() for key, card in self._exact.items()}
 
     def __contains__(self, name: str) -> bool:
@@ -194,7 +195,7 @@ class Catalogue:
 
         :raises UnknownNameError: no such card.
         """
-        mods = self._mods.get(name)
+        mods = self.mods_by_name.get(name)
         return self.get(name).all_mods() if mods is None else mods
 
     def each_turn_of(self, name: str) -> tuple:

@@ -66,7 +66,7 @@ from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
-                                 find_key, key_of, keys_of, opening_owed)
+                                 find_key, key_of, keys_of, name_of, opening_owed)
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
 CONSTRUCTION_CP = 200
@@ -81,16 +81,15 @@ TYPE_EFFECTS = {
 }
 
 
-class _Kept:
-    """A side of :class:`Ctx` looked up on first use and then kept in the Ctx as a plain attribute.
+class _Seat:
+    """``Ctx.me`` (the acting player's side) or ``Ctx.opp`` (the other side), looked up on first use.
 
-    The rules ask for ``ctx.me`` and ``ctx.opp`` dozens of times a move; after the first
-    lookup an attribute read finds the kept side without calling anything.
+    The rules ask for both dozens of times a move: the first lookup keeps both in the Ctx
+    as plain attributes (found before this non-data descriptor), so later reads call nothing.
+
+    :raises KeyError: the acting player has no seat.
+    :raises IndexError: ``opp`` while only one player is seated.
     """
-
-    def __init__(self, find):
-        self.find = find
-        self.__doc__ = find.__doc__
 
     def __set_name__(self, owner, name: str) -> None:
         self.name = name
@@ -98,27 +97,17 @@ class _Kept:
     def __get__(self, ctx, owner=None):
         if ctx is None:
             return self
-        side = self.find(ctx)
-        setattr(ctx, self.name, side)      # an instance attribute: found before this (non-data) descriptor
-        return side
-
-
-def _my_side(ctx: Ctx) -> Side:
-    """The acting player's side."""
-    sides = ctx.state.sides
-    if sides[0].name == ctx.player:
-        return sides[0]
-    if len(sides) > 1 and sides[1].name == ctx.player:
-        return sides[1]
-    return ctx.state.side(ctx.player)
-
-
-def _other_side(ctx: Ctx) -> Side:
-    """The other player's side."""
-    sides = ctx.state.sides
-    if sides[0].name == ctx.player:
-        return sides[1]
-    return sides[1] if ctx.me is sides[0] else sides[0]
+        sides, player = ctx.state.sides, ctx.player
+        if sides[0].name == player:
+            me = sides[0]
+        elif len(sides) > 1 and sides[1].name == player:
+            me = sides[1]
+        else:
+            me = ctx.state.side(player)
+        ctx.me = me
+        if len(sides) == 2 or self.name == "opp":
+            ctx.opp = sides[1] if sides[0] is me else sides[0]
+        return me if self.name == "me" else ctx.opp
 
 
 @dataclass
@@ -136,8 +125,8 @@ class Ctx:
     player: str
     notes: list[str] = field(default_factory=list)
 
-    me = _Kept(_my_side)
-    opp = _Kept(_other_side)
+    me = _Seat()
+    opp = _Seat()
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -379,7 +368,7 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
-    if name in ctx.cat and ctx.cat.get(name).name not in [c.name for c in ctx.me.characters]:
+    if name in ctx.cat and ctx.cat.get(name).name not in map(name_of, ctx.me.characters):
         card = ctx.cat.get(name)
         in_hand = card.name in ctx.me.hand
         if card.kind != "character":
@@ -423,7 +412,8 @@ def _attack(ctx: Ctx, move: Move) -> None:
                                                                         f"attack of {ch.name}"))
     _can_act(ctx, key, ch)
     target = _attack_target(ctx, move.target)
-    _spend(ctx, attack.cost, f"{key}'s {attack.name}")
+    what = f"{key}'s {attack.name}"
+    _spend(ctx, attack.cost, what)
     if _confused(ctx, key, ch):
         return
     turn = ctx.state.turn
@@ -431,11 +421,12 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if key not in turn.attacked:
         turn.attacked.append(key)
     amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
-    _strike(ctx, target, amount, attack.type, f"{key}'s {attack.name}")
-    _run_effects(ctx, attack.after, target, key, f"{key}'s {attack.name}")
-    ch = ctx.me.characters[find_key(ctx.me.characters, key)] if find_key(ctx.me.characters, key) is not None else None
-    if ch is not None:
-        _combo(ctx, key, ch, card, attack, target, move.then)
+    _strike(ctx, target, amount, attack.type, what)
+    _run_effects(ctx, attack.after, target, key, what)
+    chars = ctx.me.characters
+    i = find_key(chars, key)
+    if i is not None:
+        _combo(ctx, key, chars[i], card, attack, target, move.then)
 
 
 def _attack_target(ctx: Ctx, text: str) -> Target:
@@ -499,8 +490,7 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
     ch = _char(target)
     if ch is None:
         return
-    card = ctx.cat.get(ch.name)
-    for mod in card.all_mods():
+    for mod in ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
             ctx.note(f"{ch.name} is immune to {attack_type} attacks")
             return
@@ -509,12 +499,13 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
             return
         if mod["mod"] == "damage_reduction":
             amount = max(0, amount - mod.get("amount", 0))
-    _hurt(ctx, target, amount)
+    _hurt(ctx, target, amount, ch)
 
 
-def _hurt(ctx: Ctx, target: Target, amount: int) -> None:
-    """Take ``amount`` HP from a character; at 0 it goes to its owner's discard pile."""
-    ch = _char(target)
+def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) -> None:
+    """Take ``amount`` HP from a character (``ch``, if the caller has found it); at 0 it goes to its owner's discard pile."""
+    if ch is None:
+        ch = _char(target)
     if ch is None:
         return
     before = ch.hp
@@ -1036,13 +1027,14 @@ def _flooded(state: State, side: Side) -> bool:
 
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
-    mods_of = cat.mods_of
+    known = cat.mods_by_name        # the names the board holds are found without a call (several times a move)
     mods = []
     if not _flooded(state, side):
         for name in side.cities:
-            mods += mods_of(name)
+            mods += known[name] if name in known else cat.mods_of(name)
     for ch in side.characters:
-        mods += mods_of(ch.name)
+        name = ch.name
+        mods += known[name] if name in known else cat.mods_of(name)
     return mods
 
 
