@@ -170,19 +170,41 @@ class Catalogue:
         for card in self.cards.values():
             for key in (card.name, *card.aliases):
                 self._index[fold(key)] = card
+        # the rules look up names as the board holds them (a card's own name) many times a
+        # move: those skip folding, and find the card the folded lookup would find
+        self._exact = {key: self._index[fold(key)] for card in self.cards.values() for key in (card.name, *card.aliases)}
+        #: a card's own name (or alias) → its passive modifiers (``get(name).all_mods()``)
+        self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
+        self._each_turn = {key: card.all_each_turn() for key, card in self._exact.items()}
 
     def __contains__(self, name: str) -> bool:
-        return fold(name) in self._index
+        return name in self._exact or fold(name) in self._index
 
     def get(self, name: str) -> Card:
         """Return the card called ``name`` (case, spacing and punctuation forgiven).
 
         :raises UnknownNameError: no such card, with close names suggested.
         """
-        card = self._index.get(fold(name))
+        card = self._exact.get(name) or self._index.get(fold(name))
         if card is None:
             raise UnknownNameError("card", name, suggest(name, [c.name for c in self.cards.values()]))
         return card
+
+    def mods_of(self, name: str) -> tuple:
+        """Return ``get(name).all_mods()``, found in one step for a name as the board holds it.
+
+        :raises UnknownNameError: no such card.
+        """
+        mods = self.mods_by_name.get(name)
+        return self.get(name).all_mods() if mods is None else mods
+
+    def each_turn_of(self, name: str) -> tuple:
+        """Return ``get(name).all_each_turn()``, found in one step for a name as the board holds it.
+
+        :raises UnknownNameError: no such card.
+        """
+        effects = self._each_turn.get(name)
+        return self.get(name).all_each_turn() if effects is None else effects
 
     def porter(self) -> Card:
         """Return the catalogue's Porter card."""
@@ -212,9 +234,9 @@ def match_name(name: str, names: list[str], kind: str = "card") -> str:
     :raises AmbiguousNameError: several names start with it.
     """
     key = fold(name)
-    exact = [x for x in dict.fromkeys(names) if fold(x) == key]
-    if exact:
-        return exact[0]
+    for x in names:
+        if fold(x) == key:
+            return x        # the first exact match (usually the name as written)
     starts = [x for x in dict.fromkeys(names) if key and fold(x).startswith(key)]
     if len(starts) == 1:
         return starts[0]

@@ -66,7 +66,7 @@ from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
-                                 find_key, key_of, keys_of, opening_owed)
+                                 find_key, key_of, keys_of, name_of, opening_owed)
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
 CONSTRUCTION_CP = 200
@@ -81,9 +81,43 @@ TYPE_EFFECTS = {
 }
 
 
+class _Seat:
+    """``Ctx.me`` (the acting player's side) or ``Ctx.opp`` (the other side), looked up on first use.
+
+    The rules ask for both dozens of times a move: the first lookup keeps both in the Ctx
+    as plain attributes (found before this non-data descriptor), so later reads call nothing.
+
+    :raises KeyError: the acting player has no seat.
+    :raises IndexError: ``opp`` while only one player is seated.
+    """
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, ctx, owner=None):
+        if ctx is None:
+            return self
+        sides, player = ctx.state.sides, ctx.player
+        if sides[0].name == player:
+            me = sides[0]
+        elif len(sides) > 1 and sides[1].name == player:
+            me = sides[1]
+        else:
+            me = ctx.state.side(player)
+        ctx.me = me
+        if len(sides) == 2 or self.name == "opp":
+            ctx.opp = sides[1] if sides[0] is me else sides[0]
+        return me if self.name == "me" else ctx.opp
+
+
 @dataclass
 class Ctx:
-    """Everything a rule needs: the state, the cards, the dice, who is acting."""
+    """Everything a rule needs: the state, the cards, the dice, who is acting.
+
+    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up, so acting for
+    another player takes another Ctx (as :func:`start_turn` does).  A rule never adds or
+    replaces a side, so the kept sides stay the state's own.
+    """
 
     state: State
     cat: Catalogue
@@ -91,23 +125,8 @@ class Ctx:
     player: str
     notes: list[str] = field(default_factory=list)
 
-    @property
-    def me(self) -> Side:
-        """The acting player's side."""
-        sides = self.state.sides
-        if sides[0].name == self.player:
-            return sides[0]
-        if len(sides) > 1 and sides[1].name == self.player:
-            return sides[1]
-        return self.state.side(self.player)
-
-    @property
-    def opp(self) -> Side:
-        """The other player's side."""
-        sides = self.state.sides
-        if sides[0].name == self.player:
-            return sides[1]
-        return sides[1] if self.me is sides[0] else sides[0]
+    me = _Seat()
+    opp = _Seat()
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -153,24 +172,23 @@ def apply(ctx: Ctx, move: Move) -> str:
         raise illegal("the match has not started: waiting for player 2 to join")
     me = ctx.me
     ap_before = me.ap
-    ctx.notes = []
+    notes = ctx.notes = []
     _HANDLERS[move.kind](ctx, move)
     check_outcome(state, ctx.cat)
-    summary = move.source or move.kind
     if me.ap != ap_before and move.kind != "end":
-        ctx.note(f"AP {ap_before}→{me.ap}")
+        notes.append(f"AP {ap_before}→{me.ap}")
     if state.result:
-        ctx.note(state.result)
-    return " · ".join([summary, *ctx.notes])
+        notes.append(state.result)
+    return " · ".join([move.source or move.kind, *notes])
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
-    me = ctx.me
-    if ctx.state.current.name != me.name:
-        raise illegal(f"it is {ctx.state.current.name}'s turn, not yours ({what} waits for your turn)")
-    owed = [p for p in ctx.state.pending if p.player == me.name and p.kind == "discard"] if ctx.state.pending else ()
-    if owed:
-        p = owed[0]
+    state, name = ctx.state, ctx.me.name
+    current = state.sides[state.to_move].name
+    if current != name:
+        raise illegal(f"it is {current}'s turn, not yours ({what} waits for your turn)")
+    p = next((p for p in state.pending if p.player == name and p.kind == "discard"), None) if state.pending else None
+    if p is not None:
         raise illegal(f"first discard {p.count} card{'s' if p.count > 1 else ''} from your hand ({p.source}): "
                       f"write 'discard CARD from hand'")
 
@@ -211,13 +229,13 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
 # -- playing cards --------------------------------------------------------------------
 
 def _hand_card(ctx: Ctx, name: str) -> Card:
-    known = [c for c in ctx.me.hand if c != HIDDEN]
-    if name in ctx.cat:
-        card = ctx.cat.get(name)
-        if card.name not in known:
+    hand, cat = ctx.me.hand, ctx.cat
+    if name in cat:
+        card = cat.get(name)
+        if card.name not in hand or card.name == HIDDEN:
             raise illegal(f"{card.name} is not in your hand")
         return card
-    return ctx.cat.get(match_name(name, known, "card in your hand"))
+    return cat.get(match_name(name, [c for c in hand if c != HIDDEN], "card in your hand"))
 
 
 def _play(ctx: Ctx, move: Move) -> None:
@@ -278,7 +296,11 @@ def _take_hold(ctx: Ctx, card: Card) -> None:
 
 
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
-    return sum(1 for n in ctx.state.turn.played if n in ctx.cat and ctx.cat.get(n).kind == kind)
+    cat, n = ctx.cat, 0
+    for name in ctx.state.turn.played:
+        if name in cat and cat.get(name).kind == kind:
+            n += 1
+    return n
 
 
 # -- targets ------------------------------------------------------------------------
@@ -346,7 +368,7 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
-    if name in ctx.cat and ctx.cat.get(name).name not in [c.name for c in ctx.me.characters]:
+    if name in ctx.cat and ctx.cat.get(name).name not in map(name_of, ctx.me.characters):
         card = ctx.cat.get(name)
         in_hand = card.name in ctx.me.hand
         if card.kind != "character":
@@ -355,8 +377,9 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
                           + (f": play it with 'play {card.name}'" if in_hand else ""))
         raise illegal(f"{card.name} is " + ("in your hand: play it first" if in_hand else "not in play"))
     chars = ctx.me.characters
-    key = _pick(ctx.cat, name, keys_of(chars), "character of yours in play")
-    return key, chars[find_key(chars, key)]
+    keys = keys_of(chars)
+    key = _pick(ctx.cat, name, keys, "character of yours in play")
+    return key, chars[keys.index(key)]
 
 
 def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
@@ -389,7 +412,8 @@ def _attack(ctx: Ctx, move: Move) -> None:
                                                                         f"attack of {ch.name}"))
     _can_act(ctx, key, ch)
     target = _attack_target(ctx, move.target)
-    _spend(ctx, attack.cost, f"{key}'s {attack.name}")
+    what = f"{key}'s {attack.name}"
+    _spend(ctx, attack.cost, what)
     if _confused(ctx, key, ch):
         return
     turn = ctx.state.turn
@@ -397,11 +421,12 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if key not in turn.attacked:
         turn.attacked.append(key)
     amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
-    _strike(ctx, target, amount, attack.type, f"{key}'s {attack.name}")
-    _run_effects(ctx, attack.after, target, key, f"{key}'s {attack.name}")
-    ch = ctx.me.characters[find_key(ctx.me.characters, key)] if find_key(ctx.me.characters, key) is not None else None
-    if ch is not None:
-        _combo(ctx, key, ch, card, attack, target, move.then)
+    _strike(ctx, target, amount, attack.type, what)
+    _run_effects(ctx, attack.after, target, key, what)
+    chars = ctx.me.characters
+    i = find_key(chars, key)
+    if i is not None:
+        _combo(ctx, key, chars[i], card, attack, target, move.then)
 
 
 def _attack_target(ctx: Ctx, text: str) -> Target:
@@ -465,8 +490,7 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
     ch = _char(target)
     if ch is None:
         return
-    card = ctx.cat.get(ch.name)
-    for mod in card.all_mods():
+    for mod in ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
             ctx.note(f"{ch.name} is immune to {attack_type} attacks")
             return
@@ -475,12 +499,13 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
             return
         if mod["mod"] == "damage_reduction":
             amount = max(0, amount - mod.get("amount", 0))
-    _hurt(ctx, target, amount)
+    _hurt(ctx, target, amount, ch)
 
 
-def _hurt(ctx: Ctx, target: Target, amount: int) -> None:
-    """Take ``amount`` HP from a character; at 0 it goes to its owner's discard pile."""
-    ch = _char(target)
+def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) -> None:
+    """Take ``amount`` HP from a character (``ch``, if the caller has found it); at 0 it goes to its owner's discard pile."""
+    if ch is None:
+        ch = _char(target)
     if ch is None:
         return
     before = ch.hp
@@ -735,7 +760,7 @@ def _destroy_city(ctx: Ctx, target: Target) -> None:
 
 
 def _has_mod(cat: Catalogue, name: str, mod: str) -> bool:
-    return any(m["mod"] == mod for m in cat.get(name).all_mods())
+    return any(m["mod"] == mod for m in cat.mods_of(name))
 
 
 def _return_to_hand(ctx: Ctx, target: Target) -> None:
@@ -985,14 +1010,13 @@ def start_turn(ctx: Ctx) -> None:
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
             _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
-    acting = ctx.player
-    ctx.player = side.name
-    try:
-        for name in list(side.cities) + [c.name for c in side.characters]:
-            for eff in ctx.cat.get(name).all_each_turn():
-                run_effect(ctx, eff, None, None, name)
-    finally:
-        ctx.player = acting
+    each_turn_of = ctx.cat.each_turn_of
+    effects = [(name, eff) for name in [*side.cities, *(c.name for c in side.characters)]
+               for eff in each_turn_of(name)]
+    if effects:         # they act for the side's owner, whoever ended the turn
+        owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
+        for name, eff in effects:
+            run_effect(owner, eff, None, None, name)
 
 
 # -- modifiers and limits ---------------------------------------------------------------------
@@ -1003,12 +1027,14 @@ def _flooded(state: State, side: Side) -> bool:
 
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
+    known = cat.mods_by_name        # the names the board holds are found without a call (several times a move)
     mods = []
     if not _flooded(state, side):
         for name in side.cities:
-            mods += cat.get(name).all_mods()
+            mods += known[name] if name in known else cat.mods_of(name)
     for ch in side.characters:
-        mods += cat.get(ch.name).all_mods()
+        name = ch.name
+        mods += known[name] if name in known else cat.mods_of(name)
     return mods
 
 
@@ -1023,7 +1049,7 @@ def character_limit(state: State, cat: Catalogue, side: Side, without: str = "")
     names a City card to leave out (to ask what the limit would be without it).
     """
     names = [c for c in side.cities if c != without] + [ch.name for ch in side.characters]
-    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for n in names for m in cat.get(n).all_mods()
+    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for n in names for m in cat.mods_of(n)
               if m["mod"] == "character_limit"]
     return max([BASE_CHARACTER_LIMIT, *limits])
 
@@ -1066,10 +1092,9 @@ def check_outcome(state: State, cat: Catalogue) -> None:
     """Set ``state.result`` if a win condition is met."""
     if state.result or len(state.sides) != 2:
         return
-    for side in state.sides:
-        if side.cp <= 0 or side.cp >= CONSTRUCTION_CP or len(side.discards) >= ATTRITION_LIMIT:
-            break
-    else:
+    a, b = state.sides
+    if (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
+            and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
         return      # the common case: nobody is near an end condition
     wins = []
     for i, side in enumerate(state.sides):

@@ -8,6 +8,7 @@ spread over several commands is judged the same as one command.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from pbd.games.base import Meta
 
@@ -121,7 +122,7 @@ def key_of(chars: list[Character], i: int) -> str:
 
 def keys_of(chars: list[Character]) -> list[str]:
     """Return the identifying names of ``chars`` in row order (``key_of`` of each)."""
-    names = [c.name for c in chars]
+    names = list(map(name_of, chars))      # (no Python frame: the rules ask several times a move)
     if len(set(names)) == len(names):
         return names        # no second copies: each is known by its name
     seen: dict[str, int] = {}
@@ -132,13 +133,15 @@ def keys_of(chars: list[Character]) -> list[str]:
     return keys
 
 
+#: ``name_of(x)`` is ``x.name`` (for ``map``: no Python frame per item)
+name_of = attrgetter("name")
+
+
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
     if "#" not in key:      # the first copy of that name (a later copy's key has '#n')
-        for i, c in enumerate(chars):
-            if c.name == key:
-                return i
-        return None
+        names = list(map(name_of, chars))
+        return names.index(key) if key in names else None
     keys = keys_of(chars)
     return keys.index(key) if key in keys else None
 
