@@ -26,10 +26,11 @@ from pbd import fairplay
 from pbd.errors import PbdError
 from pbd.games.base import (REVEAL_TEXT, Chance, LogEntry, Meta, PlayerMeta, Secrets, log_genesis, log_link,
                             split_frame)
+from pbd.regex import pattern
 
-ROLL_RE = re.compile(r"^rolls (?P<dice>[\w\[\],+]+): (?P<faces>[\d +]+?)(?: = (?P<total>\d+))?$")
-TAKEBACK_RE = re.compile(r"^takes back (?P<a>\d+)(?:-(?P<b>\d+))?\b")
-DICE_RE = re.compile(r"^(?P<n>\d*)d(?:(?P<sides>\d+)|\[(?P<faces>\d+(?:,\d+)*)\])$")
+ROLL_RE = pattern(r"^rolls (?P<dice>[\w\[\],+]+): (?P<faces>[\d +]+?)(?: = (?P<total>\d+))?$")
+TAKEBACK_RE = pattern(r"^takes back (?P<a>\d+)(?:-(?P<b>\d+))?\b")
+DICE_RE = pattern(r"^(?P<n>\d*)d(?:(?P<sides>\d+)|\[(?P<faces>\d+(?:,\d+)*)\])$")
 HIDDEN = "?"
 OLD_LOG = ("this match's log was written by an older pbd (8-digit hashes, no commitments in the log, "
            "no writer MACs): this pbd cannot carry it on or audit it")

@@ -18,7 +18,6 @@ each guarantee holds for all of them:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from pathlib import Path
@@ -28,6 +27,7 @@ from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
                         StaleRevision, UsageError, WriteUncertain)
 from pbd.games.base import Chance, Secrets, split_frame
+from pbd.record import Record
 from pbd.result import Result
 
 __all__ = ["Result", "transact", "CHECKS"]
@@ -161,26 +161,24 @@ def _seat(game, state, player: str) -> str:
 
 # -- the pipeline -----------------------------------------------------------------
 
-@dataclass
-class Turn:
+class Turn(Record):
     """One pass of the pipeline over a match document: what was read and what the step works on.
 
     A step may replace ``state`` (``undo`` puts the earlier board back) or set ``sec``
-    (``join`` seats a new player).
+    (``join`` seats a new player).  ``reading``: a read command, whose CHECKS warn (``warnings``)
+    instead of refusing.
     """
 
-    doc: Document
-    snap: Snapshot | None
-    game: Any
-    state: Any
-    name: str = ""
-    sec: Secrets | None = None
-    chance: Chance | None = None
-    attached: bool = False
-    logged: int = 0
-    notes: list[str] = field(default_factory=list)
-    reading: bool = False               # a read command: CHECKS warn (``warnings``) instead of refusing
-    warnings: list[str] = field(default_factory=list)
+    FIELDS = ("doc", "snap", "game", "state", "name", "sec", "chance", "attached", "logged", "notes", "reading",
+              "warnings")
+
+    def __init__(self, doc: Document, snap: Snapshot | None, game: Any, state: Any, name: str = "",
+                 sec: Secrets | None = None, chance: Chance | None = None, attached: bool = False, logged: int = 0,
+                 notes: list[str] | None = None, reading: bool = False, warnings: list[str] | None = None):
+        self.doc, self.snap, self.game, self.state, self.name = doc, snap, game, state, name
+        self.sec, self.chance, self.attached, self.logged, self.reading = sec, chance, attached, logged, reading
+        self.notes = [] if notes is None else notes
+        self.warnings = [] if warnings is None else warnings
 
 
 #: Checks run by every command after the player's private state is attached and before
