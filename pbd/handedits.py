@@ -247,7 +247,9 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
     """Return the hand edits a read-only command names (no seat given): from a seat's record held here.
 
     With no seat of this match in PBD_HOME, the log is replayed from the start only if
-    ``from_start`` (``pbd check``); otherwise nothing is compared.
+    ``from_start`` (``pbd check``); otherwise nothing is compared.  A board found clean is
+    remembered by its exact text (:func:`_mark_verified`), whoever looked: the next read of
+    the same board replays nothing.
     """
     meta = getattr(state, "meta", None)
     if meta is None or not meta.match_id or not meta.log:
@@ -263,13 +265,11 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
             continue
     if not held and not from_start:
         return []
-    if rec and rec.get("text") == text:
-        return []
-    if not held and _verified(text):
+    if rec and rec.get("text") == text or _verified(text):
         return []
     board = game.parse(text)
     found = differences(game, board, text, rec) or []
-    if not held and not found:
+    if not found:
         _mark_verified(text)
     return found
 
