@@ -252,7 +252,7 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
     the same board replays nothing.
     """
     meta = getattr(state, "meta", None)
-    if meta is None or not meta.match_id or not meta.log:
+    if meta is None or not meta.match_id or not meta.log or _verified(text):
         return []
     rec = None
     held = False
@@ -265,7 +265,7 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
             continue
     if not held and not from_start:
         return []
-    if rec and rec.get("text") == text or _verified(text):
+    if rec and rec.get("text") == text:
         return []
     board = game.parse(text)
     found = differences(game, board, text, rec) or []
