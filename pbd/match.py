@@ -565,9 +565,9 @@ def hand(doc_spec: str, player: str) -> Result:
 
 def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Result:
     """Apply one or more moves (joined by ';'), all or nothing; with ``dry_run``, only show what they would give."""
-    from pbd import happened, preview
-
     if dry_run:
+        from pbd import preview
+
         return preview.preview(doc_spec, player, notation)
     if not notation.strip():
         raise UsageError("no move given", hint='for example: pbd move DOC --as Ann "draw; play Spider-Man"')
@@ -575,6 +575,8 @@ def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Re
     def step(game, state, name, chance):
         _stopped(state)
         return Result(game.play(state, name, notation, chance))
+
+    from pbd import happened
 
     return transact(open_document(doc_spec), player, happened.wrap(step), undoable=True)
 
