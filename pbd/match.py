@@ -142,7 +142,24 @@ def load(doc: Document, game_name: str | None = None):
     """Return ``(snapshot, game, state)`` for a document."""
     snap = doc.read()
     game = identify(snap.text, game_name)
-    return snap, game, game.parse(snap.text)
+    return snap, game, parse_board(game, snap.text, doc.label)
+
+
+def parse_board(game, text: str, label: str):
+    """Return ``game.parse(text)``, kept by the board's exact text if the game names its ``parsed_classes``.
+
+    Reading an unchanged board again (``pbd show``, then ``pbd move``) then costs reading one
+    small file instead of a parse: :func:`pbd.cache.cached` keys the entry by the text and by
+    the code of those classes, keeps one board per document, and loads nothing else.
+
+    :raises DocumentFormatError: what ``game.parse`` raises (nothing is kept then).
+    """
+    if not game.parsed_classes:
+        return game.parse(text)
+    from pbd import cache
+
+    return cache.cached(f"board-{game.name}", label, text.encode("utf-8"), lambda: game.parse(text),
+                        game.parsed_classes, game.parsed_classes[0])
 
 
 def _need_match(state, label: str) -> None:

@@ -772,6 +772,9 @@ class Game:
     #: how likely a simulated player is to pick a move, by its first word (``"*"``: any other word);
     #: see :func:`pbd.simulate.pick`
     move_weights: ClassVar[dict[str, float]] = {}
+    #: the classes a parsed board is made of, its state class first: a game that names them has a board
+    #: it parsed kept by its exact text (:func:`pbd.match.parse_board`), so reading it again skips the parse
+    parsed_classes: ClassVar[tuple[type, ...]] = ()
 
     def sniff(self, text: str) -> bool:
         """Return True if a document without a pbd title looks like this game's board."""
