@@ -164,3 +164,12 @@ def test_a_players_show_remembers_a_board_it_found_clean(pbd, match, tmp_path):
     for _ in range(2):
         assert WORDS[0] in pbd("show", match, ok=True).stderr
     assert len(list(verified.iterdir())) == 1
+
+
+def test_a_move_on_a_board_this_machine_found_clean_replays_nothing(pbd, match, monkeypatch):
+    """pbd show replayed the board and remembered it clean; Ben's move on that same board takes it as his
+    checked position without replaying the log again."""
+    pbd("move", match, "--as", "Ann", "draw; end turn", ok=True)
+    assert pbd("show", match, ok=True).stderr == ""
+    monkeypatch.setattr(handedits, "differences", lambda *a: pytest.fail("replayed again"))
+    pbd("move", match, "--as", "Ben", "draw", ok=True)
