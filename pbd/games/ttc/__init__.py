@@ -20,7 +20,7 @@ from pbd.errors import (
     UsageError,
 )
 from pbd.games.base import Meta, Playable, PlayerMeta, Secrets, render_frame
-from pbd.games.ttc import board, deal, notation, rules
+from pbd.games.ttc import board, deal, rules
 from pbd.games.ttc.catalogue import deck_problems, document_name, install_deck, load_deck
 from pbd.games.ttc.state import Options, Seat, State, other
 from pbd.table import group
@@ -328,6 +328,8 @@ class TwinTowerCity(Playable):
         :raises NotationError: a move cannot be read.
         :raises IllegalMoveError: a move breaks a rule.
         """
+        from pbd.games.ttc import notation   # here, not at the top: check, score and show read no moves
+
         moves = notation.split(text)
         if not moves:
             raise NotationError("no move given", hint=f"moves look like: {notation.EXAMPLES}")

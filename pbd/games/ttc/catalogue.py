@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from pbd import paths
 from pbd.decks import document_file, install, load_toml, read_text_file
@@ -50,9 +51,12 @@ COMPOSITION = {("battle", None): 50, ("army", "dark"): 10, ("warrior", "dark"): 
                ("army", "light"): 10, ("warrior", "light"): 5}
 DEFAULT_CATALOGUE = "sample.toml"
 
+# The cards and their parts are named tuples, not frozen dataclasses: as immutable, hashable and
+# printed alike (``Deck.fingerprint`` hashes their ``repr``, which is the same), but about a
+# millisecond cheaper each to define, paid by every command that loads this module.
 
-@dataclass(frozen=True)
-class Bonus:
+
+class Bonus(NamedTuple):
     """An item bonus: ``plus`` when ``warrior`` wields it (``wielder``) or is its target (``against``)."""
 
     kind: str
@@ -60,8 +64,7 @@ class Bonus:
     plus: int
 
 
-@dataclass(frozen=True)
-class Warrior:
+class Warrior(NamedTuple):
     """A Dark or Light warrior with its Power."""
 
     name: str
@@ -69,8 +72,7 @@ class Warrior:
     power: int
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """A Dark or Light item with its Power and bonuses."""
 
     name: str
@@ -79,8 +81,7 @@ class Item:
     bonuses: tuple[Bonus, ...] = ()
 
 
-@dataclass(frozen=True)
-class Environment:
+class Environment(NamedTuple):
     """An environment: adds its Power to its own side."""
 
     name: str
@@ -88,8 +89,7 @@ class Environment:
     power: int
 
 
-@dataclass(frozen=True)
-class Battle:
+class Battle(NamedTuple):
     """A Battle Card: a Dark warrior and item, a Light warrior and item, an environment."""
 
     id: int
@@ -101,8 +101,7 @@ class Battle:
     kind: str = "battle"
 
 
-@dataclass(frozen=True)
-class Army:
+class Army(NamedTuple):
     """An Army Card: five warriors of one side."""
 
     id: int
@@ -111,8 +110,7 @@ class Army:
     kind: str = "army"
 
 
-@dataclass(frozen=True)
-class Levelled:
+class Levelled(NamedTuple):
     """A Warrior Card: a levelled-up warrior standing in for its base warrior."""
 
     id: int

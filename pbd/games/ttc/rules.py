@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, permutations
+from typing import TYPE_CHECKING
 
 from pbd.errors import DeckFormatError, IllegalMoveError, UnknownNameError
 from pbd.games.ttc import deal, score
 from pbd.games.ttc.catalogue import Catalogue
-from pbd.games.ttc.notation import Move
 from pbd.games.ttc.state import PLAYS_PER_SIDE, SIDES, Play, Round, State, other
+
+if TYPE_CHECKING:   # annotations only: the notation module loads with the first move read
+    from pbd.games.ttc.notation import Move
 
 #: Cards on the table when a round's plays are done: the pair plus two per side.
 FULL = 2 + 2 * PLAYS_PER_SIDE
