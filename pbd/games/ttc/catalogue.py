@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
@@ -43,6 +42,7 @@ from typing import NamedTuple
 from pbd import paths
 from pbd.decks import document_file, install, load_toml, read_text_file
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
+from pbd.record import Record
 
 SIDES = ("light", "dark")
 KINDS = ("battle", "army", "warrior")
@@ -126,15 +126,25 @@ class Levelled(NamedTuple):
         return f"Level {self.level} {self.warrior}"
 
 
-@dataclass
-class Catalogue:
+class Catalogue(Record):
     """Every warrior, item, environment and card of a collection."""
 
-    source: str = ""
-    warriors: dict[str, Warrior] = field(default_factory=dict)
-    items: dict[str, Item] = field(default_factory=dict)
-    environments: dict[str, Environment] = field(default_factory=dict)
-    cards: dict[int, Battle | Army | Levelled] = field(default_factory=dict)
+    source: str
+    warriors: dict[str, Warrior]
+    items: dict[str, Item]
+    environments: dict[str, Environment]
+    cards: dict[int, Battle | Army | Levelled]
+
+    FIELDS = ("source", "warriors", "items", "environments", "cards")
+
+    def __init__(self, source: str = "", warriors: dict[str, Warrior] | None = None,
+                 items: dict[str, Item] | None = None, environments: dict[str, Environment] | None = None,
+                 cards: dict[int, Battle | Army | Levelled] | None = None):
+        self.source = source
+        self.warriors = {} if warriors is None else warriors
+        self.items = {} if items is None else items
+        self.environments = {} if environments is None else environments
+        self.cards = {} if cards is None else cards
 
     def card(self, card_id: int, kind: str | None = None):
         """Return card ``card_id``, checking its kind when given.
@@ -185,7 +195,7 @@ class Catalogue:
         """Return ``(entries, {folded name: name})`` of a table on ``side`` (all sides: None).
 
         Worked out once per catalogue (scoring a board looks up every name); kept outside the
-        dataclass fields, so equality and the cached form are unaffected.
+        record's fields, so equality and the cached form are unaffected.
         """
         pools = self.__dict__.setdefault("_pools", {})
         found = pools.get((table, side))
@@ -411,14 +421,21 @@ def _card(cat: Catalogue, card, problems: list[str]) -> None:
 
 # -- decks -------------------------------------------------------------------------------
 
-@dataclass
-class Deck:
+class Deck(Record):
     """An 80-card deck: card ids in the order listed, and the catalogue they come from."""
 
     name: str
     catalogue: Catalogue
     ids: list[int]
-    catalogue_spec: str = ""
+    catalogue_spec: str
+
+    FIELDS = ("name", "catalogue", "ids", "catalogue_spec")
+
+    def __init__(self, name: str, catalogue: Catalogue, ids: list[int], catalogue_spec: str = ""):
+        self.name = name
+        self.catalogue = catalogue
+        self.ids = ids
+        self.catalogue_spec = catalogue_spec
 
     def pile(self, kind: str, side: str | None = None) -> list[int]:
         """Return the ids of one pile (``battle``; ``army``/``warrior`` of a side), in deck order."""
