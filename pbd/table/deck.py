@@ -53,6 +53,7 @@ import re
 from pbd import fairplay
 from pbd.errors import DocumentFormatError
 from pbd.record import Record
+from pbd.regex import pattern
 from pbd.table import group
 
 #: Bounds on what a document may hold (counts read from it are checked against these).
@@ -824,7 +825,7 @@ def _pile_at_start(gen: Gen, name: str) -> list[int]:
     return gen.piles[name]
 
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,39}$")
+NAME_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,39}$")
 
 
 def _check_name(name: str) -> None:

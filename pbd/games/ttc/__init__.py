@@ -23,11 +23,12 @@ from pbd.games.base import Meta, Playable, PlayerMeta, Secrets, render_frame
 from pbd.games.ttc import board, deal, rules
 from pbd.games.ttc.catalogue import deck_problems, document_name, install_deck, load_deck
 from pbd.games.ttc.state import Options, Seat, State, other
+from pbd.regex import pattern
 from pbd.table import group
 from pbd.table.deck import SharedDeck
 
 OPTION_HELP = "face-up, open-hands, no-environments, no-bonuses, team=N, side=light|dark"
-NAME_RE = re.compile(r"^[^(),:;·|]+$")
+NAME_RE = pattern(r"^[^(),:;·|]+$")
 
 
 def parse_new_options(options: dict, creator: str) -> tuple[Options, str, str]:

@@ -43,6 +43,7 @@ from pbd import paths
 from pbd.decks import document_file, install, load_toml, read_text_file
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
 from pbd.record import Record
+from pbd.regex import pattern
 
 SIDES = ("light", "dark")
 KINDS = ("battle", "army", "warrior")
@@ -462,7 +463,7 @@ class Deck(Record):
 #: The most cards a deck list may list (a deck has 80; more is refused before it is expanded).
 MAX_DECK_LINES = 1000
 
-DECK_LINE = re.compile(r"^(?:(?P<kind>battle|army|warrior)s?\s+)?(?P<ids>\d[\d\s,\-–]*)$", re.IGNORECASE)
+DECK_LINE = pattern(r"^(?:(?P<kind>battle|army|warrior)s?\s+)?(?P<ids>\d[\d\s,\-–]*)$", re.IGNORECASE)
 
 
 def load_deck(spec: str, from_document: bool = False) -> Deck:
