@@ -114,3 +114,17 @@ def test_a_damaged_board_entry_is_a_miss(pbd, match):
     entry = _boards()[0]
     entry.write_bytes(entry.read_bytes()[:-20] + os.urandom(20))
     assert pbd("show", match, "--json", ok=True).stdout == first
+
+
+def test_a_finished_twin_tower_city_board_comes_back_equal_from_the_cache(pbd, ttc_finished, monkeypatch):
+    """Every class a played board holds (plays, swaps, draws, the shared deck) is one the game names: the entry
+    is read back, equal to a fresh parse, instead of being rewritten at every command."""
+    from pbd import match as pipeline
+    from pbd.documents import open_document
+    from pbd.games.ttc import TwinTowerCity
+
+    doc = open_document(str(ttc_finished / "match.txt"))
+    _, game, first = pipeline.load(doc)
+    monkeypatch.setattr(TwinTowerCity, "parse", lambda self, text: pytest.fail("parsed again"))
+    _, _, again = pipeline.load(doc)
+    assert again == first and again is not first
