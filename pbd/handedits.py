@@ -272,7 +272,8 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
             continue
     if not held and not from_start:
         return []
-    if rec and rec.get("text") == text:
+    if rec and rec.get("text") == text:     # a seat here checked this very board
+        _mark_verified(text)
         return []
     board = game.parse(text)
     found = differences(game, board, text, rec) or []
