@@ -66,19 +66,26 @@ def one_line_change(server: DocsServer, log_entries: int) -> tuple[int, int, int
 
 
 def real_move(server: DocsServer, log_entries: int) -> tuple[int, int]:
-    """Return ``(document chars, batchUpdate body bytes)`` of a C&C ``draw`` on a match with a long log."""
+    """Return ``(document chars, batchUpdate body bytes)`` of a C&C ``draw`` on a match with a long log.
+
+    The log is played on a local file first (``end turn`` by each player in turn: every
+    entry must be a real, sealed move), then the board is put into a Google Doc, where the
+    players' pbd goes on with the same match (its private state is kept by match id).
+    """
     from pbd import match
 
-    gid = server.create_document("")
-    spec = f"gdoc:{gid}"
-    match.new("cnc", spec, "Ann", "forces-of-justice", "bench-ann")
-    match.join(spec, "Ben", "forces-of-corruption", "bench-ben")
-    notes = "".join(f"{n}. {'Ann' if n % 2 else 'Ben'}: note\n" for n in range(3, log_entries + 1))
-    server.set_text(gid, server.text(gid) + notes)
-    chars = len(server.text(gid))
+    with tempfile.TemporaryDirectory() as tmp:
+        local = str(Path(tmp) / "long.txt")
+        match.new("cnc", local, "Ann", "forces-of-justice", "bench-ann")
+        match.join(local, "Ben", "forces-of-corruption", "bench-ben")
+        for i in range(log_entries - 2):
+            match.move(local, ["Ann", "Ben"][i % 2], "end turn")
+        text = Path(local).read_text(encoding="utf-8")
+    gid = server.create_document(text)
+    who = "Ann" if "Ann to move" in text else "Ben"
     before = len(server.log)
-    match.move(spec, "Ann", "draw")
-    return chars, sum(c.body_bytes for c in server.log[before:] if c.path.endswith(":batchUpdate"))
+    match.move(f"gdoc:{gid}", who, "draw")
+    return len(text), sum(c.body_bytes for c in server.log[before:] if c.path.endswith(":batchUpdate"))
 
 
 def bytes_per_move(server: DocsServer, game: str, moves: int = 8) -> float:

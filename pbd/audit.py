@@ -20,28 +20,31 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
 
 from pbd import fairplay
 from pbd.errors import PbdError
 from pbd.games.base import (REVEAL_TEXT, Chance, LogEntry, Meta, PlayerMeta, Secrets, log_genesis, log_link,
                             split_frame)
+from pbd.record import Record
+from pbd.regex import pattern
 
-ROLL_RE = re.compile(r"^rolls (?P<dice>[\w\[\],+]+): (?P<faces>[\d +]+?)(?: = (?P<total>\d+))?$")
-TAKEBACK_RE = re.compile(r"^takes back (?P<a>\d+)(?:-(?P<b>\d+))?\b")
-DICE_RE = re.compile(r"^(?P<n>\d*)d(?:(?P<sides>\d+)|\[(?P<faces>\d+(?:,\d+)*)\])$")
+ROLL_RE = pattern(r"^rolls (?P<dice>[\w\[\],+]+): (?P<faces>[\d +]+?)(?: = (?P<total>\d+))?$")
+TAKEBACK_RE = pattern(r"^takes back (?P<a>\d+)(?:-(?P<b>\d+))?\b")
+DICE_RE = pattern(r"^(?P<n>\d*)d(?:(?P<sides>\d+)|\[(?P<faces>\d+(?:,\d+)*)\])$")
 HIDDEN = "?"
 OLD_LOG = ("this match's log was written by an older pbd (8-digit hashes, no commitments in the log, "
            "no writer MACs): this pbd cannot carry it on or audit it")
 
 
-@dataclass
-class Derived:
+class Derived(Record):
     """What a revealed player's seed says happened: the cards each entry drew, the problems found."""
 
-    player: str
-    cards: dict[int, list[str]] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    FIELDS = ("player", "cards", "problems")
+
+    def __init__(self, player: str, cards: dict[int, list[str]] | None = None, problems: list[str] | None = None):
+        self.player = player
+        self.cards = {} if cards is None else cards
+        self.problems = [] if problems is None else problems
 
 
 # -- dice notation -----------------------------------------------------------------------
@@ -217,14 +220,16 @@ def chain_problems(meta: Meta) -> list[str]:
     return out
 
 
-@dataclass
 class _Walk:
-    """What a walk through the log has seen so far: publications, counters, commitments."""
+    """What a walk through the log has seen so far: publications, counters, commitments.
 
-    published: dict[str, int]
-    counters: dict[tuple[str, str], int]
-    committed: dict[str, int] = field(default_factory=dict)      # seat -> entry number of its commitment
-    at: dict[tuple[str, int], int] = field(default_factory=dict)  # (seat, value number) -> entry number
+    ``committed``: seat -> entry number of its commitment; ``at``: (seat, value number) -> entry number.
+    """
+
+    def __init__(self, published: dict[str, int], counters: dict[tuple[str, str], int]):
+        self.published, self.counters = published, counters
+        self.committed: dict[str, int] = {}
+        self.at: dict[tuple[str, int], int] = {}
 
 
 def _event_problems(e: LogEntry, ev, walk: _Walk, before: dict[str, int]) -> list[str]:
@@ -393,13 +398,13 @@ class ReplayChance(Chance):
                 self.meta.pending_heads[pub.name] = head
 
 
-@dataclass
-class Rebuilt:
+class Rebuilt(Record):
     """The outcome of replaying a log: the state it leads to and every problem met."""
 
-    state: object
-    problems: list[str]
-    complete: bool
+    FIELDS = ("state", "problems", "complete")
+
+    def __init__(self, state: object, problems: list[str], complete: bool):
+        self.state, self.problems, self.complete = state, problems, complete
 
 
 def _seat_meta(board_meta: Meta, meta: Meta, name: str) -> None:

@@ -15,6 +15,7 @@ import click
 
 from pbd import __version__, match
 from pbd.errors import PbdError
+from pbd.regex import pattern
 from pbd.result import Result
 
 #: exit code for a bug in pbd itself (EX_SOFTWARE), distinct from every expected failure
@@ -57,7 +58,7 @@ STYLE = {"heading": {"bold": True, "underline": True}, "bold": {"bold": True},
          "frozen": {"fg": "cyan", "bold": True}, "poisoned": {"fg": "green", "bold": True},
          "confused": {"fg": "magenta", "bold": True}}
 #: words worth a colour wherever they appear: a C&C class (its rulebook colour), a status, whose turn it is
-WORDS = re.compile(r"\b(?P<klass>Anti-Hero|Anti-Villain|Hero|Villain|Civilian|Government)\b"
+WORDS = pattern(r"\b(?P<klass>Anti-Hero|Anti-Villain|Hero|Villain|Civilian|Government)\b"
                    r"|\b(?P<status>frozen|poisoned|confused)\b"
                    r"|(?P<turn>\b[^\s:·][^:·\n]{0,60}? to (?:move|play)\b"
                    r"|^Result: .*|^Winner: .*|\bwins the match\b.*)")

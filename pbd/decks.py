@@ -23,15 +23,16 @@ from pathlib import Path
 
 from pbd.errors import DeckFormatError
 from pbd.paths import resource_dir
+from pbd.regex import pattern
 from pbd.textfile import read_text_file  # noqa: F401  (read_text_file stays importable from here)
 
 #: the most copies one shorthand line may ask for (a guard against "99999999x Nill")
 MAX_SHORTHAND = 999
 
-_NUMBERED = re.compile(r"^(\d+)\s*[.)]\s*(.*)$")
-_SHORTHAND = re.compile(r"^(\d+)\s*(?:[x×*]\s+|\s+)(.*)$", re.IGNORECASE)
-_KEYED = re.compile(r"^(porter|catalogue|catalog)\s*:\s*(.*)$", re.IGNORECASE)
-_TRAILING_COMMENT = re.compile(r"\s+#.*$")
+_NUMBERED = pattern(r"^(\d+)\s*[.)]\s*(.*)$")
+_SHORTHAND = pattern(r"^(\d+)\s*(?:[x×*]\s+|\s+)(.*)$", re.IGNORECASE)
+_KEYED = pattern(r"^(porter|catalogue|catalog)\s*:\s*(.*)$", re.IGNORECASE)
+_TRAILING_COMMENT = pattern(r"\s+#.*$")
 
 EXPECTED = ("expected '12. Card name', '3x Card name', 'Porter: NAME', 'Catalogue: FILE', "
             "a '# comment' or a blank line")
@@ -232,8 +233,8 @@ def load_deck_list(spec: str, game: str) -> DeckList:
 # -- files a document names --------------------------------------------------------------
 
 #: How a document names a catalogue or deck list installed by content hash.
-HASH_NAME = re.compile(r"sha256-[0-9a-f]{16}")
-_BUNDLED_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?:\.(?:txt|toml))?")
+HASH_NAME = pattern(r"sha256-[0-9a-f]{16}")
+_BUNDLED_NAME = pattern(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?:\.(?:txt|toml))?")
 
 
 def installed_dir() -> Path:

@@ -203,15 +203,15 @@ def check(turn) -> None:
     rec = sec.extra.get(KEY)
     if rec and rec.get("text") == text:
         return
+    if _verified(text):         # this machine replayed exactly this board from the start and found it clean
+        _checked(turn, record(text, turn.state.meta.log))
+        return
     board = turn.game.parse(text)
     found = differences(turn.game, board, text, rec)
     if found is None:
         return
     if not found:
-        new = record(text, board.meta.log)
-        sec.extra[KEY] = new
-        if getattr(turn, "reading", False):
-            _save(sec, new)
+        _checked(turn, record(text, board.meta.log))
         return
     if getattr(turn, "reading", False):
         turn.warnings.extend(found)
@@ -233,6 +233,13 @@ def landed(sec, read_text: str, written_text: str, log) -> None:
         sec.extra[KEY] = record(written_text, log)
 
 
+def _checked(turn, rec: dict) -> None:
+    """Make ``rec`` the seat's checked position (kept with the command's private state; a read saves it now)."""
+    turn.sec.extra[KEY] = rec
+    if getattr(turn, "reading", False):
+        _save(turn.sec, rec)
+
+
 def _save(sec, rec: dict) -> None:
     """Keep ``rec`` as the seat's checked position (a read command: only this key of the private state changes)."""
     try:
@@ -247,10 +254,12 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
     """Return the hand edits a read-only command names (no seat given): from a seat's record held here.
 
     With no seat of this match in PBD_HOME, the log is replayed from the start only if
-    ``from_start`` (``pbd check``); otherwise nothing is compared.
+    ``from_start`` (``pbd check``); otherwise nothing is compared.  A board found clean is
+    remembered by its exact text (:func:`_mark_verified`), whoever looked: the next read of
+    the same board replays nothing.
     """
     meta = getattr(state, "meta", None)
-    if meta is None or not meta.match_id or not meta.log:
+    if meta is None or not meta.match_id or not meta.log or _verified(text):
         return []
     rec = None
     held = False
@@ -263,13 +272,12 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
             continue
     if not held and not from_start:
         return []
-    if rec and rec.get("text") == text:
-        return []
-    if not held and _verified(text):
+    if rec and rec.get("text") == text:     # a seat here checked this very board
+        _mark_verified(text)
         return []
     board = game.parse(text)
     found = differences(game, board, text, rec) or []
-    if not held and not found:
+    if not found:
         _mark_verified(text)
     return found
 

@@ -18,7 +18,6 @@ each guarantee holds for all of them:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from pathlib import Path
@@ -28,6 +27,7 @@ from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
                         StaleRevision, UsageError, WriteUncertain)
 from pbd.games.base import Chance, Secrets, split_frame
+from pbd.record import Record
 from pbd.result import Result
 
 __all__ = ["Result", "transact", "CHECKS"]
@@ -142,7 +142,24 @@ def load(doc: Document, game_name: str | None = None):
     """Return ``(snapshot, game, state)`` for a document."""
     snap = doc.read()
     game = identify(snap.text, game_name)
-    return snap, game, game.parse(snap.text)
+    return snap, game, parse_board(game, snap.text, doc.label)
+
+
+def parse_board(game, text: str, label: str):
+    """Return ``game.parse(text)``, kept by the board's exact text if the game names its ``parsed_classes``.
+
+    Reading an unchanged board again (``pbd show``, then ``pbd move``) then costs reading one
+    small file instead of a parse: :func:`pbd.cache.cached` keys the entry by the text and by
+    the code of those classes, keeps one board per document, and loads nothing else.
+
+    :raises DocumentFormatError: what ``game.parse`` raises (nothing is kept then).
+    """
+    if not game.parsed_classes:
+        return game.parse(text)
+    from pbd import cache
+
+    return cache.cached(f"board-{game.name}", label, text.encode("utf-8"), lambda: game.parse(text),
+                        game.parsed_classes, game.parsed_classes[0])
 
 
 def _need_match(state, label: str) -> None:
@@ -161,26 +178,24 @@ def _seat(game, state, player: str) -> str:
 
 # -- the pipeline -----------------------------------------------------------------
 
-@dataclass
-class Turn:
+class Turn(Record):
     """One pass of the pipeline over a match document: what was read and what the step works on.
 
     A step may replace ``state`` (``undo`` puts the earlier board back) or set ``sec``
-    (``join`` seats a new player).
+    (``join`` seats a new player).  ``reading``: a read command, whose CHECKS warn (``warnings``)
+    instead of refusing.
     """
 
-    doc: Document
-    snap: Snapshot | None
-    game: Any
-    state: Any
-    name: str = ""
-    sec: Secrets | None = None
-    chance: Chance | None = None
-    attached: bool = False
-    logged: int = 0
-    notes: list[str] = field(default_factory=list)
-    reading: bool = False               # a read command: CHECKS warn (``warnings``) instead of refusing
-    warnings: list[str] = field(default_factory=list)
+    FIELDS = ("doc", "snap", "game", "state", "name", "sec", "chance", "attached", "logged", "notes", "reading",
+              "warnings")
+
+    def __init__(self, doc: Document, snap: Snapshot | None, game: Any, state: Any, name: str = "",
+                 sec: Secrets | None = None, chance: Chance | None = None, attached: bool = False, logged: int = 0,
+                 notes: list[str] | None = None, reading: bool = False, warnings: list[str] | None = None):
+        self.doc, self.snap, self.game, self.state, self.name = doc, snap, game, state, name
+        self.sec, self.chance, self.attached, self.logged, self.reading = sec, chance, attached, logged, reading
+        self.notes = [] if notes is None else notes
+        self.warnings = [] if warnings is None else warnings
 
 
 #: Checks run by every command after the player's private state is attached and before
@@ -567,9 +582,9 @@ def hand(doc_spec: str, player: str) -> Result:
 
 def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Result:
     """Apply one or more moves (joined by ';'), all or nothing; with ``dry_run``, only show what they would give."""
-    from pbd import happened, preview
-
     if dry_run:
+        from pbd import preview
+
         return preview.preview(doc_spec, player, notation)
     if not notation.strip():
         raise UsageError("no move given", hint='for example: pbd move DOC --as Ann "draw; play Spider-Man"')
@@ -577,6 +592,8 @@ def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Re
     def step(game, state, name, chance):
         _stopped(state)
         return Result(game.play(state, name, notation, chance))
+
+    from pbd import happened
 
     return transact(open_document(doc_spec), player, happened.wrap(step), undoable=True)
 

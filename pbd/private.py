@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-import json
 from pathlib import Path
 from urllib.parse import quote
 
@@ -74,6 +73,7 @@ def load(match_id: str, player: str) -> Secrets:
     :raises UsageError: this machine does not hold them (wrong name, or another machine).
     :raises BackendError: the file is unreadable or damaged.
     """
+    import json     # here, not at the top: a read of an unchanged board never loads private state
 
     path = _file(match_id, player)
     try:
@@ -150,6 +150,8 @@ def recover(match_id: str, player: str, log_hashes: list[str]) -> str | None:
 
     :raises BackendError: the pending file is damaged or cannot be settled.
     """
+    import json
+
     path = _pending_file(match_id, player)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -185,6 +187,7 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
 
 def _hand_doc(path: Path) -> str | None:
     """Return the hand document a private-state file points to, if it is such a pointer."""
+    import json
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -194,6 +197,7 @@ def _hand_doc(path: Path) -> str | None:
 
 
 def _write_json(path: Path, data: dict) -> None:
+    import json
 
     try:
         paths.write_private(path, json.dumps(data, indent=1).encode("utf-8"))

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from pbd.record import Record
 
 
-@dataclass
-class Result:
-    """What a command did: lines to print and data for ``--json``."""
+class Result(Record):
+    """What a command did: lines to print and data for ``--json``.
 
-    lines: list[str]
-    data: dict | None = None
-    location: str | None = None
-    #: ``(start, end, style)`` spans over ``"\n".join(lines)`` (see ``Game.styles``): a terminal colours them
-    styles: list | None = None
-    #: Said on stderr (a hand edit the log does not explain, say); the command still succeeds.
-    warnings: list[str] = field(default_factory=list)
+    ``styles``: ``(start, end, style)`` spans over ``"\n".join(lines)`` (see ``Game.styles``), which a
+    terminal colours.  ``warnings`` are said on stderr (a hand edit the log does not explain, say);
+    the command still succeeds.
+    """
+
+    FIELDS = ("lines", "data", "location", "styles", "warnings")
+
+    def __init__(self, lines: list[str], data: dict | None = None, location: str | None = None,
+                 styles: list | None = None, warnings: list[str] | None = None):
+        self.lines, self.data, self.location, self.styles = lines, data, location, styles
+        self.warnings = [] if warnings is None else warnings

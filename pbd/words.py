@@ -6,7 +6,6 @@ A move that matches no form often has one misspelt word (``drwa``, ``Spider-Man 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 #: how close a typed word must be to a move word to be offered (difflib ratio)
@@ -15,6 +14,8 @@ CUTOFF = 0.75
 
 def close_word(word: str, vocabulary: Iterable[str], cutoff: float = CUTOFF) -> str | None:
     """Return the word of ``vocabulary`` closest to ``word`` (case-insensitive), or None if none is close."""
+    import difflib      # only for a move that matches no form
+
     hits = difflib.get_close_matches(word.casefold(), [v.casefold() for v in vocabulary], n=1, cutoff=cutoff)
     return hits[0] if hits else None
 

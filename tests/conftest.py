@@ -75,3 +75,27 @@ def match(pbd, tmp_path):
     pbd("hand", doc, "--as", "Ann", ok=True)       # Ann's pbd draws her opening hand, publishes a chain value
     pbd("hand", doc, "--as", "Ben", ok=True)       # which Ben's opening hand needs
     return doc
+
+
+@_pytest.fixture(scope="session")
+def ttc_finished(tmp_path_factory):
+    """A Twin Tower City match played to the end once per test run (first player by lot): the folder holding
+    ``match.txt`` and its ``pbd-home``.  Tests work on their own copy (``test_ttc_match.finished_copy``)."""
+    import os
+
+    from test_ttc_match import start, step
+
+    folder = tmp_path_factory.mktemp("ttc-finished")
+    saved = os.environ.get("PBD_HOME")
+    os.environ["PBD_HOME"] = str(folder / "pbd-home")
+    try:
+        pbd = Pbd()
+        doc = start(pbd, folder, first="random")
+        while step(pbd, doc, pick=lambda m: m[-1]) is not None:
+            pass
+    finally:
+        if saved is None:
+            del os.environ["PBD_HOME"]
+        else:
+            os.environ["PBD_HOME"] = saved
+    return folder

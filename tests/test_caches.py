@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -85,3 +86,45 @@ def test_bad_catalogues_are_reported_and_never_cached(tmp_path):
         with pytest.raises(Exception, match="missing 'kind'"):
             cards.load_catalogue(bad, require_porter=False)
     assert entries() == []
+
+
+def _boards() -> list[Path]:
+    return [p for p in entries() if p.name.startswith("board-")]
+
+
+def test_a_board_read_again_is_not_parsed_again_and_an_edit_is(pbd, match, monkeypatch):
+    """A C&C board a command parsed is kept by its exact text: reading the same board again loads it
+    (one entry per document); any edit changes the text, so it is parsed anew and the old entry goes."""
+    from pbd.games.cnc import CncGame
+
+    first = pbd("show", match, "--json", ok=True).stdout
+    assert len(_boards()) == 1
+    real = CncGame.parse
+    monkeypatch.setattr(CncGame, "parse", lambda self, text: pytest.fail("parsed again"))
+    assert pbd("show", match, "--json", ok=True).stdout == first
+    monkeypatch.setattr(CncGame, "parse", real)
+    match.write_text(match.read_text().replace("CP = 100", "CP = 99", 1))
+    edited = json.loads(pbd("show", match, "--json").stdout)
+    assert [p["cp"] for p in edited["players"]] == [99, 100]
+    assert len(_boards()) == 1
+
+
+def test_a_damaged_board_entry_is_a_miss(pbd, match):
+    first = pbd("show", match, "--json", ok=True).stdout
+    entry = _boards()[0]
+    entry.write_bytes(entry.read_bytes()[:-20] + os.urandom(20))
+    assert pbd("show", match, "--json", ok=True).stdout == first
+
+
+def test_a_finished_twin_tower_city_board_comes_back_equal_from_the_cache(pbd, ttc_finished, monkeypatch):
+    """Every class a played board holds (plays, swaps, draws, the shared deck) is one the game names: the entry
+    is read back, equal to a fresh parse, instead of being rewritten at every command."""
+    from pbd import match as pipeline
+    from pbd.documents import open_document
+    from pbd.games.ttc import TwinTowerCity
+
+    doc = open_document(str(ttc_finished / "match.txt"))
+    _, game, first = pipeline.load(doc)
+    monkeypatch.setattr(TwinTowerCity, "parse", lambda self, text: pytest.fail("parsed again"))
+    _, _, again = pipeline.load(doc)
+    assert again == first and again is not first

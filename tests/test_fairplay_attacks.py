@@ -259,12 +259,10 @@ def test_5_an_honest_deck_audits_clean():
 
 # -- 6. an audit that skips the deal --------------------------------------------------------------
 
-def test_6_the_audit_includes_the_deal_audit_and_the_position_check(pbd, tmp_path):
-    from test_ttc_match import start, step
+def test_6_the_audit_includes_the_deal_audit_and_the_position_check(pbd, tmp_path, ttc_finished):
+    from test_ttc_match import finished_copy
 
-    doc = start(pbd, tmp_path)
-    while step(pbd, doc) is not None:
-        pass
+    doc = finished_copy(ttc_finished, tmp_path)      # a match played to the end, shared by the test run
     pbd("reveal", doc, "--as", "Lia", ok=True)
     pbd("reveal", doc, "--as", "Max", ok=True)
     pbd("audit", doc, ok=True)

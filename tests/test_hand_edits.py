@@ -148,3 +148,28 @@ def test_a_twin_tower_city_hand_edit_is_named_too(pbd, tmp_path):
     assert pbd("move", doc, "--as", "Lia", legal).exit_code == 3 and doc.read_bytes() == before
     doc.write_text(honest)
     pbd("move", doc, "--as", "Lia", legal, ok=True)
+
+
+def test_a_players_show_remembers_a_board_it_found_clean(pbd, match, tmp_path):
+    """A read that replayed a board and found it clean remembers it by its exact text, whoever looks (a seat held
+    here too, not only a spectator): showing the same board again replays nothing; an edited board is named
+    every time and never remembered."""
+    pbd("move", match, "--as", "Ann", "draw", ok=True)         # Ben's pbd has not checked this board
+    verified = tmp_path / "pbd-home" / "cache" / "verified"
+    assert pbd("show", match, ok=True).stderr == ""
+    assert len(list(verified.iterdir())) == 1
+    text = match.read_text()
+    top = text.index("----")
+    match.write_text(text[:top].replace("CP = 100", "CP = 90", 1) + text[top:])
+    for _ in range(2):
+        assert WORDS[0] in pbd("show", match, ok=True).stderr
+    assert len(list(verified.iterdir())) == 1
+
+
+def test_a_move_on_a_board_this_machine_found_clean_replays_nothing(pbd, match, monkeypatch):
+    """pbd show replayed the board and remembered it clean; Ben's move on that same board takes it as his
+    checked position without replaying the log again."""
+    pbd("move", match, "--as", "Ann", "draw; end turn", ok=True)
+    assert pbd("show", match, ok=True).stderr == ""
+    monkeypatch.setattr(handedits, "differences", lambda *a: pytest.fail("replayed again"))
+    pbd("move", match, "--as", "Ben", "draw", ok=True)

@@ -44,27 +44,10 @@ def step(pbd, doc, pick=lambda moves: moves[0], players=("Lia", "Max")):
     return None
 
 
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    """A Twin Tower City match played to the end once per module (first player by lot): its document and PBD_HOME."""
-    import os
-
-    from conftest import Pbd
-
-    folder = tmp_path_factory.mktemp("ttc-finished")
-    saved = os.environ.get("PBD_HOME")
-    os.environ["PBD_HOME"] = str(folder / "pbd-home")
-    try:
-        pbd = Pbd()
-        doc = start(pbd, folder, first="random")
-        while step(pbd, doc, pick=lambda m: m[-1]) is not None:
-            pass
-    finally:
-        if saved is None:
-            del os.environ["PBD_HOME"]
-        else:
-            os.environ["PBD_HOME"] = saved
-    return folder
+@pytest.fixture
+def finished(ttc_finished):
+    """The Twin Tower City match played to the end once per test run (tests/conftest.py's ``ttc_finished``)."""
+    return ttc_finished
 
 
 def finished_copy(finished, tmp_path):

@@ -14,20 +14,21 @@ when the document moved since the snapshot it was given.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Protocol
 
 from pbd.errors import UsageError
+from pbd.record import FrozenRecord
 
 GDOC_URL = re.compile(r"^https?://docs\.google\.com/document/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(FrozenRecord):
     """The text of a document and the revision it was read at."""
 
-    text: str
-    revision: str
+    FIELDS = ("text", "revision")
+
+    def __init__(self, text: str, revision: str):
+        self._set(text=text, revision=revision)
 
 
 class Document(Protocol):

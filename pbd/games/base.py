@@ -63,62 +63,62 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pbd import fairplay
 from pbd.errors import DocumentFormatError
+from pbd.record import Record
+from pbd.regex import pattern
 
-TITLE_RE = re.compile(r"^\s*pbd match\s+(?P<id>[0-9a-f]{4,32})\s*(?:[·|-]\s*(?P<title>.*?))?\s*$", re.I)
-FAIRPLAY_RE = re.compile(
+TITLE_RE = pattern(r"^\s*pbd match\s+(?P<id>[0-9a-f]{4,32})\s*(?:[·|-]\s*(?P<title>.*?))?\s*$", re.I)
+FAIRPLAY_RE = pattern(
     r"^(?P<name>.+?):\s*commitment\s+(?P<commit>[0-9a-f]{64})\s*·\s*chain\s+(?P<idx>\d+)\s+(?P<chain>[0-9a-f]{64})"
     r"(?:\s*·\s*draws\s+(?P<draws>\d+))?(?:\s*·\s*rolls\s+(?P<rolls>\d+))?(?:\s*·\s*free\s+(?P<free>\d+))?\s*$")
-LOG_RE = re.compile(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
-HASH_RE = re.compile(r"\s*·?\s*#(?P<hash>[0-9a-f]{64}|[0-9a-f]{8})$")
-MAC_RE = re.compile(r"\s*·\s*mac\s+(?P<mac>[0-9a-f]{16})$")
-SEAL_RE = re.compile(r"\s*·\s*seal\s+(?P<seal>[0-9a-f]{16})$")
-COMMIT_RE = re.compile(r"\s*·\s*commits\s+(?P<commit>[0-9a-f]{64})\s+head\s+(?P<head>[0-9a-f]{64})$")
+LOG_RE = pattern(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
+HASH_RE = pattern(r"\s*·?\s*#(?P<hash>[0-9a-f]{64}|[0-9a-f]{8})$")
+MAC_RE = pattern(r"\s*·\s*mac\s+(?P<mac>[0-9a-f]{16})$")
+SEAL_RE = pattern(r"\s*·\s*seal\s+(?P<seal>[0-9a-f]{16})$")
+COMMIT_RE = pattern(r"\s*·\s*commits\s+(?P<commit>[0-9a-f]{64})\s+head\s+(?P<head>[0-9a-f]{64})$")
 _BEACON = r"(?:-|\d+(?:\.\d+)*)"
 _DIE = r"d(?:\d+|\(\d+(?: \d+)*\))"
 _EVENT = rf"(?:[^,@·]+?\s+)?[rf]?\d+(?:-\d+)?@{_BEACON}(?:\s+{_DIE}=\d+(?:\s+\([a-z][a-z0-9-]*\))?)?"
-RNG_RE = re.compile(rf"\s*·\s*rng\s+(?P<events>{_EVENT}(?:,\s*{_EVENT})*)$")
-EVENT_RE = re.compile(
+RNG_RE = pattern(rf"\s*·\s*rng\s+(?P<events>{_EVENT}(?:,\s*{_EVENT})*)$")
+EVENT_RE = pattern(
     rf"^(?:(?P<name>[^,@·]+?)\s+)??(?P<kind>[rf]?)(?P<a>\d+)(?:-(?P<b>\d+))?@(?P<j>{_BEACON})"
     r"(?:\s+d(?:(?P<sides>\d+)|\((?P<faces>\d+(?: \d+)*)\))=(?P<face>\d+)(?:\s+\((?P<purpose>[a-z][a-z0-9-]*)\))?)?$")
 _PUB = r"(?:[^,·]+?\s+)?\d+(?:\s+next\s+[0-9a-f]{64})?"
-CHAIN_TAG_RE = re.compile(rf"\s*·\s*chain\s+(?P<pubs>{_PUB}(?:,\s*{_PUB})*)$")
-PUB_RE = re.compile(r"^(?:(?P<name>[^,·]+?)\s+)??(?P<k>\d+)(?:\s+next\s+(?P<next>[0-9a-f]{64}))?$")
-SEED_RE = re.compile(r"^(?P<name>[^:]+?):\s*seed\s+(?P<seed>[0-9a-f]{64})\s*$")
-DECK_LINE_RE = re.compile(r"^(?P<name>.+?)\s+(?P<n>\d+)\.\s+(?P<card>.+?)\s*$")
+CHAIN_TAG_RE = pattern(rf"\s*·\s*chain\s+(?P<pubs>{_PUB}(?:,\s*{_PUB})*)$")
+PUB_RE = pattern(r"^(?:(?P<name>[^,·]+?)\s+)??(?P<k>\d+)(?:\s+next\s+(?P<next>[0-9a-f]{64}))?$")
+SEED_RE = pattern(r"^(?P<name>[^:]+?):\s*seed\s+(?P<seed>[0-9a-f]{64})\s*$")
+DECK_LINE_RE = pattern(r"^(?P<name>.+?)\s+(?P<n>\d+)\.\s+(?P<card>.+?)\s*$")
 KIND_LETTER = {"draw": "", "roll": "r", "free": "f"}
 LETTER_KIND = {v: k for k, v in KIND_LETTER.items()}
 #: the log text of a reveal (``pbd reveal``)
 REVEAL_TEXT = "revealed seed and deck list"
 
 
-@dataclass
-class Line:
+class Line(Record):
     """One line of a document, with its 1-based number as the player sees it."""
 
-    number: int
-    text: str
+    FIELDS = ("number", "text")
+
+    def __init__(self, number: int, text: str):
+        self.number, self.text = number, text
 
 
 #: the :class:`PlayerMeta` field counting each kind of random event
 _COUNTERS = {"draw": "draws", "roll": "rolls", "free": "free"}
 
 
-@dataclass
-class PlayerMeta:
+class PlayerMeta(Record):
     """A seat's public fair-play record: commitment, latest chain value, random events so far (per kind)."""
 
-    name: str
-    commitment: str = ""
-    chain: str = ""
-    chain_index: int = 0
-    draws: int = 0
-    rolls: int = 0
-    free: int = 0
+    FIELDS = ("name", "commitment", "chain", "chain_index", "draws", "rolls", "free")
+
+    def __init__(self, name: str, commitment: str = "", chain: str = "", chain_index: int = 0, draws: int = 0,
+                 rolls: int = 0, free: int = 0):
+        self.name, self.commitment, self.chain, self.chain_index = name, commitment, chain, chain_index
+        self.draws, self.rolls, self.free = draws, rolls, free
 
     def count(self, kind: str) -> int:
         """Return how many random events of ``kind`` (draw, roll, free) the seat made."""
@@ -135,21 +135,19 @@ class PlayerMeta:
                 f"draws {self.draws} · rolls {self.rolls} · free {self.free}")
 
 
-@dataclass
-class Event:
+class Event(Record):
     """One random event of a seat: a draw, or a roll (the rules' or a free one) and its face.
 
     ``beacon`` holds the value number of every other seat's chain value used, in seat
     order (empty: no other seat).
     """
 
-    player: str
-    counter: int
-    beacon: tuple[int, ...] = ()
-    kind: str = "draw"
-    faces: tuple[int, ...] = ()
-    face: int = 0
-    purpose: str = ""
+    FIELDS = ("player", "counter", "beacon", "kind", "faces", "face", "purpose")
+
+    def __init__(self, player: str, counter: int, beacon: tuple[int, ...] = (), kind: str = "draw",
+                 faces: tuple[int, ...] = (), face: int = 0, purpose: str = ""):
+        self.player, self.counter, self.beacon, self.kind = player, counter, beacon, kind
+        self.faces, self.face, self.purpose = faces, face, purpose
 
     def token(self, owner: str) -> str:
         """Return the event as written after ``rng`` in an entry of ``owner``."""
@@ -164,22 +162,24 @@ def _beacon_tag(beacon: tuple[int, ...]) -> str:
     return ".".join(map(str, beacon)) if beacon else "-"
 
 
-@dataclass
-class LogEntry:
-    """One numbered line of the move log, with its fair-play tags, seal, MAC and chain hash."""
+class LogEntry(Record):
+    """One numbered line of the move log, with its fair-play tags, seal, MAC and chain hash.
 
-    number: int
-    player: str
-    text: str
-    events: list[Event] = field(default_factory=list)
-    published: dict[str, int] = field(default_factory=dict)
-    heads: dict[str, str] = field(default_factory=dict)
-    commit: tuple[str, str] | None = None
-    seal: str = ""
-    mac: str = ""
-    hash: str = ""
-    #: recorded in this command and not yet sealed, signed and hashed (see :meth:`Meta.finalize`)
-    fresh: bool = field(default=False, compare=False, repr=False)
+    ``fresh``: recorded in this command and not yet sealed, signed and hashed (see
+    :meth:`Meta.finalize`); not compared.
+    """
+
+    FIELDS = ("number", "player", "text", "events", "published", "heads", "commit", "seal", "mac", "hash")
+
+    def __init__(self, number: int, player: str, text: str, events: list[Event] | None = None,
+                 published: dict[str, int] | None = None, heads: dict[str, str] | None = None,
+                 commit: tuple[str, str] | None = None, seal: str = "", mac: str = "", hash: str = "",
+                 fresh: bool = False):
+        self.number, self.player, self.text = number, player, text
+        self.events = [] if events is None else events
+        self.published = {} if published is None else published
+        self.heads = {} if heads is None else heads
+        self.commit, self.seal, self.mac, self.hash, self.fresh = commit, seal, mac, hash, fresh
 
     def body(self) -> str:
         """Return what the move says: number, player, text and the commit, rng and chain tags."""
@@ -209,13 +209,14 @@ class LogEntry:
         return self.line() + (f" · #{self.hash}" if self.hash else "")
 
 
-@dataclass
-class Reveal:
+class Reveal(Record):
     """A player's revealed seed and committed deck list (the ``Revealed`` section)."""
 
-    name: str
-    seed: str
-    deck: list[str] = field(default_factory=list)
+    FIELDS = ("name", "seed", "deck")
+
+    def __init__(self, name: str, seed: str, deck: list[str] | None = None):
+        self.name, self.seed = name, seed
+        self.deck = [] if deck is None else deck
 
 
 def log_genesis(match_id: str = "") -> str:
@@ -326,28 +327,32 @@ class _LogIndex:
         self.count = len(self.log)
 
 
-@dataclass
-class Meta:
-    """What every match document has besides its board."""
+class Meta(Record):
+    """What every match document has besides its board.
 
-    game: str
-    match_id: str = ""
-    fairplay: list[PlayerMeta] = field(default_factory=list)
-    log: list[LogEntry] = field(default_factory=list)
-    revealed: list[Reveal] = field(default_factory=list)
-    #: random events since the last log entry (attached to the next one by :meth:`record`)
-    pending_events: list[Event] = field(default_factory=list, compare=False, repr=False)
-    #: each player's chain index as of the last log entry (to tag publications)
-    published: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
-    #: heads of next chains published since the last log entry
-    pending_heads: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    #: seeds of the seats whose entries this pbd signs (casefolded name -> seed)
-    signers: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
-    #: 2 for this pbd's log format; 1 for a log an older pbd wrote (8-digit hashes)
-    version: int = field(default=2, compare=False, repr=False)
+    Compared and shown: ``game``, ``match_id``, ``fairplay``, ``log``, ``revealed``.  Besides:
+    ``pending_events`` (random events since the last log entry, attached to the next one by
+    :meth:`record`), ``published`` (each player's chain index as of the last log entry, to tag
+    publications), ``pending_heads`` (heads of next chains published since the last log entry),
+    ``signers`` (seeds of the seats whose entries this pbd signs: casefolded name -> seed),
+    ``version`` (2 for this pbd's log format; 1 for a log an older pbd wrote, with 8-digit hashes)
+    and ``notes`` (players' own text, kept where they typed it: see :class:`Frame` ``notes``).
+    """
 
-    #: players' own text, kept where they typed it (see :class:`Frame` ``notes``)
-    notes: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    FIELDS = ("game", "match_id", "fairplay", "log", "revealed")
+
+    def __init__(self, game: str, match_id: str = "", fairplay: list[PlayerMeta] | None = None,
+                 log: list[LogEntry] | None = None, revealed: list[Reveal] | None = None):
+        self.game, self.match_id, self.version = game, match_id, 2
+        self.fairplay = [] if fairplay is None else fairplay
+        self.log = [] if log is None else log
+        self.revealed = [] if revealed is None else revealed
+        self.pending_events: list[Event] = []
+        self.published: dict[str, int] = {}
+        self.pending_heads: dict[str, str] = {}
+        self.signers: dict[str, bytes] = {}
+        self.notes: dict[str, list[str]] = {}
+
     def seat(self, name: str, seed: bytes, committed: list[str]) -> PlayerMeta:
         """Add a seat's fair-play record: its commitment to ``seed`` and ``committed``, its chain head.
 
@@ -480,8 +485,7 @@ class Meta:
         return None
 
 
-@dataclass
-class Frame:
+class Frame(Record):
     """A document split into its parts (each a list of numbered lines) and the players' notes.
 
     ``notes`` maps where free text sits to its blocks of raw lines (exactly as typed):
@@ -491,16 +495,16 @@ class Frame:
     (the end of the document).  ``"top"`` holds one block, blank lines included.
     """
 
-    match_id: str
-    title: str
-    header: list[Line]
-    body: list[Line]
-    fairplay: list[Line]
-    log: list[Line]
-    revealed: list[Line] = field(default_factory=list)
-    notes: dict[str, list[list[str]]] = field(default_factory=dict)
-    #: A game's own fair-play material after the log (its heading line included): Twin Tower City's Deal.
-    tail: list[Line] = field(default_factory=list)
+    FIELDS = ("match_id", "title", "header", "body", "fairplay", "log", "revealed", "notes", "tail")
+
+    def __init__(self, match_id: str, title: str, header: list[Line], body: list[Line], fairplay: list[Line],
+                 log: list[Line], revealed: list[Line] | None = None, notes: dict[str, list[list[str]]] | None = None,
+                 tail: list[Line] | None = None):
+        self.match_id, self.title, self.header, self.body, self.fairplay, self.log = (
+            match_id, title, header, body, fairplay, log)
+        self.revealed = [] if revealed is None else revealed
+        self.notes = {} if notes is None else notes
+        self.tail = [] if tail is None else tail
 
 
 #: Headings of the sections pbd writes after the board, and the notes heading.
@@ -509,7 +513,7 @@ NOTES = "notes"
 #: Headings of a game's own fair-play material, written after Fair play (``render_frame(tail=...)``).
 TAIL_HEADINGS = ("deal",)
 #: A heading pbd writes inside the log to group it (``— Turn 3 · Ann —``); derived from the log, never read.
-LOG_GROUP_RE = re.compile(r"^\s*—\s+.*\s+—\s*$")
+LOG_GROUP_RE = pattern(r"^\s*—\s+.*\s+—\s*$")
 
 
 def _key(text: str) -> str:
@@ -741,18 +745,17 @@ def _trim(lines: list[Line]) -> list[Line]:
     return lines[start:end]
 
 
-@dataclass
-class Secrets:
+class Secrets(Record):
     """One player's private state for one match (kept under PBD_HOME, never in the document)."""
 
-    match_id: str
-    player: str
-    game: str
-    seed: bytes
-    deck: list[str]
-    drawn: list[int] = field(default_factory=list)
-    hand: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    FIELDS = ("match_id", "player", "game", "seed", "deck", "drawn", "hand", "extra")
+
+    def __init__(self, match_id: str, player: str, game: str, seed: bytes, deck: list[str],
+                 drawn: list[int] | None = None, hand: list[str] | None = None, extra: dict[str, Any] | None = None):
+        self.match_id, self.player, self.game, self.seed, self.deck = match_id, player, game, seed, deck
+        self.drawn = [] if drawn is None else drawn
+        self.hand = [] if hand is None else hand
+        self.extra = {} if extra is None else extra
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet."""
@@ -776,6 +779,9 @@ class Game:
     #: how likely a simulated player is to pick a move, by its first word (``"*"``: any other word);
     #: see :func:`pbd.simulate.pick`
     move_weights: ClassVar[dict[str, float]] = {}
+    #: the classes a parsed board is made of, its state class first: a game that names them has a board
+    #: it parsed kept by its exact text (:func:`pbd.match.parse_board`), so reading it again skips the parse
+    parsed_classes: ClassVar[tuple[type, ...]] = ()
 
     def sniff(self, text: str) -> bool:
         """Return True if a document without a pbd title looks like this game's board."""

@@ -26,9 +26,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from pbd.errors import DocumentFormatError
+from pbd.regex import pattern
 
 #: how a decision is written on a board
-LINE_RE = re.compile(r"^\s*Waiting on:\s*(?P<seat>[^—]+?)\s+—\s+(?P<prompt>.+?)\s*·\s*from\s+(?P<origin>\d{1,7})\s*$")
+LINE_RE = pattern(r"^\s*Waiting on:\s*(?P<seat>[^—]+?)\s+—\s+(?P<prompt>.+?)\s*·\s*from\s+(?P<origin>\d{1,7})\s*$")
 #: at most this many decisions may be open at once (a document is hostile input)
 MAX_OPEN = 64
 

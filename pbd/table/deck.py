@@ -49,10 +49,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 
 from pbd import fairplay
 from pbd.errors import DocumentFormatError
+from pbd.record import Record
+from pbd.regex import pattern
 from pbd.table import group
 
 #: Bounds on what a document may hold (counts read from it are checked against these).
@@ -61,8 +62,7 @@ MAX_CARDS = 2000
 MAX_STEPS = MAX_SEATS
 
 
-@dataclass
-class Step:
+class Step(Record):
     """One proven lock removal: ``seat`` took its lock off, leaving ``value``."""
 
     seat: str
@@ -70,55 +70,100 @@ class Step:
     proof: group.Proof | None
     stamp: int
 
+    FIELDS = ("seat", "value", "proof", "stamp")
 
-@dataclass
-class Slot:
+    def __init__(self, seat: str, value: int | None, proof: group.Proof | None, stamp: int):
+        self.seat = seat
+        self.value = value
+        self.proof = proof
+        self.stamp = stamp
+
+
+class Slot(Record):
     """A place for one card: its number now, who unlocked it, and the card once face up."""
 
     id: int
     value: int | None
-    opened: list[str] = field(default_factory=list)
-    card: str | None = None
-    gen: int = 1
-    base: int | None = None          # the number before the unpruned steps
-    steps: list[Step] = field(default_factory=list)
-    want: str = ""                   # "open": every seat owes an unlock (it goes face up)
-    index: int | None = None         # manifest number of the card once face up
+    opened: list[str]
+    card: str | None
+    gen: int
+    base: int | None                 # the number before the unpruned steps
+    steps: list[Step]
+    want: str                        # "open": every seat owes an unlock (it goes face up)
+    index: int | None                # manifest number of the card once face up
+
+    FIELDS = ("id", "value", "opened", "card", "gen", "base", "steps", "want", "index")
+
+    def __init__(self, id: int, value: int | None, opened: list[str] | None = None, card: str | None = None,
+                 gen: int = 1, base: int | None = None, steps: list[Step] | None = None, want: str = "",
+                 index: int | None = None):
+        self.id = id
+        self.value = value
+        self.opened = [] if opened is None else opened
+        self.card = card
+        self.gen = gen
+        self.base = base
+        self.steps = [] if steps is None else steps
+        self.want = want
+        self.index = index
 
 
-@dataclass
-class Pass:
+class Pass(Record):
     """One seat's lock-and-shuffle pass over a generation's piles."""
 
     seat: str
     key: int | None                  # the seat's public key for this generation
-    product: int | None = None       # product of the generation's numbers after the pass (pruned later)
-    proof: group.Proof | None = None
-    stamp: int = 0
+    product: int | None              # product of the generation's numbers after the pass (pruned later)
+    proof: group.Proof | None
+    stamp: int
+
+    FIELDS = ("seat", "key", "product", "proof", "stamp")
+
+    def __init__(self, seat: str, key: int | None, product: int | None = None, proof: group.Proof | None = None,
+                 stamp: int = 0):
+        self.seat = seat
+        self.key = key
+        self.product = product
+        self.proof = proof
+        self.stamp = stamp
 
 
-@dataclass
-class Gen:
+class Gen(Record):
     """A shuffle-in or reshuffle: the piles it made, the cards in them, the passes so far."""
 
     number: int
     piles: dict[str, list[int]]
     cards: list[int]                 # manifest numbers, in the order of the slots before any pass
-    passes: list[Pass] = field(default_factory=list)
+    passes: list[Pass]
+
+    FIELDS = ("number", "piles", "cards", "passes")
+
+    def __init__(self, number: int, piles: dict[str, list[int]], cards: list[int], passes: list[Pass] | None = None):
+        self.number = number
+        self.piles = piles
+        self.cards = cards
+        self.passes = [] if passes is None else passes
 
     def slot_ids(self) -> list[int]:
         """Return the generation's slot ids, pile by pile."""
         return [i for ids in self.piles.values() for i in ids]
 
 
-@dataclass
-class Duty:
+class Duty(Record):
     """Work a seat owes: a ``shuffle`` pass, an ``unlock`` toward ``owner``, or an ``open`` (face up)."""
 
     seat: str
     kind: str
     slot_ids: list[int]
-    owner: str | None = None
+    owner: str | None
+
+    FIELDS = ("seat", "kind", "slot_ids", "owner")
+
+    def __init__(self, seat: str, kind: str, slot_ids: list[int], owner: str | None = None):
+        self.seat = seat
+        self.kind = kind
+        self.slot_ids = slot_ids
+        self.owner = owner
 
     def describe(self) -> str:
         """Return the duty in words ("Ben: unlock 2 cards for Ann")."""
@@ -128,28 +173,54 @@ class Duty:
         return f"{self.seat}: {what}"
 
 
-@dataclass
-class SharedDeck:
+class SharedDeck(Record):
     """Piles of face-down slots shared by the seats (see the module docstring)."""
 
     match_id: str
     seats: list[str]
     cards: list[str]
-    slots: dict[int, Slot] = field(default_factory=dict)
-    piles: dict[str, list[int]] = field(default_factory=dict)
-    hands: dict[str, list[int]] = field(default_factory=dict)
-    aside: dict[str, list[int]] = field(default_factory=dict)
-    gens: list[Gen] = field(default_factory=list)
-    retired: dict[int, int] = field(default_factory=dict)     # slot id -> stamp (kept until pruned)
-    gone: list[int] = field(default_factory=list)             # pruned slot ids
-    clock: int = 0
-    seen: dict[str, int] = field(default_factory=dict)
+    slots: dict[int, Slot]
+    piles: dict[str, list[int]]
+    hands: dict[str, list[int]]
+    aside: dict[str, list[int]]
+    gens: list[Gen]
+    retired: dict[int, int]                                   # slot id -> stamp (kept until pruned)
+    gone: list[int]                                           # pruned slot ids
+    clock: int
+    seen: dict[str, int]
     #: Private, never rendered: cards the acting seat's pbd has read in its own hand.
-    known: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
-    known_index: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    known: dict[int, str]
+    known_index: dict[int, int]
     #: Replaying a log without seeds: the document's deck, for the cards unlocks made public.
-    oracle: SharedDeck | None = field(default=None, compare=False, repr=False)
-    writer: str | None = field(default=None, compare=False, repr=False)
+    oracle: SharedDeck | None
+    writer: str | None
+
+    FIELDS = ("match_id", "seats", "cards", "slots", "piles", "hands", "aside", "gens", "retired", "gone", "clock",
+              "seen")
+
+    def __init__(self, match_id: str, seats: list[str], cards: list[str], slots: dict[int, Slot] | None = None,
+                 piles: dict[str, list[int]] | None = None, hands: dict[str, list[int]] | None = None,
+                 aside: dict[str, list[int]] | None = None, gens: list[Gen] | None = None,
+                 retired: dict[int, int] | None = None, gone: list[int] | None = None, clock: int = 0,
+                 seen: dict[str, int] | None = None, known: dict[int, str] | None = None,
+                 known_index: dict[int, int] | None = None, oracle: SharedDeck | None = None,
+                 writer: str | None = None):
+        self.match_id = match_id
+        self.seats = seats
+        self.cards = cards
+        self.slots = {} if slots is None else slots
+        self.piles = {} if piles is None else piles
+        self.hands = {} if hands is None else hands
+        self.aside = {} if aside is None else aside
+        self.gens = [] if gens is None else gens
+        self.retired = {} if retired is None else retired
+        self.gone = [] if gone is None else gone
+        self.clock = clock
+        self.seen = {} if seen is None else seen
+        self.known = {} if known is None else known
+        self.known_index = {} if known_index is None else known_index
+        self.oracle = oracle
+        self.writer = writer
 
     # -- creating ----------------------------------------------------------------------
 
@@ -754,7 +825,7 @@ def _pile_at_start(gen: Gen, name: str) -> list[int]:
     return gen.piles[name]
 
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,39}$")
+NAME_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,39}$")
 
 
 def _check_name(name: str) -> None:

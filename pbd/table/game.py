@@ -34,15 +34,16 @@ from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, UsageError
 from pbd.games.base import Chance, LogEntry, Meta, Playable, Secrets, render_frame, split_frame
+from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table.deck import SharedDeck
 
 #: A seat's name: what the board and the log can hold without ambiguity.
-NAME_RE = re.compile(r"^[A-Za-z0-9À-ɏ' ._-]{1,24}$")
-SEATS_RE = re.compile(r"^Seats:\s*(?P<names>.*?)\s*\((?P<n>\d{1,2}) of (?P<of>\d{1,2})\)\s*$")
-TURN_RE = re.compile(r"^Turn:\s*(?P<name>.+?)\s*$")
-RESULT_RE = re.compile(r"^Result:\s*(?P<text>.+?)\s*$")
-OPTIONS_RE = re.compile(r"^Options:\s*(?P<words>.*?)\s*$")
+NAME_RE = pattern(r"^[A-Za-z0-9À-ɏ' ._-]{1,24}$")
+SEATS_RE = pattern(r"^Seats:\s*(?P<names>.*?)\s*\((?P<n>\d{1,2}) of (?P<of>\d{1,2})\)\s*$")
+TURN_RE = pattern(r"^Turn:\s*(?P<name>.+?)\s*$")
+RESULT_RE = pattern(r"^Result:\s*(?P<text>.+?)\s*$")
+OPTIONS_RE = pattern(r"^Options:\s*(?P<words>.*?)\s*$")
 DECK_HEADING = "Deck"
 
 

@@ -21,9 +21,10 @@ import re
 from dataclasses import dataclass, field
 
 from pbd.errors import DocumentFormatError
+from pbd.regex import pattern
 
-HEX_RE = re.compile(r"^[0-9a-f]{64}$")
-NONCE_RE = re.compile(r"^[0-9a-f]{32}$")
+HEX_RE = pattern(r"^[0-9a-f]{64}$")
+NONCE_RE = pattern(r"^[0-9a-f]{32}$")
 
 
 def nonce(seed: bytes, match: str, label: str) -> str:

@@ -13,11 +13,11 @@ from functools import lru_cache
 
 from pbd import fairplay, paths
 from pbd.errors import BackendError, DocumentFormatError, IllegalMoveError, PbdError, UsageError
-from pbd.games.base import Chance, Meta, Playable, Secrets
+from pbd.games.base import Chance, Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets
 from pbd.games.cnc import board
 from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue, match_name
-from pbd.games.cnc.state import (HAND_LIMIT, HIDDEN, OPENING, OPENING_HAND, Side, State, clone, key_of, keys_of,
-                                 opening_owed)
+from pbd.games.cnc.state import (HAND_LIMIT, HIDDEN, OPENING, OPENING_HAND, Character, Pending, Side, State, Turn,
+                                 clone, key_of, keys_of, opening_owed)
 
 DECK_SIZE = 50
 
@@ -126,6 +126,7 @@ class CncGame(Playable):
     summary = "two players, 51-card decks, CP/AP, characters, City and Event cards"
     #: random play ends its turn and gives cards up less often than it plays them
     move_weights = {"end": 1.0, "withdraw": 0.2, "discard": 0.3, "*": 3.0}
+    parsed_classes = (State, Side, Character, Turn, Pending, Meta, PlayerMeta, LogEntry, Event, Reveal)
 
     @property
     def catalogue(self) -> Catalogue:

@@ -40,35 +40,36 @@ from pbd.errors import DocumentFormatError
 from pbd.games.base import Line, parse_meta, render_frame, split_frame
 from pbd.games.cnc.cards import STATUSES, Catalogue, suggest
 from pbd.games.cnc.state import ATTRITION_LIMIT, Character, Pending, Side, State, Turn, find_key, key_of
+from pbd.regex import pattern
 
 TITLE = "C&C Trading Card Game"
-SEPARATOR = re.compile(r"^\s*[-–—=_]{3,}\s*$")
-CP_LINE = re.compile(r"^\s*CP\s*[=:]\s*(?P<cp>-?\d+)\s*,?\s*AP\s*[=:]\s*(?P<ap>-?\d+)"
+SEPARATOR = pattern(r"^\s*[-–—=_]{3,}\s*$")
+CP_LINE = pattern(r"^\s*CP\s*[=:]\s*(?P<cp>-?\d+)\s*,?\s*AP\s*[=:]\s*(?P<ap>-?\d+)"
                      r"\s*(?:\(\s*next turn\s*(?P<next>[+-]\s*\d+)\s*\))?\s*$", re.I)
-CP_START = re.compile(r"^\s*(?:CP|AP)\s*[=:]", re.I)
-BRACKET = re.compile(r"\[([^\]]*)\]\s*(\+*)(?:\s*\(([^)]*)\))?")
+CP_START = pattern(r"^\s*(?:CP|AP)\s*[=:]", re.I)
+BRACKET = pattern(r"\[([^\]]*)\]\s*(\+*)(?:\s*\(([^)]*)\))?")
 LABELS = {"discarded cards": "discards", "discards": "discards", "discard pile": "discards",
           "city cards": "cities", "cities": "cities", "character cards": "characters", "characters": "characters"}
 PLACEHOLDER_CARDS = {"character", "character card", "city card", "city", "card", ""}
 PLACEHOLDER_DISCARDS = {"defeated character", "destroyed city card", "discarded card", "used event card",
                         "(none)", "none", "-", "—", "nothing"}
-PLAYER_LINE = re.compile(r"^\s*(?P<name>.+?):\s*hand\s+(?P<hand>\d+)\s*·\s*deck\s+(?P<deck>\d+)\s*$", re.I)
-PLAYERS_LINE = re.compile(r"^\s*Players:\s*(?P<rest>.*)$", re.I)
-TURN_LINE = re.compile(r"^\s*Turn\s+(?P<n>\d+):\s*(?P<name>.+?)\s+to move\s*·\s*(?P<first>.+?)\s+moved first\s*$", re.I)
-FIRST_LINE = re.compile(r"^\s*First player:\s*(?P<who>.+?)\s*$", re.I)
-PENDING_LINE = re.compile(
+PLAYER_LINE = pattern(r"^\s*(?P<name>.+?):\s*hand\s+(?P<hand>\d+)\s*·\s*deck\s+(?P<deck>\d+)\s*$", re.I)
+PLAYERS_LINE = pattern(r"^\s*Players:\s*(?P<rest>.*)$", re.I)
+TURN_LINE = pattern(r"^\s*Turn\s+(?P<n>\d+):\s*(?P<name>.+?)\s+to move\s*·\s*(?P<first>.+?)\s+moved first\s*$", re.I)
+FIRST_LINE = pattern(r"^\s*First player:\s*(?P<who>.+?)\s*$", re.I)
+PENDING_LINE = pattern(
     r"^\s*Pending:\s*(?P<player>.+?)\s+(?:(?P<discard>discards)\s+(?P<n>\d+)\s+cards? from hand"
     r"|(?P<take>takes)\s+(?P<card>.+?)\s+into hand|(?P<reveal>reveals)\s+hand card\s+(?P<pos>\d+)"
     r"|(?P<decide>accepts or rejects)\s+adjust\s+(?P<adjust>[^()]+?))"
     r"\s*(?:\((?P<source>[^)]*)\))?\s*$", re.I)
-RESULT_LINE = re.compile(r"^\s*(?:Result|Match over)\s*:\s*(?P<text>.+?)\s*$", re.I)
-ENDED_LINE = re.compile(r"^\s*Ended on turn\s+(?P<n>\d+)\s*\((?P<name>.+?)'s turn\)\s*·\s*(?P<first>.+?)\s+moved first\s*$",
+RESULT_LINE = pattern(r"^\s*(?:Result|Match over)\s*:\s*(?P<text>.+?)\s*$", re.I)
+ENDED_LINE = pattern(r"^\s*Ended on turn\s+(?P<n>\d+)\s*\((?P<name>.+?)'s turn\)\s*·\s*(?P<first>.+?)\s+moved first\s*$",
                         re.I)
 #: A half's name line: "Ann (player 1)", or the rulebook's "Player 2".
-HALF_NAME = re.compile(r"^\s*(?:(?P<name>.+?)\s*\(\s*player\s*(?P<seat>[12])\s*\)|player\s*2|p2)\s*$", re.I)
+HALF_NAME = pattern(r"^\s*(?:(?P<name>.+?)\s*\(\s*player\s*(?P<seat>[12])\s*\)|player\s*2|p2)\s*$", re.I)
 #: "(2/25)" after a "Discarded cards" label: the count toward the Attrition Limit.
-ATTRITION_COUNT = re.compile(r"\s*\(\s*\d+\s*/\s*\d+\s*\)\s*$")
-THIS_TURN = re.compile(r"^\s*This turn:\s*(?P<rest>.*)$", re.I)
+ATTRITION_COUNT = pattern(r"\s*\(\s*\d+\s*/\s*\d+\s*\)\s*$")
+THIS_TURN = pattern(r"^\s*This turn:\s*(?P<rest>.*)$", re.I)
 
 
 # -- rendering ------------------------------------------------------------------

@@ -42,11 +42,11 @@ with an explicit ``adjust`` move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
+from pbd.record import FrozenRecord, Record
 
 KINDS = ("character", "city", "event", "porter")
 CLASSES = ("Hero", "Anti-Hero", "Civilian", "Government", "Anti-Villain", "Villain")
@@ -89,49 +89,39 @@ MODS = {
 }
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(FrozenRecord):
     """A character's attack."""
 
-    name: str
-    type: str
-    cost: int
-    damage: int
-    after: tuple = ()
+    FIELDS = ("name", "type", "cost", "damage", "after")
+
+    def __init__(self, name: str, type: str, cost: int, damage: int, after: tuple = ()):
+        self._set(name=name, type=type, cost=cost, damage=damage, after=after)
 
 
-@dataclass(frozen=True)
-class Ability:
+class Ability(FrozenRecord):
     """A character's ability (or an event's play effect)."""
 
-    name: str
-    cost: int = 0
-    passive: bool = False
-    target: str = "none"
-    effects: tuple = ()
-    mods: tuple = ()
-    each_turn: tuple = ()
+    FIELDS = ("name", "cost", "passive", "target", "effects", "mods", "each_turn")
+
+    def __init__(self, name: str, cost: int = 0, passive: bool = False, target: str = "none", effects: tuple = (),
+                 mods: tuple = (), each_turn: tuple = ()):
+        self._set(name=name, cost=cost, passive=passive, target=target, effects=effects, mods=mods,
+                  each_turn=each_turn)
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(FrozenRecord):
     """One card of the catalogue."""
 
-    name: str
-    kind: str
-    rarity: str
-    cost: int = 1
-    klass: str | None = None
-    hp: int = 0
-    cp: int = 0
-    text: str = ""
-    attacks: tuple[Attack, ...] = ()
-    abilities: tuple[Ability, ...] = ()
-    target: str = "none"
-    effects: tuple = ()
-    mods: tuple = ()
-    each_turn: tuple = ()
-    aliases: tuple[str, ...] = ()
+    FIELDS = ("name", "kind", "rarity", "cost", "klass", "hp", "cp", "text", "attacks", "abilities", "target",
+              "effects", "mods", "each_turn", "aliases")
+
+    def __init__(self, name: str, kind: str, rarity: str, cost: int = 1, klass: str | None = None, hp: int = 0,
+                 cp: int = 0, text: str = "", attacks: tuple[Attack, ...] = (), abilities: tuple[Ability, ...] = (),
+                 target: str = "none", effects: tuple = (), mods: tuple = (), each_turn: tuple = (),
+                 aliases: tuple[str, ...] = ()):
+        self._set(name=name, kind=kind, rarity=rarity, cost=cost, klass=klass, hp=hp, cp=cp, text=text,
+                  attacks=attacks, abilities=abilities, target=target, effects=effects, mods=mods,
+                  each_turn=each_turn, aliases=aliases)
 
     @property
     def colour(self) -> str:
@@ -158,14 +148,14 @@ class Card:
             return effects
 
 
-@dataclass
-class Catalogue:
+class Catalogue(Record):
     """Cards by name, with case-insensitive lookup and suggestions."""
 
-    cards: dict[str, Card] = field(default_factory=dict)
-    source: str = ""
+    FIELDS = ("cards", "source")
 
-    def __post_init__(self):
+    def __init__(self, cards: dict[str, Card] | None = None, source: str = ""):
+        self.cards = {} if cards is None else cards
+        self.source = source
         self._index = {}
         for card in self.cards.values():
             for key in (card.name, *card.aliases):
@@ -407,7 +397,7 @@ def _mods(items: list, where: str):
 
 
 def _freeze(value):
-    """Return ``value`` with dicts and lists made hashable (frozen dataclasses hold these)."""
+    """Return ``value`` with dicts and lists made hashable (frozen records hold these)."""
     if isinstance(value, dict):
         return FrozenDict((k, _freeze(v)) for k, v in value.items())
     if isinstance(value, list):
@@ -416,7 +406,7 @@ def _freeze(value):
 
 
 class FrozenDict(dict):
-    """A dict that can sit in a frozen dataclass (hashable by identity of content)."""
+    """A dict that can sit in a frozen record (hashable by identity of content)."""
 
     def __hash__(self):
         return hash(tuple(sorted(self.items(), key=lambda kv: kv[0])))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pbd.errors import NotationError
+from pbd.regex import LazyPattern
 from pbd.words import notation_hint
 
 EXAMPLES = ('draw', 'draw 2', 'play Spider-Man', 'play Carnivorous Plants on Nill', 'Spider-Man attacks Nill',
@@ -63,18 +64,18 @@ _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
 _FIRST_WORDS = {"end": ("end", "pass", "done"), "decide": ("accept", "reject"), "draw": ("draw",),
                 "adjust": ("adjust",), "play": ("play", "cast", "put"), "withdraw": ("withdraw", "return"),
                 "discard": ("discard",)}
-_COMPILED: list[tuple[str, re.Pattern, tuple[str, ...] | None]] = []
+_COMPILED: list[tuple[str, LazyPattern, tuple[str, ...] | None]] = []
 
 
-def _forms(clean: str) -> list[tuple[str, re.Pattern]]:
+def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
     """Return the move forms, compiled, that ``clean`` could match, in the order they are tried.
 
     A form that starts with fixed words is skipped when the text's first word is none of
     them (an ASCII word compared case-insensitively, as the pattern would); any other
     first word tries every form.
     """
-    if not _COMPILED:
-        _COMPILED.extend((kind, re.compile(pattern, re.I), _FIRST_WORDS.get(kind)) for kind, pattern in _PATTERNS)
+    if not _COMPILED:      # each compiled when a text first tries it (most moves try one or three forms)
+        _COMPILED.extend((kind, LazyPattern(pattern, re.I), _FIRST_WORDS.get(kind)) for kind, pattern in _PATTERNS)
     first = clean.split(" ", 1)[0].lower()
     if not first.isascii():
         return [(kind, pattern) for kind, pattern, _ in _COMPILED]

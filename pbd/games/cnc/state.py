@@ -1,4 +1,4 @@
-"""The C&C game state: plain dataclasses, no behaviour beyond small lookups.
+"""The C&C game state: plain records, no behaviour beyond small lookups.
 
 A hand is a list of card names; cards pbd cannot see (the opponent's) are ``"?"``.
 Per-turn facts (what was played, who acted) live in :class:`Turn` so that a turn
@@ -7,10 +7,10 @@ spread over several commands is judged the same as one command.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from operator import attrgetter
 
 from pbd.games.base import Meta
+from pbd.record import Record
 
 HIDDEN = "?"
 START_CP = 100
@@ -21,67 +21,74 @@ OPENING = "opening hand"
 ATTRITION_LIMIT = 25
 
 
-@dataclass
-class Character:
+class Character(Record):
     """A character card in play."""
 
-    name: str
-    hp: int
-    statuses: list[str] = field(default_factory=list)
-    combo: int = 0
-    combo_attack: str = ""
+    FIELDS = ("name", "hp", "statuses", "combo", "combo_attack")
+
+    def __init__(self, name: str, hp: int, statuses: list[str] | None = None, combo: int = 0, combo_attack: str = ""):
+        self.name, self.hp, self.combo, self.combo_attack = name, hp, combo, combo_attack
+        self.statuses = [] if statuses is None else statuses
 
 
-@dataclass
-class Pending:
-    """Something a player owes the game that only their own pbd can do (their hand is private)."""
+class Pending(Record):
+    """Something a player owes the game that only their own pbd can do (their hand is private).
 
-    player: str
-    kind: str          # "discard" (count cards from hand) | "take" (card back to hand) | "reveal" (hand card #n)
-    count: int = 1
-    card: str = ""
-    source: str = ""
+    ``kind``: "discard" (``count`` cards from hand), "take" (``card`` back to hand) or "reveal"
+    (hand card #n).
+    """
+
+    FIELDS = ("player", "kind", "count", "card", "source")
+
+    def __init__(self, player: str, kind: str, count: int = 1, card: str = "", source: str = ""):
+        self.player, self.kind, self.count, self.card, self.source = player, kind, count, card, source
 
 
-@dataclass
-class Side:
+class Side(Record):
     """One player's half of the board plus their public counts."""
 
-    name: str
-    cp: int = START_CP
-    ap: int = 0
-    ap_next: int = 0
-    cities: list[str] = field(default_factory=list)
-    characters: list[Character] = field(default_factory=list)
-    discards: list[str] = field(default_factory=list)
-    hand: list[str] = field(default_factory=list)
-    deck: int = 0
+    FIELDS = ("name", "cp", "ap", "ap_next", "cities", "characters", "discards", "hand", "deck")
+
+    def __init__(self, name: str, cp: int = START_CP, ap: int = 0, ap_next: int = 0, cities: list[str] | None = None,
+                 characters: list[Character] | None = None, discards: list[str] | None = None,
+                 hand: list[str] | None = None, deck: int = 0):
+        self.name, self.cp, self.ap, self.ap_next, self.deck = name, cp, ap, ap_next, deck
+        self.cities = [] if cities is None else cities
+        self.characters = [] if characters is None else characters
+        self.discards = [] if discards is None else discards
+        self.hand = [] if hand is None else hand
 
 
-@dataclass
-class Turn:
-    """What the player to move has done so far this turn."""
+class Turn(Record):
+    """What the player to move has done so far this turn (``effects``: "Perfect Storm", "Flood")."""
 
-    played: list[str] = field(default_factory=list)
-    withdrawn: list[str] = field(default_factory=list)
-    acted: list[str] = field(default_factory=list)
-    attacked: list[str] = field(default_factory=list)
-    effects: list[str] = field(default_factory=list)   # "Perfect Storm", "Flood"
+    FIELDS = ("played", "withdrawn", "acted", "attacked", "effects")
+
+    def __init__(self, played: list[str] | None = None, withdrawn: list[str] | None = None,
+                 acted: list[str] | None = None, attacked: list[str] | None = None, effects: list[str] | None = None):
+        self.played = [] if played is None else played
+        self.withdrawn = [] if withdrawn is None else withdrawn
+        self.acted = [] if acted is None else acted
+        self.attacked = [] if attacked is None else attacked
+        self.effects = [] if effects is None else effects
 
 
-@dataclass
-class State:
-    """A whole C&C match: the board, whose turn it is, and the document's meta."""
+class State(Record):
+    """A whole C&C match: the board, whose turn it is, and the document's meta.
 
-    meta: Meta
-    sides: list[Side] = field(default_factory=list)
-    to_move: int = 0
-    turn_number: int = 1
-    first: int = 0
-    first_choice: str = ""          # "random" while waiting for the opponent to join
-    turn: Turn = field(default_factory=Turn)
-    pending: list[Pending] = field(default_factory=list)
-    result: str = ""
+    ``first_choice`` is "random" while waiting for the opponent to join.
+    """
+
+    FIELDS = ("meta", "sides", "to_move", "turn_number", "first", "first_choice", "turn", "pending", "result")
+
+    def __init__(self, meta: Meta, sides: list[Side] | None = None, to_move: int = 0, turn_number: int = 1,
+                 first: int = 0, first_choice: str = "", turn: Turn | None = None, pending: list[Pending] | None = None,
+                 result: str = ""):
+        self.meta, self.to_move, self.turn_number, self.first = meta, to_move, turn_number, first
+        self.first_choice, self.result = first_choice, result
+        self.sides = [] if sides is None else sides
+        self.turn = Turn() if turn is None else turn
+        self.pending = [] if pending is None else pending
 
     def side(self, name: str) -> Side:
         """Return the side of the player called ``name`` (case-insensitive)."""
@@ -148,12 +155,12 @@ def find_key(chars: list[Character], key: str) -> int | None:
 
 def clone(state: State) -> State:
     """Return a copy of ``state`` deep enough for a trial move (the log is shared, not copied)."""
-    import dataclasses
+    from copy import copy
 
     from pbd.games.base import Meta
 
     meta = Meta(state.meta.game, state.meta.match_id,
-                [dataclasses.replace(p) for p in state.meta.fairplay],
+                [copy(p) for p in state.meta.fairplay],
                 state.meta.log)
     sides = [Side(s.name, s.cp, s.ap, s.ap_next, s.cities[:],
                   [Character(c.name, c.hp, c.statuses[:], c.combo, c.combo_attack) for c in s.characters],

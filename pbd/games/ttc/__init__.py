@@ -19,15 +19,16 @@ from pbd.errors import (
     PbdError,
     UsageError,
 )
-from pbd.games.base import Meta, Playable, PlayerMeta, Secrets, render_frame
-from pbd.games.ttc import board, deal, notation, rules
+from pbd.games.base import Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets, render_frame
+from pbd.games.ttc import board, catalogue, deal, rules
 from pbd.games.ttc.catalogue import deck_problems, document_name, install_deck, load_deck
-from pbd.games.ttc.state import Options, Seat, State, other
+from pbd.games.ttc.state import Options, Play, Round, Seat, State, other
+from pbd.regex import pattern
 from pbd.table import group
-from pbd.table.deck import SharedDeck
+from pbd.table.deck import Gen, Pass, SharedDeck, Slot, Step
 
 OPTION_HELP = "face-up, open-hands, no-environments, no-bonuses, team=N, side=light|dark"
-NAME_RE = re.compile(r"^[^(),:;·|]+$")
+NAME_RE = pattern(r"^[^(),:;·|]+$")
 
 
 def parse_new_options(options: dict, creator: str) -> tuple[Options, str, str]:
@@ -84,6 +85,10 @@ class TwinTowerCity(Playable):
     join_needs_deck = False
     summary = "five rounds of three cards a side, dealt from one shared 80-card deck"
     players = (2, 8)
+    parsed_classes = (State, Options, Play, Round, Seat, Meta, PlayerMeta, LogEntry, Event, Reveal,
+                      SharedDeck, Slot, Step, Pass, Gen, catalogue.Deck, catalogue.Catalogue, catalogue.Warrior,
+                      catalogue.Item, catalogue.Environment, catalogue.Bonus, catalogue.Battle, catalogue.Army,
+                      catalogue.Levelled)
 
     # -- documents -------------------------------------------------------------------------
 
@@ -328,6 +333,8 @@ class TwinTowerCity(Playable):
         :raises NotationError: a move cannot be read.
         :raises IllegalMoveError: a move breaks a rule.
         """
+        from pbd.games.ttc import notation   # here, not at the top: check, score and show read no moves
+
         moves = notation.split(text)
         if not moves:
             raise NotationError("no move given", hint=f"moves look like: {notation.EXAMPLES}")

@@ -33,20 +33,21 @@ from pbd.games.base import Frame, Line, Meta, parse_meta, split_frame
 from pbd.games.ttc import deal, rules
 from pbd.games.ttc.catalogue import Catalogue
 from pbd.games.ttc.state import Options, Play, Seat, State
+from pbd.regex import pattern
 from pbd.table.deck import SharedDeck
 
 TITLE = "Twin Tower City"
-KEY_RE = re.compile(r"^(players|deck|options|first|catalogue|catalog|turn|rounds won|hands)\s*:\s*(.*)$", re.IGNORECASE)
-ROUND_RE = re.compile(r"^round\s+(\d+)\s*(?:[:·—–-].*)?$", re.IGNORECASE)
-PLAY_RE = re.compile(r"^(?P<side>light|dark)(?:\s+card\s+\d+)?(?:\s*\((?P<player>[^)]*)\))?\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
-NULL_RE = re.compile(r"^nullified\s*:\s*(.*)$", re.IGNORECASE)
-SWAP_RE = re.compile(r"^(?:replacing\s+)?(?:~~)?(?P<old>.+?)(?:~~)?\s*(?:->|→|\bwith\b)\s*(?P<new>.+)$", re.IGNORECASE)
+KEY_RE = pattern(r"^(players|deck|options|first|catalogue|catalog|turn|rounds won|hands)\s*:\s*(.*)$", re.IGNORECASE)
+ROUND_RE = pattern(r"^round\s+(\d+)\s*(?:[:·—–-].*)?$", re.IGNORECASE)
+PLAY_RE = pattern(r"^(?P<side>light|dark)(?:\s+card\s+\d+)?(?:\s*\((?P<player>[^)]*)\))?\s*:\s*(?P<rest>.*)$", re.IGNORECASE)
+NULL_RE = pattern(r"^nullified\s*:\s*(.*)$", re.IGNORECASE)
+SWAP_RE = pattern(r"^(?:replacing\s+)?(?:~~)?(?P<old>.+?)(?:~~)?\s*(?:->|→|\bwith\b)\s*(?P<new>.+)$", re.IGNORECASE)
 #: The separators players type between the parts of a card line: · | / , • and a dash with spaces around it.
 SEPARATORS = r"\s*[·|•,]\s*|\s+[/–—-]\s+"
 #: A levelled warrior as players write it: "Don Triumph Lvl 9", "Don Triumph Lvl9", "Lvl 9 Don Triumph",
 #: "Don Triumph (Level 9)"; read as the catalogue's "Level 9 Don Triumph".
-LEVEL_AFTER = re.compile(r"^(?P<name>.+?)\s*\(?\s*(?:level|lvl|lv)\.?\s*(?P<n>\d+)\s*\)?$", re.IGNORECASE)
-LEVEL_BEFORE = re.compile(r"^(?:level|lvl|lv)\.?\s*(?P<n>\d+)\s+(?P<name>.+)$", re.IGNORECASE)
+LEVEL_AFTER = pattern(r"^(?P<name>.+?)\s*\(?\s*(?:level|lvl|lv)\.?\s*(?P<n>\d+)\s*\)?$", re.IGNORECASE)
+LEVEL_BEFORE = pattern(r"^(?:level|lvl|lv)\.?\s*(?P<n>\d+)\s+(?P<name>.+)$", re.IGNORECASE)
 OPTION_WORDS = {"face-up": "face_up", "open-hands": "open_hands", "no-environments": "environments",
                 "no-bonuses": "bonuses"}
 

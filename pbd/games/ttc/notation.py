@@ -15,16 +15,17 @@ import re
 from dataclasses import dataclass, field
 
 from pbd.errors import NotationError
+from pbd.regex import pattern
 from pbd.words import notation_hint
 
 EXAMPLES = ('flip · play battle 17 · play army 104 replacing Blamtifa Thug with Doctor Sickle · '
             'play warrior 203 replacing Don Triumph · nullify X22 Missile')
 
-PLAY_RE = re.compile(r"^play\s+(?:(?P<kind>battle|army|warrior)\s+)?(?:card\s+)?#?(?P<id>\d+)"
+PLAY_RE = pattern(r"^play\s+(?:(?P<kind>battle|army|warrior)\s+)?(?:card\s+)?#?(?P<id>\d+)"
                      r"(?:\s+(?:replacing|replaces|replace)\s+(?P<swaps>.+))?$", re.IGNORECASE)
 #: the words of the move forms, for "did you mean" (a misspelt ``plya`` or ``replacng``)
 MOVE_WORDS = ("flip", "play", "battle", "army", "warrior", "card", "replacing", "with", "nullify")
-SWAP_RE = re.compile(r"^(?P<old>.+?)\s+(?:with|by|->|→)\s+(?P<new>.+)$", re.IGNORECASE)
+SWAP_RE = pattern(r"^(?P<old>.+?)\s+(?:with|by|->|→)\s+(?P<new>.+)$", re.IGNORECASE)
 
 
 @dataclass

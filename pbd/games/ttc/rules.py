@@ -9,14 +9,17 @@ rounds the side that won more rounds wins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations, permutations
+from typing import TYPE_CHECKING
 
 from pbd.errors import DeckFormatError, IllegalMoveError, UnknownNameError
 from pbd.games.ttc import deal, score
 from pbd.games.ttc.catalogue import Catalogue
-from pbd.games.ttc.notation import Move
 from pbd.games.ttc.state import PLAYS_PER_SIDE, SIDES, Play, Round, State, other
+from pbd.record import Record
+
+if TYPE_CHECKING:   # annotations only: the notation module loads with the first move read
+    from pbd.games.ttc.notation import Move
 
 #: Cards on the table when a round's plays are done: the pair plus two per side.
 FULL = 2 + 2 * PLAYS_PER_SIDE
@@ -33,15 +36,24 @@ def catalogue(state: State) -> Catalogue:
     return getattr(lib, "catalogue", lib)
 
 
-@dataclass
-class Phase:
+class Phase(Record):
     """Where the match stands: ``joining``, ``flip``, ``play``, ``nullify`` or ``over``."""
 
     name: str
-    round: Round | None = None
-    side: str | None = None        # play: the side to play; nullify: None (see ``nullify``)
-    card: int = 0                  # play: card 2 or 3
-    nullify: tuple[str, ...] = ()  # nullify: sides that still have to choose
+    round: Round | None
+    side: str | None               # play: the side to play; nullify: None (see ``nullify``)
+    card: int                      # play: card 2 or 3
+    nullify: tuple[str, ...]       # nullify: sides that still have to choose
+
+    FIELDS = ("name", "round", "side", "card", "nullify")
+
+    def __init__(self, name: str, round: Round | None = None, side: str | None = None, card: int = 0,
+                 nullify: tuple[str, ...] = ()):
+        self.name = name
+        self.round = round
+        self.side = side
+        self.card = card
+        self.nullify = nullify
 
 
 def seated(state: State) -> bool:

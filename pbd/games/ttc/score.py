@@ -18,26 +18,39 @@ The rules applied (each one tested in tests/test_ttc_score.py):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from pbd.errors import IllegalMoveError
 from pbd.games.ttc.catalogue import Catalogue
 from pbd.games.ttc.state import SIDES, Options, Play, other
+from pbd.record import Record
 
 
-@dataclass
-class Entry:
+class Entry(Record):
     """One line of a side's breakdown."""
 
     kind: str                 # warrior | item | environment
     name: str
     card: str
     base: int
-    bonuses: list[tuple[int, str]] = field(default_factory=list)
-    status: str = ""          # "" counts; replaced | duplicate | nullified | provisional | off
-    note: str = ""
-    identity: str = ""        # warriors: the base warrior name (for copies and bonuses)
-    play: int = -1            # the index of the card it is on, among the cards in play
+    bonuses: list[tuple[int, str]]
+    status: str               # "" counts; replaced | duplicate | nullified | provisional | off
+    note: str
+    identity: str             # warriors: the base warrior name (for copies and bonuses)
+    play: int                 # the index of the card it is on, among the cards in play
+
+    FIELDS = ("kind", "name", "card", "base", "bonuses", "status", "note", "identity", "play")
+
+    def __init__(self, kind: str, name: str, card: str, base: int, bonuses: list[tuple[int, str]] | None = None,
+                 status: str = "", note: str = "", identity: str = "", play: int = -1):
+        self.kind = kind
+        self.name = name
+        self.card = card
+        self.base = base
+        self.bonuses = [] if bonuses is None else bonuses
+        self.status = status
+        self.note = note
+        self.identity = identity
+        self.play = play
 
     @property
     def value(self) -> int:
@@ -62,13 +75,19 @@ class Entry:
                 "note": self.note, "value": self.value}
 
 
-@dataclass
-class SideScore:
+class SideScore(Record):
     """A side's total and every line behind it."""
 
     side: str
     entries: list[Entry]
-    to_nullify: int = 0       # items the side still has to choose to nullify
+    to_nullify: int           # items the side still has to choose to nullify
+
+    FIELDS = ("side", "entries", "to_nullify")
+
+    def __init__(self, side: str, entries: list[Entry], to_nullify: int = 0):
+        self.side = side
+        self.entries = entries
+        self.to_nullify = to_nullify
 
     @property
     def total(self) -> int:
@@ -76,12 +95,17 @@ class SideScore:
         return sum(e.value for e in self.entries)
 
 
-@dataclass
-class Score:
+class Score(Record):
     """Both sides' scores for one round."""
 
     light: SideScore
     dark: SideScore
+
+    FIELDS = ("light", "dark")
+
+    def __init__(self, light: SideScore, dark: SideScore):
+        self.light = light
+        self.dark = dark
 
     def side(self, side: str) -> SideScore:
         """Return one side's score."""

@@ -1,0 +1,57 @@
+"""The plain records every command loads (pbd.record) and the regexes compiled on first use (pbd.regex).
+
+They replace dataclasses and module-level ``re.compile`` on the start-up path (issue 16), so
+they must behave as those did: equality over the fields, unhashable unless frozen, a frozen
+record refuses assignment; a lazy pattern matches exactly as the compiled one.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import re
+
+import pytest
+
+from pbd.games.base import LogEntry, Meta
+from pbd.games.cnc.cards import Attack, bundled_catalogue
+from pbd.regex import LazyPattern, pattern
+
+
+def test_records_compare_their_fields_only_and_are_unhashable():
+    a, b = LogEntry(1, "Ann", "draw"), LogEntry(1, "Ann", "draw", fresh=True)
+    assert a == b                                   # ``fresh`` is bookkeeping, not a field
+    assert a != LogEntry(2, "Ann", "draw") and a != "draw"
+    with pytest.raises(TypeError):
+        hash(a)
+    assert repr(a).startswith("LogEntry(number=1, player='Ann', text='draw', events=[]")
+    assert LogEntry(1, "Ann", "x").events is not LogEntry(1, "Ann", "x").events     # no shared default list
+
+
+def test_meta_compares_the_match_not_its_working_state():
+    one, two = Meta("cnc", "ab12"), Meta("cnc", "ab12")
+    two.signers["ann"] = b"seed"
+    two.pending_events.append("event")
+    assert one == two and one != Meta("cnc", "cd34")
+
+
+def test_frozen_records_are_hashable_and_refuse_assignment_but_copy_and_pickle():
+    attack = Attack("Web", "melee", 1, 3)
+    assert attack == Attack("Web", "melee", 1, 3) and hash(attack) == hash(Attack("Web", "melee", 1, 3))
+    with pytest.raises(AttributeError):
+        attack.damage = 99
+    with pytest.raises(AttributeError):
+        del attack.name
+    card = next(iter(bundled_catalogue().cards.values()))
+    assert copy.deepcopy(card) == card == pickle.loads(pickle.dumps(card))
+
+
+def test_a_lazy_pattern_compiles_on_first_use_and_matches_as_re_does():
+    lazy = pattern(r"^(?P<n>\d+)\.\s+(?P<who>\w+)", re.I)
+    assert isinstance(lazy, LazyPattern) and "match" not in vars(lazy)
+    m = lazy.match("12. Ann: draw")
+    assert m.group("n", "who") == ("12", "Ann") and "match" in vars(lazy)
+    compiled = re.compile(r"^(?P<n>\d+)\.\s+(?P<who>\w+)", re.I)
+    for text in ("3. ben", "x. Ann", ""):
+        assert bool(lazy.search(text)) == bool(compiled.search(text))
+    assert lazy.groupindex == compiled.groupindex and lazy.sub("N", "7. Cy") == compiled.sub("N", "7. Cy")
