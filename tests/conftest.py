@@ -81,7 +81,10 @@ def copy_of_setup(key: tuple, tmp_path, build):
     from pathlib import Path
 
     if key not in _SETUPS:
+        import atexit
+
         folder = Path(tempfile.mkdtemp(prefix="pbd-setup-"))
+        atexit.register(shutil.rmtree, folder, True)
         saved = os.environ.get("PBD_HOME")
         os.environ["PBD_HOME"] = str(folder / "pbd-home")
         try:
