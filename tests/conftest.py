@@ -60,6 +60,57 @@ class Pbd:
         return _json.loads(self(*args, "--json", ok=True).stdout)
 
 
+_SETUPS: dict[tuple, tuple] = {}
+
+
+def copy_of_setup(key: tuple, tmp_path, build):
+    """Return what ``build(pbd, folder)`` returns (a document in ``folder``), as if it had run in ``tmp_path``.
+
+    For set-ups that give the same bytes every time (seeds given, match ids derived from them),
+    such as starting a match: the first call of a test run with ``key`` runs ``build`` in a
+    folder of its own, with its own PBD_HOME; every call copies that folder's files into
+    ``tmp_path``, and its PBD_HOME (but ``cache/``, which only saves time) into this test's,
+    modes kept, with the remembered documents (``my-matches``) naming the copies next to
+    any this PBD_HOME remembers already.  The copy is what ``build`` would have made here,
+    for a fraction of the CPU (new and join seat players with real cryptography).
+    """
+    import json
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    if key not in _SETUPS:
+        import atexit
+
+        folder = Path(tempfile.mkdtemp(prefix="pbd-setup-"))
+        atexit.register(shutil.rmtree, folder, True)
+        saved = os.environ.get("PBD_HOME")
+        os.environ["PBD_HOME"] = str(folder / "pbd-home")
+        try:
+            made = build(Pbd(), folder)
+        finally:
+            if saved is None:
+                del os.environ["PBD_HOME"]
+            else:
+                os.environ["PBD_HOME"] = saved
+        _SETUPS[key] = folder, made
+    folder, made = _SETUPS[key]
+    home = Path(os.environ["PBD_HOME"])
+    registry = home / "my-matches"
+    known = json.loads(registry.read_text(encoding="utf-8"))["matches"] if registry.exists() else []
+    for path in folder.iterdir():
+        if path.name != "pbd-home":
+            shutil.copy2(path, tmp_path / path.name)
+    shutil.copytree(folder / "pbd-home", home, dirs_exist_ok=True, ignore=shutil.ignore_patterns("cache"))
+    if registry.exists():
+        ours = json.loads(registry.read_text(encoding="utf-8").replace(str(folder), str(tmp_path)))["matches"]
+        docs = {m["doc"] for m in ours}
+        registry.write_text(json.dumps({"matches": [m for m in known if m["doc"] not in docs] + ours}, indent=1),
+                            encoding="utf-8")
+    return tmp_path / made.relative_to(folder)
+
+
 @_pytest.fixture
 def pbd():
     """The CLI, run in process as a user would run it."""
@@ -69,12 +120,15 @@ def pbd():
 @_pytest.fixture
 def match(pbd, tmp_path):
     """A started C&C match on a local file: Ann (Forces of Justice) moves first against Ben (Forces of Corruption)."""
-    doc = tmp_path / "match.txt"
-    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann-1", ok=True)
-    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
-    pbd("hand", doc, "--as", "Ann", ok=True)       # Ann's pbd draws her opening hand, publishes a chain value
-    pbd("hand", doc, "--as", "Ben", ok=True)       # which Ben's opening hand needs
-    return doc
+    def build(pbd, folder):
+        doc = folder / "match.txt"
+        pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann-1", ok=True)
+        pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
+        pbd("hand", doc, "--as", "Ann", ok=True)       # Ann's pbd draws her opening hand, publishes a chain value
+        pbd("hand", doc, "--as", "Ben", ok=True)       # which Ben's opening hand needs
+        return doc
+
+    return copy_of_setup(("cnc match",), tmp_path, build)
 
 
 @_pytest.fixture(scope="session")

@@ -10,15 +10,24 @@ import pytest
 
 
 def start(pbd, tmp_path, *options, first=None):
-    doc = tmp_path / "match.txt"
-    args = ["new", "ttc", doc, "--as", "Lia", "--deck", "sample", "--seed", "lia"]
-    for o in options:
-        args += ["-O", o]
-    if first:
-        args += ["--first", first]
-    pbd(*args, ok=True)
-    pbd("join", doc, "--as", "Max", "--seed", "max", ok=True)
-    return doc
+    """Start a match (Lia, Light, against Max) in ``tmp_path``; return its document.
+
+    The match is the same every time (seeds given), so it is made once per test run and copied.
+    """
+    from conftest import copy_of_setup
+
+    def build(pbd, folder):
+        doc = folder / "match.txt"
+        args = ["new", "ttc", doc, "--as", "Lia", "--deck", "sample", "--seed", "lia"]
+        for o in options:
+            args += ["-O", o]
+        if first:
+            args += ["--first", first]
+        pbd(*args, ok=True)
+        pbd("join", doc, "--as", "Max", "--seed", "max", ok=True)
+        return doc
+
+    return copy_of_setup(("ttc", options, first), tmp_path, build)
 
 
 def hand(pbd, doc, who):

@@ -16,13 +16,9 @@ from pbd.table import group
 
 
 def start(pbd, tmp_path, *options):
-    doc = tmp_path / "match.txt"
-    args = ["new", "ttc", doc, "--as", "Lia", "--deck", "sample", "--seed", "lia"]
-    for o in options:
-        args += ["-O", o]
-    pbd(*args, ok=True)
-    pbd("join", doc, "--as", "Max", "--seed", "max", ok=True)
-    return doc
+    from test_ttc_match import start
+
+    return start(pbd, tmp_path, *options)
 
 
 def slot_line(text, sid):

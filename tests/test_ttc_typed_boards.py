@@ -58,3 +58,17 @@ def test_a_typed_board_naming_a_catalogue_file_is_refused(pbd, tmp_path):
     board = _board(tmp_path, f"Twin Tower City\nCatalogue: {secret}\nRound 1\n" + BATTLE)
     result = pbd("show", board)
     assert result.exit_code == 3 and "secret" not in result.output
+
+
+def test_the_board_check_read_is_handed_out_again_as_a_copy_and_another_text_is_read_anew():
+    """``check_text`` keeps the board it read for the next read of the same text (``pbd check`` reads it twice)."""
+    from pbd.games.ttc import GAME
+
+    text = "Twin Tower City\nRound 1\n" + BATTLE
+    assert GAME.check_text(text) == []
+    first, again = GAME.parse(text), GAME.parse(text)
+    assert first == again and first is not again and first.library is again.library
+    first.rounds[0].plays.clear()                     # a copy: changing one board leaves the next read alone
+    assert GAME.parse(text) == again and again.rounds[0].plays
+    edited = text.replace("Doctor Sickle + Virus", "Doctor Sickle + Bribe")
+    assert GAME.parse(edited).rounds[0].plays[0].dark_item == "Bribe"   # another text is parsed, not copied

@@ -21,12 +21,22 @@ NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 
 
 def start(pbd, tmp_path, n: int = 2, *extra, suffix: str = "") -> Path:
-    """Start a match of ``n`` players (Ann, Ben, ...; seeds are their names + ``suffix``) and return the document."""
-    doc = tmp_path / f"match{suffix}.txt"
-    pbd("new", "tower", doc, "--as", "Ann", "--seed", f"ann{suffix}", "--players", n, *extra, ok=True)
-    for name in NAMES[1:n]:
-        pbd("join", doc, "--as", name, "--seed", f"{name.lower()}{suffix}", ok=True)
-    return doc
+    """Start a match of ``n`` players (Ann, Ben, ...; seeds are their names + ``suffix``) and return the document.
+
+    The match is the same every time (seeds given), so it is made once per test run and copied.
+    """
+    from conftest import copy_of_setup
+
+    def build(pbd, folder):
+        doc = folder / f"match{suffix}.txt"
+        pbd("new", "tower", doc, "--as", "Ann", "--seed", f"ann{suffix}", "--players", n, *extra, ok=True)
+        for name in NAMES[1:n]:
+            pbd("join", doc, "--as", name, "--seed", f"{name.lower()}{suffix}", ok=True)
+        return doc
+
+    import pbd.games.tower as tower       # its deck is part of the set-up (a test may patch it in)
+
+    return copy_of_setup(("tower", n, tuple(map(str, extra)), suffix, tower.default_deck), tmp_path, build)
 
 
 def _faces(suffix: str, n: int, who: str, k: int) -> list[int]:
