@@ -31,6 +31,10 @@ class Record:
     def __repr__(self) -> str:
         return f"{type(self).__qualname__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.FIELDS)})"
 
+    def replace(self, **changes):
+        """Return a new record with the same ``FIELDS`` but ``changes`` (as :func:`dataclasses.replace`)."""
+        return type(self)(**{**{f: getattr(self, f) for f in self.FIELDS}, **changes})
+
 
 class FrozenRecord(Record):
     """An immutable record (like ``@dataclass(frozen=True)``): hashable, and assigning a field raises.

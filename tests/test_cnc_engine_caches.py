@@ -3,7 +3,6 @@ depends on changes, and the HMAC shortcut gives the standard bytes."""
 
 from __future__ import annotations
 
-import dataclasses
 import hmac
 import random
 import types
@@ -68,7 +67,7 @@ def test_a_name_is_resolved_against_the_catalogue_of_the_move_not_of_an_earlier_
     state.side("Ben").characters.append(Character("Nill", 10))
     move = parse_move("Sentry attacks Nill")
     bundled = bundled_catalogue()
-    no_alias = Catalogue({**bundled.cards, "The Sentry": dataclasses.replace(bundled.get("The Sentry"), aliases=())})
+    no_alias = Catalogue({**bundled.cards, "The Sentry": bundled.get("The Sentry").replace(aliases=())})
     assert full_names(state, "Ann", move, bundled, rules).source == "The Sentry attacks Nill"
     assert full_names(state, "Ann", move, no_alias, rules) is move        # "Sentry" names nothing there
     assert full_names(state, "Ann", move, bundled, rules).source == "The Sentry attacks Nill"

@@ -55,3 +55,11 @@ def test_a_lazy_pattern_compiles_on_first_use_and_matches_as_re_does():
     for text in ("3. ben", "x. Ann", ""):
         assert bool(lazy.search(text)) == bool(compiled.search(text))
     assert lazy.groupindex == compiled.groupindex and lazy.sub("N", "7. Cy") == compiled.sub("N", "7. Cy")
+
+
+def test_replace_makes_a_new_record_with_changes():
+    attack = Attack("Web", "melee", 1, 3)
+    stronger = attack.replace(damage=5)
+    assert stronger == Attack("Web", "melee", 1, 5) and attack.damage == 3
+    entry = LogEntry(4, "Ann", "draw")
+    assert entry.replace(text="end turn") == LogEntry(4, "Ann", "end turn")
