@@ -23,6 +23,7 @@ import io
 import os
 import sys
 from collections.abc import Callable
+from contextlib import contextmanager
 from typing import TypeVar
 
 from pbd import paths
@@ -36,6 +37,8 @@ T = TypeVar("T")
 PROTOCOL = 5
 MAGIC = b"pbd-cache-v1\n"
 _DIGEST = 32
+#: set while a command that promises to write nothing runs (:func:`writing_nothing`)
+_READ_ONLY = False
 
 
 class _Unpickler(pickle.Unpickler):
@@ -50,6 +53,22 @@ class _Unpickler(pickle.Unpickler):
         if found is None:
             raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a pbd cache")
         return found
+
+
+@contextmanager
+def writing_nothing():
+    """Within: entries are read as usual but none is written (``pbd move --dry-run`` leaves PBD_HOME as it was)."""
+    global _READ_ONLY
+    before, _READ_ONLY = _READ_ONLY, True
+    try:
+        yield
+    finally:
+        _READ_ONLY = before
+
+
+def writable() -> bool:
+    """Return False while :func:`writing_nothing` holds (then nothing may be added to the cache)."""
+    return not _READ_ONLY
 
 
 def folder() -> str:
@@ -115,6 +134,8 @@ def _read(path: str, allowed: dict[str, type], expect: type):
 
 def _write(path: str, value, prefix: str) -> None:
     """Store ``value`` at ``path`` and drop the entries of the same file's older content; never fail."""
+    if _READ_ONLY:
+        return
     folder_ = os.path.dirname(path)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:

@@ -307,8 +307,10 @@ def _mark_verified(text: str) -> None:
     """Remember that a full replay of the board with this text found nothing (best effort: only saves time)."""
     from pathlib import Path
 
-    from pbd import paths
+    from pbd import cache, paths
 
+    if not cache.writable():
+        return
     path = Path(_verified_marker(text))
     try:
         paths.private_dir(path.parent)

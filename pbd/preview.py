@@ -54,10 +54,18 @@ def preview(doc_spec: str, player: str, notation: str) -> Result:
     :raises IllegalMoveError: a move breaks a rule.
     :raises DocumentFormatError: the document fails the checks a real move makes.
     """
-    from pbd import match
+    from pbd import cache
 
     if not notation.strip():
         raise UsageError("no move given", hint='for example: pbd move DOC --as Ann "play Spider-Man" --dry-run')
+    with cache.writing_nothing():           # not even a parsed catalogue or board
+        return _preview(doc_spec, player, notation)
+
+
+def _preview(doc_spec: str, player: str, notation: str) -> Result:
+    """Return :func:`preview`'s result (caches are read, never written, meanwhile)."""
+    from pbd import match
+
     turn = match._read(open_document(doc_spec))
     game, state = turn.game, turn.state
     turn.name = name = match._seat(game, state, player)
