@@ -154,15 +154,14 @@ class _Names:
         if kind == "play":
             if HIDDEN in me.hand:
                 return True                 # names in a hand we cannot see stay as typed
-            if not self._canonical(move.card):
-                return False
-            card = self.cat.get(move.card)
-            return not move.target or card.kind != "event" or self._target_is_first(card.target, move.target)
+            card = self._named_exactly(move.card)
+            return card is not None and (not move.target or card.kind != "event"
+                                         or self._target_is_first(card.target, move.target))
         if kind == "discard":
             place = move.detail or self._place(move.card)
             if place == "field":
                 return _is_first(move.card, self._field_keys())
-            return place != "hand" or self._canonical(move.card)
+            return place != "hand" or self._named_exactly(move.card) is not None
         if kind not in ("attack", "use", "withdraw") or not _is_first(move.card, keys_of(me.characters)):
             return False
         if kind == "withdraw":
@@ -293,9 +292,10 @@ class _Names:
         side = {"opposing city": opp, "own city": me}[spec]
         return [c for c in side.cities if self.cat.get(c).kind == "city"]
 
-    def _canonical(self, text: str) -> bool:
-        """Return True if ``text`` is a catalogue card's name exactly as the catalogue writes it."""
-        return text in self.cat and self.cat.get(text).name == text
+    def _named_exactly(self, text: str):
+        """Return the catalogue card whose name ``text`` is, exactly as the catalogue writes it (else None)."""
+        card = self.cat.get(text) if text in self.cat else None
+        return card if card is not None and card.name == text else None
 
     def _field_keys(self) -> list[str]:
         """Return the keys of your characters and your City cards (not the Porter): what a discard from play names."""
