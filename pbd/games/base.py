@@ -756,7 +756,8 @@ class Secrets:
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet."""
-        return sorted(set(range(1, len(self.deck) + 1)).difference(self.drawn))
+        drawn = set(self.drawn)
+        return [i for i in range(1, len(self.deck) + 1) if i not in drawn]
 
 
 class Game:
