@@ -846,6 +846,7 @@ class Chance:
 
     @staticmethod
     def _beacon(others: list[PlayerMeta]) -> str:
+        """Return the beacon made of ``others``' latest published chain values (see :meth:`beacon`)."""
         return fairplay.beacon_text([(p.name, p.chain_index, p.chain) for p in others])
 
     def beacon_index(self, player: str) -> tuple[int, ...]:

@@ -25,8 +25,9 @@ DECK_SIZE = 50
 def match_catalogue() -> Catalogue:
     """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``.
 
-    The folder is read once per process and ``PBD_HOME`` (the rules ask on every move);
-    installing a catalogue through pbd (:func:`_install_catalogue`) reads it again.
+    The folder is read once per process and ``PBD_HOME`` (every command asks, and moves ask
+    once per state: see :class:`_Played`); installing a catalogue through pbd
+    (:func:`_install_catalogue`) reads it again.
     """
     return _for_home(os.environ.get("PBD_HOME"))
 

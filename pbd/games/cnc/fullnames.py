@@ -148,8 +148,16 @@ class _Names:
         A fast path for the common case, a bot or a player who types full names: a name
         written exactly as the first of the names the rules choose among that folds like it
         (:func:`_is_first`) resolves to itself, whatever else its resolver checks.  A name not
-        written so answers False, and the move is resolved in full (:meth:`changes`).
+        written so, or one that does not resolve, answers False, and the move is resolved in
+        full (:meth:`changes`).
         """
+        try:
+            return self._written_in_full(move)
+        except _UNRESOLVED:
+            return False
+
+    def _written_in_full(self, move: Move) -> bool:
+        """Return :meth:`written_in_full`'s answer; a name that does not resolve raises as its resolver would."""
         kind, me = move.kind, self.me
         if kind == "play":
             if HIDDEN in me.hand:
@@ -270,11 +278,11 @@ class _Names:
         return text if names is None else self._pick(text, names)
 
     def _target_is_first(self, spec: str, text: str) -> bool:
-        """Return True if the target ``text`` of kind ``spec`` is written in full (see :meth:`written_in_full`)."""
-        try:
-            names = self._targets(spec, text)
-        except KeyError:
-            return False
+        """Return True if the target ``text`` of kind ``spec`` is written in full (see :meth:`written_in_full`).
+
+        :raises KeyError: no such kind of target.
+        """
+        names = self._targets(spec, text)
         return names is None or _is_first(text, names)
 
     def _targets(self, spec: str, text: str) -> list[str] | None:
