@@ -759,7 +759,8 @@ class Secrets(Record):
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet."""
-        return sorted(set(range(1, len(self.deck) + 1)).difference(self.drawn))
+        drawn = set(self.drawn)
+        return [i for i in range(1, len(self.deck) + 1) if i not in drawn]
 
 
 class Game:
@@ -851,6 +852,7 @@ class Chance:
 
     @staticmethod
     def _beacon(others: list[PlayerMeta]) -> str:
+        """Return the beacon made of ``others``' latest published chain values (see :meth:`beacon`)."""
         return fairplay.beacon_text([(p.name, p.chain_index, p.chain) for p in others])
 
     def beacon_index(self, player: str) -> tuple[int, ...]:

@@ -25,8 +25,9 @@ DECK_SIZE = 50
 def match_catalogue() -> Catalogue:
     """Return the bundled catalogue plus players' own from ``PBD_HOME/catalogues/*.toml``.
 
-    The folder is read once per process and ``PBD_HOME`` (the rules ask on every move);
-    installing a catalogue through pbd (:func:`_install_catalogue`) reads it again.
+    The folder is read once per process and ``PBD_HOME`` (every command asks, and moves ask
+    once per state: see :class:`_Played`); installing a catalogue through pbd
+    (:func:`_install_catalogue`) reads it again.
     """
     return _for_home(os.environ.get("PBD_HOME"))
 
@@ -53,7 +54,7 @@ def _merged(folder: str, stamp: int | None) -> Catalogue:
 
 
 class _Played:
-    """What :meth:`CncGame.play` found out about the state it last played on.
+    """What :meth:`CncGame.play` (and :meth:`CncGame.is_legal`) found out about the state it last played on.
 
     A fast path: a bot, a simulation or a replay plays hundreds of moves on one state
     object, and these facts cost more to find out than the rest of a move's bookkeeping.
@@ -316,13 +317,14 @@ class CncGame(Playable):
     def candidates(self, state: State, player: str) -> list[str]:
         if state.first_choice or opening_owed(state, player) and not self.pending(state, player):
             return []                       # nothing can be played before the opening hands are drawn
-        return candidates(state, self.catalogue, player)
+        return candidates(state, _PLAYED.of(state).catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
         rules, parse_moves, _ = _ENGINE or _engine()
+        cat = _PLAYED.of(state).catalogue          # the trial is a copy: the state's own catalogue
         trial = clone(state)
         try:
-            rules.apply(rules.Ctx(trial, self.catalogue, DryChance(trial.meta), player), parse_moves(move)[0])
+            rules.apply(rules.Ctx(trial, cat, DryChance(trial.meta), player), parse_moves(move)[0])
         except PbdError:
             return False
         return True

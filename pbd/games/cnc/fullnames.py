@@ -148,21 +148,28 @@ class _Names:
         A fast path for the common case, a bot or a player who types full names: a name
         written exactly as the first of the names the rules choose among that folds like it
         (:func:`_is_first`) resolves to itself, whatever else its resolver checks.  A name not
-        written so answers False, and the move is resolved in full (:meth:`changes`).
+        written so, or one that does not resolve, answers False, and the move is resolved in
+        full (:meth:`changes`).
         """
+        try:
+            return self._written_in_full(move)
+        except _UNRESOLVED:
+            return False
+
+    def _written_in_full(self, move: Move) -> bool:
+        """Return :meth:`written_in_full`'s answer; a name that does not resolve raises as its resolver would."""
         kind, me = move.kind, self.me
         if kind == "play":
             if HIDDEN in me.hand:
                 return True                 # names in a hand we cannot see stay as typed
-            if not self._canonical(move.card):
-                return False
-            card = self.cat.get(move.card)
-            return not move.target or card.kind != "event" or self._target_is_first(card.target, move.target)
+            card = self._named_exactly(move.card)
+            return card is not None and (not move.target or card.kind != "event"
+                                         or self._target_is_first(card.target, move.target))
         if kind == "discard":
             place = move.detail or self._place(move.card)
             if place == "field":
                 return _is_first(move.card, self._field_keys())
-            return place != "hand" or self._canonical(move.card)
+            return place != "hand" or self._named_exactly(move.card) is not None
         if kind not in ("attack", "use", "withdraw") or not _is_first(move.card, keys_of(me.characters)):
             return False
         if kind == "withdraw":
@@ -271,11 +278,11 @@ class _Names:
         return text if names is None else self._pick(text, names)
 
     def _target_is_first(self, spec: str, text: str) -> bool:
-        """Return True if the target ``text`` of kind ``spec`` is written in full (see :meth:`written_in_full`)."""
-        try:
-            names = self._targets(spec, text)
-        except KeyError:
-            return False
+        """Return True if the target ``text`` of kind ``spec`` is written in full (see :meth:`written_in_full`).
+
+        :raises KeyError: no such kind of target.
+        """
+        names = self._targets(spec, text)
         return names is None or _is_first(text, names)
 
     def _targets(self, spec: str, text: str) -> list[str] | None:
@@ -293,9 +300,10 @@ class _Names:
         side = {"opposing city": opp, "own city": me}[spec]
         return [c for c in side.cities if self.cat.get(c).kind == "city"]
 
-    def _canonical(self, text: str) -> bool:
-        """Return True if ``text`` is a catalogue card's name exactly as the catalogue writes it."""
-        return text in self.cat and self.cat.get(text).name == text
+    def _named_exactly(self, text: str):
+        """Return the catalogue card whose name ``text`` is, exactly as the catalogue writes it (else None)."""
+        card = self.cat.get(text) if text in self.cat else None
+        return card if card is not None and card.name == text else None
 
     def _field_keys(self) -> list[str]:
         """Return the keys of your characters and your City cards (not the Porter): what a discard from play names."""
