@@ -6,6 +6,7 @@ objects to the pure parts (:mod:`.board`, :mod:`.notation`, :mod:`.rules`).
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 from pathlib import Path
@@ -46,8 +47,13 @@ def _for_home(home_env: str | None) -> Catalogue:
 @lru_cache(maxsize=4)
 def _merged(folder: str, stamp: int | None) -> Catalogue:
     """Return the merged catalogue for a folder as it was at ``stamp`` (its modification time)."""
-    cards = dict(bundled_catalogue().cards)
+    bundled = bundled_catalogue()
     files = sorted(Path(folder).glob("*.toml")) if stamp is not None else []
+    if not files:       # the common case: the bundled cards, their lookups shared rather than built again
+        merged = copy.copy(bundled)
+        merged.source = "bundled"
+        return merged
+    cards = dict(bundled.cards)
     for path in files:
         cards.update(load_catalogue(path, require_porter=False).cards)
     return Catalogue(cards, "bundled" + "".join(f" + {p}" for p in files))
