@@ -1010,9 +1010,12 @@ def start_turn(ctx: Ctx) -> None:
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
             _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
-    each_turn_of = ctx.cat.each_turn_of
-    effects = [(name, eff) for name in [*side.cities, *(c.name for c in side.characters)]
-               for eff in each_turn_of(name)]
+    cat, known = ctx.cat, ctx.cat.each_turn_by_name     # (found without a call: every turn asks)
+    effects = []
+    for name in [*side.cities, *map(name_of, side.characters)]:
+        found = known[name] if name in known else cat.each_turn_of(name)
+        if found:
+            effects += [(name, eff) for eff in found]
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
