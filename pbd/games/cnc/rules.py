@@ -264,7 +264,7 @@ def _play(ctx: Ctx, move: Move) -> None:
     target = _target(ctx, card.target, move.target, card.name) if card.kind == "event" else None
     if card.kind != "event" and move.target:
         raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
-    _spend(ctx, card.cost, f"{card.name}")
+    _spend(ctx, card.cost, card.name)
     me.hand.remove(card.name)
     turn.played.append(card.name)
     if card.kind == "character":
@@ -1028,16 +1028,29 @@ def _flooded(state: State, side: Side) -> bool:
     return "Flood" in state.turn.effects and state.current is not side
 
 
+def _mods_of(cat: Catalogue, names) -> list[dict]:
+    """Return the passive modifiers of the cards called ``names``, in order.
+
+    The names the board holds are found in the catalogue's table without a call each (the
+    rules ask several times a move); any other name goes through :meth:`Catalogue.mods_of`.
+
+    :raises UnknownNameError: a name the catalogue does not know.
+    """
+    known, mods = cat.mods_by_name, []
+    for name in names:
+        mods += known[name] if name in known else cat.mods_of(name)
+    return mods
+
+
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
-    known = cat.mods_by_name        # the names the board holds are found without a call (several times a move)
+    known = cat.mods_by_name        # (as in _mods_of, without a second call: every move asks)
     mods = []
     if not _flooded(state, side):
         for name in side.cities:
             mods += known[name] if name in known else cat.mods_of(name)
     for ch in side.characters:
-        name = ch.name
-        mods += known[name] if name in known else cat.mods_of(name)
+        mods += known[ch.name] if ch.name in known else cat.mods_of(ch.name)
     return mods
 
 
@@ -1051,10 +1064,12 @@ def character_limit(state: State, cat: Catalogue, side: Side, without: str = "")
     Flood does not lower it (it only matters on the owner's own turn); ``without``
     names a City card to leave out (to ask what the limit would be without it).
     """
-    names = [c for c in side.cities if c != without] + [ch.name for ch in side.characters]
-    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for n in names for m in cat.mods_of(n)
-              if m["mod"] == "character_limit"]
-    return max([BASE_CHARACTER_LIMIT, *limits])
+    cities = [c for c in side.cities if c != without] if without else side.cities
+    limit = BASE_CHARACTER_LIMIT
+    for m in _mods_of(cat, [*cities, *map(name_of, side.characters)]):
+        if m["mod"] == "character_limit":
+            limit = max(limit, m.get("amount", BASE_CHARACTER_LIMIT))
+    return limit
 
 
 def _city_may_leave(ctx: Ctx, side: Side, city: str) -> None:
