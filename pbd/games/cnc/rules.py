@@ -332,7 +332,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     if spec == "friendly character":
         return _char_target(ctx.cat, me, text, "your characters")
     if spec == "any character":
-        keys = [(s, k) for s in (opp, me) for k in _keys(s)]
+        keys = [(s, k) for s in (opp, me) for k in keys_of(s.characters)]
         name = _pick(ctx.cat, text, [k for _, k in keys], "character in play")
         side = next(s for s, k in keys if k == name)
         return Target(side, "character", name)
@@ -348,11 +348,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 def _char_target(cat: Catalogue, side: Side, text: str, where: str) -> Target:
     if not side.characters:
         raise illegal(f"{side.name} has no characters in play")
-    return Target(side, "character", _pick(cat, text, _keys(side), f"character among {where}"))
-
-
-def _keys(side: Side) -> list[str]:
-    return keys_of(side.characters)
+    return Target(side, "character", _pick(cat, text, keys_of(side.characters), f"character among {where}"))
 
 
 def _is_cp_word(text: str, opp: Side) -> bool:
@@ -434,7 +430,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
     if _is_cp_word(text, opp):
         if opp.characters:
             raise illegal(f"{opp.name}'s characters screen their CP: attack "
-                          + " or ".join(_keys(opp)) + " first")
+                          + " or ".join(keys_of(opp.characters)) + " first")
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
@@ -444,7 +440,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
         city = _named_city(ctx, opp, text)
         if city is None:
             raise
-        instead = " or ".join(_keys(opp)) or f"{opp.name}'s CP"
+        instead = " or ".join(keys_of(opp.characters)) or f"{opp.name}'s CP"
         raise illegal(f"{city} is a City card: City cards can't be targeted by standard character attacks "
                       f"(rulebook); attack {instead}") from None
 
@@ -503,7 +499,7 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
 
 
 def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) -> None:
-    """Take ``amount`` HP from a character (``ch``, if the caller has found it); at 0 it goes to its owner's discard pile."""
+    """Take ``amount`` HP from a character (``ch`` if found already); at 0 it goes to its owner's discard pile."""
     if ch is None:
         ch = _char(target)
     if ch is None:
@@ -520,10 +516,10 @@ def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) ->
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
     """Take a character off the field; the turn's records follow later copies' new names."""
-    before = _keys(side)
+    before = keys_of(side.characters)
     ch = side.characters.pop(find_key(side.characters, key))
     if side is ctx.state.current:
-        after = _keys(side)
+        after = keys_of(side.characters)
         renamed = dict(zip([k for k in before if k != key], after))
         turn = ctx.state.turn
         turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
@@ -570,7 +566,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
             return _char_target(ctx.cat, opp, then, f"{opp.name}'s characters")
         if target.kind == "character" and _char(target) is not None:
             return target
-        return Target(opp, "character", _keys(opp)[0]) if opp.characters else None
+        return Target(opp, "character", keys_of(opp.characters)[0]) if opp.characters else None
 
     if attack_type == "Tech":
         pos = int(then.split()[-1]) if then and then.split()[-1].isdigit() else 1
@@ -726,9 +722,9 @@ def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None)
     if to == "own cp":
         return [Target(me, "cp")]
     if to == "all opposing characters":
-        return [Target(opp, "character", k) for k in _keys(opp)][::-1]
+        return [Target(opp, "character", k) for k in keys_of(opp.characters)][::-1]
     if to == "all friendly":
-        return [Target(me, "character", k) for k in _keys(me)]
+        return [Target(me, "character", k) for k in keys_of(me.characters)]
     if to == "most damaged friendly":
         hurt = [(ctx.cat.get(c.name).hp - c.hp, -i, key_of(me.characters, i))
                 for i, c in enumerate(me.characters) if c.hp < ctx.cat.get(c.name).hp]
@@ -799,10 +795,10 @@ def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
 
 def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
-    keys = _keys(side) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
+    keys = keys_of(side.characters) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
     _not_the_porter(ctx, side, name)
     key = _pick(ctx.cat, name, keys, "card of yours in play")
-    return ("character" if key in _keys(side) else "city"), key
+    return ("character" if key in keys_of(side.characters) else "city"), key
 
 
 def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
@@ -878,7 +874,7 @@ def _leave_field(ctx: Ctx, side: Side, kind: str, key: str) -> None:
 
 def _on_field(ctx: Ctx, side: Side, name: str) -> bool:
     key = fold(name)
-    return any(fold(k).startswith(key) for k in _keys(side) + side.cities) if key else False
+    return any(fold(k).startswith(key) for k in keys_of(side.characters) + side.cities) if key else False
 
 
 def _in_hand(side: Side, name: str) -> bool:
@@ -952,7 +948,7 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
             side.ap += move.amount
             ctx.note(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
         return
-    keys = [(s, k) for s in state.sides for k in _keys(s)]
+    keys = [(s, k) for s in state.sides for k in keys_of(s.characters)]
     name = _pick(ctx.cat, move.card.split("'s ")[-1], [k for _, k in keys], "character in play")
     owners = [s for s, k in keys if k == name]
     if len(owners) > 1 and "'s " in move.card:
