@@ -84,8 +84,10 @@ TYPE_EFFECTS = {
 class _Seat:
     """``Ctx.me`` (the acting player's side) or ``Ctx.opp`` (the other side), looked up on first use.
 
-    The rules ask for both dozens of times a move: the first lookup keeps both in the Ctx
-    as plain attributes (found before this non-data descriptor), so later reads call nothing.
+    The rules ask for both dozens of times a move, so they are kept in the Ctx as plain
+    attributes (found before this non-data descriptor) and later reads call nothing.  A
+    Ctx of a seated player (by the exact name) keeps both from the start (``__post_init__``);
+    this lookup serves the rest: one player seated, or the name written in another case.
 
     :raises KeyError: the acting player has no seat.
     :raises IndexError: ``opp`` while only one player is seated.
@@ -114,9 +116,9 @@ class _Seat:
 class Ctx:
     """Everything a rule needs: the state, the cards, the dice, who is acting.
 
-    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up, so acting for
-    another player takes another Ctx (as :func:`start_turn` does).  A rule never adds or
-    replaces a side, so the kept sides stay the state's own.
+    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up (see :class:`_Seat`),
+    so acting for another player takes another Ctx (as :func:`start_turn` does).  A rule
+    never adds or replaces a side, so the kept sides stay the state's own.
     """
 
     state: State
@@ -127,6 +129,15 @@ class Ctx:
 
     me = _Seat()
     opp = _Seat()
+
+    def __post_init__(self) -> None:
+        sides = self.state.sides
+        if len(sides) == 2:         # the common case, looked up at once (as _Seat would)
+            a, b = sides
+            if a.name == self.player:
+                self.me, self.opp = a, b
+            elif b.name == self.player:
+                self.me, self.opp = b, a
 
     def note(self, text: str) -> None:
         self.notes.append(text)
