@@ -63,6 +63,8 @@ _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
 _FIRST_WORDS = {"end": ("end", "pass", "done"), "decide": ("accept", "reject"), "draw": ("draw",),
                 "adjust": ("adjust",), "play": ("play", "cast", "put"), "withdraw": ("withdraw", "return"),
                 "discard": ("discard",)}
+#: a word the other forms need somewhere in the text (an ASCII text without it cannot match them)
+_INNER_WORDS = {"use": "uses", "attack": "attack"}
 _COMPILED: list[tuple[str, re.Pattern, tuple[str, ...] | None]] = []
 
 
@@ -71,14 +73,18 @@ def _forms(clean: str) -> list[tuple[str, re.Pattern]]:
 
     A form that starts with fixed words is skipped when the text's first word is none of
     them (an ASCII word compared case-insensitively, as the pattern would); any other
-    first word tries every form.
+    first word tries every form.  In an ASCII text, a form that needs a word inside the
+    text (``uses``, ``attack``) is skipped when the text lacks it (trying the pattern
+    costs more than looking).
     """
     if not _COMPILED:
         _COMPILED.extend((kind, re.compile(pattern, re.I), _FIRST_WORDS.get(kind)) for kind, pattern in _PATTERNS)
     first = clean.split(" ", 1)[0].lower()
     if not first.isascii():
         return [(kind, pattern) for kind, pattern, _ in _COMPILED]
-    return [(kind, pattern) for kind, pattern, words in _COMPILED if words is None or first in words]
+    low = clean.lower() if clean.isascii() else None
+    return [(kind, pattern) for kind, pattern, words in _COMPILED
+            if (first in words if words is not None else low is None or _INNER_WORDS[kind] in low)]
 
 
 def parse_moves(text: str) -> list[Move]:
