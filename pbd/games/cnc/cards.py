@@ -162,10 +162,12 @@ class Catalogue(Record):
                 self._index[fold(key)] = card
         # the rules look up names as the board holds them (a card's own name) many times a
         # move: those skip folding, and find the card the folded lookup would find
-        self._exact = {key: self._index[fold(key)] for card in self.cards.values() for key in (card.name, *card.aliases)}
+        self._exact = {key: self._index[fold(key)]
+                       for card in self.cards.values() for key in (card.name, *card.aliases)}
         #: a card's own name (or alias) → its passive modifiers (``get(name).all_mods()``)
         self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
-        self._each_turn = {key: card.all_each_turn() for key, card in self._exact.items()}
+        #: a card's own name (or alias) → the effects it triggers each turn (``get(name).all_each_turn()``)
+        self.each_turn_by_name = {key: card.all_each_turn() for key, card in self._exact.items()}
 
     def __contains__(self, name: str) -> bool:
         return name in self._exact or fold(name) in self._index
@@ -193,7 +195,7 @@ class Catalogue(Record):
 
         :raises UnknownNameError: no such card.
         """
-        effects = self._each_turn.get(name)
+        effects = self.each_turn_by_name.get(name)
         return self.get(name).all_each_turn() if effects is None else effects
 
     def porter(self) -> Card:

@@ -64,6 +64,8 @@ _WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
 _FIRST_WORDS = {"end": ("end", "pass", "done"), "decide": ("accept", "reject"), "draw": ("draw",),
                 "adjust": ("adjust",), "play": ("play", "cast", "put"), "withdraw": ("withdraw", "return"),
                 "discard": ("discard",)}
+#: a word the other forms need somewhere in the text (an ASCII text without it cannot match them)
+_INNER_WORDS = {"use": "uses", "attack": "attack"}
 _COMPILED: list[tuple[str, LazyPattern, tuple[str, ...] | None]] = []
 
 
@@ -72,14 +74,18 @@ def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
 
     A form that starts with fixed words is skipped when the text's first word is none of
     them (an ASCII word compared case-insensitively, as the pattern would); any other
-    first word tries every form.
+    first word tries every form.  In an ASCII text, a form that needs a word inside the
+    text (``uses``, ``attack``) is skipped when the text lacks it (trying the pattern
+    costs more than looking).
     """
     if not _COMPILED:      # each compiled when a text first tries it (most moves try one or three forms)
         _COMPILED.extend((kind, LazyPattern(pattern, re.I), _FIRST_WORDS.get(kind)) for kind, pattern in _PATTERNS)
     first = clean.split(" ", 1)[0].lower()
     if not first.isascii():
         return [(kind, pattern) for kind, pattern, _ in _COMPILED]
-    return [(kind, pattern) for kind, pattern, words in _COMPILED if words is None or first in words]
+    low = clean.lower() if clean.isascii() else None
+    return [(kind, pattern) for kind, pattern, words in _COMPILED
+            if (first in words if words is not None else low is None or _INNER_WORDS[kind] in low)]
 
 
 def parse_moves(text: str) -> list[Move]:
@@ -95,7 +101,7 @@ def parse_moves(text: str) -> list[Move]:
         parts = [p for p in parts if p]
     if not parts:
         raise NotationError("no move given", hint="for example: " + "; ".join(EXAMPLES[:3]))
-    return [parse_move(p) for p in parts]
+    return list(map(parse_move, parts))     # (a repeated move is a cache hit: no Python frame at all)
 
 
 @lru_cache(maxsize=4096)

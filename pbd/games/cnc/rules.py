@@ -84,8 +84,10 @@ TYPE_EFFECTS = {
 class _Seat:
     """``Ctx.me`` (the acting player's side) or ``Ctx.opp`` (the other side), looked up on first use.
 
-    The rules ask for both dozens of times a move: the first lookup keeps both in the Ctx
-    as plain attributes (found before this non-data descriptor), so later reads call nothing.
+    The rules ask for both dozens of times a move, so they are kept in the Ctx as plain
+    attributes (found before this non-data descriptor) and later reads call nothing.  A
+    Ctx of a seated player (by the exact name) keeps both from the start (``__post_init__``);
+    this lookup serves the rest: one player seated, or the name written in another case.
 
     :raises KeyError: the acting player has no seat.
     :raises IndexError: ``opp`` while only one player is seated.
@@ -114,9 +116,9 @@ class _Seat:
 class Ctx:
     """Everything a rule needs: the state, the cards, the dice, who is acting.
 
-    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up, so acting for
-    another player takes another Ctx (as :func:`start_turn` does).  A rule never adds or
-    replaces a side, so the kept sides stay the state's own.
+    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up (see :class:`_Seat`),
+    so acting for another player takes another Ctx (as :func:`start_turn` does).  A rule
+    never adds or replaces a side, so the kept sides stay the state's own.
     """
 
     state: State
@@ -127,6 +129,15 @@ class Ctx:
 
     me = _Seat()
     opp = _Seat()
+
+    def __post_init__(self) -> None:
+        sides = self.state.sides
+        if len(sides) == 2:         # the common case, looked up at once (as _Seat would)
+            a, b = sides
+            if a.name == self.player:
+                self.me, self.opp = a, b
+            elif b.name == self.player:
+                self.me, self.opp = b, a
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -264,7 +275,7 @@ def _play(ctx: Ctx, move: Move) -> None:
     target = _target(ctx, card.target, move.target, card.name) if card.kind == "event" else None
     if card.kind != "event" and move.target:
         raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
-    _spend(ctx, card.cost, f"{card.name}")
+    _spend(ctx, card.cost, card.name)
     me.hand.remove(card.name)
     turn.played.append(card.name)
     if card.kind == "character":
@@ -332,7 +343,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     if spec == "friendly character":
         return _char_target(ctx.cat, me, text, "your characters")
     if spec == "any character":
-        keys = [(s, k) for s in (opp, me) for k in _keys(s)]
+        keys = [(s, k) for s in (opp, me) for k in keys_of(s.characters)]
         name = _pick(ctx.cat, text, [k for _, k in keys], "character in play")
         side = next(s for s, k in keys if k == name)
         return Target(side, "character", name)
@@ -348,11 +359,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 def _char_target(cat: Catalogue, side: Side, text: str, where: str) -> Target:
     if not side.characters:
         raise illegal(f"{side.name} has no characters in play")
-    return Target(side, "character", _pick(cat, text, _keys(side), f"character among {where}"))
-
-
-def _keys(side: Side) -> list[str]:
-    return keys_of(side.characters)
+    return Target(side, "character", _pick(cat, text, keys_of(side.characters), f"character among {where}"))
 
 
 def _is_cp_word(text: str, opp: Side) -> bool:
@@ -434,7 +441,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
     if _is_cp_word(text, opp):
         if opp.characters:
             raise illegal(f"{opp.name}'s characters screen their CP: attack "
-                          + " or ".join(_keys(opp)) + " first")
+                          + " or ".join(keys_of(opp.characters)) + " first")
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
@@ -444,7 +451,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
         city = _named_city(ctx, opp, text)
         if city is None:
             raise
-        instead = " or ".join(_keys(opp)) or f"{opp.name}'s CP"
+        instead = " or ".join(keys_of(opp.characters)) or f"{opp.name}'s CP"
         raise illegal(f"{city} is a City card: City cards can't be targeted by standard character attacks "
                       f"(rulebook); attack {instead}") from None
 
@@ -503,7 +510,7 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
 
 
 def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) -> None:
-    """Take ``amount`` HP from a character (``ch``, if the caller has found it); at 0 it goes to its owner's discard pile."""
+    """Take ``amount`` HP from a character (``ch`` if found already); at 0 it goes to its owner's discard pile."""
     if ch is None:
         ch = _char(target)
     if ch is None:
@@ -520,10 +527,10 @@ def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) ->
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
     """Take a character off the field; the turn's records follow later copies' new names."""
-    before = _keys(side)
+    before = keys_of(side.characters)
     ch = side.characters.pop(find_key(side.characters, key))
     if side is ctx.state.current:
-        after = _keys(side)
+        after = keys_of(side.characters)
         renamed = dict(zip([k for k in before if k != key], after))
         turn = ctx.state.turn
         turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
@@ -570,7 +577,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
             return _char_target(ctx.cat, opp, then, f"{opp.name}'s characters")
         if target.kind == "character" and _char(target) is not None:
             return target
-        return Target(opp, "character", _keys(opp)[0]) if opp.characters else None
+        return Target(opp, "character", keys_of(opp.characters)[0]) if opp.characters else None
 
     if attack_type == "Tech":
         pos = int(then.split()[-1]) if then and then.split()[-1].isdigit() else 1
@@ -726,9 +733,9 @@ def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None)
     if to == "own cp":
         return [Target(me, "cp")]
     if to == "all opposing characters":
-        return [Target(opp, "character", k) for k in _keys(opp)][::-1]
+        return [Target(opp, "character", k) for k in keys_of(opp.characters)][::-1]
     if to == "all friendly":
-        return [Target(me, "character", k) for k in _keys(me)]
+        return [Target(me, "character", k) for k in keys_of(me.characters)]
     if to == "most damaged friendly":
         hurt = [(ctx.cat.get(c.name).hp - c.hp, -i, key_of(me.characters, i))
                 for i, c in enumerate(me.characters) if c.hp < ctx.cat.get(c.name).hp]
@@ -799,10 +806,10 @@ def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
 
 def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
-    keys = _keys(side) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
+    keys = keys_of(side.characters) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
     _not_the_porter(ctx, side, name)
     key = _pick(ctx.cat, name, keys, "card of yours in play")
-    return ("character" if key in _keys(side) else "city"), key
+    return ("character" if key in keys_of(side.characters) else "city"), key
 
 
 def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
@@ -878,7 +885,7 @@ def _leave_field(ctx: Ctx, side: Side, kind: str, key: str) -> None:
 
 def _on_field(ctx: Ctx, side: Side, name: str) -> bool:
     key = fold(name)
-    return any(fold(k).startswith(key) for k in _keys(side) + side.cities) if key else False
+    return any(fold(k).startswith(key) for k in keys_of(side.characters) + side.cities) if key else False
 
 
 def _in_hand(side: Side, name: str) -> bool:
@@ -952,7 +959,7 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
             side.ap += move.amount
             ctx.note(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
         return
-    keys = [(s, k) for s in state.sides for k in _keys(s)]
+    keys = [(s, k) for s in state.sides for k in keys_of(s.characters)]
     name = _pick(ctx.cat, move.card.split("'s ")[-1], [k for _, k in keys], "character in play")
     owners = [s for s, k in keys if k == name]
     if len(owners) > 1 and "'s " in move.card:
@@ -1010,9 +1017,12 @@ def start_turn(ctx: Ctx) -> None:
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
             _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
-    each_turn_of = ctx.cat.each_turn_of
-    effects = [(name, eff) for name in [*side.cities, *(c.name for c in side.characters)]
-               for eff in each_turn_of(name)]
+    cat, known = ctx.cat, ctx.cat.each_turn_by_name     # (found without a call: every turn asks)
+    effects = []
+    for name in [*side.cities, *map(name_of, side.characters)]:
+        found = known[name] if name in known else cat.each_turn_of(name)
+        if found:
+            effects += [(name, eff) for eff in found]
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
@@ -1025,16 +1035,29 @@ def _flooded(state: State, side: Side) -> bool:
     return "Flood" in state.turn.effects and state.current is not side
 
 
+def _mods_of(cat: Catalogue, names) -> list[dict]:
+    """Return the passive modifiers of the cards called ``names``, in order.
+
+    The names the board holds are found in the catalogue's table without a call each (the
+    rules ask several times a move); any other name goes through :meth:`Catalogue.mods_of`.
+
+    :raises UnknownNameError: a name the catalogue does not know.
+    """
+    known, mods = cat.mods_by_name, []
+    for name in names:
+        mods += known[name] if name in known else cat.mods_of(name)
+    return mods
+
+
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
-    known = cat.mods_by_name        # the names the board holds are found without a call (several times a move)
+    known = cat.mods_by_name        # (as in _mods_of, without a second call: every move asks)
     mods = []
     if not _flooded(state, side):
         for name in side.cities:
             mods += known[name] if name in known else cat.mods_of(name)
     for ch in side.characters:
-        name = ch.name
-        mods += known[name] if name in known else cat.mods_of(name)
+        mods += known[ch.name] if ch.name in known else cat.mods_of(ch.name)
     return mods
 
 
@@ -1048,10 +1071,12 @@ def character_limit(state: State, cat: Catalogue, side: Side, without: str = "")
     Flood does not lower it (it only matters on the owner's own turn); ``without``
     names a City card to leave out (to ask what the limit would be without it).
     """
-    names = [c for c in side.cities if c != without] + [ch.name for ch in side.characters]
-    limits = [m.get("amount", BASE_CHARACTER_LIMIT) for n in names for m in cat.mods_of(n)
-              if m["mod"] == "character_limit"]
-    return max([BASE_CHARACTER_LIMIT, *limits])
+    cities = [c for c in side.cities if c != without] if without else side.cities
+    limit = BASE_CHARACTER_LIMIT
+    for m in _mods_of(cat, [*cities, *map(name_of, side.characters)]):
+        if m["mod"] == "character_limit":
+            limit = max(limit, m.get("amount", BASE_CHARACTER_LIMIT))
+    return limit
 
 
 def _city_may_leave(ctx: Ctx, side: Side, city: str) -> None:

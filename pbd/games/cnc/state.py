@@ -92,15 +92,22 @@ class State(Record):
 
     def side(self, name: str) -> Side:
         """Return the side of the player called ``name`` (case-insensitive)."""
+        sides = self.sides
+        if sides and sides[0].name == name:
+            return sides[0]             # the common case: found without casefolding
         folded = name.casefold()
-        for s in self.sides:
+        for s in sides:
             if s.name.casefold() == folded:
                 return s
         raise KeyError(name)
 
     def index(self, name: str) -> int:
         """Return the seat index (0 or 1) of player ``name``."""
-        return self.sides.index(self.side(name))
+        side = self.side(name)
+        for i, s in enumerate(self.sides):
+            if s is side:           # (not ``list.index``: comparing whole sides field by field costs more)
+                return i
+        raise KeyError(name)
 
     def opponent(self, name: str) -> Side:
         """Return the other player's side."""

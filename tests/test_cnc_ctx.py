@@ -1,0 +1,65 @@
+"""The rules' Ctx: the acting player's side and the other one, however the Ctx came about.
+
+A Ctx keeps ``me`` and ``opp`` once looked up (the rules ask for them dozens of times a
+move), so these pin down that the kept sides are the right ones in every case, and that
+the start of a turn acts for the side whose turn begins, not for whoever ended the last.
+"""
+
+from __future__ import annotations
+
+import pytest
+from cnc_helpers import char, pos, side
+
+from pbd.games.base import Chance
+from pbd.games.cnc import GAME, rules
+
+
+def ctx_for(g, player: str) -> rules.Ctx:
+    return rules.Ctx(g.state, GAME.catalogue, g.chance, player)
+
+
+@pytest.mark.parametrize("player, me, opp", [("Ann", 0, 1), ("Ben", 1, 0), ("ann", 0, 1), ("BEN", 1, 0)])
+def test_me_and_opp_are_the_seats(player, me, opp):
+    g = pos()
+    ctx = ctx_for(g, player)
+    assert ctx.opp is g.state.sides[opp]          # asked first: me is found along the way
+    assert ctx.me is g.state.sides[me]
+
+
+def test_one_seat_has_no_opponent_and_a_stranger_no_side():
+    g = pos()
+    del g.state.sides[1]
+    ctx = ctx_for(g, "ann")
+    assert ctx.me is g.state.sides[0]
+    with pytest.raises(IndexError):
+        ctx.opp
+    with pytest.raises(KeyError):
+        ctx_for(g, "Cy").me
+
+
+def test_a_ctx_per_move_sees_the_sides_of_its_own_state():
+    g = pos()
+    first, second = ctx_for(g, "Ann"), ctx_for(g, "Ann")
+    g.state.sides.reverse()                        # a new Ctx looks again; a rule never reorders the sides
+    assert ctx_for(g, "Ann").me is g.state.sides[1]
+    assert first.me is second.me is g.state.sides[1]
+
+
+def test_the_new_turn_acts_for_the_side_whose_turn_begins():
+    # Ben's Protection Racket takes 5 CP from Ben's opponent at the start of Ben's turn, and his
+    # Import Clinic heals his own most damaged character: Ann ends her turn, Ben's cards act for Ben
+    g = pos(side(chars=[char("Spider-Man", 5)]),
+            side(cities=["Protection Racket", "Import Clinic"], chars=[char("Nill", 1)]))
+    nill_hp = GAME.catalogue.get("Nill").hp
+    g.play("Ann", "end turn")
+    assert (g.ann.cp, g.ben.cp) == (95, 100)
+    assert g.char("Ann", "Spider-Man").hp == 5
+    assert g.char("Ben", "Nill").hp == min(nill_hp, 11)
+
+
+def test_start_turn_from_a_ctx_of_the_other_player_keeps_that_ctx():
+    g = pos(side(), side(cities=["Protection Racket"]), to_move=1)
+    ctx = rules.Ctx(g.state, GAME.catalogue, Chance(g.state.meta, {}), "Ann")
+    rules.start_turn(ctx)
+    assert ctx.player == "Ann" and ctx.me is g.ann and ctx.opp is g.ben
+    assert g.ann.cp == 95 and any("CP 100→95" in n for n in ctx.notes)
