@@ -9,7 +9,6 @@ resolve the way the rules do is left as typed: the rules then say what is wrong 
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from pbd.errors import PbdError
 from pbd.games.cnc.cards import Catalogue, fold, match_name
@@ -38,7 +37,7 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
         full = parse_move(_rewrite(move.source, changes))
     except PbdError:
         return move
-    same = full == replace(move, **changes, source=full.source)
+    same = full == move.replace(**changes, source=full.source)
     return full if same and (move.kind != "play" or full.card in me.hand) else move
 
 

@@ -14,10 +14,10 @@ Several moves are joined with ';'.  Names are resolved later, against the board.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from pbd.errors import NotationError
+from pbd.record import FrozenRecord
 from pbd.regex import LazyPattern
 from pbd.words import notation_hint
 
@@ -30,18 +30,24 @@ MOVE_WORDS = ("draw", "play", "cast", "put", "attack", "attacks", "uses", "withd
               "end", "turn", "pass", "done", "accept", "reject", "adjust", "with", "then", "from", "hand", "city")
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(FrozenRecord):
     """One move: ``kind`` plus the names and numbers it mentions."""
 
     kind: str                 # draw | play | attack | use | withdraw | discard | adjust | end
-    card: str = ""            # the card played / acting character / withdrawn or discarded card
-    target: str = ""
-    detail: str = ""          # attack or ability name; discard place ("hand"/"field"); adjust field
-    then: str = ""            # combo effect target
-    amount: int = 0
-    text: str = ""            # adjust reason
-    source: str = ""          # the notation as written
+    card: str                 # the card played / acting character / withdrawn or discarded card
+    target: str
+    detail: str               # attack or ability name; discard place ("hand"/"field"); adjust field
+    then: str                 # combo effect target
+    amount: int
+    text: str                 # adjust reason
+    source: str               # the notation as written
+
+    FIELDS = ("kind", "card", "target", "detail", "then", "amount", "text", "source")
+
+    def __init__(self, kind: str, card: str = "", target: str = "", detail: str = "", then: str = "", amount: int = 0,
+                 text: str = "", source: str = ""):
+        self._set(kind=kind, card=card, target=target, detail=detail, then=then, amount=amount, text=text,
+                  source=source)
 
 
 #: the forms a move can take, tried in order (compiled when first needed: a command reads one move)

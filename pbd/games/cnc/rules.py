@@ -59,7 +59,6 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
@@ -67,6 +66,7 @@ from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
                                  find_key, key_of, keys_of, name_of, opening_owed)
+from pbd.record import Record
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
 CONSTRUCTION_CP = 200
@@ -86,7 +86,7 @@ class _Seat:
 
     The rules ask for both dozens of times a move, so they are kept in the Ctx as plain
     attributes (found before this non-data descriptor) and later reads call nothing.  A
-    Ctx of a seated player (by the exact name) keeps both from the start (``__post_init__``);
+    Ctx of a seated player (by the exact name) keeps both from the start (``__init__``);
     this lookup serves the rest: one player seated, or the name written in another case.
 
     :raises KeyError: the acting player has no seat.
@@ -112,7 +112,6 @@ class _Seat:
         return me if self.name == "me" else ctx.opp
 
 
-@dataclass
 class Ctx:
     """Everything a rule needs: the state, the cards, the dice, who is acting.
 
@@ -121,22 +120,18 @@ class Ctx:
     never adds or replaces a side, so the kept sides stay the state's own.
     """
 
-    state: State
-    cat: Catalogue
-    chance: Chance
-    player: str
-    notes: list[str] = field(default_factory=list)
-
     me = _Seat()
     opp = _Seat()
 
-    def __post_init__(self) -> None:
-        sides = self.state.sides
+    def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
+        self.state, self.cat, self.chance, self.player = state, cat, chance, player
+        self.notes = [] if notes is None else notes
+        sides = state.sides
         if len(sides) == 2:         # the common case, looked up at once (as _Seat would)
             a, b = sides
-            if a.name == self.player:
+            if a.name == player:
                 self.me, self.opp = a, b
-            elif b.name == self.player:
+            elif b.name == player:
                 self.me, self.opp = b, a
 
     def note(self, text: str) -> None:
@@ -316,13 +311,19 @@ def _played_of_kind(ctx: Ctx, kind: str) -> int:
 
 # -- targets ------------------------------------------------------------------------
 
-@dataclass
-class Target:
+class Target(Record):
     """A resolved target: a character on a side, a City card on a side, or a side's CP."""
 
     side: Side
     kind: str                  # character | city | cp
-    key: str = ""
+    key: str
+
+    FIELDS = ("side", "kind", "key")
+
+    def __init__(self, side: Side, kind: str, key: str = ""):
+        self.side = side
+        self.kind = kind
+        self.key = key
 
 
 def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
