@@ -276,10 +276,10 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
         _mark_verified(text)
         return []
     board = game.parse(text)
-    found = differences(game, board, text, rec) or []
-    if not found:
+    found = differences(game, board, text, rec)
+    if found == []:         # a replay that could not tell (None) vouches for nothing
         _mark_verified(text)
-    return found
+    return found or []
 
 
 def _verified_marker(text: str) -> str:

@@ -173,3 +173,12 @@ def test_a_move_on_a_board_this_machine_found_clean_replays_nothing(pbd, match, 
     assert pbd("show", match, ok=True).stderr == ""
     monkeypatch.setattr(handedits, "differences", lambda *a: pytest.fail("replayed again"))
     pbd("move", match, "--as", "Ben", "draw", ok=True)
+
+
+def test_a_replay_that_cannot_tell_vouches_for_nothing(pbd, match, monkeypatch, tmp_path):
+    """A board whose replay could not tell (it broke, or the game cannot resume one) is never remembered as
+    clean: a later move on it replays again instead of taking it as its checked position."""
+    pbd("move", match, "--as", "Ann", "draw", ok=True)
+    monkeypatch.setattr(handedits, "differences", lambda *a: None)
+    assert pbd("show", match, ok=True).stderr == ""
+    assert not (tmp_path / "pbd-home" / "cache" / "verified").exists()
