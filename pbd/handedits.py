@@ -250,13 +250,13 @@ def _save(sec, rec: dict) -> None:
         pass            # the record only saves time: the next command replays a little more
 
 
-def observe(game, state, text: str, from_start: bool) -> list[str]:
+def observe(game, state, text: str, from_start: bool, parse=None) -> list[str]:
     """Return the hand edits a read-only command names (no seat given): from a seat's record held here.
 
     With no seat of this match in PBD_HOME, the log is replayed from the start only if
     ``from_start`` (``pbd check``); otherwise nothing is compared.  A board found clean is
     remembered by its exact text (:func:`_mark_verified`), whoever looked: the next read of
-    the same board replays nothing.
+    the same board replays nothing.  ``parse`` reads the board afresh (default ``game.parse``).
     """
     meta = getattr(state, "meta", None)
     if meta is None or not meta.match_id or not meta.log or _verified(text):
@@ -275,7 +275,7 @@ def observe(game, state, text: str, from_start: bool) -> list[str]:
     if rec and rec.get("text") == text:     # a seat here checked this very board
         _mark_verified(text)
         return []
-    board = game.parse(text)
+    board = (parse or game.parse)(text)
     found = differences(game, board, text, rec)
     if found == []:         # a replay that could not tell (None) vouches for nothing
         _mark_verified(text)

@@ -523,14 +523,15 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
 
     :raises UsageError: the game draws no picture, or the picture file cannot be written.
     """
-    snap, game, state = load(open_document(doc_spec), game_name)
+    doc = open_document(doc_spec)
+    snap, game, state = load(doc, game_name)
     data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
     text = game.render(state)
     lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
     return Result(lines, data, styles=game.styles(text) if hasattr(game, "styles") else None,
-                  warnings=_hand_edits(game, snap.text, from_start=False, state=state))
+                  warnings=_hand_edits(game, doc, snap.text, from_start=False, state=state))
 
 
 def _draw(game, state, svg_path: str) -> str:
@@ -623,28 +624,33 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
 
     :raises ProblemsFound: the position breaks rules (exit 1).
     """
-    snap = open_document(doc_spec).read()
+    doc = open_document(doc_spec)
+    snap = doc.read()
     game = identify(snap.text, game_name)
     problems = game.check_text(snap.text)
     if problems:
         raise ProblemsFound(f"{doc_spec}: {len(problems)} problem(s) found", problems)
     return Result([f"{doc_spec}: the board is consistent with the rules."], {"problems": []},
-                  warnings=_hand_edits(game, snap.text, from_start=True))
+                  warnings=_hand_edits(game, doc, snap.text, from_start=True))
 
 
-def _hand_edits(game, text: str, from_start: bool, state=None) -> list[str]:
+def _hand_edits(game, doc: Document, text: str, from_start: bool, state=None) -> list[str]:
     """Return the hand edits the log does not explain, for a command given no seat (see :mod:`pbd.handedits`).
 
     ``state`` is the board already parsed from ``text``, if the command has it (it is only read).
+    Every read of the board goes through :func:`parse_board`, so the same text is parsed once.
     """
     from pbd import handedits
 
+    def parse(board_text: str):
+        return parse_board(game, board_text, doc.label)
+
     if state is None:
         try:
-            state = game.parse(text)
+            state = parse(text)
         except PbdError:
             return []
-    return handedits.observe(game, state, text, from_start)
+    return handedits.observe(game, state, text, from_start, parse)
 
 
 def deck_check(deck: str, game_name: str | None = None) -> Result:

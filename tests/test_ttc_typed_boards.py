@@ -61,7 +61,7 @@ def test_a_typed_board_naming_a_catalogue_file_is_refused(pbd, tmp_path):
 
 
 def test_the_board_check_read_is_handed_out_again_as_a_copy_and_another_text_is_read_anew():
-    """``check_text`` keeps the board it read for the next read of the same text (``pbd check`` reads it twice)."""
+    """Each read of a board is its own copy (sharing the deck), and another text is read anew."""
     from pbd.games.ttc import GAME
 
     text = "Twin Tower City\nRound 1\n" + BATTLE

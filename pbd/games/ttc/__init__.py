@@ -111,38 +111,12 @@ class TwinTowerCity(Playable):
         path = paths.resource_dir("templates") / "ttc.txt"
         return path.read_text(encoding="utf-8")
 
-    #: The text :meth:`check_text` read last, with its board pickled (see :meth:`parse`).
-    _checked: tuple[str, bytes] | None = None
-
     def parse(self, text: str) -> State:
         """Return the state a document shows.
 
-        The board :meth:`check_text` read last is not parsed again: ``pbd check`` reads the same
-        text a second time (to compare it with the log), and a copy from its pickle costs
-        about a tenth of a parse.
-
         :raises DocumentFormatError: naming the line and what was expected.
         """
-        if self._checked is not None and self._checked[0] == text:
-            from pbd.cache import pickle
-
-            state = pickle.loads(self._checked[1])
-            state.library = library(state)
-            return state
         return board.parse(text, self.name, library)
-
-    def check_text(self, text: str) -> list[str]:
-        """Return every rule the board a document shows breaks; keep the board for the next :meth:`parse`.
-
-        :raises DocumentFormatError: the document cannot be read at all.
-        """
-        from pbd.cache import pickle
-
-        state = self.parse(text)
-        lib, state.library = state.library, None        # the deck is shared, not copied: parse puts it back
-        self._checked = (text, pickle.dumps(state, 5))
-        state.library = lib
-        return self.problems(state)
 
     def render(self, state: State) -> str:
         """Return the document text of ``state``."""
