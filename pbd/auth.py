@@ -48,7 +48,7 @@ SIGN_IN_HINT = "run: pbd auth login --client CLIENT.json  (your OAuth client fil
 
 def token_path() -> Path:
     """Return where the sign-in is cached (``PBD_HOME/google-token.json``)."""
-    return paths.home() / TOKEN_FILE
+    return Path(paths.home()) / TOKEN_FILE
 
 
 def signed_in() -> bool:
@@ -222,7 +222,7 @@ def login(client_file: str | None = None, service_account: str | None = None, op
         return Result([f"Using service account {creds.service_account_email}; key saved in {path} (mode 0600).",
                        "It can edit documents shared with that address; it cannot create them (gdoc:new)."],
                       {"kind": "service_account", "account": creds.service_account_email, "file": str(path)})
-    path = Path(client_file or os.environ.get("PBD_GOOGLE_CLIENT") or paths.home() / CLIENT_FILE).expanduser()
+    path = Path(client_file or os.environ.get("PBD_GOOGLE_CLIENT") or Path(paths.home()) / CLIENT_FILE).expanduser()
     if not path.exists():
         raise AuthError(f"no OAuth client file at {path}", hint=SIGN_IN_HINT)
     config = client_config(path)

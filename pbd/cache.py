@@ -18,7 +18,6 @@ result is the same, only slower.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import sys
@@ -27,6 +26,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from pbd import paths
+from pbd.digest import sha256
 
 try:  # the C pickler alone: importing the pickle module costs a command more than using it
     import _pickle as pickle
@@ -99,8 +99,8 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     :raises PbdError: whatever ``parse`` raises.
     """
     stamp = _code_stamp(classes)
-    key = hashlib.sha256(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hexdigest()
-    where = hashlib.sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
+    key = sha256(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hexdigest()
+    where = sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
     path = os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache")
     allowed = {_name(cls): cls for cls in classes}
     hit = _read(path, allowed, expect)
@@ -123,7 +123,7 @@ def _read(path: str, allowed: dict[str, type], expect: type):
     except OSError:
         return None
     head = len(MAGIC) + _DIGEST
-    if not blob.startswith(MAGIC) or hashlib.sha256(blob[head:]).digest() != blob[len(MAGIC):head]:
+    if not blob.startswith(MAGIC) or sha256(blob[head:]).digest() != blob[len(MAGIC):head]:
         return None
     try:
         value = _Unpickler(blob[head:], allowed).load()
@@ -145,7 +145,7 @@ def _write(path: str, value, prefix: str) -> None:
             if name.startswith(prefix) and name != os.path.basename(path):
                 os.unlink(os.path.join(folder_, name))
         with open(tmp, "wb") as fh:
-            fh.write(MAGIC + hashlib.sha256(payload).digest() + payload)
+            fh.write(MAGIC + sha256(payload).digest() + payload)
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         try:

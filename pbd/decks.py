@@ -241,7 +241,7 @@ def installed_dir() -> Path:
     """Return PBD_HOME/catalogues, where ``pbd catalogue add`` keeps files under their content hash."""
     from pbd.paths import home
 
-    return home() / "catalogues"
+    return Path(home()) / "catalogues"
 
 
 def document_file(spec: str, game: str, suffixes: tuple[str, ...] = (".txt", ".toml")) -> Path:
@@ -276,14 +276,13 @@ def install(text: str, suffix: str) -> str:
 
     :raises DeckFormatError: PBD_HOME cannot be written.
     """
-    import hashlib
-
-    from pbd.paths import private_dir, write_atomic
+    from pbd.digest import hexdigest
+    from pbd.paths import write_private
 
     data = text.encode("utf-8")
-    name = "sha256-" + hashlib.sha256(data).hexdigest()[:16]
+    name = "sha256-" + hexdigest(data)[:16]
     try:
-        write_atomic(private_dir(installed_dir()) / f"{name}{suffix}", data, mode=0o600)
+        write_private(installed_dir() / f"{name}{suffix}", data)
     except OSError as exc:
         raise DeckFormatError(f"cannot install into {installed_dir()}: {exc.strerror or exc}") from None
     return name

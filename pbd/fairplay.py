@@ -26,11 +26,11 @@ Everything here is pure: no files, no clock, no global random state.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import re
 from collections.abc import Sequence
 from functools import lru_cache
+
+from pbd.digest import sha256
+from pbd.regex import pattern
 
 #: values per chain generation (read at call time, so tests may shorten it)
 CHAIN_LENGTH = 1024
@@ -38,7 +38,7 @@ CHAIN_LENGTH = 1024
 SEED_ITERATIONS = 4096
 _LIMIT_BITS = 64
 KINDS = ("draw", "roll", "free")
-PURPOSE_RE = re.compile(r"^[a-z][a-z0-9-]{0,23}$")
+PURPOSE_RE = pattern(r"^[a-z][a-z0-9-]{0,23}$")
 
 
 def new_seed() -> bytes:
@@ -55,6 +55,8 @@ def seed_from_text(text: str, match_id: str = "") -> bytes:
     The text is stretched with PBKDF2-HMAC-SHA256, salted with the match id, so one guess
     costs ``SEED_ITERATIONS`` hashes per match; a guessable text is still guessable.
     """
+    import hashlib
+
     return hashlib.pbkdf2_hmac("sha256", text.encode("utf-8"), b"pbd-seed-v2|" + match_id.encode("utf-8"),
                                SEED_ITERATIONS)
 
@@ -65,13 +67,15 @@ def match_id_from_text(text: str) -> str:
     Stretched like the seed: testing a guess of the text against a match id costs as much
     as against the commitment.
     """
+    import hashlib
+
     return hashlib.pbkdf2_hmac("sha256", text.encode("utf-8"), b"pbd-match-id-v2", SEED_ITERATIONS)[:4].hex()
 
 
 def commitment(seed: bytes, deck: list[str]) -> str:
     """Return the hex commitment to ``seed`` and the numbered ``deck`` list."""
     body = "\n".join(f"{i}. {name}" for i, name in enumerate(deck, 1))
-    return hashlib.sha256(b"pbd-commit-v1\n" + seed.hex().encode() + b"\n" + body.encode("utf-8")).hexdigest()
+    return sha256(b"pbd-commit-v1\n" + seed.hex().encode() + b"\n" + body.encode("utf-8")).hexdigest()
 
 
 # -- hash chains -----------------------------------------------------------------------------
@@ -93,9 +97,9 @@ def head(seed: bytes, generation: int = 0) -> str:
 
 @lru_cache(maxsize=16)
 def _chain(seed: bytes, generation: int, length: int) -> tuple[bytes, ...]:
-    value = hmac.new(seed, f"pbd-chain-v2|{generation}".encode(), hashlib.sha256).digest()
+    value = hmac_sha256(seed, f"pbd-chain-v2|{generation}".encode())
     out = [value]
-    sha = hashlib.sha256
+    sha = sha256
     for _ in range(length):
         value = sha(value).digest()
         out.append(value)
@@ -140,7 +144,7 @@ def chain_links(value: str, n: int, earlier: str, m: int, heads: dict[int, str])
 
 def _hash(digest: bytes, times: int) -> bytes:
     for _ in range(times):
-        digest = hashlib.sha256(digest).digest()
+        digest = sha256(digest).digest()
     return digest
 
 
@@ -211,12 +215,12 @@ _PADS: dict[bytes, tuple] = {}
 
 def _hmac_pads(key: bytes) -> tuple:
     """Return (and keep) SHA-256 states that have read ``key``'s inner and outer padded blocks (RFC 2104)."""
-    block = hashlib.sha256().block_size
-    padded = (hashlib.sha256(key).digest() if len(key) > block else key).ljust(block, b"\0")
+    block = sha256().block_size
+    padded = (sha256(key).digest() if len(key) > block else key).ljust(block, b"\0")
     if len(_PADS) >= 64:
         _PADS.clear()
-    pads = _PADS[key] = (hashlib.sha256(bytes(b ^ 0x36 for b in padded)),
-                         hashlib.sha256(bytes(b ^ 0x5C for b in padded)))
+    pads = _PADS[key] = (sha256(bytes(b ^ 0x36 for b in padded)),
+                         sha256(bytes(b ^ 0x5C for b in padded)))
     return pads
 
 
@@ -252,20 +256,20 @@ def roll(seed: bytes, counter: int, beacon: str, faces: Sequence[int] | int = 6,
 
 def log_genesis(match_id: str) -> str:
     """Return the hash the first log entry chains to: a full SHA-256 of the match id."""
-    return hashlib.sha256(b"pbd-log-v2\n" + match_id.encode("utf-8")).hexdigest()
+    return sha256(b"pbd-log-v2\n" + match_id.encode("utf-8")).hexdigest()
 
 
 def log_link(previous: str, line: str) -> str:
     """Return the hash of a log entry's ``line`` (everything but its hash) chained to ``previous``."""
-    return hashlib.sha256(f"{previous}\n{line}".encode("utf-8")).hexdigest()
+    return sha256(f"{previous}\n{line}".encode("utf-8")).hexdigest()
 
 
 def seal(lines: Sequence[str]) -> str:
     """Return the seal of the sections pbd writes besides the board and the log (16 hex digits)."""
-    return hashlib.sha256(("pbd-seal-v2\n" + "\n".join(lines)).encode("utf-8")).hexdigest()[:16]
+    return sha256(("pbd-seal-v2\n" + "\n".join(lines)).encode("utf-8")).hexdigest()[:16]
 
 
 def entry_mac(seed: bytes, previous: str, body: str) -> str:
     """Return the writer's MAC of a log entry (its ``body`` with its seal, chained to ``previous``)."""
-    key = hmac.new(seed, b"pbd-log-mac-v2", hashlib.sha256).digest()
-    return hmac.new(key, f"{previous}\n{body}".encode("utf-8"), hashlib.sha256).hexdigest()[:16]
+    key = hmac_sha256(seed, b"pbd-log-mac-v2")
+    return hmac_sha256(key, f"{previous}\n{body}".encode("utf-8")).hex()[:16]

@@ -284,12 +284,12 @@ def observe(game, state, text: str, from_start: bool, parse=None) -> list[str]:
 
 def _verified_marker(text: str) -> str:
     """Return the path of the marker saying this machine replayed a board with exactly ``text`` and found it clean."""
-    import hashlib
     import os
 
     from pbd import cache
+    from pbd.digest import hexdigest
 
-    return os.path.join(cache.folder(), "verified", hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return os.path.join(cache.folder(), "verified", hexdigest(text.encode("utf-8")))
 
 
 def _verified(text: str) -> bool:
@@ -305,15 +305,11 @@ def _verified(text: str) -> bool:
 
 def _mark_verified(text: str) -> None:
     """Remember that a full replay of the board with this text found nothing (best effort: only saves time)."""
-    from pathlib import Path
-
     from pbd import cache, paths
 
     if not cache.writable():
         return
-    path = Path(_verified_marker(text))
     try:
-        paths.private_dir(path.parent)
-        paths.write_atomic(path, b"", mode=0o600)
+        paths.write_private(_verified_marker(text), b"")
     except OSError:
         pass

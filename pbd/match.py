@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from pathlib import Path
 
 from pbd import fairplay, games, paths, private
 from pbd.documents import Document, Snapshot, open_document
@@ -542,7 +541,7 @@ def _draw(game, state, svg_path: str) -> str:
     if not hasattr(game, "svg"):
         raise UsageError(f"{game.title} has no picture yet (--svg); `pbd show` prints the board as text")
     try:
-        paths.write_atomic(Path(svg_path), game.svg(state).encode("utf-8"))
+        paths.write_atomic(svg_path, game.svg(state).encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot write the picture to {svg_path}: {exc.strerror or exc}") from None
     return svg_path

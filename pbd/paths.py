@@ -1,4 +1,9 @@
-"""Where pbd keeps private state and finds its bundled templates and decks; safe file writes and locks."""
+"""Where pbd keeps private state and finds its bundled templates and decks; safe file writes and locks.
+
+Paths here are plain strings built with :mod:`os.path` (a :class:`~pathlib.Path` is accepted
+wherever a path is taken): every command passes through this module, and importing
+:mod:`pathlib` (with ``urllib.parse`` and ``ipaddress``) would cost each one about 5 ms.
+"""
 
 from __future__ import annotations
 
@@ -7,40 +12,51 @@ import sys
 import time
 from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-_PKG = Path(__file__).resolve().parent
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_PKG = os.path.dirname(os.path.realpath(__file__))
 
 #: How long a command waits for another pbd command holding the same lock (seconds).
 LOCK_WAIT = 15.0
 
 
-def home() -> Path:
+def home() -> str:
     """Return PBD_HOME, the private state folder (created on demand by writers)."""
     return _home(os.environ.get("PBD_HOME"))
 
 
 @lru_cache(maxsize=8)
-def _home(env: str | None) -> Path:
+def _home(env: str | None) -> str:
     if env:
-        return Path(env).expanduser()
+        return os.path.expanduser(env)
+    user = os.path.expanduser("~")
     if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
+        base = os.environ.get("APPDATA", os.path.join(user, "AppData", "Roaming"))
     elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
+        base = os.path.join(user, "Library", "Application Support")
     else:
-        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
-    return base / "pbd"
+        base = os.environ.get("XDG_DATA_HOME", os.path.join(user, ".local", "share"))
+    return os.path.join(base, "pbd")
 
 
-def resource_dir(name: str) -> Path:
-    """Return the bundled ``templates`` or ``decks`` folder.
+def resource(name: str, *parts: str) -> str:
+    """Return a path inside the bundled ``templates`` or ``decks`` folder (``parts`` joined on).
 
     In a wheel they are installed inside the package; in a source checkout
     (editable install) they stay at the top level beside ``pbd/``.
     """
-    inside = _PKG / name
-    return inside if inside.is_dir() else _PKG.parent / name
+    inside = os.path.join(_PKG, name)
+    return os.path.join(inside if os.path.isdir(inside) else os.path.join(os.path.dirname(_PKG), name), *parts)
+
+
+def resource_dir(name: str) -> Path:
+    """Return the bundled ``templates`` or ``decks`` folder as a :class:`~pathlib.Path` (see :func:`resource`)."""
+    from pathlib import Path
+
+    return Path(resource(name))
 
 
 def shared_mode() -> int:
@@ -50,7 +66,7 @@ def shared_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+def write_atomic(path: str | Path, data: bytes, mode: int | None = None) -> None:
     """Replace ``path`` with ``data`` all at once (temp file, fsync, rename); never half-written.
 
     ``mode`` sets the permissions (0o600 for secrets); by default an existing file keeps
@@ -59,11 +75,11 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
 
     :raises OSError: the file cannot be written; whatever was there is left as it was.
     """
-    path = Path(os.path.realpath(path))
+    path = os.path.realpath(path)
     fd, tmp = _temp_file(path)
     try:
         if mode is None:
-            mode = path.stat().st_mode & 0o777 if path.exists() else shared_mode()
+            mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else shared_mode()
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -79,7 +95,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
 _TEMP_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
-def _temp_file(path: Path) -> tuple[int, str]:
+def _temp_file(path: str) -> tuple[int, str]:
     """Create and open a new file beside ``path``, readable by its owner only (as ``tempfile.mkstemp``).
 
     Not ``tempfile`` itself: importing it (with shutil and random) costs a command more than the write.
@@ -87,7 +103,8 @@ def _temp_file(path: Path) -> tuple[int, str]:
     :raises OSError: no file can be created there.
     """
     for _ in range(100):
-        tmp = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        folder, name = os.path.split(path)
+        tmp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp")
         try:
             return os.open(tmp, _TEMP_FLAGS, 0o600), tmp
         except FileExistsError:
@@ -95,31 +112,39 @@ def _temp_file(path: Path) -> tuple[int, str]:
     raise FileExistsError(f"no unused temporary name beside {path}")
 
 
-def private_dir(path: Path) -> Path:
+def private_dir(path: str | Path) -> str:
     """Create ``path`` and every missing folder up to PBD_HOME with owner-only permissions (0700).
 
     :raises OSError: it cannot be created.
     """
-    root = home()
+    path = os.path.abspath(path)
+    root = os.path.abspath(home())
     missing = []
-    for folder in [path, *path.parents]:
-        if folder.exists():
-            break
+    folder = path
+    while not os.path.exists(folder):
         missing.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     for folder in reversed(missing):
-        ours = folder == root or root in folder.parents
-        folder.mkdir(mode=0o700 if ours else 0o777, exist_ok=True)
+        ours = folder == root or folder.startswith(os.path.join(root, ""))
+        try:
+            os.mkdir(folder, 0o700 if ours else 0o777)
+        except FileExistsError:
+            if not os.path.isdir(folder):
+                raise
         if ours:
             os.chmod(folder, 0o700)  # mkdir's mode is cut by the umask
     return path
 
 
-def write_private(path: Path, data: bytes) -> None:
+def write_private(path: str | Path, data: bytes) -> None:
     """Write a secret file (mode 0600) atomically, creating its private folders (0700) if needed.
 
     :raises OSError: it cannot be written.
     """
-    private_dir(path.parent)
+    private_dir(os.path.dirname(os.path.abspath(path)))
     write_atomic(path, data, mode=0o600)
 
 
@@ -145,7 +170,7 @@ def _try_lock(fd: int) -> bool:
 
 
 @contextmanager
-def locked(path: Path, wait: float | None = None):
+def locked(path: str | Path, wait: float | None = None):
     """Hold an exclusive lock named by the file ``path`` for the block (created, and removed after).
 
     The lock is an OS lock (``flock``, ``msvcrt.locking`` on Windows) on that file, so a
@@ -176,7 +201,7 @@ def locked(path: Path, wait: float | None = None):
         os.close(fd)
 
 
-def _same_file(fd: int, path: Path) -> bool:
+def _same_file(fd: int, path: str | Path) -> bool:
     try:
         return os.path.samestat(os.fstat(fd), os.stat(path))
     except OSError:

@@ -9,6 +9,8 @@ everything under PBD_HOME stay byte-for-byte as they were.
 
 from __future__ import annotations
 
+import os
+
 from pbd import fairplay_checks, private
 from pbd.documents import open_document
 from pbd.errors import UsageError
@@ -70,7 +72,7 @@ def _preview(doc_spec: str, player: str, notation: str) -> Result:
     game, state = turn.game, turn.state
     turn.name = name = match._seat(game, state, player)
     meta = state.meta
-    if private._pending_file(meta.match_id, name).exists():
+    if os.path.exists(private._pending_file(meta.match_id, name)):
         raise UsageError("an earlier pbd command of yours was interrupted and is not settled yet",
                          hint="run pbd hand DOC (it settles it), then preview again")
     sec = private.load(meta.match_id, name)

@@ -13,39 +13,54 @@ not -> the staged state is dropped.  Either way the document and the private sta
 
 from __future__ import annotations
 
+import os
 import re
 from contextlib import contextmanager
-from pathlib import Path
-from urllib.parse import quote
 
 from pbd import paths
 from pbd.errors import BackendError, ConflictError, UsageError
 from pbd.games.base import Secrets
 
 
-def _folder(match_id: str) -> Path:
-    if not re.fullmatch(r"[0-9a-f]{4,32}", match_id or ""):
+def _folder(match_id: str) -> str:
+    if not (match_id and 4 <= len(match_id) <= 32 and match_id.strip("0123456789abcdef") == ""):
         raise UsageError(f"{match_id!r} is not a match id")
-    return paths.home() / "matches" / match_id
+    return os.path.join(paths.home(), "matches", match_id)
+
+
+#: the bytes :func:`urllib.parse.quote` leaves as they are with ``safe=""``
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~")
 
 
 def _stem(player: str) -> str:
-    return quote(player.casefold(), safe="") or "_"
+    """Return the file name stem of ``player``: the casefolded name percent-encoded (``urllib.parse.quote(name, safe="")``).
+
+    Written out rather than imported: ``urllib.parse`` (with ``ipaddress``) would cost every command.
+    """
+    return "".join(chr(b) if b in _UNRESERVED else f"%{b:02X}" for b in player.casefold().encode("utf-8")) or "_"
 
 
-def _file(match_id: str, player: str) -> Path:
-    path = _folder(match_id) / f"{_stem(player)}.json"
-    legacy = _folder(match_id) / ((re.sub(r"[^\w.-]+", "_", player.casefold()) or "_") + ".json")
-    return legacy if not path.exists() and legacy != path and legacy.exists() else path
+def _file(match_id: str, player: str) -> str:
+    """Return the file of ``player``'s private state (under the name an older pbd gave it, if only that exists)."""
+    path = os.path.join(_folder(match_id), f"{_stem(player)}.json")
+    if os.path.exists(path):
+        return path
+    legacy = os.path.join(_folder(match_id), (re.sub(r"[^\w.-]+", "_", player.casefold()) or "_") + ".json")
+    return legacy if os.path.exists(legacy) else path
 
 
-def _pending_file(match_id: str, player: str) -> Path:
-    return _folder(match_id) / f"{_stem(player)}.pending.json"
+def _pending_file(match_id: str, player: str) -> str:
+    return os.path.join(_folder(match_id), f"{_stem(player)}.pending.json")
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
 
 
 def exists(match_id: str, player: str) -> bool:
     """Return True if we hold ``player``'s secrets for this match."""
-    return _file(match_id, player).exists()
+    return os.path.exists(_file(match_id, player))
 
 
 @contextmanager
@@ -58,7 +73,7 @@ def lock(match_id: str, player: str):
     folder = _folder(match_id)
     try:
         paths.private_dir(folder)
-        with paths.locked(folder / f"{_stem(player)}.lock"):
+        with paths.locked(os.path.join(folder, f"{_stem(player)}.lock")):
             yield
     except TimeoutError:
         raise ConflictError(f"another pbd command for {player} in match {match_id} is still running",
@@ -77,18 +92,19 @@ def load(match_id: str, player: str) -> Secrets:
 
     path = _file(match_id, player)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(_read_text(path))
     except FileNotFoundError:
         raise UsageError(
             f"this machine holds no private state for {player!r} in match {match_id}",
-            hint=f"run pbd as the player who created or joined the match (looked in {path.parent})") from None
+            hint=f"run pbd as the player who created or joined the match (looked in {os.path.dirname(path)})"
+        ) from None
     except (OSError, ValueError) as exc:
         raise BackendError(f"private state {path} is unreadable: {exc}") from None
     if isinstance(data, dict) and "hand_doc" in data:  # kept in the player's own Google Doc
         from pbd import handdoc
 
         data = handdoc.load(data["hand_doc"])
-    return _secrets(data, str(path))
+    return _secrets(data, path)
 
 
 def _secrets(data, where: str) -> Secrets:
@@ -135,7 +151,7 @@ def commit(sec: Secrets) -> None:
 def unstage(match_id: str, player: str) -> None:
     """Drop the pending private state (its document write did not happen)."""
     try:
-        _pending_file(match_id, player).unlink()
+        os.unlink(_pending_file(match_id, player))
     except FileNotFoundError:
         pass
     except OSError as exc:
@@ -154,7 +170,7 @@ def recover(match_id: str, player: str, log_hashes: list[str]) -> str | None:
 
     path = _pending_file(match_id, player)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(_read_text(path))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -165,7 +181,7 @@ def recover(match_id: str, player: str, log_hashes: list[str]) -> str | None:
     except (KeyError, TypeError, ValueError) as exc:
         raise BackendError(f"pending private state {path} is damaged ({exc})") from None
     if landed:
-        commit(_secrets(data.get("state"), str(path)))
+        commit(_secrets(data.get("state"), path))
         return "adopted"
     unstage(match_id, player)
     return "dropped"
@@ -185,18 +201,18 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
     _write_json(_file(match_id, player), {"hand_doc": spec})
 
 
-def _hand_doc(path: Path) -> str | None:
+def _hand_doc(path: str) -> str | None:
     """Return the hand document a private-state file points to, if it is such a pointer."""
     import json
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(_read_text(path))
     except (OSError, ValueError):
         return None
     return data.get("hand_doc") if isinstance(data, dict) else None
 
 
-def _write_json(path: Path, data: dict) -> None:
+def _write_json(path: str, data: dict) -> None:
     import json
 
     try:

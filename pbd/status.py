@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 from pbd import paths, private
 from pbd.errors import BackendError, PbdError, UsageError
@@ -22,14 +21,15 @@ REGISTRY = "my-matches"
 
 # -- the registry --------------------------------------------------------------------------
 
-def _path() -> Path:
-    return paths.home() / REGISTRY
+def _path() -> str:
+    return os.path.join(paths.home(), REGISTRY)
 
 
 def _read() -> dict:
     """Return the registry (empty if there is none or it is damaged: it is only a convenience)."""
     try:
-        data = json.loads(_path().read_text(encoding="utf-8"))
+        with open(_path(), encoding="utf-8") as fh:
+            data = json.loads(fh.read())
     except (OSError, ValueError):
         return {"matches": []}
     if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
@@ -45,7 +45,7 @@ def _update(change) -> None:
     """
     try:
         paths.private_dir(paths.home())
-        with paths.locked(paths.home() / ".my-matches.lock"):
+        with paths.locked(os.path.join(paths.home(), ".my-matches.lock")):
             data = _read()
             change(data)
             paths.write_private(_path(), json.dumps(data, indent=1).encode("utf-8"))

@@ -6,13 +6,13 @@ does not load the deck-list machinery.
 
 from __future__ import annotations
 
+import os
 import stat
-from pathlib import Path
 
 from pbd.errors import DeckFormatError
 
 
-def read_text_file(path: Path, what: str, limit: int = 1_000_000) -> str:
+def read_text_file(path: str | os.PathLike, what: str, limit: int = 1_000_000) -> str:
     """Return a deck list's or catalogue's text, refusing what is not a small UTF-8 regular file.
 
     Errors name the file and what is wrong, never its contents.
@@ -20,7 +20,7 @@ def read_text_file(path: Path, what: str, limit: int = 1_000_000) -> str:
     :raises DeckFormatError: missing, not a regular file, too large, or not UTF-8 text.
     """
     try:
-        info = Path(path).stat()
+        info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             raise DeckFormatError(f"not a {what} file (a folder, device or pipe)", source=str(path))
         if info.st_size > limit:

@@ -173,7 +173,7 @@ class LostAnswer(LocalDocument):
             self.lost += 1
             if self.lands:
                 super().write(text, base, styles)
-            self.path.write_text(self.edit(self.path.read_text()))
+            Path(self.path).write_text(self.edit(Path(self.path).read_text()))
             raise WriteUncertain(f"{self.label}: the answer to the write was lost")
         return super().write(text, base, styles)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pbd import match as pipeline
@@ -49,7 +51,7 @@ class OpponentEditsAfterRead(LocalDocument):
         snap = super().read()
         self.reads += 1
         if self.reads == 1:
-            self.path.write_text(self.edit(self.path.read_text()))
+            Path(self.path).write_text(self.edit(Path(self.path).read_text()))
         return snap
 
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _run(code: str) -> str:
@@ -28,3 +30,45 @@ def test_the_gmp_stand_in_is_gone_once_gmpy2_is_loaded():
     got = _run("import sys\nfrom pbd.table import group\nimport importlib.metadata as m\n"
                "print(hasattr(m, 'entry_points'), hasattr(m, 'distributions'))")
     assert got == "True True"
+
+
+def test_a_cnc_show_and_move_load_neither_openssl_nor_pathlib(tmp_path):
+    """Both would cost every command about 5 ms: pbd hashes with CPython's own SHA-256 and builds paths with os.path."""
+    import os
+
+    doc, env = tmp_path / "m.txt", {**os.environ, "PBD_HOME": str(tmp_path / "home")}
+    for who, extra in (("Ann", ["--deck", "forces-of-justice", "--seed", "a"]), ("Ben", [])):
+        args = ["new", "cnc", str(doc), *extra] if who == "Ann" else ["join", str(doc), "--deck",
+                                                                      "forces-of-corruption", "--seed", "b"]
+        subprocess.run([sys.executable, "-m", "pbd", *args, "--as", who], env=env, check=True, capture_output=True)
+    probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
+             "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+             "print('LOADED', sorted(m for m in sys.modules if m in ('hashlib', '_hashlib', 'hmac', 'pathlib', "
+             "'urllib.parse')))")
+    for args in (["show", str(doc)], ["move", str(doc), "--as", "Ann", "draw"], ["show", str(doc)]):
+        out = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True)
+        assert "LOADED []" in out.stdout, (args, out.stdout, out.stderr[-500:])
+
+
+@pytest.mark.parametrize("data", [b"", b"abc", bytes(range(256)) * 300])
+def test_pbds_sha256_gives_hashlibs_digests(data):
+    import hashlib
+
+    from pbd.digest import hexdigest, sha256
+
+    assert hexdigest(data) == hashlib.sha256(data).hexdigest()
+    state = sha256(data[:7])
+    twin = state.copy()
+    state.update(data[7:])
+    assert state.digest() == hashlib.sha256(data).digest() and twin.digest() == hashlib.sha256(data[:7]).digest()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_a_private_state_file_is_named_as_urllib_parse_quote_named_it(name):
+    """The name is percent-encoded without importing urllib.parse; an existing player's file keeps its name."""
+    from urllib.parse import quote
+
+    from pbd import private
+
+    assert private._stem(name) == (quote(name.casefold(), safe="") or "_")

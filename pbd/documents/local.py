@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
-from pathlib import Path
 
+from pbd.digest import hexdigest
 from pbd.documents import Snapshot
 from pbd.errors import BackendError, ConflictError, DocumentFormatError, StaleRevision
 from pbd.paths import locked, write_atomic
@@ -25,12 +24,12 @@ class LocalDocument:
     """
 
     def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
+        self.path = os.fspath(path)
         self.label = str(path)
 
     def exists(self) -> bool:
         """Return True if the file exists and is not empty."""
-        return self.path.exists() and self.path.stat().st_size > 0
+        return os.path.exists(self.path) and os.stat(self.path).st_size > 0
 
     def read(self) -> Snapshot:
         """Return the file's text and the SHA-256 of its bytes.
@@ -43,7 +42,7 @@ class LocalDocument:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise DocumentFormatError(f"not UTF-8 text (byte {exc.start})", source=self.label) from None
-        return Snapshot(text.replace("\r\n", "\n"), _digest(data))
+        return Snapshot(text.replace("\r\n", "\n"), hexdigest(data))
 
     def write(self, text: str, base: Snapshot | None, styles=None) -> Snapshot:
         """Atomically replace the file (temp file + rename) if it still hashes to ``base``, under the lock.
@@ -56,9 +55,10 @@ class LocalDocument:
         :raises BackendError: the file could not be written; it is left as it was.
         """
         data = text.encode("utf-8")
-        target = Path(os.path.realpath(self.path))
+        target = os.path.realpath(self.path)
+        folder, name = os.path.split(target)
         try:
-            with locked(target.parent / f".{target.name}.pbd-lock"):
+            with locked(os.path.join(folder, f".{name}.pbd-lock")):
                 self._check(base)
                 write_atomic(target, data)
         except TimeoutError:
@@ -66,20 +66,20 @@ class LocalDocument:
                                 hint="try again in a moment") from None
         except OSError as exc:
             raise BackendError(f"cannot write {self.label}: {exc.strerror or exc}") from None
-        return Snapshot(text, _digest(data))
+        return Snapshot(text, hexdigest(data))
 
     def _check(self, base: Snapshot | None) -> None:
         if base is None:
             if self.exists():
                 raise StaleRevision(f"{self.label} already exists")
-        elif not self.path.exists():
+        elif not os.path.exists(self.path):
             raise StaleRevision(f"{self.label} was removed since it was read")
-        elif _digest(self._read_bytes()) != base.revision:
+        elif hexdigest(self._read_bytes()) != base.revision:
             raise StaleRevision(f"{self.label} changed since it was read (someone else edited it)")
 
     def _read_bytes(self) -> bytes:
         try:
-            info = self.path.stat()
+            info = os.stat(self.path)
             if stat.S_ISDIR(info.st_mode):
                 raise BackendError(f"{self.label} is a folder, not a document")
             if not stat.S_ISREG(info.st_mode):
@@ -94,6 +94,3 @@ class LocalDocument:
         except OSError as exc:
             raise BackendError(f"cannot read {self.label}: {exc.strerror or exc}") from None
 
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

@@ -220,7 +220,7 @@ def bundled_names() -> list[str]:
 
 
 def _store() -> Path:
-    return paths.home() / "catalogues" / "boystown"
+    return Path(paths.home()) / "catalogues" / "boystown"
 
 
 _CACHE: dict[str, Catalogue] = {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import os
 import re
-from pathlib import Path
 from functools import lru_cache
 
 from pbd import fairplay, paths
@@ -48,7 +47,11 @@ def _for_home(home_env: str | None) -> Catalogue:
 def _merged(folder: str, stamp: int | None) -> Catalogue:
     """Return the merged catalogue for a folder as it was at ``stamp`` (its modification time)."""
     bundled = bundled_catalogue()
-    files = sorted(Path(folder).glob("*.toml")) if stamp is not None else []
+    try:
+        names = os.listdir(folder) if stamp is not None else []
+    except OSError:     # not a folder after all: no catalogues of the player's own
+        names = []
+    files = sorted(os.path.join(folder, name) for name in names if name.endswith(".toml"))
     if not files:       # the common case: the bundled cards, their lookups shared rather than built again
         merged = copy.copy(bundled)
         merged.source = "bundled"
@@ -603,13 +606,13 @@ def _take_returned(state: State, player: str) -> None:
 def _install_catalogue(deck) -> None:
     """Keep a player's own catalogue under PBD_HOME/catalogues so later commands know its cards."""
     if deck.catalogue_path:
-        source = Path(deck.catalogue_path)
-        folder = paths.home() / "catalogues"
+        source = deck.catalogue_path
+        folder = os.path.join(paths.home(), "catalogues")
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
             import shutil
 
-            shutil.copyfile(source, folder / source.name)
+            shutil.copyfile(source, os.path.join(folder, os.path.basename(source)))
             _merged.cache_clear()
             _for_home.cache_clear()
             _PLAYED.forget()

@@ -42,8 +42,8 @@ with an explicit ``adjust`` move.
 
 from __future__ import annotations
 
+import os
 from functools import cache, lru_cache
-from pathlib import Path
 
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
 from pbd.record import FrozenRecord, Record
@@ -243,7 +243,7 @@ def match_name(name: str, names: list[str], kind: str = "card") -> str:
 MAX_CARDS = 5000
 
 
-def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
+def load_catalogue(path: str | os.PathLike, require_porter: bool = True) -> Catalogue:
     """Return the catalogue in a TOML file, validated against the schema above.
 
     ``require_porter=False`` accepts a partial catalogue (a player's own cards, merged
@@ -254,17 +254,17 @@ def load_catalogue(path: str | Path, require_porter: bool = True) -> Catalogue:
     from pbd import cache
     from pbd.textfile import read_text_file
 
-    path = Path(path)
-    if not path.exists():
-        raise DeckFormatError("catalogue not found", source=str(path))
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise DeckFormatError("catalogue not found", source=path)
     text = read_text_file(path, "catalogue")
     cards = cache.cached(f"cnc-catalogue{'' if require_porter else '-partial'}", str(path), text.encode("utf-8"),
                          lambda: _parse_catalogue(text, path, require_porter),
                          (Card, Attack, Ability, FrozenDict), dict)
-    return Catalogue(cards, str(path))
+    return Catalogue(cards, path)
 
 
-def _parse_catalogue(text: str, path: Path, require_porter: bool) -> dict[str, Card]:
+def _parse_catalogue(text: str, path: str, require_porter: bool) -> dict[str, Card]:
     """Return the cards of a catalogue file's text, validated (see :func:`load_catalogue`).
 
     :raises DeckFormatError: not TOML (or nested too deep, or a non-finite number), or a card breaks the schema.
@@ -278,7 +278,7 @@ def _parse_catalogue(text: str, path: Path, require_porter: bool) -> dict[str, C
         raise DeckFormatError(f"'card' must be a list of at most {MAX_CARDS} [[card]] tables", source=str(path))
     for i, raw in enumerate(rows, 1):
         try:
-            card = _card(raw, f"{path.name}: card #{i}")
+            card = _card(raw, f"{os.path.basename(path)}: card #{i}")
         except (ValueError, TypeError, OverflowError, AttributeError) as exc:
             raise DeckFormatError(f"card #{i}: a value of the wrong kind ({str(exc)[:80]})", source=str(path)) from None
         if card.name in cards:
@@ -292,9 +292,9 @@ def _parse_catalogue(text: str, path: Path, require_porter: bool) -> dict[str, C
 @cache
 def bundled_catalogue() -> Catalogue:
     """Return the catalogue shipped in decks/cnc/catalogue.toml."""
-    from pbd.paths import resource_dir
+    from pbd.paths import resource
 
-    return load_catalogue(resource_dir("decks") / "cnc" / "catalogue.toml")
+    return load_catalogue(resource("decks", "cnc", "catalogue.toml"))
 
 
 def _card(raw: dict, where: str) -> Card:
