@@ -558,7 +558,8 @@ def main() -> None:
     gc.freeze()
     gc.enable()
     try:
-        attach_completion(cli)
+        if os.environ.get("_PBD_COMPLETE"):     # the shell asks for completions (click's variable for "pbd")
+            attach_completion(cli)
         cli.main(prog_name="pbd")
     except KeyboardInterrupt:
         click.echo("pbd: interrupted. If it was writing, your next pbd command on this match finds out whether "

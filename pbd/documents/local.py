@@ -38,8 +38,9 @@ class LocalDocument:
         :raises DocumentFormatError: the file is not UTF-8 text.
         """
         data = self._read_bytes()
+        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0   # dropped, as the "utf-8-sig" codec would (not loaded)
         try:
-            text = data.decode("utf-8-sig")
+            text = data[bom:].decode("utf-8")
         except UnicodeDecodeError as exc:
             raise DocumentFormatError(f"not UTF-8 text (byte {exc.start})", source=self.label) from None
         return Snapshot(text.replace("\r\n", "\n"), hexdigest(data))
