@@ -17,14 +17,18 @@ resolving them against a catalogue, and the construction rules, belong to each g
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbd.errors import DeckFormatError
-from pbd.paths import resource_dir
+from pbd.paths import resource, resource_dir
+from pbd.record import Record
 from pbd.regex import pattern
 from pbd.textfile import read_text_file  # noqa: F401  (read_text_file stays importable from here)
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: the most copies one shorthand line may ask for (a guard against "99999999x Nill")
 MAX_SHORTHAND = 999
@@ -38,17 +42,27 @@ EXPECTED = ("expected '12. Card name', '3x Card name', 'Porter: NAME', 'Catalogu
             "a '# comment' or a blank line")
 
 
-@dataclass
-class DeckList:
+class DeckList(Record):
     """A parsed deck list: card names as written, in position order 1..N."""
 
     title: str
     porter: str | None
     cards: list[str]
-    source: str = ""
-    catalogue: str | None = None
+    source: str
+    catalogue: str | None
     #: the line of the list each card came from (same order as ``cards``)
-    lines: list[int] = field(default_factory=list)
+    lines: list[int]
+
+    FIELDS = ("title", "porter", "cards", "source", "catalogue", "lines")
+
+    def __init__(self, title: str, porter: str | None, cards: list[str], source: str = "", catalogue: str | None = None,
+                 lines: list[int] | None = None):
+        self.title = title
+        self.porter = porter
+        self.cards = cards
+        self.source = source
+        self.catalogue = catalogue
+        self.lines = [] if lines is None else lines
 
     def line_of(self, position: int) -> int | None:
         """Return the source line of the card at 1-based ``position`` (None if unknown)."""
@@ -123,7 +137,7 @@ def parse_deck_list(text: str, source: str = "") -> DeckList:
         raise fail(lineno, f"cannot read {shown!r}; {EXPECTED}")
 
     return DeckList(
-        title=title if title else (Path(source).stem if source else ""),
+        title=title if title else (os.path.splitext(os.path.basename(source))[0] if source else ""),
         porter=porter[0] if porter else None,
         cards=cards,
         source=source,
@@ -157,6 +171,8 @@ def _span(a: int, b: int) -> str:
 
 def _relative_to(path: str, source: str) -> str:
     """Return ``path`` resolved against the folder of the deck file ``source``."""
+    from pathlib import Path
+
     p = Path(path).expanduser()
     if p.is_absolute() or not source:
         return str(p)
@@ -182,6 +198,8 @@ def find_deck(spec: str, game: str) -> Path:
     :raises DeckFormatError: no such file and no bundled deck of that name (the bundled
         names are listed, with the closest first).
     """
+    from pathlib import Path
+
     path = Path(spec).expanduser()
     if path.is_file():
         return path
@@ -210,7 +228,8 @@ def read_deck_list(path: str | Path) -> DeckList:
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
     except FileNotFoundError:
         raise DeckFormatError("deck list file not found", source=source) from None
     except IsADirectoryError:
@@ -237,14 +256,14 @@ HASH_NAME = pattern(r"sha256-[0-9a-f]{16}")
 _BUNDLED_NAME = pattern(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?:\.(?:txt|toml))?")
 
 
-def installed_dir() -> Path:
+def installed_dir() -> str:
     """Return PBD_HOME/catalogues, where ``pbd catalogue add`` keeps files under their content hash."""
     from pbd.paths import home
 
-    return Path(home()) / "catalogues"
+    return os.path.join(home(), "catalogues")
 
 
-def document_file(spec: str, game: str, suffixes: tuple[str, ...] = (".txt", ".toml")) -> Path:
+def document_file(spec: str, game: str, suffixes: tuple[str, ...] = (".txt", ".toml")) -> str:
     """Return the file a match document names as its deck or catalogue: bundled, or installed by hash.
 
     The document is shared (anyone with the link can edit it), so what it names is never
@@ -255,14 +274,13 @@ def document_file(spec: str, game: str, suffixes: tuple[str, ...] = (".txt", ".t
     """
     if HASH_NAME.fullmatch(spec):
         for suffix in suffixes:
-            if (path := installed_dir() / f"{spec}{suffix}").is_file():
+            if os.path.isfile(path := os.path.join(installed_dir(), f"{spec}{suffix}")):
                 return path
         raise DeckFormatError(f"the document uses the catalogue or deck {spec}, which is not installed here "
                               "(get the file from your opponent and run: pbd catalogue add FILE)")
     if _BUNDLED_NAME.fullmatch(spec):
-        folder = resource_dir("decks") / game
-        for path in (folder / spec, *(folder / f"{spec}{suffix}" for suffix in suffixes)):
-            if path.is_file():
+        for name in (spec, *(f"{spec}{suffix}" for suffix in suffixes)):
+            if os.path.isfile(path := resource("decks", game, name)):
                 return path
     shown = spec if len(spec) <= 40 else spec[:40] + "…"
     raise DeckFormatError(f"the document names {shown!r} as its deck or catalogue, which is neither bundled nor "
@@ -282,7 +300,7 @@ def install(text: str, suffix: str) -> str:
     data = text.encode("utf-8")
     name = "sha256-" + hexdigest(data)[:16]
     try:
-        write_private(installed_dir() / f"{name}{suffix}", data)
+        write_private(os.path.join(installed_dir(), f"{name}{suffix}"), data)
     except OSError as exc:
         raise DeckFormatError(f"cannot install into {installed_dir()}: {exc.strerror or exc}") from None
     return name

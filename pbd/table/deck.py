@@ -47,10 +47,10 @@ others; anyone who reads a player's private state reads their hand.
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from pbd import fairplay
+from pbd.digest import hexdigest
 from pbd.errors import DocumentFormatError
 from pbd.record import Record
 from pbd.regex import pattern
@@ -814,7 +814,7 @@ def _table(match_id: str, cards: tuple[str, ...]) -> dict[int, int]:
 
 
 def _tag(value: int) -> str:
-    return hashlib.sha256(value.to_bytes(group.BYTES, "big")).hexdigest()[:16]
+    return hexdigest(value.to_bytes(group.BYTES, "big"))[:16]
 
 
 def _initial_order(gen: Gen) -> list[int]:

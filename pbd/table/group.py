@@ -34,17 +34,20 @@ verifying two 512-bit and two 128-bit ones.
 dependency for this reason: about 5x faster exponentiation and 35x faster Legendre
 symbols than CPython's own integers, which is felt on every deal and draw at six seats).
 Where ``gmpy2`` cannot be imported, CPython's ``pow`` and a binary Jacobi algorithm give
-the same numbers, more slowly (:data:`FAST` says which is in use).
+the same numbers, more slowly (:data:`FAST` says which is in use).  Both are chosen on first
+use (:func:`_load_arithmetic`), not on import: showing a board does no arithmetic, and loading
+GMP would cost it a few milliseconds.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
+import binascii
 import os
 import sys
 from functools import lru_cache
+
+from pbd.digest import sha256
+from pbd.fairplay import hmac_sha256
 
 
 def _import_gmpy2():
@@ -90,8 +93,6 @@ def _import_gmpy2():
     return gmpy2
 
 
-_gmpy2 = _import_gmpy2()
-
 #: RFC 3526 group 14: the 2048-bit MODP safe prime P = 2Q + 1.
 P = int(
     "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
@@ -114,8 +115,21 @@ RESPONSE_LIMIT = 1 << (NONCE_BITS + 1)
 
 Proof = tuple[int, int]
 
-#: True when the group's arithmetic runs on GMP.
-FAST = _gmpy2 is not None
+def _load_arithmetic() -> None:
+    """Choose the arithmetic (GMP where installed) and set :data:`FAST`, ``_gmpy2``, ``_pow`` and ``_symbol``."""
+    global _gmpy2, FAST, _pow, _symbol
+    _gmpy2 = _import_gmpy2()
+    #: True when the group's arithmetic runs on GMP.
+    FAST = _gmpy2 is not None
+    _pow, _symbol = (_gmp_pow, _gmp_legendre) if FAST else (_pure_pow, _pure_legendre)
+
+
+def __getattr__(name: str):
+    """Give ``FAST`` and ``_gmpy2`` (PEP 562): asking for them loads the arithmetic."""
+    if name in ("FAST", "_gmpy2"):
+        _load_arithmetic()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _pure_pow(x: int, e: int, m: int) -> int:
@@ -126,7 +140,20 @@ def _gmp_pow(x: int, e: int, m: int) -> int:
     return int(_gmpy2.powmod(x, e, m))
 
 
-_pow = _gmp_pow if FAST else _pure_pow
+def _gmp_legendre(a: int) -> int:
+    return int(_gmpy2.legendre(a, P))
+
+
+def _pow(x: int, e: int, m: int) -> int:
+    """Return ``x^e mod m`` (the first call chooses the arithmetic, which then takes this name)."""
+    _load_arithmetic()
+    return _pow(x, e, m)
+
+
+def _symbol(a: int) -> int:
+    """Return the Legendre symbol (a/P) (the first call chooses the arithmetic, which then takes this name)."""
+    _load_arithmetic()
+    return _symbol(a)
 
 
 def is_member(x: int) -> bool:
@@ -137,7 +164,7 @@ def is_member(x: int) -> bool:
 @lru_cache(maxsize=8192)
 def _legendre(a: int) -> int:
     """Return the Legendre symbol (a/P): GMP's where available, else :func:`_pure_legendre`."""
-    return int(_gmpy2.legendre(a, P)) if FAST else _pure_legendre(a)
+    return _symbol(a)
 
 
 def _pure_legendre(a: int) -> int:
@@ -158,7 +185,7 @@ def _pure_legendre(a: int) -> int:
 
 def derive_key(seed: bytes, label: str) -> int:
     """Return a secret locking exponent (256 bits, never 0 or 1) derived from a seat's seed and ``label``."""
-    raw = hmac.new(seed, f"pbd-table-key|{label}".encode(), hashlib.sha256).digest()
+    raw = hmac_sha256(seed, f"pbd-table-key|{label}".encode())
     return 2 + int.from_bytes(raw, "big") % ((1 << KEY_BITS) - 2)
 
 
@@ -169,6 +196,8 @@ def public_key(k: int) -> int:
 
 def code(label: str) -> int:
     """Return the public code of a card: a hashed square modulo P (never 0 or 1)."""
+    import hashlib     # SHAKE-256 is OpenSSL's: loaded by the deal, not by every command
+
     raw = hashlib.shake_256(f"pbd-table-card|{label}".encode()).digest(BYTES + 16)
     return _pow(max(int.from_bytes(raw, "big") % P, 2), 2, P)
 
@@ -197,7 +226,7 @@ def product(values) -> int:
 
 
 def _challenge(y: int, base: int, result: int, a: int, b: int, context: str) -> int:
-    h = hashlib.sha256(b"pbd-table-dleq|" + context.encode())
+    h = sha256(b"pbd-table-dleq|" + context.encode())
     for v in (G, y, base, result, a, b):
         h.update(v.to_bytes(BYTES, "big"))
     return int.from_bytes(h.digest()[:CHALLENGE_BITS // 8], "big")
@@ -214,8 +243,7 @@ def prove(k: int, base: int, result: int, context: str = "") -> Proof:
     msg = b"|".join(v.to_bytes(BYTES, "big") for v in (base, result)) + context.encode()
     r = 0
     for block in range(NONCE_BITS // 256):
-        r = r << 256 | int.from_bytes(hmac.new(k.to_bytes(KEY_BITS // 8, "big"), msg + bytes([block]),
-                                               hashlib.sha256).digest(), "big")
+        r = r << 256 | int.from_bytes(hmac_sha256(k.to_bytes(KEY_BITS // 8, "big"), msg + bytes([block])), "big")
     e = _challenge(y, base, result, _pow(G, r, P), _pow(base, r, P), context)
     return e, r + e * k
 
@@ -233,9 +261,26 @@ def verify(y: int, base: int, result: int, proof: Proof, context: str = "") -> b
 
 # -- compact text forms -----------------------------------------------------------------------
 
+#: URL-safe base64 (RFC 4648 section 5) from and to the standard alphabet that ``binascii`` speaks
+_TO_URLSAFE, _FROM_URLSAFE = bytes.maketrans(b"+/", b"-_"), bytes.maketrans(b"-_", b"+/")
+
+
+def _b64(data: bytes) -> str:
+    """Return ``data`` as unpadded URL-safe base64 (``base64.urlsafe_b64encode``, without loading ``base64``)."""
+    return binascii.b2a_base64(data, newline=False).translate(_TO_URLSAFE).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    """Return the bytes of unpadded URL-safe base64 ``text`` (as ``base64.urlsafe_b64decode`` would).
+
+    :raises ValueError: not ASCII, or not base64.
+    """
+    return binascii.a2b_base64((text + "=" * (-len(text) % 4)).encode("ascii").translate(_FROM_URLSAFE))
+
+
 def encode(value: int) -> str:
     """Return the text form of a group element (unpadded URL-safe base64, 342 characters)."""
-    return base64.urlsafe_b64encode(value.to_bytes(BYTES, "big")).decode().rstrip("=")
+    return _b64(value.to_bytes(BYTES, "big"))
 
 
 def decode(text: str) -> int:
@@ -246,7 +291,7 @@ def decode(text: str) -> int:
     if len(text) != ELEMENT_CHARS:
         raise ValueError(f"a number of the deck has {ELEMENT_CHARS} characters, this one {len(text)}")
     try:
-        value = int.from_bytes(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), "big")
+        value = int.from_bytes(_unb64(text), "big")
     except ValueError:
         raise ValueError("a number of the deck is damaged (not base64)") from None
     if not is_member(value):
@@ -256,7 +301,7 @@ def decode(text: str) -> int:
 
 
 def _b64int(value: int, size: int) -> str:
-    return base64.urlsafe_b64encode(value.to_bytes(size, "big")).decode().rstrip("=")
+    return _b64(value.to_bytes(size, "big"))
 
 
 def encode_proof(proof: Proof) -> str:
@@ -274,7 +319,7 @@ def decode_proof(text: str) -> Proof:
     if not dot or len(e_text) > 24 or len(s_text) > 96:
         raise ValueError("a proof looks like '<challenge>.<response>'")
     try:
-        e, s = (int.from_bytes(base64.urlsafe_b64decode(t + "=" * (-len(t) % 4)), "big") for t in (e_text, s_text))
+        e, s = (int.from_bytes(_unb64(t), "big") for t in (e_text, s_text))
     except ValueError:
         raise ValueError("a proof is damaged (not base64)") from None
     if e >= 1 << CHALLENGE_BITS or s >= RESPONSE_LIMIT:

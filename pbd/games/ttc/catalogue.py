@@ -33,17 +33,19 @@ all its cards.
 
 from __future__ import annotations
 
-import hashlib
+import os
 import re
 from functools import cached_property
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pbd import paths
-from pbd.decks import document_file, install, load_toml, read_text_file
+from pbd.digest import hexdigest
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
 from pbd.record import Record
 from pbd.regex import pattern
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SIDES = ("light", "dark")
 KINDS = ("battle", "army", "warrior")
@@ -253,25 +255,28 @@ def load_catalogue(spec: str | Path | None = None, from_document: bool = False) 
     :raises DeckFormatError: the file is missing, not TOML, or breaks the schema (every problem listed).
     """
     from pbd import cache
+    from pbd.decks import document_file
+    from pbd.textfile import read_text_file
 
     if from_document:
         path = document_file(str(spec or DEFAULT_CATALOGUE), "ttc", (".toml",))
     else:
         path = _resolve(spec or DEFAULT_CATALOGUE, ".toml")
     text = read_text_file(path, "catalogue")
-    cat = cache.cached("ttc-catalogue", str(path), text.encode("utf-8"), lambda: parse_catalogue(text, str(path)),
+    cat = cache.cached("ttc-catalogue", path, text.encode("utf-8"), lambda: parse_catalogue(text, path),
                        (Catalogue, Warrior, Item, Environment, Battle, Army, Levelled, Bonus), Catalogue)
-    cat.source = str(path)
+    cat.source = path
     return cat
 
 
-def _resolve(spec: str | Path, suffix: str) -> Path:
-    path = Path(spec).expanduser()
-    if path.exists():
+def _resolve(spec: str | Path, suffix: str) -> str:
+    """Return the file ``spec`` names: a path (``~`` expanded), else a bundled name (with or without ``suffix``)."""
+    path = os.path.normpath(os.path.expanduser(spec))
+    if os.path.exists(path):
         return path
     name = str(spec)
-    for cand in (bundled_dir() / name, bundled_dir() / f"{name}{suffix}"):
-        if cand.is_file():
+    for cand in (paths.resource("decks", "ttc", name), paths.resource("decks", "ttc", f"{name}{suffix}")):
+        if os.path.isfile(cand):
             return cand
     return path
 
@@ -281,6 +286,8 @@ def parse_catalogue(text: str, source: str = "catalogue") -> Catalogue:
 
     :raises DeckFormatError: not TOML, or any entry breaks the schema (all listed).
     """
+    from pbd.decks import load_toml
+
     data = load_toml(text, source)
     problems: list[str] = []
     cat = Catalogue(source)
@@ -453,7 +460,7 @@ class Deck(Record):
         body = "\n".join([*sorted(repr(cat.cards[i]) for i in self.ids if i in cat.cards),
                           *sorted(repr(x) for pool in (cat.warriors, cat.items, cat.environments)
                                   for x in pool.values())])
-        return hashlib.sha256(body.encode()).hexdigest()[:12]
+        return hexdigest(body.encode())[:12]
 
     def fingerprint(self) -> str:
         """Return a short hash of the deck's cards and everything they score with (order aside)."""
@@ -475,17 +482,19 @@ def load_deck(spec: str, from_document: bool = False) -> Deck:
     :raises DeckFormatError: unreadable, or a line that is not a deck entry.
     :raises UnknownNameError: a card id the catalogue does not have.
     """
+    from pbd.decks import document_file
+    from pbd.textfile import read_text_file
+
     path = document_file(spec, "ttc") if from_document else _resolve(spec, ".txt")
-    if path.suffix.lower() == ".toml" and path.is_file():
-        cat = load_catalogue(path) if not from_document else parse_catalogue(read_text_file(path, "catalogue"),
-                                                                              str(path))
-        return Deck(spec, cat, sorted(cat.cards), str(path))
-    if not path.exists():
+    if path.lower().endswith(".toml") and os.path.isfile(path):
+        cat = load_catalogue(path) if not from_document else parse_catalogue(read_text_file(path, "catalogue"), path)
+        return Deck(spec, cat, sorted(cat.cards), path)
+    if not os.path.exists(path):
         raise DeckFormatError("cannot read the deck list: no such file", source=str(spec),
                               hint="bundled Twin Tower City decks: "
                                    + ", ".join(p.stem for p in sorted(bundled_dir().glob("*.txt"))))
     text = read_text_file(path, "deck list")
-    return parse_deck(text, str(path), path.parent, name=str(spec), from_document=from_document)
+    return parse_deck(text, path, os.path.dirname(path), name=str(spec), from_document=from_document)
 
 
 def install_deck(path: str | Path) -> str:
@@ -496,12 +505,16 @@ def install_deck(path: str | Path) -> str:
 
     :raises DeckFormatError: the file (or its catalogue) cannot be read or is not valid.
     """
-    path = Path(path).expanduser()
-    text = read_text_file(path, "catalogue" if path.suffix.lower() == ".toml" else "deck list")
-    if path.suffix.lower() == ".toml":
-        parse_catalogue(text, str(path))
+    from pbd.decks import install
+    from pbd.textfile import read_text_file
+
+    path = os.path.normpath(os.path.expanduser(path))
+    toml = path.lower().endswith(".toml")
+    text = read_text_file(path, "catalogue" if toml else "deck list")
+    if toml:
+        parse_catalogue(text, path)
         return install(text, ".toml")
-    deck = parse_deck(text, str(path), path.parent)
+    deck = parse_deck(text, path, os.path.dirname(path))
     lines = []
     for raw in text.split("\n"):
         key = raw.split("#", 1)[0].strip().lower()
@@ -519,6 +532,8 @@ def document_name(spec: str, deck: Deck) -> str:
 
     :raises DeckFormatError: it cannot be installed.
     """
+    from pbd.decks import document_file
+
     try:
         document_file(spec, "ttc")
         return spec
@@ -527,13 +542,15 @@ def document_name(spec: str, deck: Deck) -> str:
 
 
 def _installed_catalogue(source: str) -> str:
-    path = Path(source)
-    if path.parent == bundled_dir():
-        return path.stem
-    return install(read_text_file(path, "catalogue"), ".toml")
+    from pbd.decks import install
+    from pbd.textfile import read_text_file
+
+    if os.path.dirname(source) == paths.resource("decks", "ttc"):
+        return os.path.splitext(os.path.basename(source))[0]
+    return install(read_text_file(source, "catalogue"), ".toml")
 
 
-def parse_deck(text: str, source: str, base: Path | None = None, name: str = "",
+def parse_deck(text: str, source: str, base: str | None = None, name: str = "",
                from_document: bool = False) -> Deck:
     """Return the deck a deck list text describes.
 
@@ -568,8 +585,8 @@ def parse_deck(text: str, source: str, base: Path | None = None, name: str = "",
     if cat_spec and from_document:
         cat = load_catalogue(cat_spec.removesuffix(".toml"), from_document=True)
     elif cat_spec:
-        local = (base / cat_spec) if base else Path(cat_spec)
-        cat = load_catalogue(local if local.exists() else cat_spec)
+        local = os.path.join(base, cat_spec) if base else cat_spec
+        cat = load_catalogue(local if os.path.exists(local) else cat_spec)
     else:
         cat = load_catalogue(None)
     for number, kind, i in entries:
