@@ -216,6 +216,6 @@ def _write_json(path: str, data: dict) -> None:
     import json
 
     try:
-        paths.write_private(path, json.dumps(data, indent=1).encode("utf-8"))
+        paths.write_private(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))  # C encoder: no indent
     except OSError as exc:
         raise BackendError(f"cannot save private state under {paths.home()}: {exc}") from None
