@@ -110,8 +110,61 @@ def _emit_verdict(run, as_json: bool) -> None:
         raise
 
 
+def deferred(decorator):
+    """Return a click option or argument ``decorator`` that is applied when its command is built (see :class:`PbdGroup`)."""
+    def record(f):
+        f.__dict__.setdefault("_pbd_deferred", []).append(decorator)
+        return f
+    return record
+
+
+def option(*decls, **attrs):
+    """``click.option``, applied when its command is built."""
+    return deferred(click.option(*decls, **attrs))
+
+
+def argument(*decls, **attrs):
+    """``click.argument``, applied when its command is built."""
+    return deferred(click.argument(*decls, **attrs))
+
+
 class PbdGroup(click.Group):
-    """A click group that turns pbd errors into a message and the error's exit code."""
+    """A click group that builds a command when it is asked for, and turns pbd errors into a message and exit code.
+
+    Building a click command with its options costs about 0.2 ms, and pbd has some thirty while a
+    command line runs one: :meth:`command` keeps the function (its :func:`option` and :func:`argument`
+    decorators waiting on it) and :meth:`get_command` builds the command the first time it is asked
+    for (``pbd --help`` asks for every one).
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.recipes: dict[str, tuple] = {}
+
+    def command(self, name: str, **attrs):
+        """Register the decorated function as the command ``name`` (built by :meth:`get_command`)."""
+        def record(f):
+            self.recipes[name] = (f, attrs)
+            return f
+        return record
+
+    def list_commands(self, ctx) -> list[str]:
+        return sorted({*self.commands, *self.recipes})
+
+    def get_command(self, ctx, cmd_name: str):
+        recipe = self.recipes.pop(cmd_name, None)
+        if recipe is not None:
+            f, attrs = recipe
+            for decorator in f.__dict__.pop("_pbd_deferred", []):
+                f = decorator(f)
+            super().command(cmd_name, **attrs)(f)
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in self.recipes:
+            for name in list(self.recipes):     # an unknown name: build them all, so click can suggest one
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx):
         try:
@@ -167,16 +220,16 @@ def _who(ctx, param, value):
     return status.whoami(doc)
 
 
-as_option = click.option("--as", "player", callback=_who, metavar="NAME",
-                         help="Your player name (may be left out when this PBD_HOME holds one seat of the match).")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-game_option = click.option("--game", metavar="GAME", help="Read a hand-made board as this game.")
-hand_doc_option = click.option("--hand-doc", metavar="gdoc:new|gdoc:ID",
-                               help="Keep your hand in your own Google Doc instead of PBD_HOME.")
-seed_option = click.option("--seed", metavar="TEXT",
-                           help="For tutorials and tests only: fix your random stream from TEXT (stretched and "
-                                "salted with the match id; anyone who guesses TEXT knows your cards). Leave it out "
-                                "in a real match.")
+as_option = option("--as", "player", callback=_who, metavar="NAME",
+                   help="Your player name (may be left out when this PBD_HOME holds one seat of the match).")
+json_option = option("--json", "as_json", is_flag=True, help="Print JSON.")
+game_option = option("--game", metavar="GAME", help="Read a hand-made board as this game.")
+hand_doc_option = option("--hand-doc", metavar="gdoc:new|gdoc:ID",
+                         help="Keep your hand in your own Google Doc instead of PBD_HOME.")
+seed_option = option("--seed", metavar="TEXT",
+                     help="For tutorials and tests only: fix your random stream from TEXT (stretched and "
+                          "salted with the match id; anyone who guesses TEXT knows your cards). Leave it out "
+                          "in a real match.")
 
 
 @click.group(cls=PbdGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -204,8 +257,8 @@ def games_command(as_json):
 
 
 @cli.command("template")
-@click.argument("game")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead.")
+@argument("game")
+@option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead.")
 def template_command(game, output):
     """Print the blank board of GAME (e.g. pbd template cnc)."""
     result = match.template(game)
@@ -218,21 +271,21 @@ def template_command(game, output):
 
 
 @cli.command("new", epilog=EPILOG_NEW, context_settings={"ignore_unknown_options": False})
-@click.argument("game")
-@click.argument("doc")
+@argument("game")
+@argument("doc")
 @as_option
-@click.option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
+@option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
 @seed_option
-@click.option("--players", type=int, metavar="N", help="How many seats the match has (the game says its range).")
-@click.option("--first", metavar="NAME|random", help="Who moves first (default: you).")
-@click.option("--option", "-O", "game_options", multiple=True, metavar="KEY[=VALUE]",
-              help="A game option, e.g. -O face-up for Twin Tower City.")
-@click.option("--title", metavar="TEXT", help="Name of the Google Doc created by gdoc:new (default: pbd match).")
-@click.option("--share", multiple=True, metavar="EMAIL",
-              help="Share the Google Doc with EMAIL as editor (repeatable; or several, comma-separated).")
-@click.option("--share-anyone-with-link", "anyone", type=click.Choice(["reader", "commenter", "writer"]),
-              help="Let anyone with the link open the Google Doc in this role (reader: spectators).")
-@click.option("--tab", metavar="NAME", help="Put the board in this tab of an existing Google Doc (added if missing).")
+@option("--players", type=int, metavar="N", help="How many seats the match has (the game says its range).")
+@option("--first", metavar="NAME|random", help="Who moves first (default: you).")
+@option("--option", "-O", "game_options", multiple=True, metavar="KEY[=VALUE]",
+        help="A game option, e.g. -O face-up for Twin Tower City.")
+@option("--title", metavar="TEXT", help="Name of the Google Doc created by gdoc:new (default: pbd match).")
+@option("--share", multiple=True, metavar="EMAIL",
+        help="Share the Google Doc with EMAIL as editor (repeatable; or several, comma-separated).")
+@option("--share-anyone-with-link", "anyone", type=click.Choice(["reader", "commenter", "writer"]),
+        help="Let anyone with the link open the Google Doc in this role (reader: spectators).")
+@option("--tab", metavar="NAME", help="Put the board in this tab of an existing Google Doc (added if missing).")
 @hand_doc_option
 def new_command(game, doc, player, deck, seed, players, first, game_options, title, share, anyone, tab,
                 hand_doc):
@@ -250,9 +303,9 @@ def new_command(game, doc, player, deck, seed, players, first, game_options, tit
 
 
 @cli.command("join")
-@click.argument("doc")
+@argument("doc")
 @as_option
-@click.option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
+@option("--deck", metavar="DECK", help="Deck list file, or the name of a bundled deck.")
 @seed_option
 @hand_doc_option
 def join_command(doc, player, deck, seed, hand_doc):
@@ -267,9 +320,9 @@ def _keep_hand_in(hand_doc, doc, player):
 
 
 @cli.command("show")
-@click.argument("doc")
-@click.option("--json", "as_json", is_flag=True, help="Print the parsed state as JSON.")
-@click.option("--svg", "svg_path", metavar="FILE", help="Also draw the board as a picture into FILE (SVG).")
+@argument("doc")
+@option("--json", "as_json", is_flag=True, help="Print the parsed state as JSON.")
+@option("--svg", "svg_path", metavar="FILE", help="Also draw the board as a picture into FILE (SVG).")
 @game_option
 def show_command(doc, as_json, svg_path, game):
     """Print the board of DOC, parsed.
@@ -284,7 +337,7 @@ def show_command(doc, as_json, svg_path, game):
 
 
 @cli.command("hand")
-@click.argument("doc")
+@argument("doc")
 @as_option
 @json_option
 def hand_command(doc, player, as_json):
@@ -293,9 +346,9 @@ def hand_command(doc, player, as_json):
 
 
 @cli.command("draw")
-@click.argument("doc")
+@argument("doc")
 @as_option
-@click.argument("count", type=click.IntRange(1, 10), default=1, required=False)
+@argument("count", type=click.IntRange(1, 10), default=1, required=False)
 @json_option
 def draw_command(doc, player, count, as_json):
     """Draw COUNT cards (default 1) from your deck."""
@@ -303,10 +356,10 @@ def draw_command(doc, player, count, as_json):
 
 
 @cli.command("move")
-@click.argument("doc")
+@argument("doc")
 @as_option
-@click.argument("moves")
-@click.option("--dry-run", is_flag=True, help="Show the board and log lines MOVES would give; write, draw and reveal nothing.")
+@argument("moves")
+@option("--dry-run", is_flag=True, help="Show the board and log lines MOVES would give; write, draw and reveal nothing.")
 @json_option
 def move_command(doc, player, moves, dry_run, as_json):
     """Make MOVES, joined by ';' (all or nothing).
@@ -322,7 +375,7 @@ def move_command(doc, player, moves, dry_run, as_json):
 
 
 @cli.command("legal")
-@click.argument("doc")
+@argument("doc")
 @as_option
 @json_option
 def legal_command(doc, player, as_json):
@@ -331,7 +384,7 @@ def legal_command(doc, player, as_json):
 
 
 @cli.command("score")
-@click.argument("doc")
+@argument("doc")
 @json_option
 @game_option
 def score_command(doc, as_json, game):
@@ -340,7 +393,7 @@ def score_command(doc, as_json, game):
 
 
 @cli.command("check")
-@click.argument("doc")
+@argument("doc")
 @json_option
 @game_option
 def check_command(doc, as_json, game):
@@ -349,9 +402,9 @@ def check_command(doc, as_json, game):
 
 
 @cli.command("roll")
-@click.argument("doc")
+@argument("doc")
 @as_option
-@click.argument("dice")
+@argument("dice")
 @json_option
 def roll_command(doc, player, dice, as_json):
     """Roll DICE fairly, like 2d6 or d20; the result is logged and public at once."""
@@ -359,7 +412,7 @@ def roll_command(doc, player, dice, as_json):
 
 
 @cli.command("log")
-@click.argument("doc")
+@argument("doc")
 @json_option
 def log_command(doc, as_json):
     """Print the move log of DOC and check its hash chain."""
@@ -368,15 +421,15 @@ def log_command(doc, as_json):
 
 @cli.command("reveal")
 @as_option
-@click.argument("doc")
-@click.option("--now", is_flag=True, help="Reveal before the match has a result (both agree to stop).")
+@argument("doc")
+@option("--now", is_flag=True, help="Reveal before the match has a result (both agree to stop).")
 def reveal_command(doc, player, now):
     """Publish your seed and deck list so anyone can audit your draws (at the end of the match)."""
     _emit(match.reveal(doc, player, now))
 
 
 @cli.command("audit")
-@click.argument("doc")
+@argument("doc")
 @json_option
 def audit_command(doc, as_json):
     """Check every revealed draw and roll, every play, the log chain and the chain values; exit 1 on any problem."""
@@ -384,14 +437,14 @@ def audit_command(doc, as_json):
 
 
 @cli.command("replay")
-@click.argument("doc")
+@argument("doc")
 def replay_command(doc):
     """Rebuild the board from the log and name every difference (line and field); exit 1 if any."""
     _emit(match.replay(doc))
 
 
 @cli.command("undo")
-@click.argument("doc")
+@argument("doc")
 @as_option
 def undo_command(doc, player):
     """Take back your last move, if your opponent has not moved since and it drew or rolled nothing."""
@@ -404,8 +457,8 @@ def deck_group():
 
 
 @deck_group.command("check")
-@click.argument("deck")
-@click.option("--game", metavar="GAME", help="The game the deck is for (default cnc).")
+@argument("deck")
+@option("--game", metavar="GAME", help="The game the deck is for (default cnc).")
 def deck_check_command(deck, game):
     """Check that DECK (a file or bundled deck name) is a legal deck."""
     _emit(match.deck_check(deck, game))
@@ -417,8 +470,8 @@ def catalogue_group():
 
 
 @catalogue_group.command("add")
-@click.argument("file")
-@click.option("--game", metavar="GAME", default="ttc", show_default=True, help="The game the file is for.")
+@argument("file")
+@option("--game", metavar="GAME", default="ttc", show_default=True, help="The game the file is for.")
 @json_option
 def catalogue_add_command(file, game, as_json):
     """Install FILE (a catalogue or deck list) by its content hash; documents name it by that hash."""
@@ -431,12 +484,12 @@ def auth_group():
 
 
 @auth_group.command("login")
-@click.option("--client", "client_file", metavar="FILE",
-              help="Your OAuth client file (Desktop app), shaped like credentials.example.json "
-                   "(default: $PBD_GOOGLE_CLIENT, else google-client.json in PBD_HOME).")
-@click.option("--service-account", metavar="KEY", help="Use a service-account key file instead (documents shared with it).")
-@click.option("--no-browser", is_flag=True, help="Print the sign-in address instead of opening a browser.")
-@click.option("--read-only", is_flag=True, help="Ask only to read Google Docs (a spectator: show, check, log, audit).")
+@option("--client", "client_file", metavar="FILE",
+        help="Your OAuth client file (Desktop app), shaped like credentials.example.json "
+             "(default: $PBD_GOOGLE_CLIENT, else google-client.json in PBD_HOME).")
+@option("--service-account", metavar="KEY", help="Use a service-account key file instead (documents shared with it).")
+@option("--no-browser", is_flag=True, help="Print the sign-in address instead of opening a browser.")
+@option("--read-only", is_flag=True, help="Ask only to read Google Docs (a spectator: show, check, log, audit).")
 def auth_login_command(client_file, service_account, no_browser, read_only):
     """Sign in to Google; the token is kept in PBD_HOME (mode 0600)."""
     from pbd import auth
@@ -464,8 +517,8 @@ def auth_logout_command():
 # -- my matches, card text (pbd/status.py, pbd/watch.py, pbd/cards_text.py) ----------------
 
 @cli.command("card")
-@click.argument("name", nargs=-1, required=True)
-@click.option("--game", metavar="GAME", help="Look only in this game's catalogue (default: every game).")
+@argument("name", nargs=-1, required=True)
+@option("--game", metavar="GAME", help="Look only in this game's catalogue (default: every game).")
 @json_option
 def card_command(name, game, as_json):
     """Print a card's full entry in words: cost, class, rarity, HP, attacks, abilities, effects.
@@ -481,8 +534,8 @@ def card_command(name, game, as_json):
 
 
 @cli.command("status")
-@click.argument("doc", required=False)
-@click.option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@argument("doc", required=False)
+@option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
 @json_option
 def status_command(doc, player, as_json):
     """List your matches; with DOC, what changed since your last look, your hand and what waits on you.
@@ -498,13 +551,13 @@ def status_command(doc, player, as_json):
 
 
 @cli.command("watch")
-@click.argument("doc")
-@click.option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
-@click.option("--timeout", type=click.FloatRange(min=0), metavar="S",
-              help="Stop after S seconds with exit 6 if nothing waits on you by then.")
-@click.option("--interval", type=click.FloatRange(min=0.01), metavar="S",
-              help="Seconds between looks (default: 1 for a file, 10 for a Google Doc, never less; "
-                   "or PBD_WATCH_INTERVAL).")
+@argument("doc")
+@option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@option("--timeout", type=click.FloatRange(min=0), metavar="S",
+        help="Stop after S seconds with exit 6 if nothing waits on you by then.")
+@option("--interval", type=click.FloatRange(min=0.01), metavar="S",
+        help="Seconds between looks (default: 1 for a file, 10 for a Google Doc, never less; "
+             "or PBD_WATCH_INTERVAL).")
 @json_option
 def watch_command(doc, player, timeout, interval, as_json):
     """Wait until it is your turn or something waits on you, then print pbd status DOC (exit 6 on --timeout).
@@ -535,7 +588,9 @@ def attach_completion(group: click.Group) -> None:
     """
     from pbd import completion
 
-    for command in group.commands.values():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         if isinstance(command, click.Group):
             attach_completion(command)
             continue

@@ -89,3 +89,19 @@ def test_showing_a_twin_tower_city_board_loads_no_gmp_openssl_or_pathlib(tmp_pat
     subprocess.run([sys.executable, "-m", "pbd", "show", str(doc)], env=env, check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-c", probe, str(doc)], env=env, capture_output=True, text=True)
     assert "LOADED []" in out.stdout, (out.stdout, out.stderr[-500:])      # the first show checked the board
+
+
+def test_a_command_line_builds_only_the_command_it_runs(tmp_path):
+    """Building a click command costs about 0.2 ms; --help and a mistyped name still see every command."""
+    import os
+
+    probe = ("import sys\nfrom pbd.cli import cli, main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\nprint('BUILT', sorted(cli.commands))")
+    env = {**os.environ, "PBD_HOME": str(tmp_path)}
+    run = lambda *args: subprocess.run([sys.executable, "-c", probe, *args], env=env,  # noqa: E731
+                                       capture_output=True, text=True)
+    assert "BUILT ['auth', 'catalogue', 'deck', 'games']" in run("games").stdout
+    listed = run("--help")
+    assert "BUILT ['audit', 'auth', 'card', 'catalogue', 'check'," in listed.stdout and "  watch " in listed.stdout
+    mistyped = run("movee")
+    assert "No such command 'movee'. Did you mean 'move'?" in mistyped.stderr
