@@ -32,8 +32,11 @@ def test_the_gmp_stand_in_is_gone_once_gmpy2_is_loaded():
     assert got == "True True"
 
 
-def test_a_cnc_show_and_move_load_neither_openssl_nor_pathlib(tmp_path):
-    """Both would cost every command about 5 ms: pbd hashes with CPython's own SHA-256 and builds paths with os.path."""
+def test_a_cnc_show_and_move_load_neither_openssl_pathlib_nor_locale(tmp_path):
+    """pbd hashes with CPython's own SHA-256, builds paths with os.path and gives click its help texts.
+
+    OpenSSL and pathlib would cost every command about 5 ms each, locale (for gettext) about 1 ms.
+    """
     import os
 
     doc, env = tmp_path / "m.txt", {**os.environ, "PBD_HOME": str(tmp_path / "home")}
@@ -44,7 +47,7 @@ def test_a_cnc_show_and_move_load_neither_openssl_nor_pathlib(tmp_path):
     probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
              "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
              "print('LOADED', sorted(m for m in sys.modules if m in ('hashlib', '_hashlib', 'hmac', 'pathlib', "
-             "'urllib.parse')))")
+             "'urllib.parse', 'locale')))")
     for args in (["show", str(doc)], ["move", str(doc), "--as", "Ann", "draw"], ["show", str(doc)]):
         out = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True)
         assert "LOADED []" in out.stdout, (args, out.stdout, out.stderr[-500:])
@@ -105,3 +108,19 @@ def test_a_command_line_builds_only_the_command_it_runs(tmp_path):
     assert "BUILT ['audit', 'auth', 'card', 'catalogue', 'check'," in listed.stdout and "  watch " in listed.stdout
     mistyped = run("movee")
     assert "No such command 'movee'. Did you mean 'move'?" in mistyped.stderr
+
+
+def test_help_and_version_are_clicks_own_without_gettext():
+    from click.testing import CliRunner
+
+    from pbd import __version__
+    from pbd.cli import cli
+
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--version"], prog_name="pbd").output == f"pbd, version {__version__}\n"
+    for args in (["-h"], ["--help"], ["move", "-h"], ["deck", "check", "--help"]):
+        got = runner.invoke(cli, args, prog_name="pbd")
+        assert got.exit_code == 0 and got.output.startswith(f"Usage: pbd {' '.join(args[:-1])}".rstrip() + " ")
+        assert "  -h, --help  " in got.output and "Show this message and exit." in got.output
+    wrong = runner.invoke(cli, ["move"], prog_name="pbd")
+    assert wrong.exit_code == 2 and "Try 'pbd move --help' for help." in wrong.output
