@@ -68,7 +68,7 @@ CLASS_COLOUR = {"Hero": "Blue", "Anti-Hero": "Gray", "Civilian": "Yellow", "Gove
 
 def _painted(result: Result) -> list[str]:
     """Return the result's lines coloured: the game's style spans where it gave some, else known words."""
-    spans = result.styles or []
+    spans = result.styles() if result.styles else []
     out, offset = [], 0
     for line in result.lines:
         mine = [(max(s, offset) - offset, min(e, offset + len(line)) - offset, style) for s, e, style in spans

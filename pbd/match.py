@@ -335,7 +335,7 @@ def _land(turn: Turn, before: dict | None) -> bool:
         if entry:
             private.stage(sec, entry)
     try:
-        turn.doc.write(text, turn.snap, styles=game.styles(text))
+        turn.doc.write(text, turn.snap, styles=game.styles(text) if turn.doc.styled else None)
     except StaleRevision:
         _unstage(turn)
         return False
@@ -529,7 +529,7 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
-    return Result(lines, data, styles=game.styles(text) if hasattr(game, "styles") else None,
+    return Result(lines, data, styles=(lambda: game.styles(text)) if hasattr(game, "styles") else None,
                   warnings=_hand_edits(game, doc, snap.text, from_start=False, state=state))
 
 

@@ -36,6 +36,8 @@ class Document(Protocol):
 
     #: How to name the document to a user (path or URL).
     label: str
+    #: True if :meth:`write` applies ``styles`` (a plain text file has none: the game need not compute them).
+    styled: bool
 
     def exists(self) -> bool:
         """Return True if the document exists (``new`` refuses to overwrite one with content)."""

@@ -552,6 +552,8 @@ def check_shares(share=(), anyone: str | None = None) -> tuple[str, ...]:
 class GoogleDocument:
     """A match document in Google Docs (``gdoc:ID``, a Docs URL, or ``gdoc:new``)."""
 
+    styled = True
+
     def __init__(self, gid: str, *, title: str | None = None, share=(), tab: str | None = None,
                  anyone: str | None = None, **_options):
         self.gid = None if gid == "new" else gid

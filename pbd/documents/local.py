@@ -23,6 +23,8 @@ class LocalDocument:
     it, or told to try again.  A symbolic link is read and written through to its target.
     """
 
+    styled = False
+
     def __init__(self, path: str | os.PathLike):
         self.path = os.fspath(path)
         self.label = str(path)
