@@ -18,8 +18,9 @@ from typing import Protocol
 
 from pbd.errors import UsageError
 from pbd.record import FrozenRecord
+from pbd.regex import pattern
 
-GDOC_URL = re.compile(r"^https?://docs\.google\.com/document/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
+GDOC_URL = pattern(r"^https?://docs\.google\.com/document/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
 
 
 class Snapshot(FrozenRecord):
@@ -100,5 +101,5 @@ def _google_id(spec: str) -> str | None:
         if not ident or not re.fullmatch(r"[A-Za-z0-9_-]+", ident):
             raise UsageError(f"{spec!r} is not a Google Docs id (expected gdoc:ID or gdoc:new)")
         return ident
-    m = GDOC_URL.match(spec)
+    m = GDOC_URL.match(spec) if spec.startswith(("http://", "https://")) else None   # a file: no regex compiled
     return m.group(1) if m else None
