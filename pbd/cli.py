@@ -111,7 +111,7 @@ def _emit_verdict(run, as_json: bool) -> None:
 
 
 def deferred(decorator):
-    """Return a click option or argument ``decorator`` that is applied when its command is built (see :class:`PbdGroup`)."""
+    """Return click's option or argument ``decorator``, to be applied when its command is built (:class:`PbdGroup`)."""
     def record(f):
         f.__dict__.setdefault("_pbd_deferred", []).append(decorator)
         return f
@@ -264,7 +264,8 @@ seed_option = option("--seed", metavar="TEXT",
 
 
 @click.group(cls=PbdGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             params=[_exit_option(["--version"], "Show the version and exit.", lambda ctx: f"pbd, version {__version__}")])
+             params=[_exit_option(["--version"], "Show the version and exit.",
+                                  lambda ctx: f"pbd, version {__version__}")])
 def cli():
     """Play a card or board game on a shared match document.
 

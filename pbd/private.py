@@ -33,7 +33,7 @@ _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 
 def _stem(player: str) -> str:
-    """Return the file name stem of ``player``: the casefolded name percent-encoded (``urllib.parse.quote(name, safe="")``).
+    """Return the file name stem of ``player``: the casefolded name as ``urllib.parse.quote(name, safe="")`` gives it.
 
     Written out rather than imported: ``urllib.parse`` (with ``ipaddress``) would cost every command.
     """
@@ -216,6 +216,6 @@ def _write_json(path: str, data: dict) -> None:
     import json
 
     try:
-        paths.write_private(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))  # C encoder: no indent
+        paths.write_private(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))  # json's C encoder
     except OSError as exc:
         raise BackendError(f"cannot save private state under {paths.home()}: {exc}") from None

@@ -11,7 +11,8 @@ class Result(Record):
     """What a command did: lines to print and data for ``--json``.
 
     ``styles``: a function returning ``(start, end, style)`` spans over ``"\n".join(lines)`` (see
-    ``Game.styles``), which a terminal colours; called only then (working them out may load a catalogue).  ``warnings`` are said on stderr (a hand edit the log does not explain, say);
+    ``Game.styles``), which a terminal colours; called only then (working them out may load a
+    catalogue).  ``warnings`` are said on stderr (a hand edit the log does not explain, say);
     the command still succeeds.
     """
 

@@ -48,7 +48,7 @@ def _update(change) -> None:
         with paths.locked(os.path.join(paths.home(), ".my-matches.lock")):
             data = _read()
             change(data)
-            paths.write_private(_path(), json.dumps(data, separators=(",", ":")).encode("utf-8"))  # C encoder: no indent
+            paths.write_private(_path(), json.dumps(data, separators=(",", ":")).encode("utf-8"))  # json's C encoder
     except (OSError, TimeoutError) as exc:
         raise BackendError(f"cannot save the list of your matches under {paths.home()}: {exc}") from None
 
