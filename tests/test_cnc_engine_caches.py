@@ -79,3 +79,12 @@ def test_the_hmac_shortcut_gives_the_standard_hmac(size):
     key, message = rng.randbytes(size), rng.randbytes(3 * size + 1)
     assert fairplay.hmac_sha256(key, message) == hmac.digest(key, message, "sha256")
     assert fairplay.hmac_sha256(bytearray(key), message) == hmac.digest(key, message, "sha256")
+
+
+def test_matches_played_side_by_side_walk_each_seats_hash_chain_once():
+    seated = [seat(GAME, random.Random(100 + k)) for k in range(40)]     # 80 seats, each chain walked once here
+    before = fairplay._chain.cache_info().misses
+    for state, chance in seated:
+        for side in state.sides:
+            chance.publish(side.name)       # value 1 of each seat's chain
+    assert fairplay._chain.cache_info().misses == before
