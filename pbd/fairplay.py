@@ -115,9 +115,9 @@ def generation(n: int) -> int:
 
 def published_value(seed: bytes, n: int) -> str:
     """Return published chain value number ``n`` of a seat (0: the head of generation 0)."""
-    if n == 0:
-        return head(seed, 0)
-    g = generation(n)
+    if n <= 0:
+        return chain_value(seed, CHAIN_LENGTH - n, 0)      # the head (or the error of a value number below 0)
+    g = (n - 1) // CHAIN_LENGTH                             # (generation(n), without a call: every turn publishes)
     return chain_value(seed, CHAIN_LENGTH - (n - g * CHAIN_LENGTH), g)
 
 

@@ -112,3 +112,20 @@ def test_a_draw_takes_only_undrawn_positions_after_the_drawn_list_was_replaced()
     sec.drawn = list(range(1, len(sec.deck)))       # every position but the last, as another command left it
     GAME.play(state, "Ann", "draw", chance)
     assert sec.drawn[-1] == len(sec.deck) and state.side("Ann").hand[-1] == sec.deck[-1]
+
+
+def test_a_seat_owes_a_new_chain_value_again_once_another_seat_commits_after_its_latest():
+    from pbd.games.base import Chance, Meta, Secrets
+
+    meta = Meta("cnc", "m")
+    meta.seat("Ann", b"a" * 32, ["x"])
+    chance = Chance(meta, {"Ann": Secrets("m", "Ann", "cnc", b"a" * 32, ["x"])})
+    meta.record("Ann", "new match")
+    chance.publish("Ann")
+    assert meta.record("Ann", "draw").published == {"Ann": 1}
+    assert not meta.owes_value("Ann")               # value 1 was published after every commitment so far
+    meta.seat("Ben", b"b" * 32, ["y"])
+    assert meta.record("Ben", "joined").commit     # Ben commits after Ann's value 1 was public
+    assert meta.owes_value("Ann")
+    assert meta.record("Ann", "draw").published == {"Ann": 2}
+    assert not meta.owes_value("Ann")

@@ -306,6 +306,9 @@ class _LogIndex:
         self.latest_commit: int | None = None              # highest entry number carrying a commitment
         self.first_pub: dict[tuple[str, int], int] = {}    # (seat, value number) -> first entry publishing it
         self.last_pub: dict[tuple[str, int], int] = {}     # ... -> last entry publishing it
+        #: seat -> the value number it published last, if no entry read after that one carries a commitment
+        #: (the seat owes no new value while that is its latest: see :meth:`Meta._owes`)
+        self.settled: dict[str, int] = {}
         #: a game's own facts about this log, kept while the log only grows (see ``cnc.state.opening_owed``)
         self.memo: dict = {}
 
@@ -320,9 +323,12 @@ class _LogIndex:
                 self.commits.setdefault(e.player.casefold(), e)
                 if self.latest_commit is None or e.number > self.latest_commit:
                     self.latest_commit = e.number
+                self.settled.clear()
             for who, k in e.published.items():
                 self.first_pub.setdefault((who, k), e.number)
                 self.last_pub[(who, k)] = e.number
+                if k and (self.latest_commit is None or e.number >= self.latest_commit):
+                    self.settled[who] = k
             self.last = e
         self.count = len(self.log)
 
@@ -406,6 +412,8 @@ class Meta(Record):
 
     def _owes(self, pub: PlayerMeta, index: _LogIndex) -> bool:
         """Return :meth:`owes_value` for a seat's record, with the log's index up to date."""
+        if index.settled.get(pub.name) == pub.chain_index:
+            return False                    # the fast path: published after every commitment, so nobody owed
         if not pub.chain or self.published.get(pub.name, 0) != pub.chain_index or index.latest_commit is None:
             return False
         if pub.chain_index == 0:

@@ -101,7 +101,9 @@ def parse_moves(text: str) -> list[Move]:
     """
     if ";" not in text and "\n" not in text:      # the common case: one move
         one = text.strip()
-        parts = [one] if one else []
+        if one:
+            return [parse_move(one)]
+        parts = []
     else:
         parts = [p.strip() for p in text.replace("\n", ";").split(";")]
         parts = [p for p in parts if p]
