@@ -379,8 +379,8 @@ class Meta(Record):
         """
         pub = self.player(player)
         index = self.log_index()
-        if pub is not None and self._owes(pub, index):
-            self._publish(pub.name)
+        if pub is not None and index.settled.get(pub.name) != pub.chain_index and self._owes(pub, index):
+            self._publish(pub.name)         # (settled: the common case, owing nothing, without a call)
         log = self.log
         entry = LogEntry(len(log) + 1, player, text, self.pending_events, None, None, None, "", "", "", True)
         self.pending_events = []
