@@ -379,8 +379,8 @@ class Meta(Record):
         """
         pub = self.player(player)
         index = self.log_index()
-        if pub is not None and index.settled.get(pub.name) != pub.chain_index and self._owes(pub, index):
-            self._publish(pub.name)         # (settled: the common case, owing nothing, without a call)
+        if pub is not None and self._owes(pub, index):
+            self._publish(pub.name)
         log = self.log
         entry = LogEntry(len(log) + 1, player, text, self.pending_events, None, None, None, "", "", "", True)
         self.pending_events = []
@@ -787,8 +787,8 @@ class Secrets(Record):
         lengths (draws only append to ``drawn``; loading private state replaces the lists).
         """
         deck, drawn, memo = self.deck, self.drawn, self._undrawn_memo
-        if memo is None or memo[0] is not deck or memo[1] != len(deck) or memo[2] is not drawn or memo[3] != len(
-                drawn):
+        if (memo is None or memo[0] is not deck or memo[1] != len(deck) or memo[2] is not drawn
+                or memo[3] != len(drawn)):
             taken = set(drawn)
             memo = self._undrawn_memo = (deck, len(deck), drawn, len(drawn),
                                          [i for i in range(1, len(deck) + 1) if i not in taken])
