@@ -108,8 +108,9 @@ def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
     if not first.isascii():
         return _COMPILED
     low = clean.lower() if clean.isascii() else None
-    return [*_BY_FIRST.get(first, ()), *((kind, pattern) for kind, pattern, word in _NAMED_FIRST
-                                         if low is None or word in low)]
+    named = [(kind, pattern) for kind, pattern, word in _NAMED_FIRST if low is None or word in low]
+    fixed = _BY_FIRST.get(first)
+    return fixed + named if fixed else named
 
 
 def parse_moves(text: str) -> list[Move]:
