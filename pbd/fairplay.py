@@ -87,7 +87,7 @@ def chain_value(seed: bytes, k: int, generation: int = 0) -> str:
     """
     if not 0 <= k <= CHAIN_LENGTH:
         raise ValueError(f"a hash chain has values 0..{CHAIN_LENGTH}, not {k}")
-    return _chain(seed, generation, CHAIN_LENGTH)[k].hex()
+    return _chain(seed, generation, CHAIN_LENGTH)[32 * k:32 * k + 32].hex()
 
 
 def head(seed: bytes, generation: int = 0) -> str:
@@ -95,15 +95,21 @@ def head(seed: bytes, generation: int = 0) -> str:
     return chain_value(seed, CHAIN_LENGTH, generation)
 
 
-@lru_cache(maxsize=16)
-def _chain(seed: bytes, generation: int, length: int) -> tuple[bytes, ...]:
+@lru_cache(maxsize=128)
+def _chain(seed: bytes, generation: int, length: int) -> bytes:
+    """Return the values ``c_0 .. c_length`` of a chain, 32 bytes each, end to end.
+
+    Kept for 128 chains (one bytes object: about 33 kB each), so a process that plays many
+    matches side by side (a simulation, a benchmark, the tests) does not walk a seat's
+    chain again every time it publishes a value.
+    """
     value = hmac_sha256(seed, f"pbd-chain-v2|{generation}".encode())
     out = [value]
     sha = sha256
     for _ in range(length):
         value = sha(value).digest()
         out.append(value)
-    return tuple(out)
+    return b"".join(out)
 
 
 def generation(n: int) -> int:
@@ -113,9 +119,9 @@ def generation(n: int) -> int:
 
 def published_value(seed: bytes, n: int) -> str:
     """Return published chain value number ``n`` of a seat (0: the head of generation 0)."""
-    if n == 0:
-        return head(seed, 0)
-    g = generation(n)
+    if n <= 0:
+        return chain_value(seed, CHAIN_LENGTH - n, 0)      # the head (or the error of a value number below 0)
+    g = (n - 1) // CHAIN_LENGTH                             # (generation(n), without a call: every turn publishes)
     return chain_value(seed, CHAIN_LENGTH - (n - g * CHAIN_LENGTH), g)
 
 

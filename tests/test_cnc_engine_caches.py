@@ -79,3 +79,53 @@ def test_the_hmac_shortcut_gives_the_standard_hmac(size):
     key, message = rng.randbytes(size), rng.randbytes(3 * size + 1)
     assert fairplay.hmac_sha256(key, message) == hmac.digest(key, message, "sha256")
     assert fairplay.hmac_sha256(bytearray(key), message) == hmac.digest(key, message, "sha256")
+
+
+def test_matches_played_side_by_side_walk_each_seats_hash_chain_once():
+    seated = [seat(GAME, random.Random(100 + k)) for k in range(40)]     # 80 seats, each chain walked once here
+    before = fairplay._chain.cache_info().misses
+    for state, chance in seated:
+        for side in state.sides:
+            chance.publish(side.name)       # value 1 of each seat's chain
+    assert fairplay._chain.cache_info().misses == before
+
+
+def test_the_undrawn_positions_follow_the_drawn_list_when_it_is_replaced_or_grown():
+    from pbd.games.base import Secrets
+
+    sec = Secrets("m", "Ann", "cnc", b"s" * 32, [f"card {i}" for i in range(1, 11)])
+    assert sec.remaining() == list(range(1, 11))
+    sec.drawn.append(4)                             # grown in place
+    assert sec.remaining() == [1, 2, 3, 5, 6, 7, 8, 9, 10]
+    sec.drawn = [1, 2]                              # replaced (private state loaded again)
+    assert sec.remaining() == list(range(3, 11))
+    sec.deck = sec.deck[:5]                         # another deck
+    assert sec.remaining() == [3, 4, 5]
+    sec.remaining().clear()                         # the caller's own list
+    assert sec.remaining() == [3, 4, 5]
+
+
+def test_a_draw_takes_only_undrawn_positions_after_the_drawn_list_was_replaced():
+    state, chance = _match()
+    GAME.play(state, "Ann", "draw", chance)
+    sec = chance.secrets["ann"]
+    sec.drawn = list(range(1, len(sec.deck)))       # every position but the last, as another command left it
+    GAME.play(state, "Ann", "draw", chance)
+    assert sec.drawn[-1] == len(sec.deck) and state.side("Ann").hand[-1] == sec.deck[-1]
+
+
+def test_a_seat_owes_a_new_chain_value_again_once_another_seat_commits_after_its_latest():
+    from pbd.games.base import Chance, Meta, Secrets
+
+    meta = Meta("cnc", "m")
+    meta.seat("Ann", b"a" * 32, ["x"])
+    chance = Chance(meta, {"Ann": Secrets("m", "Ann", "cnc", b"a" * 32, ["x"])})
+    meta.record("Ann", "new match")
+    chance.publish("Ann")
+    assert meta.record("Ann", "draw").published == {"Ann": 1}
+    assert not meta.owes_value("Ann")               # value 1 was published after every commitment so far
+    meta.seat("Ben", b"b" * 32, ["y"])
+    assert meta.record("Ben", "joined").commit     # Ben commits after Ann's value 1 was public
+    assert meta.owes_value("Ann")
+    assert meta.record("Ann", "draw").published == {"Ann": 2}
+    assert not meta.owes_value("Ann")

@@ -306,6 +306,9 @@ class _LogIndex:
         self.latest_commit: int | None = None              # highest entry number carrying a commitment
         self.first_pub: dict[tuple[str, int], int] = {}    # (seat, value number) -> first entry publishing it
         self.last_pub: dict[tuple[str, int], int] = {}     # ... -> last entry publishing it
+        #: seat -> the value number it published last, if no entry read after that one carries a commitment
+        #: (the seat owes no new value while that is its latest: see :meth:`Meta._owes`)
+        self.settled: dict[str, int] = {}
         #: a game's own facts about this log, kept while the log only grows (see ``cnc.state.opening_owed``)
         self.memo: dict = {}
 
@@ -320,9 +323,12 @@ class _LogIndex:
                 self.commits.setdefault(e.player.casefold(), e)
                 if self.latest_commit is None or e.number > self.latest_commit:
                     self.latest_commit = e.number
+                self.settled.clear()
             for who, k in e.published.items():
                 self.first_pub.setdefault((who, k), e.number)
                 self.last_pub[(who, k)] = e.number
+                if k and (self.latest_commit is None or e.number >= self.latest_commit):
+                    self.settled[who] = k
             self.last = e
         self.count = len(self.log)
 
@@ -340,6 +346,8 @@ class Meta(Record):
     """
 
     FIELDS = ("game", "match_id", "fairplay", "log", "revealed")
+    #: the index of the log (see :meth:`log_index`), made on first use
+    _log_index: _LogIndex | None = None
 
     def __init__(self, game: str, match_id: str = "", fairplay: list[PlayerMeta] | None = None,
                  log: list[LogEntry] | None = None, revealed: list[Reveal] | None = None):
@@ -370,21 +378,27 @@ class Meta(Record):
         signed and chained when the document is rendered (:meth:`finalize`).
         """
         pub = self.player(player)
-        if self._owes_value(pub):
-            self._publish(player)
-        entry = LogEntry(len(self.log) + 1, player, text, self.pending_events, fresh=True)
+        index = self.log_index()
+        if pub is not None and self._owes(pub, index):
+            self._publish(pub.name)
+        log = self.log
+        entry = LogEntry(len(log) + 1, player, text, self.pending_events, None, None, None, "", "", "", True)
         self.pending_events = []
         published = self.published
         for p in self.fairplay:
-            if p.chain_index != published.get(p.name, 0):
-                entry.published[p.name] = p.chain_index
-                published[p.name] = p.chain_index
+            k = p.chain_index
+            if k != published.get(p.name, 0):
+                entry.published[p.name] = published[p.name] = k
         if self.pending_heads:
             entry.heads = {k: v for k, v in self.pending_heads.items() if k in entry.published}
             self.pending_heads.clear()
-        if pub is not None and pub.chain_index == 0 and pub.commitment and self.commit_entry(pub.name) is None:
+        if pub is not None and pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
             entry.commit = (pub.commitment, pub.chain)
-        self.log.append(entry)
+        log.append(entry)
+        if entry.commit or entry.published:
+            index.catch_up()
+        else:                               # nothing in it for the index to read (it read every entry before it)
+            index.count, index.last = index.count + 1, entry
         return entry
 
     def owes_value(self, name: str) -> bool:
@@ -393,29 +407,30 @@ class Meta(Record):
         That seat cannot use the value (it was public when it chose its seed), so ``name``'s
         next log entry publishes a new one: every seat then has a value each other seat may use.
         """
-        return self._owes_value(self.player(name))
+        pub = self.player(name)
+        return pub is not None and self._owes(pub, self.log_index())
 
-    def _owes_value(self, pub: PlayerMeta | None) -> bool:
-        """Return :meth:`owes_value` for a seat's record (None: no such seat)."""
-        if pub is None or not pub.chain or self.published.get(pub.name, 0) != pub.chain_index:
+    def _owes(self, pub: PlayerMeta, index: _LogIndex) -> bool:
+        """Return :meth:`owes_value` for a seat's record, with the log's index up to date."""
+        if index.settled.get(pub.name) == pub.chain_index:
+            return False                    # the fast path: published after every commitment, so nobody owed
+        if not pub.chain or self.published.get(pub.name, 0) != pub.chain_index or index.latest_commit is None:
             return False
-        index = self.log_index()
         if pub.chain_index == 0:
             entry = index.commits.get(pub.name.casefold())
             last = entry.number if entry else None
         else:
             last = index.last_pub.get((pub.name, pub.chain_index))
-        return last is not None and index.latest_commit is not None and index.latest_commit > last
+        return last is not None and index.latest_commit > last
 
     def log_index(self) -> _LogIndex:
         """Return the index of the log's commitments and publications (brought up to date)."""
-        index = self.__dict__.get("_log_index")
-        log = self.log
+        index, log = self._log_index, self.log
         if index is not None and index.log is log and index.count == len(log) and (
                 not index.count or log[-1] is index.last):
             return index                    # nothing appended since the last call
         if index is None or not index.fits(log):
-            index = self.__dict__["_log_index"] = _LogIndex(log)
+            index = self._log_index = _LogIndex(log)
         index.catch_up()
         return index
 
@@ -758,9 +773,26 @@ class Secrets(Record):
         self.extra = {} if extra is None else extra
 
     def remaining(self) -> list[int]:
-        """Return the 1-based deck positions not drawn yet."""
-        drawn = set(self.drawn)
-        return [i for i in range(1, len(self.deck) + 1) if i not in drawn]
+        """Return the 1-based deck positions not drawn yet (a list of the caller's own)."""
+        return list(self._undrawn())
+
+    #: :meth:`_undrawn`'s list and what it was made from: ``(deck, its length, drawn, its length, positions)``
+    _undrawn_memo: tuple | None = None
+
+    def _undrawn(self) -> list[int]:
+        """Return the positions not drawn yet: the list itself, which :meth:`Chance.draw` keeps up to date.
+
+        A fast path: a deck has 50 positions to look through, and each draw takes one.  The
+        list is kept while the deck and the drawn positions are the same lists of the same
+        lengths (draws only append to ``drawn``; loading private state replaces the lists).
+        """
+        deck, drawn, memo = self.deck, self.drawn, self._undrawn_memo
+        if (memo is None or memo[0] is not deck or memo[1] != len(deck) or memo[2] is not drawn
+                or memo[3] != len(drawn)):
+            taken = set(drawn)
+            memo = self._undrawn_memo = (deck, len(deck), drawn, len(drawn),
+                                         [i for i in range(1, len(deck) + 1) if i not in taken])
+        return memo[4]
 
 
 class Game:
@@ -867,7 +899,7 @@ class Chance:
         others = self._others(player)
         if not others:
             return ["another player"]
-        return [p.name for p in others if not fresh_for(self.meta, player, p.name, p.chain_index)]
+        return _stale(self.meta, player, others)
 
     def ready(self, player: str) -> bool:
         """Return True if ``player`` can make a random event now."""
@@ -920,7 +952,7 @@ class Chance:
         sec = self._secrets(player)
         pub = self.meta.player(player)
         cards: list[str] = []
-        remaining = sec.remaining() if n > 0 else []
+        remaining = sec._undrawn() if n > 0 else []
         if not remaining:
             return cards
         beacon, index = self._beacon_or_refuse(player)     # no chain value is published between the cards
@@ -929,10 +961,11 @@ class Chance:
                 break
             counter = pub.draws if pub else len(sec.drawn)
             pos = fairplay.draw(sec.seed, counter, beacon, remaining)
-            self._note(player, "draw", counter, pub=pub, beacon=index)
+            self._note(player, "draw", counter, (), 0, "", pub, index)
             sec.drawn.append(pos)
             remaining.remove(pos)
             cards.append(sec.deck[pos - 1])
+        sec._undrawn_memo = (*sec._undrawn_memo[:3], len(sec.drawn), remaining)    # kept up to date: see _undrawn
         return cards
 
     def roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None, purpose: str = "") -> int:
@@ -968,14 +1001,26 @@ def fresh_for(meta: Meta, player: str, other: str, index: int) -> bool:
     A value published before (or a seat that has not committed in the log yet) could have
     been known when ``player`` chose its seed.
     """
-    mine = meta.commit_entry(player)
+    log_index = meta.log_index()
+    return _fresh(meta, log_index, log_index.commits.get(player.casefold()), player, other, index)
+
+
+def _stale(meta: Meta, player: str, others: list[PlayerMeta]) -> list[str]:
+    """Return the names of ``others`` whose latest chain value ``player`` may not use yet (see :func:`fresh_for`)."""
+    log_index = meta.log_index()
+    mine = log_index.commits.get(player.casefold())
+    return [p.name for p in others if not _fresh(meta, log_index, mine, player, p.name, p.chain_index)]
+
+
+def _fresh(meta: Meta, log_index: _LogIndex, mine: LogEntry | None, player: str, other: str, index: int) -> bool:
+    """Return :func:`fresh_for`'s answer, given the log's index (up to date) and ``player``'s commit entry."""
     if mine is None:                        # no commitment at all: a position built in a test, not a match
         pub = meta.player(player)
         return pub is None or not pub.commitment
     if index == 0:
-        theirs = meta.commit_entry(other)
+        theirs = log_index.commits.get(other.casefold())
         return theirs is not None and theirs.number > mine.number
-    where = meta.log_index().first_pub.get((other, index))
+    where = log_index.first_pub.get((other, index))
     if where is None:                       # published in this command, by a seat we hold
         return other.casefold() in meta.signers
     return where > mine.number

@@ -302,13 +302,16 @@ class CncGame(Playable):
         """
         rules, parse_moves, _ = _ENGINE or _engine()
         moves = parse_moves(notation)
-        played = _PLAYED.of(state)
+        played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
         out = [] if played.settled is state.meta.log else self._opening(state, player, chance, played)
         cat = played.catalogue
         ctx = rules.Ctx(state, cat, chance, player)
-        out += _resolve_reveals(ctx)
+        if state.pending:                   # (most moves leave nothing pending)
+            out += _resolve_reveals(ctx)
+        record = state.meta.record
         for i, move in enumerate(moves, 1):
-            move = move if as_logged or move.kind not in _NAMED else _full_names(state, player, move, cat)
+            if not as_logged and move.kind in _NAMED:
+                move = _full_names(state, player, move, cat)
             try:
                 summary = rules.apply(ctx, move)
             except PbdError as exc:
@@ -316,7 +319,7 @@ class CncGame(Playable):
                     exc.message = f"move {i} of {len(moves)} ({move.source!r}): {exc.message}"
                     exc.args = (exc.message,)
                 raise
-            state.meta.record(player, summary)
+            record(player, summary)
             out.append(summary)
         return out
 

@@ -28,8 +28,11 @@ def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> 
         return move
     me, opp = _seats(state, player)
     names = _Names(cat, rules, me, opp, state)
-    if names.written_in_full(move):
-        return move
+    try:
+        if names.written_in_full(move):
+            return move
+    except _UNRESOLVED:
+        pass                                # resolved in full below (see written_in_full)
     changes = names.changes(move)
     if not changes:
         return move
@@ -147,16 +150,11 @@ class _Names:
         A fast path for the common case, a bot or a player who types full names: a name
         written exactly as the first of the names the rules choose among that folds like it
         (:func:`_is_first`) resolves to itself, whatever else its resolver checks.  A name not
-        written so, or one that does not resolve, answers False, and the move is resolved in
-        full (:meth:`changes`).
-        """
-        try:
-            return self._written_in_full(move)
-        except _UNRESOLVED:
-            return False
+        written so answers False, and the move is resolved in full (:meth:`changes`).
 
-    def _written_in_full(self, move: Move) -> bool:
-        """Return :meth:`written_in_full`'s answer; a name that does not resolve raises as its resolver would."""
+        :raises: what a name's resolver raises when it does not resolve (one of ``_UNRESOLVED``): the
+            move is then resolved in full too.
+        """
         kind, me = move.kind, self.me
         if kind == "play":
             if HIDDEN in me.hand:
@@ -174,8 +172,8 @@ class _Names:
         if kind == "withdraw":
             return True
         if kind == "attack":
-            return not move.detail and (self.rules._is_cp_word(move.target, self.opp)
-                                        or _is_first(move.target, keys_of(self.opp.characters)))
+            return not move.detail and (_is_first(move.target, keys_of(self.opp.characters))
+                                        or self.rules._is_cp_word(move.target, self.opp))
         abilities = self._card_of(move.card).abilities
         if not _is_first(move.detail, [a.name for a in abilities]):
             return False

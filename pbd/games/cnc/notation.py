@@ -72,26 +72,45 @@ _FIRST_WORDS = {"end": ("end", "pass", "done"), "decide": ("accept", "reject"), 
                 "discard": ("discard",)}
 #: a word the other forms need somewhere in the text (an ASCII text without it cannot match them)
 _INNER_WORDS = {"use": "uses", "attack": "attack"}
-_COMPILED: list[tuple[str, LazyPattern, tuple[str, ...] | None]] = []
+#: the compiled forms, made when a text first tries one: every form in order, the forms each fixed first
+#: word starts, and the forms that start with a card name with the word each needs inside the text
+_COMPILED: list[tuple[str, LazyPattern]] = []
+_BY_FIRST: dict[str, list[tuple[str, LazyPattern]]] = {}
+_NAMED_FIRST: list[tuple[str, LazyPattern, str]] = []
+
+
+def _compile() -> None:
+    """Fill :data:`_COMPILED`, :data:`_BY_FIRST` and :data:`_NAMED_FIRST` (each pattern compiles when first tried)."""
+    for kind, source in _PATTERNS:
+        form = (kind, LazyPattern(source, re.I))
+        if kind in _FIRST_WORDS:
+            for word in _FIRST_WORDS[kind]:
+                _BY_FIRST.setdefault(word, []).append(form)
+        else:
+            _NAMED_FIRST.append((*form, _INNER_WORDS[kind]))
+        _COMPILED.append(form)
 
 
 def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
     """Return the move forms, compiled, that ``clean`` could match, in the order they are tried.
 
-    A form that starts with fixed words is skipped when the text's first word is none of
-    them (an ASCII word compared case-insensitively, as the pattern would); any other
+    A form that starts with fixed words is tried only when the text's first word is one of
+    them (an ASCII word compared case-insensitively, as the pattern would): the first word
+    picks it from :data:`_BY_FIRST` rather than every form being tried in turn; any other
     first word tries every form.  In an ASCII text, a form that needs a word inside the
     text (``uses``, ``attack``) is skipped when the text lacks it (trying the pattern
-    costs more than looking).
+    costs more than looking).  The forms with fixed first words come first in
+    :data:`_PATTERNS`, so the order is the same as trying them all.
     """
     if not _COMPILED:      # each compiled when a text first tries it (most moves try one or three forms)
-        _COMPILED.extend((kind, LazyPattern(pattern, re.I), _FIRST_WORDS.get(kind)) for kind, pattern in _PATTERNS)
+        _compile()
     first = clean.split(" ", 1)[0].lower()
     if not first.isascii():
-        return [(kind, pattern) for kind, pattern, _ in _COMPILED]
+        return _COMPILED
     low = clean.lower() if clean.isascii() else None
-    return [(kind, pattern) for kind, pattern, words in _COMPILED
-            if (first in words if words is not None else low is None or _INNER_WORDS[kind] in low)]
+    named = [(kind, pattern) for kind, pattern, word in _NAMED_FIRST if low is None or word in low]
+    fixed = _BY_FIRST.get(first)
+    return fixed + named if fixed else named
 
 
 def parse_moves(text: str) -> list[Move]:
@@ -101,7 +120,9 @@ def parse_moves(text: str) -> list[Move]:
     """
     if ";" not in text and "\n" not in text:      # the common case: one move
         one = text.strip()
-        parts = [one] if one else []
+        if one:
+            return [parse_move(one)]
+        parts = []
     else:
         parts = [p.strip() for p in text.replace("\n", ";").split(";")]
         parts = [p for p in parts if p]
