@@ -17,7 +17,7 @@ import os
 import re
 from contextlib import contextmanager
 
-from pbd import paths
+from pbd import jsonfile, paths
 from pbd.errors import BackendError, ConflictError, UsageError
 from pbd.games.base import Secrets
 
@@ -88,11 +88,9 @@ def load(match_id: str, player: str) -> Secrets:
     :raises UsageError: this machine does not hold them (wrong name, or another machine).
     :raises BackendError: the file is unreadable or damaged.
     """
-    import json     # here, not at the top: a read of an unchanged board never loads private state
-
     path = _file(match_id, player)
     try:
-        data = json.loads(_read_text(path))
+        data = jsonfile.loads(_read_text(path))
     except FileNotFoundError:
         raise UsageError(
             f"this machine holds no private state for {player!r} in match {match_id}",
@@ -166,11 +164,9 @@ def recover(match_id: str, player: str, log_hashes: list[str]) -> str | None:
 
     :raises BackendError: the pending file is damaged or cannot be settled.
     """
-    import json
-
     path = _pending_file(match_id, player)
     try:
-        data = json.loads(_read_text(path))
+        data = jsonfile.loads(_read_text(path))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -203,19 +199,15 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
 
 def _hand_doc(path: str) -> str | None:
     """Return the hand document a private-state file points to, if it is such a pointer."""
-    import json
-
     try:
-        data = json.loads(_read_text(path))
+        data = jsonfile.loads(_read_text(path))
     except (OSError, ValueError):
         return None
     return data.get("hand_doc") if isinstance(data, dict) else None
 
 
 def _write_json(path: str, data: dict) -> None:
-    import json
-
     try:
-        paths.write_private(path, json.dumps(data, separators=(",", ":")).encode("utf-8"))  # json's C encoder
+        paths.write_private(path, jsonfile.dumps(data).encode("utf-8"))
     except OSError as exc:
         raise BackendError(f"cannot save private state under {paths.home()}: {exc}") from None

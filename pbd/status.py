@@ -8,10 +8,9 @@ together with the log position each seat last saw.  ``pbd status`` lists them;
 
 from __future__ import annotations
 
-import json
 import os
 
-from pbd import paths, private
+from pbd import jsonfile, paths, private
 from pbd.errors import BackendError, PbdError, UsageError
 from pbd.result import Result
 
@@ -29,7 +28,7 @@ def _read() -> dict:
     """Return the registry (empty if there is none or it is damaged: it is only a convenience)."""
     try:
         with open(_path(), encoding="utf-8") as fh:
-            data = json.loads(fh.read())
+            data = jsonfile.loads(fh.read())
     except (OSError, ValueError):
         return {"matches": []}
     if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
@@ -48,7 +47,7 @@ def _update(change) -> None:
         with paths.locked(os.path.join(paths.home(), ".my-matches.lock")):
             data = _read()
             change(data)
-            paths.write_private(_path(), json.dumps(data, separators=(",", ":")).encode("utf-8"))  # json's C encoder
+            paths.write_private(_path(), jsonfile.dumps(data).encode("utf-8"))
     except (OSError, TimeoutError) as exc:
         raise BackendError(f"cannot save the list of your matches under {paths.home()}: {exc}") from None
 

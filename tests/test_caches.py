@@ -26,9 +26,11 @@ def test_a_catalogue_is_parsed_once_and_then_read_from_the_cache(monkeypatch):
     first = cards.load_catalogue(BUNDLED)
     assert len(entries()) == 1
     monkeypatch.setattr(cards, "_parse_catalogue", lambda *a: pytest.fail("parsed again"))
+    monkeypatch.setattr(cards.Catalogue, "__init__", lambda *a: pytest.fail("lookups built again"))
     again = cards.load_catalogue(BUNDLED)
     assert again.cards == first.cards and again.source == str(BUNDLED)
-    assert again.get("Spider-Man") == first.get("Spider-Man")
+    assert again.get("Spider-Man") == first.get("Spider-Man") and again.get("spiderman") == first.get("Spider-Man")
+    assert again.mods_of("Spider-Man") == first.mods_of("Spider-Man")
 
 
 def test_an_edited_catalogue_is_read_anew_and_its_old_entry_removed(tmp_path):

@@ -258,10 +258,12 @@ def load_catalogue(path: str | os.PathLike, require_porter: bool = True) -> Cata
     if not os.path.exists(path):
         raise DeckFormatError("catalogue not found", source=path)
     text = read_text_file(path, "catalogue")
-    cards = cache.cached(f"cnc-catalogue{'' if require_porter else '-partial'}", str(path), text.encode("utf-8"),
-                         lambda: _parse_catalogue(text, path, require_porter),
-                         (Card, Attack, Ability, FrozenDict), dict)
-    return Catalogue(cards, path)
+    # kept whole, its lookups with it: building them again costs a command more than reading them
+    cat = cache.cached(f"cnc-catalogue{'' if require_porter else '-partial'}", path, text.encode("utf-8"),
+                       lambda: Catalogue(_parse_catalogue(text, path, require_porter), path),
+                       (Catalogue, Card, Attack, Ability, FrozenDict), Catalogue)
+    cat.source = path
+    return cat
 
 
 def _parse_catalogue(text: str, path: str, require_porter: bool) -> dict[str, Card]:
