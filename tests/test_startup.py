@@ -125,3 +125,19 @@ def test_help_and_version_are_clicks_own_without_gettext():
         assert "  -h, --help  " in got.output and "Show this message and exit." in got.output
     wrong = runner.invoke(cli, ["move"], prog_name="pbd")
     assert wrong.exit_code == 2 and "Try 'pbd move --help' for help." in wrong.output
+
+
+def test_the_pbd_script_leaves_without_teardown_but_with_its_output_exit_status_and_atexit(tmp_path):
+    """The script skips the interpreter's teardown (os._exit): what must still happen, happens."""
+    probe = ("import atexit, sys\natexit.register(lambda: print('atexit ran'))\n"
+             "from pbd.__main__ import run\nsys.argv = ['pbd'] + sys.argv[1:]\nrun()\nprint('not reached')")
+    run = lambda *args: subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,  # noqa: E731
+                                       text=True, env={**__import__("os").environ, "PBD_HOME": str(tmp_path)})
+    from pbd import __version__
+
+    version = run("--version")
+    assert (version.returncode, version.stdout) == (0, f"pbd, version {__version__}\natexit ran\n")
+    missing = run("show", str(tmp_path / "missing.txt"))
+    assert missing.returncode == 5 and "no such document" in missing.stderr and missing.stdout == "atexit ran\n"
+    listed = run("games")                       # more output than a line: all of it arrives
+    assert listed.returncode == 0 and "cnc" in listed.stdout and listed.stdout.endswith("atexit ran\n")

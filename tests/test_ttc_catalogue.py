@@ -144,3 +144,15 @@ def test_a_bad_catalogue_at_new_changes_nothing(pbd, tmp_path):
     (tmp_path / "small.toml").write_text(GOOD)
     r = pbd("new", "ttc", doc, "--as", "Lia", "--deck", tmp_path / "small.toml")
     assert r.exit_code == 1 and "Battle Cards: 1, a deck needs 50" in r.output and not doc.exists()
+
+
+def test_the_sample_decks_fingerprint_and_card_texts_stay_as_documents_hold_them():
+    """A match document names its deck with this fingerprint: it hashes the cards' texts, which must not change."""
+    from pbd.games.ttc.catalogue import Bonus, Item, Levelled, Warrior, load_deck
+
+    assert load_deck("sample").fingerprint() == "6a4e158633e8"
+    assert repr(Item("Blade", "dark", 3, (Bonus("wielder", "Rot Baron", 2),))) == \
+        "Item(name='Blade', side='dark', power=3, bonuses=(Bonus(kind='wielder', warrior='Rot Baron', plus=2),))"
+    assert repr(Levelled(7, "light", "Don Triumph", 10, 9)) == \
+        "Levelled(id=7, side='light', warrior='Don Triumph', level=10, power=9, kind='warrior')"
+    assert Warrior("A", "dark", 1) == Warrior("A", "dark", 1) and len({Warrior("A", "dark", 1), Warrior("A", "dark", 1)}) == 1

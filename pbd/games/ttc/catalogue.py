@@ -36,12 +36,12 @@ from __future__ import annotations
 import os
 import re
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from pbd import paths
 from pbd.digest import hexdigest
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
-from pbd.record import Record
+from pbd.record import FrozenRecord, Record
 from pbd.regex import pattern
 
 if TYPE_CHECKING:
@@ -54,74 +54,75 @@ COMPOSITION = {("battle", None): 50, ("army", "dark"): 10, ("warrior", "dark"): 
                ("army", "light"): 10, ("warrior", "light"): 5}
 DEFAULT_CATALOGUE = "sample.toml"
 
-# The cards and their parts are named tuples, not frozen dataclasses: as immutable, hashable and
-# printed alike (``Deck.fingerprint`` hashes their ``repr``, which is the same), but about a
-# millisecond cheaper each to define, paid by every command that loads this module.
+# The cards and their parts are frozen records (hashable, immutable, compared by value), written
+# out by hand: a named tuple compiles its constructor each time the module is imported (about
+# 0.2 ms apiece, paid by every Twin Tower City command).  Their ``repr`` is a named tuple's,
+# which ``Deck.fingerprint`` hashes: a fingerprint written in a document stays the same.
 
 
-class Bonus(NamedTuple):
+class Bonus(FrozenRecord):
     """An item bonus: ``plus`` when ``warrior`` wields it (``wielder``) or is its target (``against``)."""
 
-    kind: str
-    warrior: str
-    plus: int
+    FIELDS = ("kind", "warrior", "plus")
+
+    def __init__(self, kind: str, warrior: str, plus: int):
+        self._set(kind=kind, warrior=warrior, plus=plus)
 
 
-class Warrior(NamedTuple):
+class Warrior(FrozenRecord):
     """A Dark or Light warrior with its Power."""
 
-    name: str
-    side: str
-    power: int
+    FIELDS = ("name", "side", "power")
+
+    def __init__(self, name: str, side: str, power: int):
+        self._set(name=name, side=side, power=power)
 
 
-class Item(NamedTuple):
+class Item(FrozenRecord):
     """A Dark or Light item with its Power and bonuses."""
 
-    name: str
-    side: str
-    power: int
-    bonuses: tuple[Bonus, ...] = ()
+    FIELDS = ("name", "side", "power", "bonuses")
+
+    def __init__(self, name: str, side: str, power: int, bonuses: tuple[Bonus, ...] = ()):
+        self._set(name=name, side=side, power=power, bonuses=bonuses)
 
 
-class Environment(NamedTuple):
+class Environment(FrozenRecord):
     """An environment: adds its Power to its own side."""
 
-    name: str
-    side: str
-    power: int
+    FIELDS = ("name", "side", "power")
+
+    def __init__(self, name: str, side: str, power: int):
+        self._set(name=name, side=side, power=power)
 
 
-class Battle(NamedTuple):
+class Battle(FrozenRecord):
     """A Battle Card: a Dark warrior and item, a Light warrior and item, an environment."""
 
-    id: int
-    dark_warrior: str
-    dark_item: str
-    light_warrior: str
-    light_item: str
-    environment: str
-    kind: str = "battle"
+    FIELDS = ("id", "dark_warrior", "dark_item", "light_warrior", "light_item", "environment", "kind")
+
+    def __init__(self, id: int, dark_warrior: str, dark_item: str, light_warrior: str, light_item: str,
+                 environment: str, kind: str = "battle"):
+        self._set(id=id, dark_warrior=dark_warrior, dark_item=dark_item, light_warrior=light_warrior,
+                  light_item=light_item, environment=environment, kind=kind)
 
 
-class Army(NamedTuple):
+class Army(FrozenRecord):
     """An Army Card: five warriors of one side."""
 
-    id: int
-    side: str
-    warriors: tuple[str, ...]
-    kind: str = "army"
+    FIELDS = ("id", "side", "warriors", "kind")
+
+    def __init__(self, id: int, side: str, warriors: tuple[str, ...], kind: str = "army"):
+        self._set(id=id, side=side, warriors=warriors, kind=kind)
 
 
-class Levelled(NamedTuple):
+class Levelled(FrozenRecord):
     """A Warrior Card: a levelled-up warrior standing in for its base warrior."""
 
-    id: int
-    side: str
-    warrior: str
-    level: int
-    power: int
-    kind: str = "warrior"
+    FIELDS = ("id", "side", "warrior", "level", "power", "kind")
+
+    def __init__(self, id: int, side: str, warrior: str, level: int, power: int, kind: str = "warrior"):
+        self._set(id=id, side=side, warrior=warrior, level=level, power=power, kind=kind)
 
     @property
     def name(self) -> str:
