@@ -99,14 +99,25 @@ _ENGINE: tuple | None = None
 
 
 def _engine() -> tuple:
-    """Return ``(rules module, parse_moves, full_names)``, loaded with the first move rather than by every command."""
+    """Return ``(rules module, parse_moves)``, loaded with the first move rather than by every command."""
     global _ENGINE
     from pbd.games.cnc import rules
-    from pbd.games.cnc.fullnames import full_names
     from pbd.games.cnc.notation import parse_moves
 
-    _ENGINE = (rules, parse_moves, full_names)
+    _ENGINE = (rules, parse_moves)
     return _ENGINE
+
+
+_FULL_NAMES = None
+
+
+def _namer():
+    """Return :func:`.fullnames.full_names`, loaded with the first move that names a card."""
+    global _FULL_NAMES
+    from pbd.games.cnc.fullnames import full_names
+
+    _FULL_NAMES = full_names
+    return full_names
 
 
 def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
@@ -300,7 +311,7 @@ class CncGame(Playable):
 
         ``as_logged`` (a replay) keeps each move as written, so it logs what the log says.
         """
-        rules, parse_moves, _ = _ENGINE or _engine()
+        rules, parse_moves = _ENGINE or _engine()
         moves = parse_moves(notation)
         played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
         out = [] if played.settled is state.meta.log else self._opening(state, player, chance, played)
@@ -332,7 +343,7 @@ class CncGame(Playable):
         return candidates(state, _PLAYED.of(state).catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
-        rules, parse_moves, _ = _ENGINE or _engine()
+        rules, parse_moves = _ENGINE or _engine()
         cat = _PLAYED.of(state).catalogue          # the trial is a copy: the state's own catalogue
         trial = clone(state)
         try:
@@ -586,8 +597,7 @@ def _full_names(state: State, player: str, move, catalogue: Catalogue):
     The log records the move as written, so the log reads in full names.  A name is
     resolved the way the rules resolve it, else left as typed (:mod:`.fullnames`).
     """
-    rules, _, full_names = _ENGINE or _engine()
-    return full_names(state, player, move, catalogue, rules)
+    return (_FULL_NAMES or _namer())(state, player, move, catalogue, (_ENGINE or _engine())[0])
 
 
 def _check_name(player: str) -> None:

@@ -19,7 +19,6 @@ from functools import lru_cache
 from pbd.errors import NotationError
 from pbd.record import FrozenRecord
 from pbd.regex import LazyPattern
-from pbd.words import notation_hint
 
 EXAMPLES = ('draw', 'draw 2', 'play Spider-Man', 'play Carnivorous Plants on Nill', 'Spider-Man attacks Nill',
             'Spider-Man attacks city', 'Mirror Master uses Mirror Trap on Batman', 'withdraw Batman',
@@ -145,6 +144,8 @@ def parse_move(text: str) -> Move:
     if m := re.match(r"^(?P<who>.+?)\s+attacks?$", clean, re.I):
         raise NotationError(f"say whom {m.group('who')} attacks",
                             hint=f"for example: {m.group('who')} attacks NAME, or {m.group('who')} attacks city")
+    from pbd.words import notation_hint     # only for a move that cannot be read
+
     raise NotationError(f"cannot read the move {text.strip()!r}",
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
 
