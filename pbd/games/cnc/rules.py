@@ -189,11 +189,14 @@ def apply(ctx: Ctx, move: Move) -> str:
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
-    state, name = ctx.state, ctx.me.name
-    current = state.sides[state.to_move].name
-    if current != name:
-        raise illegal(f"it is {current}'s turn, not yours ({what} waits for your turn)")
-    p = next((p for p in state.pending if p.player == name and p.kind == "discard"), None) if state.pending else None
+    state = ctx.state
+    current = state.sides[state.to_move]
+    if current is not ctx.me:       # (the seats' names differ: the same as comparing them, for less)
+        raise illegal(f"it is {current.name}'s turn, not yours ({what} waits for your turn)")
+    if not state.pending:
+        return
+    name = current.name
+    p = next((p for p in state.pending if p.player == name and p.kind == "discard"), None)
     if p is not None:
         raise illegal(f"first discard {p.count} card{'s' if p.count > 1 else ''} from your hand ({p.source}): "
                       f"write 'discard CARD from hand'")
@@ -978,8 +981,9 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
 def _end(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "ending the turn")
     state, me = ctx.state, ctx.me
-    for key, ch in zip(keys_of(me.characters), me.characters):
-        if key not in state.turn.attacked:
+    chars, attacked = me.characters, state.turn.attacked
+    for i, ch in enumerate(chars):
+        if (ch.combo or ch.combo_attack) and key_of(chars, i) not in attacked:     # (a key only for a combo)
             ch.combo, ch.combo_attack = 0, ""
         if "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
