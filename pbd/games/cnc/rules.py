@@ -81,13 +81,41 @@ TYPE_EFFECTS = {
 }
 
 
-class _Seat:
-    """``Ctx.me`` (the acting player's side) or ``Ctx.opp`` (the other side), looked up on first use.
+class Ctx:
+    """Everything a rule needs: the state, the cards, the dice, who is acting.
 
-    The rules ask for both dozens of times a move, so they are kept in the Ctx as plain
-    attributes (found before this non-data descriptor) and later reads call nothing.  A
-    Ctx of a seated player (by the exact name) keeps both from the start (``__init__``);
-    this lookup serves the rest: one player seated, or the name written in another case.
+    A Ctx acts for one player: ``me`` (the acting player's side) and ``opp`` (the other) are
+    kept in it, so acting for another player takes another Ctx (as :func:`start_turn` does).
+    A rule never adds or replaces a side, so the kept sides stay the state's own.  The rules
+    ask for them dozens of times a move, so they are slots found at once (an attribute
+    behind a class-level descriptor is not: the interpreter looks it up in full each time);
+    a Ctx whose sides are not both found by the player's exact name looks them up on first
+    use instead (see :class:`_SeatsLater`).  ``__dict__`` leaves room for other attributes.
+    """
+
+    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "__dict__")
+
+    def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
+        self.state, self.cat, self.chance, self.player = state, cat, chance, player
+        self.notes = [] if notes is None else notes
+        sides = state.sides
+        if len(sides) == 2:         # the common case, looked up at once
+            a, b = sides
+            if a.name == player:
+                self.me, self.opp = a, b
+                return
+            if b.name == player:
+                self.me, self.opp = b, a
+                return
+        self.__class__ = _SeatsLater
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+
+
+class _Seat:
+    """``me`` or ``opp`` of a :class:`_SeatsLater`: looked up on first use, then kept in the Ctx's slots.
 
     :raises KeyError: the acting player has no seat.
     :raises IndexError: ``opp`` while only one player is seated.
@@ -95,10 +123,15 @@ class _Seat:
 
     def __set_name__(self, owner, name: str) -> None:
         self.name = name
+        self.slot = getattr(Ctx, name)          # where Ctx keeps it
 
     def __get__(self, ctx, owner=None):
         if ctx is None:
             return self
+        try:
+            return self.slot.__get__(ctx)
+        except AttributeError:
+            pass
         sides, player = ctx.state.sides, ctx.player
         if sides[0].name == player:
             me = sides[0]
@@ -106,37 +139,18 @@ class _Seat:
             me = sides[1]
         else:
             me = ctx.state.side(player)
-        ctx.me = me
+        Ctx.me.__set__(ctx, me)
         if len(sides) == 2 or self.name == "opp":
-            ctx.opp = sides[1] if sides[0] is me else sides[0]
-        return me if self.name == "me" else ctx.opp
+            Ctx.opp.__set__(ctx, sides[1] if sides[0] is me else sides[0])
+        return self.slot.__get__(ctx)
 
 
-class Ctx:
-    """Everything a rule needs: the state, the cards, the dice, who is acting.
+class _SeatsLater(Ctx):
+    """A :class:`Ctx` whose sides are looked up on first use: one player seated, or the name written in another case."""
 
-    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up (see :class:`_Seat`),
-    so acting for another player takes another Ctx (as :func:`start_turn` does).  A rule
-    never adds or replaces a side, so the kept sides stay the state's own.
-    """
-
+    __slots__ = ()
     me = _Seat()
     opp = _Seat()
-
-    def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
-        self.state, self.cat, self.chance, self.player = state, cat, chance, player
-        self.notes = [] if notes is None else notes
-        sides = state.sides
-        if len(sides) == 2:         # the common case, looked up at once (as _Seat would)
-            a, b = sides
-            if a.name == player:
-                self.me, self.opp = a, b
-            elif b.name == player:
-                self.me, self.opp = b, a
-
-    def note(self, text: str) -> None:
-        self.notes.append(text)
-
 
 def illegal(message: str) -> IllegalMoveError:
     """Return the error for a move a rule forbids."""
