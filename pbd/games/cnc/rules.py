@@ -110,6 +110,7 @@ class Ctx:
         self.__class__ = _SeatsLater
 
     def note(self, text: str) -> None:
+        """Add a line to the move's summary (the rules append to ``notes`` themselves: no call per line)."""
         self.notes.append(text)
 
 
@@ -194,7 +195,10 @@ def apply(ctx: Ctx, move: Move) -> str:
     ap_before = me.ap
     notes = ctx.notes = []
     _HANDLERS[move.kind](ctx, move)
-    check_outcome(state, ctx.cat)
+    a, b = state.sides
+    if not (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
+            and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
+        check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
     if me.ap != ap_before and move.kind != "end":
         notes.append(f"AP {ap_before}→{me.ap}")
     if state.result:
@@ -245,7 +249,7 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
     if n:
         side.hand += ctx.chance.draw(side.name, n)
         side.deck -= n
-    ctx.note(f"hand {len(side.hand)}")
+    ctx.notes.append(f"hand {len(side.hand)}")
     return n
 
 
@@ -296,7 +300,7 @@ def _play(ctx: Ctx, move: Move) -> None:
         me.cities.append(card.name)
         if card.cp:
             me.cp += card.cp
-            ctx.note(f"CP {me.cp - card.cp}→{me.cp}")
+            ctx.notes.append(f"CP {me.cp - card.cp}→{me.cp}")
         _take_hold(ctx, card)
     else:
         _run_effects(ctx, card.effects, target, None, card.name)
@@ -315,7 +319,7 @@ def _take_hold(ctx: Ctx, card: Card) -> None:
     bonus = ap_bonus(ctx.cat, ctx.me, card.all_mods())
     if bonus:
         ctx.me.ap += bonus
-        ctx.note(f"{card.name}: +{bonus} AP this turn")
+        ctx.notes.append(f"{card.name}: +{bonus} AP this turn")
 
 
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
@@ -420,7 +424,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
         return False
     ch.statuses.remove("confused")
     ctx.state.turn.acted.append(key)
-    ctx.note(f"{key} is confused: the act fails and {key} takes 5 HP")
+    ctx.notes.append(f"{key} is confused: the act fails and {key} takes 5 HP")
     _hurt(ctx, Target(ctx.me, "character", key), 5)
     return True
 
@@ -510,17 +514,17 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
     """Deal attack damage: to a character (immunities apply), or to CP.  No spillover."""
     if target.kind == "cp":
         target.side.cp -= amount
-        ctx.note(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
+        ctx.notes.append(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
         return
     ch = _char(target)
     if ch is None:
         return
     for mod in ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
-            ctx.note(f"{ch.name} is immune to {attack_type} attacks")
+            ctx.notes.append(f"{ch.name} is immune to {attack_type} attacks")
             return
         if attack_type and mod["mod"] == "only_harmed_by" and attack_type not in mod.get("types", ()):
-            ctx.note(f"{ch.name} is only harmed by {', '.join(mod.get('types', ()))} attacks")
+            ctx.notes.append(f"{ch.name} is only harmed by {', '.join(mod.get('types', ()))} attacks")
             return
         if mod["mod"] == "damage_reduction":
             amount = max(0, amount - mod.get("amount", 0))
@@ -538,16 +542,16 @@ def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) ->
     if ch.hp <= 0:
         _remove_character(ctx, target.side, target.key)
         target.side.discards.append(ch.name)
-        ctx.note(f"{target.key} HP {before}→0, discarded")
+        ctx.notes.append(f"{target.key} HP {before}→0, discarded")
     else:
-        ctx.note(f"{target.key} HP {before}→{ch.hp}")
+        ctx.notes.append(f"{target.key} HP {before}→{ch.hp}")
 
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
     """Take a character off the field; the turn's records follow later copies' new names."""
     before = keys_of(side.characters)
     ch = side.characters.pop(find_key(side.characters, key))
-    if side is ctx.state.current:
+    if side is ctx.state.sides[ctx.state.to_move]:
         after = keys_of(side.characters)
         renamed = dict(zip([k for k in before if k != key], after))
         turn = ctx.state.turn
@@ -565,7 +569,7 @@ def _heal(ctx: Ctx, side: Side, key: str, amount: int) -> None:
     before = ch.hp
     ch.hp = min(top, ch.hp + amount)
     ch.statuses = [s for s in ch.statuses if s == "frozen"]
-    ctx.note(f"{key} healed HP {before}→{ch.hp}")
+    ctx.notes.append(f"{key} healed HP {before}→{ch.hp}")
 
 
 # -- combos -----------------------------------------------------------------------------
@@ -579,7 +583,7 @@ def _combo(ctx: Ctx, key: str, ch: Character, card: Card, attack, target: Target
     ch.combo_attack = label
     if ch.combo >= 3:
         ch.combo, ch.combo_attack = 0, ""
-        ctx.note(f"combo: {TYPE_EFFECTS[attack.type]}")
+        ctx.notes.append(f"combo: {TYPE_EFFECTS[attack.type]}")
         type_effect(ctx, attack.type, key, target, then, attack.cost)
 
 
@@ -610,7 +614,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
         _strike(ctx, Target(opp, "cp"), 10, None, "Firestorm")
     elif attack_type == "Electric":
         opp.ap_next -= 2
-        ctx.note(f"{opp.name} receives 2 fewer AP next turn")
+        ctx.notes.append(f"{opp.name} receives 2 fewer AP next turn")
     elif attack_type == "Magic":
         t = pick_char()
         if t is not None:
@@ -631,7 +635,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
     elif attack_type == "Speed":
         me.ap += cost
         ctx.state.turn.acted.remove(key)
-        ctx.note(f"{key} may act again; {cost} AP refunded")
+        ctx.notes.append(f"{key} may act again; {cost} AP refunded")
     elif attack_type == "Shadow":
         _owe_discard(ctx, opp, 1, "Sinister")
     elif attack_type == "Water":
@@ -639,7 +643,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
             ctx.state.turn.effects.append("Flood")
     elif attack_type == "Magnetic":
         me.cp += 10
-        ctx.note(f"CP {me.cp - 10}→{me.cp}")
+        ctx.notes.append(f"CP {me.cp - 10}→{me.cp}")
     elif attack_type == "Gravity":
         _take_cards(ctx, me, 1)
 
@@ -648,7 +652,7 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
     ch = _char(target)
     if ch is not None and status not in ch.statuses:
         ch.statuses = sorted([*ch.statuses, status])
-        ctx.note(f"{target.key} is {status}")
+        ctx.notes.append(f"{target.key} is {status}")
 
 
 # -- abilities ---------------------------------------------------------------------------
@@ -698,7 +702,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
     elif verb == "cp":
         amount = eff.get("amount", 0)
         who.cp += amount
-        ctx.note(f"{who.name}'s CP {who.cp - amount}→{who.cp}")
+        ctx.notes.append(f"{who.name}'s CP {who.cp - amount}→{who.cp}")
     elif verb == "draw":
         _take_cards(ctx, me, eff.get("count", 1))
     elif verb == "discard_hand":
@@ -707,7 +711,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
         _change_ap(ctx, who, eff.get("amount", 0))
     elif verb == "ap_next":
         who.ap_next += eff.get("amount", 0)
-        ctx.note(f"{who.name}'s next income {eff.get('amount', 0):+d}")
+        ctx.notes.append(f"{who.name}'s next income {eff.get('amount', 0):+d}")
     elif verb == "destroy_city":
         if target is not None and target.kind == "city":
             _destroy_city(ctx, target)
@@ -724,20 +728,20 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
             ch = _char(t) if t.kind == "character" else None
             if ch is not None:
                 ch.statuses = []
-                ctx.note(f"{t.key} is cured")
+                ctx.notes.append(f"{t.key} is cured")
     elif verb == "recover":
         n = min(eff.get("count", 1), len(me.discards), HAND_LIMIT - len(me.hand))
         for _ in range(n):
             me.hand.append(me.discards.pop())
-        ctx.note(f"{n} card{'s' if n != 1 else ''} back from the discard pile")
+        ctx.notes.append(f"{n} card{'s' if n != 1 else ''} back from the discard pile")
     elif verb == "roll":
         face = ctx.chance.roll(me.name, eff.get("sides", 6))
-        ctx.note(f"rolled {face} (d{eff.get('sides', 6)})")
+        ctx.notes.append(f"rolled {face} (d{eff.get('sides', 6)})")
         for outcome in eff.get("outcomes", ()):
             if face in outcome.get("on", ()):
                 _run_effects(ctx, outcome.get("effects", ()), target, actor, source)
     elif verb == "manual":
-        ctx.note(f"{source}: {eff.get('text', '')} — record the outcome with 'adjust'")
+        ctx.notes.append(f"{source}: {eff.get('text', '')} — record the outcome with 'adjust'")
 
 
 def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None) -> list[Target]:
@@ -764,12 +768,12 @@ def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None)
 def _change_ap(ctx: Ctx, side: Side, amount: int) -> None:
     if amount >= 0:
         side.ap += amount
-        ctx.note(f"{side.name} gains {amount} AP")
+        ctx.notes.append(f"{side.name} gains {amount} AP")
         return
     take = min(side.ap, -amount)
     side.ap -= take
     side.ap_next -= (-amount - take)
-    ctx.note(f"{side.name} loses {-amount} AP" + (f" ({-amount - take} from next turn)" if -amount > take else ""))
+    ctx.notes.append(f"{side.name} loses {-amount} AP" + (f" ({-amount - take} from next turn)" if -amount > take else ""))
 
 
 def _destroy_city(ctx: Ctx, target: Target) -> None:
@@ -780,7 +784,7 @@ def _destroy_city(ctx: Ctx, target: Target) -> None:
         raise illegal(f"{guards[0]} guards {side.name}'s City cards: destroy {guards[0]} first")
     side.cities.remove(target.key)
     side.discards.append(target.key)
-    ctx.note(f"{side.name}'s {target.key} destroyed")
+    ctx.notes.append(f"{side.name}'s {target.key} destroyed")
     _enforce_character_limit(ctx, side)
 
 
@@ -793,14 +797,14 @@ def _return_to_hand(ctx: Ctx, target: Target) -> None:
     ch = _remove_character(ctx, side, target.key)
     if len(side.hand) >= HAND_LIMIT:
         side.discards.append(ch.name)
-        ctx.note(f"{target.key} returned, but {side.name}'s hand is full: discarded")
+        ctx.notes.append(f"{target.key} returned, but {side.name}'s hand is full: discarded")
         return
     if ctx.chance.can_draw_for(side.name) or side is ctx.me:
         side.hand.append(ch.name)
     else:
         side.hand.append(HIDDEN)
         ctx.state.pending.append(Pending(side.name, "take", card=ch.name, source="returned"))
-    ctx.note(f"{target.key} returned to {side.name}'s hand")
+    ctx.notes.append(f"{target.key} returned to {side.name}'s hand")
 
 
 def _owe_discard(ctx: Ctx, side: Side, count: int, source: str) -> None:
@@ -808,16 +812,16 @@ def _owe_discard(ctx: Ctx, side: Side, count: int, source: str) -> None:
     count = min(count, len(side.hand) - owed)
     if count > 0:
         ctx.state.pending.append(Pending(side.name, "discard", count, source=source))
-        ctx.note(f"{side.name} must discard {count} card{'s' if count > 1 else ''} from hand")
+        ctx.notes.append(f"{side.name} must discard {count} card{'s' if count > 1 else ''} from hand")
 
 
 def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
     card = side.hand[pos - 1]
     if card != HIDDEN:
-        ctx.note(f"{source}: {side.name}'s hand card {pos} is {card}")
+        ctx.notes.append(f"{source}: {side.name}'s hand card {pos} is {card}")
     else:
         ctx.state.pending.append(Pending(side.name, "reveal", pos, source=source))
-        ctx.note(f"{side.name} must reveal hand card {pos}")
+        ctx.notes.append(f"{side.name} must reveal hand card {pos}")
 
 
 # -- withdrawing and discarding ---------------------------------------------------------------
@@ -877,7 +881,7 @@ def _discard(ctx: Ctx, move: Move) -> None:
         owed.count -= 1
         if owed.count <= 0:
             ctx.state.pending.remove(owed)
-        ctx.note(f"discarded {card.name} from hand ({owed.source})")
+        ctx.notes.append(f"discarded {card.name} from hand ({owed.source})")
         return
     _own_turn(ctx, "discarding")
     if place == "hand":
@@ -931,7 +935,7 @@ def _adjust(ctx: Ctx, move: Move) -> None:
     other = ctx.opp
     ctx.state.pending.append(Pending(other.name, "adjust", card=move.source.split(" ", 1)[1],
                                      source=f"proposed by {ctx.me.name}"))
-    ctx.note(f"proposed: {other.name} accepts or rejects it"
+    ctx.notes.append(f"proposed: {other.name} accepts or rejects it"
              + ("" if cited else " (no card in play that pbd cannot work out is named)"))
 
 
@@ -960,7 +964,7 @@ def _decide(ctx: Ctx, move: Move) -> None:
     ctx.state.pending.remove(proposal)
     if move.detail == "accept":
         _apply_adjust(ctx, parse_move(f"adjust {proposal.card}"))
-    ctx.note(f"{move.detail}s: adjust {proposal.card}")
+    ctx.notes.append(f"{move.detail}s: adjust {proposal.card}")
 
 
 def _apply_adjust(ctx: Ctx, move: Move) -> None:
@@ -970,12 +974,12 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
             match_name(move.card, [s.name for s in state.sides], "player"))]
         if move.detail == "cp":
             side.cp += move.amount
-            ctx.note(f"{side.name}'s CP {side.cp - move.amount}→{side.cp}")
+            ctx.notes.append(f"{side.name}'s CP {side.cp - move.amount}→{side.cp}")
         else:
             if side.ap + move.amount < 0:
                 raise illegal(f"{side.name} has {side.ap} AP; AP cannot go below 0")
             side.ap += move.amount
-            ctx.note(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
+            ctx.notes.append(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
         return
     keys = [(s, k) for s in state.sides for k in keys_of(s.characters)]
     name = _pick(ctx.cat, move.card.split("'s ")[-1], [k for _, k in keys], "character in play")
@@ -1029,7 +1033,7 @@ def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
 def start_turn(ctx: Ctx) -> None:
     """Begin the turn of the player now to move: income, Poison, City triggers."""
     state = ctx.state
-    side = state.current
+    side = state.sides[state.to_move]
     gained = income(state, ctx.cat, side) + side.ap_next
     side.ap = max(0, side.ap + gained)
     side.ap_next = 0
@@ -1051,7 +1055,7 @@ def start_turn(ctx: Ctx) -> None:
 # -- modifiers and limits ---------------------------------------------------------------------
 
 def _flooded(state: State, side: Side) -> bool:
-    return "Flood" in state.turn.effects and state.current is not side
+    return "Flood" in state.turn.effects and state.sides[state.to_move] is not side
 
 
 def _mods_of(cat: Catalogue, names) -> list[dict]:
@@ -1113,7 +1117,7 @@ def _enforce_character_limit(ctx: Ctx, side: Side) -> None:
         key = key_of(side.characters, len(side.characters) - 1)
         ch = _remove_character(ctx, side, key)
         side.discards.append(ch.name)
-        ctx.note(f"{side.name} is over the limit of {limit} characters: {key} discarded")
+        ctx.notes.append(f"{side.name} is over the limit of {limit} characters: {key} discarded")
 
 
 def heroic_resolve(state: State, cat: Catalogue, side: Side) -> bool:
@@ -1136,10 +1140,6 @@ def check_outcome(state: State, cat: Catalogue) -> None:
     """Set ``state.result`` if a win condition is met."""
     if state.result or len(state.sides) != 2:
         return
-    a, b = state.sides
-    if (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
-            and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
-        return      # the common case: nobody is near an end condition
     wins = []
     for i, side in enumerate(state.sides):
         other = state.sides[1 - i]
