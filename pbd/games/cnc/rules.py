@@ -1040,16 +1040,29 @@ def start_turn(ctx: Ctx) -> None:
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
             _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
-    cat, known = ctx.cat, ctx.cat.each_turn_by_name     # (found without a call: every turn asks)
-    effects = []
-    for name in [*side.cities, *map(name_of, side.characters)]:
-        found = known[name] if name in known else cat.each_turn_of(name)
-        if found:
-            effects += [(name, eff) for eff in found]
+    effects = _each_turn(ctx.cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
             run_effect(owner, eff, None, None, name)
+
+
+def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
+    """Return ``(name, effect)`` for each effect ``side``'s cards trigger at the start of its turn, Cities first.
+
+    :raises UnknownNameError: a card in play that the catalogue does not know.
+    """
+    known, effects = cat.each_turn_by_name, []
+    try:        # every turn asks: the names as the board holds them, one subscript each (most give nothing)
+        for name in side.cities:
+            if known[name]:
+                effects += [(name, eff) for eff in known[name]]
+        for ch in side.characters:
+            if known[ch.name]:
+                effects += [(ch.name, eff) for eff in known[ch.name]]
+        return effects
+    except KeyError:        # a name written otherwise, or unknown: looked up in full
+        return [(name, eff) for name in [*side.cities, *map(name_of, side.characters)] for eff in cat.each_turn_of(name)]
 
 
 # -- modifiers and limits ---------------------------------------------------------------------
@@ -1074,14 +1087,21 @@ def _mods_of(cat: Catalogue, names) -> list[dict]:
 
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
-    known = cat.mods_by_name        # (as in _mods_of, without a second call: every move asks)
-    mods = []
-    if not _flooded(state, side):
-        for name in side.cities:
-            mods += known[name] if name in known else cat.mods_of(name)
-    for ch in side.characters:
-        mods += known[ch.name] if ch.name in known else cat.mods_of(ch.name)
-    return mods
+    known = cat.mods_by_name
+    try:        # every move asks: the names as the board holds them, one subscript each (most give nothing)
+        mods = []
+        if not _flooded(state, side):
+            for name in side.cities:
+                found = known[name]
+                if found:
+                    mods += found
+        for ch in side.characters:
+            found = known[ch.name]
+            if found:
+                mods += found
+        return mods
+    except KeyError:        # a name written otherwise, or unknown: looked up in full
+        return _mods_of(cat, [*([] if _flooded(state, side) else side.cities), *map(name_of, side.characters)])
 
 
 def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
