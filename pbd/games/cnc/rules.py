@@ -257,8 +257,8 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
 
 def _hand_card(ctx: Ctx, name: str) -> Card:
     hand, cat = ctx.me.hand, ctx.cat
-    if name in cat:
-        card = cat.get(name)
+    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (most names as the board holds them)
+    if card is not None:
         if card.name not in hand or card.name == HIDDEN:
             raise illegal(f"{card.name} is not in your hand")
         return card
@@ -325,7 +325,8 @@ def _take_hold(ctx: Ctx, card: Card) -> None:
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
     cat, n = ctx.cat, 0
     for name in ctx.state.turn.played:
-        if name in cat and cat.get(name).kind == kind:
+        card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (played: a card's own name)
+        if card is not None and card.kind == kind:
             n += 1
     return n
 
@@ -397,8 +398,9 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
-    if name in ctx.cat and ctx.cat.get(name).name not in map(name_of, ctx.me.characters):
-        card = ctx.cat.get(name)
+    cat = ctx.cat
+    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (most names as the board holds them)
+    if card is not None and card.name not in map(name_of, ctx.me.characters):
         in_hand = card.name in ctx.me.hand
         if card.kind != "character":
             article = "an" if card.kind[0] in "aeiou" else "a"
@@ -432,7 +434,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
 def _attack(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "attacking")
     key, ch = _actor(ctx, move.card)
-    card = ctx.cat.get(ch.name)
+    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
     if not card.attacks:
         raise illegal(f"{ch.name} has no attack; use one of its abilities")
     attack = card.attacks[0]
@@ -519,7 +521,8 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
     ch = _char(target)
     if ch is None:
         return
-    for mod in ctx.cat.mods_of(ch.name):
+    known = ctx.cat.mods_by_name
+    for mod in known[ch.name] if ch.name in known else ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
             ctx.notes.append(f"{ch.name} is immune to {attack_type} attacks")
             return
@@ -660,7 +663,7 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 def _use(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "using an ability")
     key, ch = _actor(ctx, move.card)
-    card = ctx.cat.get(ch.name)
+    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
     names = [a.name for a in card.abilities]
     if not names:
         raise illegal(f"{ch.name} has no abilities")
