@@ -59,6 +59,7 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
@@ -200,10 +201,22 @@ def apply(ctx: Ctx, move: Move) -> str:
             and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
         check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
     if me.ap != ap_before and move.kind != "end":
-        notes.append(f"AP {ap_before}→{me.ap}")
+        notes.append(_ap_note(ap_before, me.ap))
     if state.result:
         notes.append(state.result)
     return " · ".join([move.source or move.kind, *notes])
+
+
+@lru_cache(maxsize=1024)
+def _ap_note(before: int, after: int) -> str:
+    """Return the note of a move that changed the player's AP (kept: nearly every move writes one of a few)."""
+    return f"AP {before}→{after}"
+
+
+@lru_cache(maxsize=64)
+def _hand_note(n: int) -> str:
+    """Return the note of a hand that now holds ``n`` cards (kept, as :func:`_ap_note`)."""
+    return f"hand {n}"
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
@@ -249,7 +262,7 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
     if n:
         side.hand += ctx.chance.draw(side.name, n)
         side.deck -= n
-    ctx.notes.append(f"hand {len(side.hand)}")
+    ctx.notes.append(_hand_note(len(side.hand)))
     return n
 
 
