@@ -97,7 +97,10 @@ class Ctx:
     __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "__dict__")
 
     def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
-        self.state, self.cat, self.chance, self.player = state, cat, chance, player
+        self.state = state
+        self.cat = cat
+        self.chance = chance
+        self.player = player
         self.notes = [] if notes is None else notes
         sides = state.sides
         if len(sides) == 2:         # the common case, looked up at once
@@ -252,7 +255,7 @@ def _draw(ctx: Ctx, move: Move) -> None:
         raise illegal(f"your hand would hold {len(me.hand) + n} cards; the limit is {HAND_LIMIT}")
     if me.deck < n:
         raise illegal(f"your deck has {me.deck} card{'s' if me.deck != 1 else ''} left")
-    _spend(ctx, n, f"drawing {n} card{'s' if n > 1 else ''}")
+    _spend(ctx, n, "drawing 1 card" if n == 1 else f"drawing {n} cards")     # (nothing to format for one)
     _take_cards(ctx, me, n)
 
 
