@@ -1056,14 +1056,22 @@ def start_turn(ctx: Ctx) -> None:
     gained = income(state, ctx.cat, side) + side.ap_next
     side.ap = max(0, side.ap + gained)
     side.ap_next = 0
-    for i in reversed(range(len(side.characters))):
-        if "poisoned" in side.characters[i].statuses:
-            _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
+    for ch in side.characters:
+        if "poisoned" in ch.statuses:      # (the common case, no Poison, asks nothing more)
+            _poison(ctx, side)
+            break
     effects = _each_turn(ctx.cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
             run_effect(owner, eff, None, None, name)
+
+
+def _poison(ctx: Ctx, side: Side) -> None:
+    """Take 1 HP from each of ``side``'s poisoned characters, the last first (so the keys of the rest stay)."""
+    for i in reversed(range(len(side.characters))):
+        if "poisoned" in side.characters[i].statuses:
+            _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
 
 
 def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
@@ -1109,7 +1117,7 @@ def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     known = cat.mods_by_name
     try:        # every move asks: the names as the board holds them, one subscript each (most give nothing)
         mods = []
-        if not _flooded(state, side):
+        if "Flood" not in state.turn.effects or state.sides[state.to_move] is side:     # (not _flooded: no call)
             for name in side.cities:
                 found = known[name]
                 if found:
