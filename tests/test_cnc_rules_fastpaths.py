@@ -13,6 +13,7 @@ from cnc_helpers import char, pos, side
 
 from pbd.errors import UnknownNameError
 from pbd.games.cnc import GAME, rules
+from pbd.games.cnc.state import Turn
 
 
 def test_a_city_written_in_another_case_gives_its_modifiers():
@@ -45,3 +46,19 @@ def test_a_ctx_for_a_name_in_another_case_finds_its_seats_on_first_use():
     assert (ctx.me, ctx.opp) == (g.ben, g.ann) and ctx.me is g.ben
     exact = rules.Ctx(g.state, GAME.catalogue, g.chance, "Ben")
     assert type(exact) is rules.Ctx and exact.me is g.ben and exact.opp is g.ann
+
+
+def test_flood_switches_off_the_cities_of_the_side_not_on_turn_only():
+    g = pos(side(cities=["Avengers Mansion"]), side(cities=["Avengers Mansion"], chars=["Captain America"]),
+            turn=Turn(effects=["Flood"]))
+    cap = list(GAME.catalogue.get("Captain America").all_mods())
+    mansion = list(GAME.catalogue.get("Avengers Mansion").all_mods())
+    assert rules.active_mods(g.state, GAME.catalogue, g.ann) == mansion
+    assert rules.active_mods(g.state, GAME.catalogue, g.ben) == cap
+
+
+def test_poison_hurts_every_poisoned_character_once_even_when_one_dies():
+    g = pos(side(), side(chars=[char("Nill", 1, "poisoned"), "Danger", char("Nill", 3, "poisoned")]))
+    g.play("Ann", "end turn")
+    assert [(c.name, c.hp) for c in g.ben.characters] == [("Danger", 40), ("Nill", 2)]
+    assert g.ben.discards == ["Nill"]
