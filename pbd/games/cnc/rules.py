@@ -568,14 +568,14 @@ def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) ->
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
     """Take a character off the field; the turn's records follow later copies' new names."""
+    if side is not ctx.state.sides[ctx.state.to_move]:
+        return side.characters.pop(find_key(side.characters, key))      # (no records of this turn to follow)
     before = keys_of(side.characters)
     ch = side.characters.pop(find_key(side.characters, key))
-    if side is ctx.state.sides[ctx.state.to_move]:
-        after = keys_of(side.characters)
-        renamed = dict(zip([k for k in before if k != key], after))
-        turn = ctx.state.turn
-        turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
-        turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
+    renamed = dict(zip([k for k in before if k != key], keys_of(side.characters)))
+    turn = ctx.state.turn
+    turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
+    turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
     return ch
 
 
@@ -1099,17 +1099,23 @@ def _flooded(state: State, side: Side) -> bool:
 
 
 def _mods_of(cat: Catalogue, names) -> list[dict]:
-    """Return the passive modifiers of the cards called ``names``, in order.
+    """Return the passive modifiers of the cards called ``names`` (a list), in order.
 
     The names the board holds are found in the catalogue's table without a call each (the
-    rules ask several times a move); any other name goes through :meth:`Catalogue.mods_of`.
+    rules ask several times a move); if any other name is among them, every name goes
+    through :meth:`Catalogue.mods_of`.
 
     :raises UnknownNameError: a name the catalogue does not know.
     """
     known, mods = cat.mods_by_name, []
-    for name in names:
-        mods += known[name] if name in known else cat.mods_of(name)
-    return mods
+    try:        # the names as the board holds them, one subscript each (most give nothing)
+        for name in names:
+            found = known[name]
+            if found:
+                mods += found
+        return mods
+    except KeyError:        # a name written otherwise, or unknown: looked up in full
+        return [mod for name in names for mod in cat.mods_of(name)]
 
 
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
