@@ -229,7 +229,7 @@ def match_name(name: str, names: list[str], kind: str = "card") -> str:
     """
     key = fold(name)
     for x in names:
-        if fold(x) == key:
+        if x == name or fold(x) == key:     # (the name as written folds alike: no fold to work out)
             return x        # the first exact match (usually the name as written)
     starts = [x for x in dict.fromkeys(names) if key and fold(x).startswith(key)]
     if len(starts) == 1:

@@ -402,8 +402,9 @@ def _char_target(cat: Catalogue, side: Side, text: str, where: str) -> Target:
 
 
 def _is_cp_word(text: str, opp: Side) -> bool:
-    words = text.casefold().replace("'s", "").split()
-    return bool(words) and (words[-1] in ("city", "cp", "porter") or text.casefold() == opp.name.casefold())
+    folded = text.casefold()
+    words = folded.replace("'s", "").split()
+    return bool(words) and (words[-1] in ("city", "cp", "porter") or folded == opp.name.casefold())
 
 
 def _char(target: Target) -> Character | None:
