@@ -378,9 +378,9 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     if spec == "opposing character or cp":
         return _attack_target(ctx, text)
     if spec == "opposing character":
-        return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+        return _char_target(ctx.cat, opp, text, _among(opp.name))
     if spec == "friendly character":
-        return _char_target(ctx.cat, me, text, "your characters")
+        return _char_target(ctx.cat, me, text, "character among your characters")
     if spec == "any character":
         keys = [(s, k) for s in (opp, me) for k in keys_of(s.characters)]
         name = _pick(ctx.cat, text, [k for _, k in keys], "character in play")
@@ -395,10 +395,17 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     raise NotationError(f"{what} has an unknown target kind {spec!r}")
 
 
-def _char_target(cat: Catalogue, side: Side, text: str, where: str) -> Target:
+def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
+    """Return the character of ``side`` that ``text`` names (``kind``: what an unknown name is called)."""
     if not side.characters:
         raise illegal(f"{side.name} has no characters in play")
-    return Target(side, "character", _pick(cat, text, keys_of(side.characters), f"character among {where}"))
+    return Target(side, "character", _pick(cat, text, keys_of(side.characters), kind))
+
+
+@lru_cache(maxsize=64)
+def _among(player: str) -> str:
+    """Return what a name unknown among ``player``'s characters is called (kept: every attack names one)."""
+    return f"character among {player}'s characters"
 
 
 def _is_cp_word(text: str, opp: Side) -> bool:
@@ -487,7 +494,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
     try:
-        return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+        return _char_target(ctx.cat, opp, text, _among(opp.name))
     except (NotationError, IllegalMoveError):
         city = _named_city(ctx, opp, text)
         if city is None:
@@ -616,7 +623,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
 
     def pick_char() -> Target | None:
         if then:
-            return _char_target(ctx.cat, opp, then, f"{opp.name}'s characters")
+            return _char_target(ctx.cat, opp, then, _among(opp.name))
         if target.kind == "character" and _char(target) is not None:
             return target
         return Target(opp, "character", keys_of(opp.characters)[0]) if opp.characters else None
