@@ -118,7 +118,6 @@ class Ctx:
         self.notes.append(text)
 
 
-
 class _Seat:
     """``me`` or ``opp`` of a :class:`_SeatsLater`: looked up on first use, then kept in the Ctx's slots.
 
@@ -800,7 +799,8 @@ def _change_ap(ctx: Ctx, side: Side, amount: int) -> None:
     take = min(side.ap, -amount)
     side.ap -= take
     side.ap_next -= (-amount - take)
-    ctx.notes.append(f"{side.name} loses {-amount} AP" + (f" ({-amount - take} from next turn)" if -amount > take else ""))
+    ctx.notes.append(f"{side.name} loses {-amount} AP"
+                     + (f" ({-amount - take} from next turn)" if -amount > take else ""))
 
 
 def _destroy_city(ctx: Ctx, target: Target) -> None:
@@ -1097,7 +1097,8 @@ def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
                 effects += [(ch.name, eff) for eff in known[ch.name]]
         return effects
     except KeyError:        # a name written otherwise, or unknown: looked up in full
-        return [(name, eff) for name in [*side.cities, *map(name_of, side.characters)] for eff in cat.each_turn_of(name)]
+        return [(name, eff) for name in [*side.cities, *map(name_of, side.characters)]
+                for eff in cat.each_turn_of(name)]
 
 
 # -- modifiers and limits ---------------------------------------------------------------------
