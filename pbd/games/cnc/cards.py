@@ -164,6 +164,8 @@ class Catalogue(Record):
         # move: those skip folding, and find the card the folded lookup would find
         self._exact = {key: self._index[fold(key)]
                        for card in self.cards.values() for key in (card.name, *card.aliases)}
+        #: a card's own name (or alias), exactly as written → the card (``get(name)`` for such a name, without a call)
+        self.by_name = self._exact
         #: a card's own name (or alias) → its passive modifiers (``get(name).all_mods()``)
         self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
         #: a card's own name (or alias) → the effects it triggers each turn (``get(name).all_each_turn()``)
@@ -227,7 +229,7 @@ def match_name(name: str, names: list[str], kind: str = "card") -> str:
     """
     key = fold(name)
     for x in names:
-        if fold(x) == key:
+        if x == name or fold(x) == key:     # (the name as written folds alike: no fold to work out)
             return x        # the first exact match (usually the name as written)
     starts = [x for x in dict.fromkeys(names) if key and fold(x).startswith(key)]
     if len(starts) == 1:

@@ -59,6 +59,7 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
@@ -81,13 +82,44 @@ TYPE_EFFECTS = {
 }
 
 
-class _Seat:
-    """``Ctx.me`` (the acting player's side) or ``Ctx.opp`` (the other side), looked up on first use.
+class Ctx:
+    """Everything a rule needs: the state, the cards, the dice, who is acting.
 
-    The rules ask for both dozens of times a move, so they are kept in the Ctx as plain
-    attributes (found before this non-data descriptor) and later reads call nothing.  A
-    Ctx of a seated player (by the exact name) keeps both from the start (``__init__``);
-    this lookup serves the rest: one player seated, or the name written in another case.
+    A Ctx acts for one player: ``me`` (the acting player's side) and ``opp`` (the other) are
+    kept in it, so acting for another player takes another Ctx (as :func:`start_turn` does).
+    A rule never adds or replaces a side, so the kept sides stay the state's own.  The rules
+    ask for them dozens of times a move, so they are slots found at once (an attribute
+    behind a class-level descriptor is not: the interpreter looks it up in full each time);
+    a Ctx whose sides are not both found by the player's exact name looks them up on first
+    use instead (see :class:`_SeatsLater`).  ``__dict__`` leaves room for other attributes.
+    """
+
+    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "__dict__")
+
+    def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
+        self.state = state
+        self.cat = cat
+        self.chance = chance
+        self.player = player
+        self.notes = [] if notes is None else notes
+        sides = state.sides
+        if len(sides) == 2:         # the common case, looked up at once
+            a, b = sides
+            if a.name == player:
+                self.me, self.opp = a, b
+                return
+            if b.name == player:
+                self.me, self.opp = b, a
+                return
+        self.__class__ = _SeatsLater
+
+    def note(self, text: str) -> None:
+        """Add a line to the move's summary (the rules append to ``notes`` themselves: no call per line)."""
+        self.notes.append(text)
+
+
+class _Seat:
+    """``me`` or ``opp`` of a :class:`_SeatsLater`: looked up on first use, then kept in the Ctx's slots.
 
     :raises KeyError: the acting player has no seat.
     :raises IndexError: ``opp`` while only one player is seated.
@@ -95,10 +127,15 @@ class _Seat:
 
     def __set_name__(self, owner, name: str) -> None:
         self.name = name
+        self.slot = getattr(Ctx, name)          # where Ctx keeps it
 
     def __get__(self, ctx, owner=None):
         if ctx is None:
             return self
+        try:
+            return self.slot.__get__(ctx)
+        except AttributeError:
+            pass
         sides, player = ctx.state.sides, ctx.player
         if sides[0].name == player:
             me = sides[0]
@@ -106,37 +143,18 @@ class _Seat:
             me = sides[1]
         else:
             me = ctx.state.side(player)
-        ctx.me = me
+        Ctx.me.__set__(ctx, me)
         if len(sides) == 2 or self.name == "opp":
-            ctx.opp = sides[1] if sides[0] is me else sides[0]
-        return me if self.name == "me" else ctx.opp
+            Ctx.opp.__set__(ctx, sides[1] if sides[0] is me else sides[0])
+        return self.slot.__get__(ctx)
 
 
-class Ctx:
-    """Everything a rule needs: the state, the cards, the dice, who is acting.
+class _SeatsLater(Ctx):
+    """A :class:`Ctx` whose sides are looked up on first use: one player seated, or the name written in another case."""
 
-    A Ctx acts for one player: ``me`` and ``opp`` are kept once looked up (see :class:`_Seat`),
-    so acting for another player takes another Ctx (as :func:`start_turn` does).  A rule
-    never adds or replaces a side, so the kept sides stay the state's own.
-    """
-
+    __slots__ = ()
     me = _Seat()
     opp = _Seat()
-
-    def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
-        self.state, self.cat, self.chance, self.player = state, cat, chance, player
-        self.notes = [] if notes is None else notes
-        sides = state.sides
-        if len(sides) == 2:         # the common case, looked up at once (as _Seat would)
-            a, b = sides
-            if a.name == player:
-                self.me, self.opp = a, b
-            elif b.name == player:
-                self.me, self.opp = b, a
-
-    def note(self, text: str) -> None:
-        self.notes.append(text)
-
 
 def illegal(message: str) -> IllegalMoveError:
     """Return the error for a move a rule forbids."""
@@ -180,20 +198,38 @@ def apply(ctx: Ctx, move: Move) -> str:
     ap_before = me.ap
     notes = ctx.notes = []
     _HANDLERS[move.kind](ctx, move)
-    check_outcome(state, ctx.cat)
+    a, b = state.sides
+    if not (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
+            and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
+        check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
     if me.ap != ap_before and move.kind != "end":
-        notes.append(f"AP {ap_before}→{me.ap}")
+        notes.append(_ap_note(ap_before, me.ap))
     if state.result:
         notes.append(state.result)
     return " · ".join([move.source or move.kind, *notes])
 
 
+@lru_cache(maxsize=1024)
+def _ap_note(before: int, after: int) -> str:
+    """Return the note of a move that changed the player's AP (kept: nearly every move writes one of a few)."""
+    return f"AP {before}→{after}"
+
+
+@lru_cache(maxsize=64)
+def _hand_note(n: int) -> str:
+    """Return the note of a hand that now holds ``n`` cards (kept, as :func:`_ap_note`)."""
+    return f"hand {n}"
+
+
 def _own_turn(ctx: Ctx, what: str) -> None:
-    state, name = ctx.state, ctx.me.name
-    current = state.sides[state.to_move].name
-    if current != name:
-        raise illegal(f"it is {current}'s turn, not yours ({what} waits for your turn)")
-    p = next((p for p in state.pending if p.player == name and p.kind == "discard"), None) if state.pending else None
+    state = ctx.state
+    current = state.sides[state.to_move]
+    if current is not ctx.me:       # (the seats' names differ: the same as comparing them, for less)
+        raise illegal(f"it is {current.name}'s turn, not yours ({what} waits for your turn)")
+    if not state.pending:
+        return
+    name = current.name
+    p = next((p for p in state.pending if p.player == name and p.kind == "discard"), None)
     if p is not None:
         raise illegal(f"first discard {p.count} card{'s' if p.count > 1 else ''} from your hand ({p.source}): "
                       f"write 'discard CARD from hand'")
@@ -218,7 +254,7 @@ def _draw(ctx: Ctx, move: Move) -> None:
         raise illegal(f"your hand would hold {len(me.hand) + n} cards; the limit is {HAND_LIMIT}")
     if me.deck < n:
         raise illegal(f"your deck has {me.deck} card{'s' if me.deck != 1 else ''} left")
-    _spend(ctx, n, f"drawing {n} card{'s' if n > 1 else ''}")
+    _spend(ctx, n, "drawing 1 card" if n == 1 else f"drawing {n} cards")     # (nothing to format for one)
     _take_cards(ctx, me, n)
 
 
@@ -228,7 +264,7 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
     if n:
         side.hand += ctx.chance.draw(side.name, n)
         side.deck -= n
-    ctx.note(f"hand {len(side.hand)}")
+    ctx.notes.append(_hand_note(len(side.hand)))
     return n
 
 
@@ -236,8 +272,8 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
 
 def _hand_card(ctx: Ctx, name: str) -> Card:
     hand, cat = ctx.me.hand, ctx.cat
-    if name in cat:
-        card = cat.get(name)
+    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (most names as the board holds them)
+    if card is not None:
         if card.name not in hand or card.name == HIDDEN:
             raise illegal(f"{card.name} is not in your hand")
         return card
@@ -279,7 +315,7 @@ def _play(ctx: Ctx, move: Move) -> None:
         me.cities.append(card.name)
         if card.cp:
             me.cp += card.cp
-            ctx.note(f"CP {me.cp - card.cp}→{me.cp}")
+            ctx.notes.append(f"CP {me.cp - card.cp}→{me.cp}")
         _take_hold(ctx, card)
     else:
         _run_effects(ctx, card.effects, target, None, card.name)
@@ -298,13 +334,14 @@ def _take_hold(ctx: Ctx, card: Card) -> None:
     bonus = ap_bonus(ctx.cat, ctx.me, card.all_mods())
     if bonus:
         ctx.me.ap += bonus
-        ctx.note(f"{card.name}: +{bonus} AP this turn")
+        ctx.notes.append(f"{card.name}: +{bonus} AP this turn")
 
 
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
     cat, n = ctx.cat, 0
     for name in ctx.state.turn.played:
-        if name in cat and cat.get(name).kind == kind:
+        card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (played: a card's own name)
+        if card is not None and card.kind == kind:
             n += 1
     return n
 
@@ -340,9 +377,9 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     if spec == "opposing character or cp":
         return _attack_target(ctx, text)
     if spec == "opposing character":
-        return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+        return _char_target(ctx.cat, opp, text, _among(opp.name))
     if spec == "friendly character":
-        return _char_target(ctx.cat, me, text, "your characters")
+        return _char_target(ctx.cat, me, text, "character among your characters")
     if spec == "any character":
         keys = [(s, k) for s in (opp, me) for k in keys_of(s.characters)]
         name = _pick(ctx.cat, text, [k for _, k in keys], "character in play")
@@ -357,15 +394,23 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     raise NotationError(f"{what} has an unknown target kind {spec!r}")
 
 
-def _char_target(cat: Catalogue, side: Side, text: str, where: str) -> Target:
+def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
+    """Return the character of ``side`` that ``text`` names (``kind``: what an unknown name is called)."""
     if not side.characters:
         raise illegal(f"{side.name} has no characters in play")
-    return Target(side, "character", _pick(cat, text, keys_of(side.characters), f"character among {where}"))
+    return Target(side, "character", _pick(cat, text, keys_of(side.characters), kind))
+
+
+@lru_cache(maxsize=64)
+def _among(player: str) -> str:
+    """Return what a name unknown among ``player``'s characters is called (kept: every attack names one)."""
+    return f"character among {player}'s characters"
 
 
 def _is_cp_word(text: str, opp: Side) -> bool:
-    words = text.casefold().replace("'s", "").split()
-    return bool(words) and (words[-1] in ("city", "cp", "porter") or text.casefold() == opp.name.casefold())
+    folded = text.casefold()
+    words = folded.replace("'s", "").split()
+    return bool(words) and (words[-1] in ("city", "cp", "porter") or folded == opp.name.casefold())
 
 
 def _char(target: Target) -> Character | None:
@@ -376,8 +421,9 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
-    if name in ctx.cat and ctx.cat.get(name).name not in map(name_of, ctx.me.characters):
-        card = ctx.cat.get(name)
+    cat = ctx.cat
+    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (most names as the board holds them)
+    if card is not None and card.name not in map(name_of, ctx.me.characters):
         in_hand = card.name in ctx.me.hand
         if card.kind != "character":
             article = "an" if card.kind[0] in "aeiou" else "a"
@@ -403,7 +449,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
         return False
     ch.statuses.remove("confused")
     ctx.state.turn.acted.append(key)
-    ctx.note(f"{key} is confused: the act fails and {key} takes 5 HP")
+    ctx.notes.append(f"{key} is confused: the act fails and {key} takes 5 HP")
     _hurt(ctx, Target(ctx.me, "character", key), 5)
     return True
 
@@ -411,7 +457,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
 def _attack(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "attacking")
     key, ch = _actor(ctx, move.card)
-    card = ctx.cat.get(ch.name)
+    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
     if not card.attacks:
         raise illegal(f"{ch.name} has no attack; use one of its abilities")
     attack = card.attacks[0]
@@ -447,7 +493,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
     try:
-        return _char_target(ctx.cat, opp, text, f"{opp.name}'s characters")
+        return _char_target(ctx.cat, opp, text, _among(opp.name))
     except (NotationError, IllegalMoveError):
         city = _named_city(ctx, opp, text)
         if city is None:
@@ -493,17 +539,18 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what
     """Deal attack damage: to a character (immunities apply), or to CP.  No spillover."""
     if target.kind == "cp":
         target.side.cp -= amount
-        ctx.note(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
+        ctx.notes.append(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
         return
     ch = _char(target)
     if ch is None:
         return
-    for mod in ctx.cat.mods_of(ch.name):
+    known = ctx.cat.mods_by_name
+    for mod in known[ch.name] if ch.name in known else ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
-            ctx.note(f"{ch.name} is immune to {attack_type} attacks")
+            ctx.notes.append(f"{ch.name} is immune to {attack_type} attacks")
             return
         if attack_type and mod["mod"] == "only_harmed_by" and attack_type not in mod.get("types", ()):
-            ctx.note(f"{ch.name} is only harmed by {', '.join(mod.get('types', ()))} attacks")
+            ctx.notes.append(f"{ch.name} is only harmed by {', '.join(mod.get('types', ()))} attacks")
             return
         if mod["mod"] == "damage_reduction":
             amount = max(0, amount - mod.get("amount", 0))
@@ -521,21 +568,21 @@ def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) ->
     if ch.hp <= 0:
         _remove_character(ctx, target.side, target.key)
         target.side.discards.append(ch.name)
-        ctx.note(f"{target.key} HP {before}→0, discarded")
+        ctx.notes.append(f"{target.key} HP {before}→0, discarded")
     else:
-        ctx.note(f"{target.key} HP {before}→{ch.hp}")
+        ctx.notes.append(f"{target.key} HP {before}→{ch.hp}")
 
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
     """Take a character off the field; the turn's records follow later copies' new names."""
+    if side is not ctx.state.sides[ctx.state.to_move]:
+        return side.characters.pop(find_key(side.characters, key))      # (no records of this turn to follow)
     before = keys_of(side.characters)
     ch = side.characters.pop(find_key(side.characters, key))
-    if side is ctx.state.current:
-        after = keys_of(side.characters)
-        renamed = dict(zip([k for k in before if k != key], after))
-        turn = ctx.state.turn
-        turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
-        turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
+    renamed = dict(zip([k for k in before if k != key], keys_of(side.characters)))
+    turn = ctx.state.turn
+    turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
+    turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
     return ch
 
 
@@ -548,7 +595,7 @@ def _heal(ctx: Ctx, side: Side, key: str, amount: int) -> None:
     before = ch.hp
     ch.hp = min(top, ch.hp + amount)
     ch.statuses = [s for s in ch.statuses if s == "frozen"]
-    ctx.note(f"{key} healed HP {before}→{ch.hp}")
+    ctx.notes.append(f"{key} healed HP {before}→{ch.hp}")
 
 
 # -- combos -----------------------------------------------------------------------------
@@ -562,7 +609,7 @@ def _combo(ctx: Ctx, key: str, ch: Character, card: Card, attack, target: Target
     ch.combo_attack = label
     if ch.combo >= 3:
         ch.combo, ch.combo_attack = 0, ""
-        ctx.note(f"combo: {TYPE_EFFECTS[attack.type]}")
+        ctx.notes.append(f"combo: {TYPE_EFFECTS[attack.type]}")
         type_effect(ctx, attack.type, key, target, then, attack.cost)
 
 
@@ -575,7 +622,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
 
     def pick_char() -> Target | None:
         if then:
-            return _char_target(ctx.cat, opp, then, f"{opp.name}'s characters")
+            return _char_target(ctx.cat, opp, then, _among(opp.name))
         if target.kind == "character" and _char(target) is not None:
             return target
         return Target(opp, "character", keys_of(opp.characters)[0]) if opp.characters else None
@@ -593,7 +640,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
         _strike(ctx, Target(opp, "cp"), 10, None, "Firestorm")
     elif attack_type == "Electric":
         opp.ap_next -= 2
-        ctx.note(f"{opp.name} receives 2 fewer AP next turn")
+        ctx.notes.append(f"{opp.name} receives 2 fewer AP next turn")
     elif attack_type == "Magic":
         t = pick_char()
         if t is not None:
@@ -614,7 +661,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
     elif attack_type == "Speed":
         me.ap += cost
         ctx.state.turn.acted.remove(key)
-        ctx.note(f"{key} may act again; {cost} AP refunded")
+        ctx.notes.append(f"{key} may act again; {cost} AP refunded")
     elif attack_type == "Shadow":
         _owe_discard(ctx, opp, 1, "Sinister")
     elif attack_type == "Water":
@@ -622,7 +669,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
             ctx.state.turn.effects.append("Flood")
     elif attack_type == "Magnetic":
         me.cp += 10
-        ctx.note(f"CP {me.cp - 10}→{me.cp}")
+        ctx.notes.append(f"CP {me.cp - 10}→{me.cp}")
     elif attack_type == "Gravity":
         _take_cards(ctx, me, 1)
 
@@ -631,7 +678,7 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
     ch = _char(target)
     if ch is not None and status not in ch.statuses:
         ch.statuses = sorted([*ch.statuses, status])
-        ctx.note(f"{target.key} is {status}")
+        ctx.notes.append(f"{target.key} is {status}")
 
 
 # -- abilities ---------------------------------------------------------------------------
@@ -639,7 +686,7 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 def _use(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "using an ability")
     key, ch = _actor(ctx, move.card)
-    card = ctx.cat.get(ch.name)
+    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
     names = [a.name for a in card.abilities]
     if not names:
         raise illegal(f"{ch.name} has no abilities")
@@ -681,7 +728,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
     elif verb == "cp":
         amount = eff.get("amount", 0)
         who.cp += amount
-        ctx.note(f"{who.name}'s CP {who.cp - amount}→{who.cp}")
+        ctx.notes.append(f"{who.name}'s CP {who.cp - amount}→{who.cp}")
     elif verb == "draw":
         _take_cards(ctx, me, eff.get("count", 1))
     elif verb == "discard_hand":
@@ -690,7 +737,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
         _change_ap(ctx, who, eff.get("amount", 0))
     elif verb == "ap_next":
         who.ap_next += eff.get("amount", 0)
-        ctx.note(f"{who.name}'s next income {eff.get('amount', 0):+d}")
+        ctx.notes.append(f"{who.name}'s next income {eff.get('amount', 0):+d}")
     elif verb == "destroy_city":
         if target is not None and target.kind == "city":
             _destroy_city(ctx, target)
@@ -707,20 +754,20 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
             ch = _char(t) if t.kind == "character" else None
             if ch is not None:
                 ch.statuses = []
-                ctx.note(f"{t.key} is cured")
+                ctx.notes.append(f"{t.key} is cured")
     elif verb == "recover":
         n = min(eff.get("count", 1), len(me.discards), HAND_LIMIT - len(me.hand))
         for _ in range(n):
             me.hand.append(me.discards.pop())
-        ctx.note(f"{n} card{'s' if n != 1 else ''} back from the discard pile")
+        ctx.notes.append(f"{n} card{'s' if n != 1 else ''} back from the discard pile")
     elif verb == "roll":
         face = ctx.chance.roll(me.name, eff.get("sides", 6))
-        ctx.note(f"rolled {face} (d{eff.get('sides', 6)})")
+        ctx.notes.append(f"rolled {face} (d{eff.get('sides', 6)})")
         for outcome in eff.get("outcomes", ()):
             if face in outcome.get("on", ()):
                 _run_effects(ctx, outcome.get("effects", ()), target, actor, source)
     elif verb == "manual":
-        ctx.note(f"{source}: {eff.get('text', '')} — record the outcome with 'adjust'")
+        ctx.notes.append(f"{source}: {eff.get('text', '')} — record the outcome with 'adjust'")
 
 
 def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None) -> list[Target]:
@@ -747,12 +794,13 @@ def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None)
 def _change_ap(ctx: Ctx, side: Side, amount: int) -> None:
     if amount >= 0:
         side.ap += amount
-        ctx.note(f"{side.name} gains {amount} AP")
+        ctx.notes.append(f"{side.name} gains {amount} AP")
         return
     take = min(side.ap, -amount)
     side.ap -= take
     side.ap_next -= (-amount - take)
-    ctx.note(f"{side.name} loses {-amount} AP" + (f" ({-amount - take} from next turn)" if -amount > take else ""))
+    ctx.notes.append(f"{side.name} loses {-amount} AP"
+                     + (f" ({-amount - take} from next turn)" if -amount > take else ""))
 
 
 def _destroy_city(ctx: Ctx, target: Target) -> None:
@@ -763,7 +811,7 @@ def _destroy_city(ctx: Ctx, target: Target) -> None:
         raise illegal(f"{guards[0]} guards {side.name}'s City cards: destroy {guards[0]} first")
     side.cities.remove(target.key)
     side.discards.append(target.key)
-    ctx.note(f"{side.name}'s {target.key} destroyed")
+    ctx.notes.append(f"{side.name}'s {target.key} destroyed")
     _enforce_character_limit(ctx, side)
 
 
@@ -776,14 +824,14 @@ def _return_to_hand(ctx: Ctx, target: Target) -> None:
     ch = _remove_character(ctx, side, target.key)
     if len(side.hand) >= HAND_LIMIT:
         side.discards.append(ch.name)
-        ctx.note(f"{target.key} returned, but {side.name}'s hand is full: discarded")
+        ctx.notes.append(f"{target.key} returned, but {side.name}'s hand is full: discarded")
         return
     if ctx.chance.can_draw_for(side.name) or side is ctx.me:
         side.hand.append(ch.name)
     else:
         side.hand.append(HIDDEN)
         ctx.state.pending.append(Pending(side.name, "take", card=ch.name, source="returned"))
-    ctx.note(f"{target.key} returned to {side.name}'s hand")
+    ctx.notes.append(f"{target.key} returned to {side.name}'s hand")
 
 
 def _owe_discard(ctx: Ctx, side: Side, count: int, source: str) -> None:
@@ -791,16 +839,16 @@ def _owe_discard(ctx: Ctx, side: Side, count: int, source: str) -> None:
     count = min(count, len(side.hand) - owed)
     if count > 0:
         ctx.state.pending.append(Pending(side.name, "discard", count, source=source))
-        ctx.note(f"{side.name} must discard {count} card{'s' if count > 1 else ''} from hand")
+        ctx.notes.append(f"{side.name} must discard {count} card{'s' if count > 1 else ''} from hand")
 
 
 def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
     card = side.hand[pos - 1]
     if card != HIDDEN:
-        ctx.note(f"{source}: {side.name}'s hand card {pos} is {card}")
+        ctx.notes.append(f"{source}: {side.name}'s hand card {pos} is {card}")
     else:
         ctx.state.pending.append(Pending(side.name, "reveal", pos, source=source))
-        ctx.note(f"{side.name} must reveal hand card {pos}")
+        ctx.notes.append(f"{side.name} must reveal hand card {pos}")
 
 
 # -- withdrawing and discarding ---------------------------------------------------------------
@@ -860,7 +908,7 @@ def _discard(ctx: Ctx, move: Move) -> None:
         owed.count -= 1
         if owed.count <= 0:
             ctx.state.pending.remove(owed)
-        ctx.note(f"discarded {card.name} from hand ({owed.source})")
+        ctx.notes.append(f"discarded {card.name} from hand ({owed.source})")
         return
     _own_turn(ctx, "discarding")
     if place == "hand":
@@ -914,7 +962,7 @@ def _adjust(ctx: Ctx, move: Move) -> None:
     other = ctx.opp
     ctx.state.pending.append(Pending(other.name, "adjust", card=move.source.split(" ", 1)[1],
                                      source=f"proposed by {ctx.me.name}"))
-    ctx.note(f"proposed: {other.name} accepts or rejects it"
+    ctx.notes.append(f"proposed: {other.name} accepts or rejects it"
              + ("" if cited else " (no card in play that pbd cannot work out is named)"))
 
 
@@ -943,7 +991,7 @@ def _decide(ctx: Ctx, move: Move) -> None:
     ctx.state.pending.remove(proposal)
     if move.detail == "accept":
         _apply_adjust(ctx, parse_move(f"adjust {proposal.card}"))
-    ctx.note(f"{move.detail}s: adjust {proposal.card}")
+    ctx.notes.append(f"{move.detail}s: adjust {proposal.card}")
 
 
 def _apply_adjust(ctx: Ctx, move: Move) -> None:
@@ -953,12 +1001,12 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
             match_name(move.card, [s.name for s in state.sides], "player"))]
         if move.detail == "cp":
             side.cp += move.amount
-            ctx.note(f"{side.name}'s CP {side.cp - move.amount}→{side.cp}")
+            ctx.notes.append(f"{side.name}'s CP {side.cp - move.amount}→{side.cp}")
         else:
             if side.ap + move.amount < 0:
                 raise illegal(f"{side.name} has {side.ap} AP; AP cannot go below 0")
             side.ap += move.amount
-            ctx.note(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
+            ctx.notes.append(f"{side.name}'s AP {side.ap - move.amount}→{side.ap}")
         return
     keys = [(s, k) for s in state.sides for k in keys_of(s.characters)]
     name = _pick(ctx.cat, move.card.split("'s ")[-1], [k for _, k in keys], "character in play")
@@ -978,8 +1026,9 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
 def _end(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "ending the turn")
     state, me = ctx.state, ctx.me
-    for key, ch in zip(keys_of(me.characters), me.characters):
-        if key not in state.turn.attacked:
+    chars, attacked = me.characters, state.turn.attacked
+    for i, ch in enumerate(chars):
+        if (ch.combo or ch.combo_attack) and key_of(chars, i) not in attacked:     # (a key only for a combo)
             ch.combo, ch.combo_attack = 0, ""
         if "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
@@ -1011,55 +1060,90 @@ def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
 def start_turn(ctx: Ctx) -> None:
     """Begin the turn of the player now to move: income, Poison, City triggers."""
     state = ctx.state
-    side = state.current
+    side = state.sides[state.to_move]
     gained = income(state, ctx.cat, side) + side.ap_next
     side.ap = max(0, side.ap + gained)
     side.ap_next = 0
-    for i in reversed(range(len(side.characters))):
-        if "poisoned" in side.characters[i].statuses:
-            _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
-    cat, known = ctx.cat, ctx.cat.each_turn_by_name     # (found without a call: every turn asks)
-    effects = []
-    for name in [*side.cities, *map(name_of, side.characters)]:
-        found = known[name] if name in known else cat.each_turn_of(name)
-        if found:
-            effects += [(name, eff) for eff in found]
+    for ch in side.characters:
+        if "poisoned" in ch.statuses:      # (the common case, no Poison, asks nothing more)
+            _poison(ctx, side)
+            break
+    effects = _each_turn(ctx.cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
             run_effect(owner, eff, None, None, name)
 
 
+def _poison(ctx: Ctx, side: Side) -> None:
+    """Take 1 HP from each of ``side``'s poisoned characters, the last first (so the keys of the rest stay)."""
+    for i in reversed(range(len(side.characters))):
+        if "poisoned" in side.characters[i].statuses:
+            _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
+
+
+def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
+    """Return ``(name, effect)`` for each effect ``side``'s cards trigger at the start of its turn, Cities first.
+
+    :raises UnknownNameError: a card in play that the catalogue does not know.
+    """
+    known, effects = cat.each_turn_by_name, []
+    try:        # every turn asks: the names as the board holds them, one subscript each (most give nothing)
+        for name in side.cities:
+            if known[name]:
+                effects += [(name, eff) for eff in known[name]]
+        for ch in side.characters:
+            if known[ch.name]:
+                effects += [(ch.name, eff) for eff in known[ch.name]]
+        return effects
+    except KeyError:        # a name written otherwise, or unknown: looked up in full
+        return [(name, eff) for name in [*side.cities, *map(name_of, side.characters)]
+                for eff in cat.each_turn_of(name)]
+
+
 # -- modifiers and limits ---------------------------------------------------------------------
 
 def _flooded(state: State, side: Side) -> bool:
-    return "Flood" in state.turn.effects and state.current is not side
+    return "Flood" in state.turn.effects and state.sides[state.to_move] is not side
 
 
 def _mods_of(cat: Catalogue, names) -> list[dict]:
-    """Return the passive modifiers of the cards called ``names``, in order.
+    """Return the passive modifiers of the cards called ``names`` (a list), in order.
 
     The names the board holds are found in the catalogue's table without a call each (the
-    rules ask several times a move); any other name goes through :meth:`Catalogue.mods_of`.
+    rules ask several times a move); if any other name is among them, every name goes
+    through :meth:`Catalogue.mods_of`.
 
     :raises UnknownNameError: a name the catalogue does not know.
     """
     known, mods = cat.mods_by_name, []
-    for name in names:
-        mods += known[name] if name in known else cat.mods_of(name)
-    return mods
+    try:        # the names as the board holds them, one subscript each (most give nothing)
+        for name in names:
+            found = known[name]
+            if found:
+                mods += found
+        return mods
+    except KeyError:        # a name written otherwise, or unknown: looked up in full
+        return [mod for name in names for mod in cat.mods_of(name)]
 
 
 def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
     """Return the passive modifiers in force for a side (its Cities unless Flooded, its characters)."""
-    known = cat.mods_by_name        # (as in _mods_of, without a second call: every move asks)
-    mods = []
-    if not _flooded(state, side):
-        for name in side.cities:
-            mods += known[name] if name in known else cat.mods_of(name)
-    for ch in side.characters:
-        mods += known[ch.name] if ch.name in known else cat.mods_of(ch.name)
-    return mods
+    known = cat.mods_by_name
+    try:        # every move asks: the names as the board holds them, one subscript each (most give nothing)
+        mods = []
+        if "Flood" not in state.turn.effects or state.sides[state.to_move] is side:     # (not _flooded: no call)
+            for name in side.cities:
+                found = known[name]
+                if found:
+                    mods += found
+        for ch in side.characters:
+            found = known[ch.name]
+            if found:
+                mods += found
+        return mods
+    except KeyError:        # a name written otherwise, or unknown: looked up in full
+        return _mods_of(cat, [*([] if _flooded(state, side) else side.cities), *map(name_of, side.characters)])
 
 
 def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
@@ -1095,7 +1179,7 @@ def _enforce_character_limit(ctx: Ctx, side: Side) -> None:
         key = key_of(side.characters, len(side.characters) - 1)
         ch = _remove_character(ctx, side, key)
         side.discards.append(ch.name)
-        ctx.note(f"{side.name} is over the limit of {limit} characters: {key} discarded")
+        ctx.notes.append(f"{side.name} is over the limit of {limit} characters: {key} discarded")
 
 
 def heroic_resolve(state: State, cat: Catalogue, side: Side) -> bool:
@@ -1118,10 +1202,6 @@ def check_outcome(state: State, cat: Catalogue) -> None:
     """Set ``state.result`` if a win condition is met."""
     if state.result or len(state.sides) != 2:
         return
-    a, b = state.sides
-    if (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
-            and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
-        return      # the common case: nobody is near an end condition
     wins = []
     for i, side in enumerate(state.sides):
         other = state.sides[1 - i]

@@ -136,9 +136,17 @@ def key_of(chars: list[Character], i: int) -> str:
 
 def keys_of(chars: list[Character]) -> list[str]:
     """Return the identifying names of ``chars`` in row order (``key_of`` of each)."""
-    names = list(map(name_of, chars))      # (no Python frame: the rules ask several times a move)
-    if len(set(names)) == len(names):
-        return names        # no second copies: each is known by its name
+    keys = []
+    for ch in chars:        # (a plain loop: for the few characters in play, cheaper than building a set)
+        name = ch.name
+        if name in keys:
+            return _numbered_keys(chars)
+        keys.append(name)
+    return keys             # no second copies: each is known by its name
+
+
+def _numbered_keys(chars: list[Character]) -> list[str]:
+    """Return :func:`keys_of` ``chars`` when a name comes twice: ``Name``, then ``Name#2`` and on."""
     seen: dict[str, int] = {}
     keys = []
     for c in chars:
@@ -154,8 +162,10 @@ name_of = attrgetter("name")
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
     if "#" not in key:      # the first copy of that name (a later copy's key has '#n')
-        names = list(map(name_of, chars))
-        return names.index(key) if key in names else None
+        for i, ch in enumerate(chars):
+            if ch.name == key:
+                return i
+        return None
     keys = keys_of(chars)
     return keys.index(key) if key in keys else None
 

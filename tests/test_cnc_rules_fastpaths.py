@@ -1,0 +1,64 @@
+"""The C&C rules' fast paths (issue 16) give what the full lookups give.
+
+The rules look the cards in play up by the names the board holds, one subscript each; a
+name written otherwise (another case) falls back to the catalogue's full lookup, and a name
+the catalogue does not know is still refused.  The Ctx keeps the acting player's sides in
+slots; one made for a name in another case looks them up on first use.
+"""
+
+from __future__ import annotations
+
+import pytest
+from cnc_helpers import char, pos, side
+
+from pbd.errors import UnknownNameError
+from pbd.games.cnc import GAME, rules
+from pbd.games.cnc.state import Turn
+
+
+def test_a_city_written_in_another_case_gives_its_modifiers():
+    exact = pos(side(cities=["Avengers Mansion"], chars=["Captain America"]))
+    other = pos(side(cities=["avengers mansion"], chars=[char("Captain America")]))
+    other.ann.characters[0].name = "captain america"
+    mods = rules.active_mods(exact.state, GAME.catalogue, exact.ann)
+    assert mods and rules.active_mods(other.state, GAME.catalogue, other.ann) == mods
+    assert rules.income(other.state, GAME.catalogue, other.ann) == rules.income(exact.state, GAME.catalogue, exact.ann)
+
+
+def test_a_card_in_play_the_catalogue_does_not_know_is_refused():
+    g = pos(side(cities=["Import Clinic"]))
+    g.ann.cities.append("Nowhere Tower")
+    with pytest.raises(UnknownNameError, match="Nowhere Tower"):
+        rules.active_mods(g.state, GAME.catalogue, g.ann)
+
+
+def test_start_of_turn_effects_of_a_city_written_in_another_case_still_act():
+    # Ben's Protection Racket takes 5 CP from Ann at the start of Ben's turn, however the board spells it
+    g = pos(side(), side(cities=["protection racket"]))
+    g.play("Ann", "end turn")
+    assert g.ann.cp == 95
+
+
+def test_a_ctx_for_a_name_in_another_case_finds_its_seats_on_first_use():
+    g = pos()
+    ctx = rules.Ctx(g.state, GAME.catalogue, g.chance, "ben")
+    assert type(ctx) is not rules.Ctx and isinstance(ctx, rules.Ctx)
+    assert (ctx.me, ctx.opp) == (g.ben, g.ann) and ctx.me is g.ben
+    exact = rules.Ctx(g.state, GAME.catalogue, g.chance, "Ben")
+    assert type(exact) is rules.Ctx and exact.me is g.ben and exact.opp is g.ann
+
+
+def test_flood_switches_off_the_cities_of_the_side_not_on_turn_only():
+    g = pos(side(cities=["Avengers Mansion"]), side(cities=["Avengers Mansion"], chars=["Captain America"]),
+            turn=Turn(effects=["Flood"]))
+    cap = list(GAME.catalogue.get("Captain America").all_mods())
+    mansion = list(GAME.catalogue.get("Avengers Mansion").all_mods())
+    assert rules.active_mods(g.state, GAME.catalogue, g.ann) == mansion
+    assert rules.active_mods(g.state, GAME.catalogue, g.ben) == cap
+
+
+def test_poison_hurts_every_poisoned_character_once_even_when_one_dies():
+    g = pos(side(), side(chars=[char("Nill", 1, "poisoned"), "Danger", char("Nill", 3, "poisoned")]))
+    g.play("Ann", "end turn")
+    assert [(c.name, c.hp) for c in g.ben.characters] == [("Danger", 40), ("Nill", 2)]
+    assert g.ben.discards == ["Nill"]
