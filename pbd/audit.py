@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 
 from pbd import fairplay
@@ -367,6 +366,8 @@ class ReplayChance(Chance):
         return None
 
     def _advance(self, player: str, kind: str, ev) -> None:
+        import copy     # replays only (a board the log explains copies nothing)
+
         pub = self.meta.player(player)
         if pub:
             pub.advance(kind)
@@ -425,6 +426,8 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
     ``public`` (the hand-edit check), a game whose hands are hidden may replay only the public
     part of the position, before every seat has revealed (:attr:`ReplayChance.public`).
     """
+    import copy     # replays only (a board the log explains copies nothing)
+
     board_meta = board.meta
     state = start
     meta = start.meta if start is not None else Meta(board_meta.game, board_meta.match_id)
@@ -483,6 +486,8 @@ def _snapshot(state):
 
     Copying the meta would copy the whole log at every entry (quadratic in the log's length).
     """
+    import copy     # replays only (a board the log explains copies nothing)
+
     if state is None:
         return None
     meta = getattr(state, "meta", None)
@@ -539,6 +544,8 @@ def line_differences(game, rebuilt_state, board, text: str) -> list[str]:
     A document in an older layout (it does not read back as pbd writes it now) is compared
     as pbd would write it, so a change of layout is not taken for a hand edit.
     """
+    import copy     # replays only (a board the log explains copies nothing)
+
     import difflib          # only when a board differs from its log
 
     rebuilt_state.meta = board.meta

@@ -22,8 +22,6 @@ log are not checked.
 
 from __future__ import annotations
 
-import copy
-
 from pbd import private
 from pbd.errors import DocumentFormatError, PbdError
 
@@ -113,6 +111,8 @@ _DERIVED = {"score", "leader", "finished"}
 
 def describe_differences(want: dict, have: dict) -> list[str]:
     """Return each difference between the described board the log gives (``want``) and the one read (``have``)."""
+    import copy     # here: a board the log explains (the usual case) needs no copies
+
     want, have = copy.deepcopy(want), copy.deepcopy(have)
     for d in (want, have):
         d.pop("log", None)

@@ -31,6 +31,9 @@ def test_a_catalogue_is_parsed_once_and_then_read_from_the_cache(monkeypatch):
     assert again.cards == first.cards and again.source == str(BUNDLED)
     assert again.get("Spider-Man") == first.get("Spider-Man") and again.get("spiderman") == first.get("Spider-Man")
     assert again.mods_of("Spider-Man") == first.mods_of("Spider-Man")
+    renamed = again.named("bundled")             # the merged catalogue of a PBD_HOME without catalogues of its own
+    assert renamed.source == "bundled" and again.source == str(BUNDLED)
+    assert renamed.get("spiderman") is again.get("Spider-Man")
 
 
 def test_an_edited_catalogue_is_read_anew_and_its_old_entry_removed(tmp_path):

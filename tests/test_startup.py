@@ -36,7 +36,7 @@ def test_a_cnc_show_and_move_load_neither_openssl_pathlib_locale_nor_json(tmp_pa
     """pbd hashes with CPython's own SHA-256, builds paths with os.path, gives click its help texts, and
     reads and writes its own files with json's C codec (:mod:`pbd.jsonfile`).
 
-    OpenSSL and pathlib would cost every command about 5 ms each, locale (for gettext) and json 1-2 ms.
+    OpenSSL and pathlib would cost every command about 5 ms each, locale (for gettext), json and copy 0.3-2 ms.
     """
     import os
 
@@ -48,8 +48,9 @@ def test_a_cnc_show_and_move_load_neither_openssl_pathlib_locale_nor_json(tmp_pa
     probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
              "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
              "print('LOADED', sorted(m for m in sys.modules if m in ('hashlib', '_hashlib', 'hmac', 'pathlib', "
-             "'urllib.parse', 'locale', 'json')))")
-    for args in (["show", str(doc)], ["move", str(doc), "--as", "Ann", "draw"], ["show", str(doc)]):
+             "'urllib.parse', 'locale', 'json', 'copy')))")
+    subprocess.run([sys.executable, "-m", "pbd", "show", str(doc)], env=env, check=True, capture_output=True)
+    for args in (["show", str(doc)], ["move", str(doc), "--as", "Ann", "draw"], ["show", str(doc)]):  # checked before
         out = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True)
         assert "LOADED []" in out.stdout, (args, out.stdout, out.stderr[-500:])
 

@@ -6,7 +6,6 @@ objects to the pure parts (:mod:`.board`, :mod:`.notation`, :mod:`.rules`).
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 from functools import lru_cache
@@ -53,9 +52,7 @@ def _merged(folder: str, stamp: int | None) -> Catalogue:
         names = []
     files = sorted(os.path.join(folder, name) for name in names if name.endswith(".toml"))
     if not files:       # the common case: the bundled cards, their lookups shared rather than built again
-        merged = copy.copy(bundled)
-        merged.source = "bundled"
-        return merged
+        return bundled.named("bundled")
     cards = dict(bundled.cards)
     for path in files:
         cards.update(load_catalogue(path, require_porter=False).cards)

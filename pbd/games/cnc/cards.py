@@ -171,6 +171,13 @@ class Catalogue(Record):
         #: a card's own name (or alias) → the effects it triggers each turn (``get(name).all_each_turn()``)
         self.each_turn_by_name = {key: card.all_each_turn() for key, card in self._exact.items()}
 
+    def named(self, source: str) -> Catalogue:
+        """Return this catalogue under the name ``source``, sharing its cards and lookups (none is built again)."""
+        twin = object.__new__(Catalogue)
+        twin.__dict__.update(self.__dict__)
+        twin.source = source
+        return twin
+
     def __contains__(self, name: str) -> bool:
         return name in self._exact or fold(name) in self._index
 

@@ -58,7 +58,6 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
@@ -957,6 +956,8 @@ def _adjust(ctx: Ctx, move: Move) -> None:
     if cited and ctx.state.current is ctx.me:
         _apply_adjust(ctx, move)
         return
+    import copy     # an adjustment's trial only (the copy module costs every command that loads the rules)
+
     trial = Ctx(copy.deepcopy(ctx.state), ctx.cat, ctx.chance, ctx.player)
     _apply_adjust(trial, move)  # refuse now what could never be applied
     other = ctx.opp
