@@ -25,7 +25,7 @@ from pbd import fairplay, games, paths, private
 from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
                         StaleRevision, UsageError, WriteUncertain)
-from pbd.games.base import Chance, Secrets, split_frame
+from pbd.games.base import Chance, Secrets, title_of
 from pbd.record import Record
 from pbd.result import Result
 
@@ -123,12 +123,12 @@ def identify(text: str, game_name: str | None = None):
     bound(text)
     if game_name:
         return games.get(game_name)
-    frame = split_frame(text)
-    if frame.title:
-        game = games.by_title(frame.title)
+    title = title_of(text)          # the title alone: a board read before is not split again (parse_board)
+    if title:
+        game = games.by_title(title)
         if game is not None:
             return game
-        raise DocumentFormatError(f"the title names an unknown game {frame.title[:40]!r}", line=1,
+        raise DocumentFormatError(f"the title names an unknown game {title[:40]!r}", line=1,
                                   hint="known games: " + ", ".join(games.registry()))
     for game in games.games():
         if game.sniff(text):

@@ -555,6 +555,24 @@ def typed(text: str) -> str:
     return text
 
 
+def _title_line(lines: list[str]) -> tuple[int, re.Match] | None:
+    """Return the index and match of the first ``pbd match`` title line among ``lines`` (typed), if any.
+
+    Only a line holding the words is matched against :data:`TITLE_RE` (the expression is then
+    compiled only for a document that has a title).
+    """
+    for k, line in enumerate(lines):
+        if "pbd match" in line.lower() and (m := TITLE_RE.match(line)):
+            return k, m
+    return None
+
+
+def title_of(text: str) -> str:
+    """Return the title a document's ``pbd match`` line gives ('' without one): :func:`split_frame`'s, alone."""
+    found = _title_line(typed(text).split("\n"))
+    return (found[1].group("title") or "").strip() if found else ""
+
+
 def split_frame(text: str) -> Frame:
     """Split a document into title, header, body, fair-play and log parts, and notes.
 
@@ -570,13 +588,13 @@ def split_frame(text: str) -> Frame:
     match_id = title = ""
     header: list[Line] = []
     notes: dict[str, list[list[str]]] = {}
-    start = next((k for k, line in enumerate(lines) if TITLE_RE.match(line.text)), None)
-    if start is None:
+    found = _title_line([line.text for line in lines])
+    if found is None:
         start = 0
     else:
+        start, m = found
         if any(line.text.strip() for line in lines[:start]):
             notes["top"] = [raw[:start]]
-        m = TITLE_RE.match(lines[start].text)
         match_id, title = m.group("id"), (m.group("title") or "").strip()
         start += 1
         while start < len(lines) and lines[start].text.strip() and _key(lines[start].text) != NOTES:
