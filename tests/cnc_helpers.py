@@ -22,6 +22,23 @@ from pbd.games.cnc import GAME
 from pbd.games.cnc.state import Character, Pending, Side, State, Turn
 
 PORTER = "The Porter"
+#: a player's own catalogue entry (TOML): a Civilian the bundled catalogue does not have
+CITYZEN_ALICE = '''
+[[card]]
+name = "Cityzen Alice"
+kind = "character"
+class = "Civilian"
+rarity = "common"
+hp = 5
+text = "Bob's neighbour."
+
+[[card.attack]]
+name = "Slap"
+type = "Physical"
+cost = 1
+damage = 5
+'''
+
 #: the default deck: 50 cards, one name per position, so a draw can be traced
 DEFAULT_DECK = ["Cityzen Bob"] * 10 + ["Nill"] * 10 + ["Construction Project"] * 10 + ["Hawkeye"] * 10 + \
                ["Import Clinic"] * 10

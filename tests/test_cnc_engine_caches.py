@@ -20,21 +20,7 @@ from pbd.games.cnc.notation import parse_move
 from pbd.games.cnc.state import Character
 from pbd.simulate import seat
 
-OWN = '''
-[[card]]
-name = "Cityzen Alice"
-kind = "character"
-class = "Civilian"
-rarity = "common"
-hp = 5
-text = "Bob's neighbour."
-
-[[card.attack]]
-name = "Slap"
-type = "Physical"
-cost = 1
-damage = 5
-'''
+from cnc_helpers import CITYZEN_ALICE
 
 
 def _match():
@@ -47,7 +33,7 @@ def test_a_catalogue_installed_between_two_moves_on_one_state_is_used_by_the_sec
     state.side("Ann").hand.append("Cityzen Alice")
     with pytest.raises(PbdError, match="unknown card 'Cityzen Alice'"):
         GAME.play(state, "Ann", "play Cityzen Alice", chance)
-    (tmp_path / "mine.toml").write_text(OWN, encoding="utf-8")
+    (tmp_path / "mine.toml").write_text(CITYZEN_ALICE, encoding="utf-8")
     cnc._install_catalogue(types.SimpleNamespace(catalogue_path=str(tmp_path / "mine.toml")))
     assert GAME.play(state, "Ann", "play Cityzen Alice", chance) == ["play Cityzen Alice · AP 2→1"]
 

@@ -15,6 +15,8 @@ from pbd.errors import DeckError, DeckFormatError
 from pbd.games.cnc.cards import bundled_catalogue
 from pbd.games.cnc.deck import deck_report, load_cnc_deck
 
+from cnc_helpers import CITYZEN_ALICE
+
 STARTERS = ["forces-of-corruption", "forces-of-justice", "forces-of-mystery", "forces-of-peace",
             "forces-of-punishment"]
 
@@ -277,21 +279,7 @@ def test_aliases_resolve_to_catalogue_names(tmp_path):
 
 # -- a player's own catalogue -------------------------------------------------------------------
 
-OWN = '''
-[[card]]
-name = "Cityzen Alice"
-kind = "character"
-class = "Civilian"
-rarity = "common"
-hp = 5
-text = "Bob's neighbour."
-
-[[card.attack]]
-name = "Slap"
-type = "Physical"
-cost = 1
-damage = 5
-
+OWN = CITYZEN_ALICE + '''
 [[card]]
 name = "Spider-Man"
 kind = "character"
