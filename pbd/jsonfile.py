@@ -57,6 +57,16 @@ def loads(text: str):
     return value
 
 
+def read(path: str):
+    """Return the value of the JSON file at ``path`` (UTF-8).
+
+    :raises OSError: it cannot be read.
+    :raises ValueError: it is not one JSON value (or not UTF-8 text).
+    """
+    with open(path, encoding="utf-8") as fh:
+        return loads(fh.read())
+
+
 def dumps(data) -> str:
     """Return ``data`` as compact JSON text (as ``json.dumps(data, separators=(",", ":"))``).
 

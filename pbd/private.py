@@ -42,20 +42,16 @@ def _stem(player: str) -> str:
 
 def _file(match_id: str, player: str) -> str:
     """Return the file of ``player``'s private state (under the name an older pbd gave it, if only that exists)."""
-    path = os.path.join(_folder(match_id), f"{_stem(player)}.json")
+    folder = _folder(match_id)
+    path = os.path.join(folder, f"{_stem(player)}.json")
     if os.path.exists(path):
         return path
-    legacy = os.path.join(_folder(match_id), (re.sub(r"[^\w.-]+", "_", player.casefold()) or "_") + ".json")
+    legacy = os.path.join(folder, (re.sub(r"[^\w.-]+", "_", player.casefold()) or "_") + ".json")
     return legacy if os.path.exists(legacy) else path
 
 
 def _pending_file(match_id: str, player: str) -> str:
     return os.path.join(_folder(match_id), f"{_stem(player)}.pending.json")
-
-
-def _read_text(path: str) -> str:
-    with open(path, encoding="utf-8") as fh:
-        return fh.read()
 
 
 def exists(match_id: str, player: str) -> bool:
@@ -90,7 +86,7 @@ def load(match_id: str, player: str) -> Secrets:
     """
     path = _file(match_id, player)
     try:
-        data = jsonfile.loads(_read_text(path))
+        data = jsonfile.read(path)
     except FileNotFoundError:
         raise UsageError(
             f"this machine holds no private state for {player!r} in match {match_id}",
@@ -166,7 +162,7 @@ def recover(match_id: str, player: str, log_hashes: list[str]) -> str | None:
     """
     path = _pending_file(match_id, player)
     try:
-        data = jsonfile.loads(_read_text(path))
+        data = jsonfile.read(path)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
@@ -200,7 +196,7 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
 def _hand_doc(path: str) -> str | None:
     """Return the hand document a private-state file points to, if it is such a pointer."""
     try:
-        data = jsonfile.loads(_read_text(path))
+        data = jsonfile.read(path)
     except (OSError, ValueError):
         return None
     return data.get("hand_doc") if isinstance(data, dict) else None

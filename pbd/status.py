@@ -27,8 +27,7 @@ def _path() -> str:
 def _read() -> dict:
     """Return the registry (empty if there is none or it is damaged: it is only a convenience)."""
     try:
-        with open(_path(), encoding="utf-8") as fh:
-            data = jsonfile.loads(fh.read())
+        data = jsonfile.read(_path())
     except (OSError, ValueError):
         return {"matches": []}
     if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
