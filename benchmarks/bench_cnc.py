@@ -69,7 +69,7 @@ def cnc_pass(recorded) -> float:
     from pbd.simulate import seat
 
     game = get("cnc")
-    notation.parse_move.cache_clear()
+    notation.forget()
     elapsed = 0.0
     for seed, moves in enumerate(recorded):
         state, chance = seat(game, random.Random(seed))

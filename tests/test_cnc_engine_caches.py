@@ -115,3 +115,15 @@ def test_a_seat_owes_a_new_chain_value_again_once_another_seat_commits_after_its
     assert meta.owes_value("Ann")
     assert meta.record("Ann", "draw").published == {"Ann": 2}
     assert not meta.owes_value("Ann")
+
+
+def test_a_text_read_again_is_the_same_moves_and_forget_reads_it_anew():
+    from pbd.games.cnc import notation
+
+    first = notation.parse_moves("play Nill; end turn")
+    assert notation.parse_moves("play Nill; end turn") is first           # kept: read once
+    assert [m.kind for m in first] == ["play", "end"]
+    notation.forget()
+    again = notation.parse_moves("play Nill; end turn")
+    assert again is not first and again == first
+    assert notation.parse_move("end turn") is not first[1]                 # both caches forgotten

@@ -45,8 +45,9 @@ class Move(FrozenRecord):
 
     def __init__(self, kind: str, card: str = "", target: str = "", detail: str = "", then: str = "", amount: int = 0,
                  text: str = "", source: str = ""):
-        self._set(kind=kind, card=card, target=target, detail=detail, then=then, amount=amount, text=text,
-                  source=source)
+        # (FrozenRecord._set's work without its call: the parser builds a Move for every text it reads)
+        self.__dict__.update(kind=kind, card=card, target=target, detail=detail, then=then, amount=amount,
+                             text=text, source=source)
 
 
 #: the forms a move can take, tried in order (compiled when first needed: a command reads one move)
@@ -112,22 +113,32 @@ def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
     return fixed + named if fixed else named
 
 
-def parse_moves(text: str) -> list[Move]:
+@lru_cache(maxsize=4096)
+def parse_moves(text: str) -> tuple[Move, ...]:
     """Return the moves in ``text`` (joined by ';' or new lines), in order.
+
+    Kept per text, as :func:`parse_move` is (a bot or a replay plays the same texts again
+    and again: a repeated text costs no Python frame at all).
 
     :raises NotationError: a move matches no known form; the examples are listed.
     """
     if ";" not in text and "\n" not in text:      # the common case: one move
         one = text.strip()
         if one:
-            return [parse_move(one)]
+            return (parse_move(one),)
         parts = []
     else:
         parts = [p.strip() for p in text.replace("\n", ";").split(";")]
         parts = [p for p in parts if p]
     if not parts:
         raise NotationError("no move given", hint="for example: " + "; ".join(EXAMPLES[:3]))
-    return list(map(parse_move, parts))     # (a repeated move is a cache hit: no Python frame at all)
+    return tuple(map(parse_move, parts))
+
+
+def forget() -> None:
+    """Forget every text read so far (the engine benchmark reads its moves anew in each pass)."""
+    parse_moves.cache_clear()
+    parse_move.cache_clear()
 
 
 @lru_cache(maxsize=4096)
@@ -172,5 +183,5 @@ def _build(kind: str, m: re.Match, source: str) -> Move:
     if kind == "discard":
         place = (g.get("place") or "").lower().replace("play", "field")
         return Move("discard", card=g["card"].strip(), detail=place, source=source)
-    return Move(kind, card=(g.get("card") or "").strip(), target=(g.get("target") or "").strip(),
-                detail=(g.get("detail") or "").strip(), then=(g.get("then") or "").strip(), source=source)
+    return Move(kind, (g.get("card") or "").strip(), (g.get("target") or "").strip(), (g.get("detail") or "").strip(),
+                (g.get("then") or "").strip(), 0, "", source)

@@ -196,16 +196,17 @@ def apply(ctx: Ctx, move: Move) -> str:
     me = ctx.me
     ap_before = me.ap
     notes = ctx.notes = []
-    _HANDLERS[move.kind](ctx, move)
+    kind = move.kind
+    _HANDLERS[kind](ctx, move)
+    if me.ap != ap_before and kind != "end":
+        notes.append(_ap_note(ap_before, me.ap))
     a, b = state.sides
     if not (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
             and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
         check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
-    if me.ap != ap_before and move.kind != "end":
-        notes.append(_ap_note(ap_before, me.ap))
-    if state.result:
-        notes.append(state.result)
-    return " · ".join([move.source or move.kind, *notes])
+        if state.result:
+            notes.append(state.result)
+    return " · ".join((move.source or kind, *notes)) if notes else move.source or kind
 
 
 @lru_cache(maxsize=1024)
