@@ -121,8 +121,10 @@ def published_value(seed: bytes, n: int) -> str:
     """Return published chain value number ``n`` of a seat (0: the head of generation 0)."""
     if n <= 0:
         return chain_value(seed, CHAIN_LENGTH - n, 0)      # the head (or the error of a value number below 0)
-    g = (n - 1) // CHAIN_LENGTH                             # (generation(n), without a call: every turn publishes)
-    return chain_value(seed, CHAIN_LENGTH - (n - g * CHAIN_LENGTH), g)
+    length = CHAIN_LENGTH
+    g = (n - 1) // length                                   # (generation(n), without a call: every turn publishes)
+    k = length - (n - g * length)                           # in 0..length-1: chain_value's, without its check
+    return _chain(seed, g, length)[32 * k:32 * k + 32].hex()
 
 
 def ends_generation(n: int) -> bool:

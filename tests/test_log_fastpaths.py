@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbd import fairplay
-from pbd.games.base import Chance, Event, LogEntry, Meta, Secrets
+from pbd.games.base import Chance, Event, LogEntry, Meta, PlayerMeta, Secrets
 
 
 @settings(max_examples=60, deadline=None)
@@ -88,3 +88,28 @@ def test_uniform_rejects_blocks_at_or_above_the_largest_multiple():
         digests = [fairplay.hmac_sha256(seed, f"{message}|{b}".encode()) for b in range(4)]
         blocks = [int.from_bytes(d[o:o + 8], "big") for d in digests for o in (0, 8, 16, 24)]
         assert fairplay.uniform(seed, message, n) == next(b for b in blocks if b < limit) % n
+
+
+def test_a_seats_record_is_found_again_after_the_fair_play_list_is_replaced():
+    meta, chance = _two_seats()
+    assert meta.player("ben") is meta.fairplay[1] and meta.player("Ben") is meta.fairplay[1]
+    saved = meta.fairplay
+    meta.fairplay = [PlayerMeta(p.name, p.commitment, p.chain, p.chain_index) for p in saved]   # as a replay does
+    assert meta.player("Ben") is meta.fairplay[1]
+    entry = meta.record("Ben", "draw")              # the record found is the new list's: its value is unchanged
+    assert entry.published == {} and meta.fairplay[1].chain_index == 0
+    meta.fairplay[1].chain_index += 1               # (a seat of the new list publishes: the entry says so)
+    assert meta.record("Ben", "end turn").published == {"Ben": 1}
+    meta.fairplay = saved
+    assert meta.player("ben") is saved[1] and meta.player("Cy") is None
+    meta.seat("Cy", b"c" * 32, ["z"])               # a seat appended to the same list is found too
+    assert meta.player("cy") is saved[2]
+
+
+def test_a_published_value_is_the_chain_value_it_names():
+    seed = b"s" * 32
+    L = fairplay.CHAIN_LENGTH
+    for n in (1, 2, L - 1, L, L + 1, 2 * L, 2 * L + 5):
+        g = fairplay.generation(n)
+        assert fairplay.published_value(seed, n) == fairplay.chain_value(seed, L - (n - g * L), g)
+    assert fairplay.published_value(seed, 0) == fairplay.head(seed, 0)

@@ -381,17 +381,22 @@ class Meta(Record):
         A seat's first entry carries its commitment and chain head.  The entry is sealed,
         signed and chained when the document is rendered (:meth:`finalize`).
         """
-        pub = self.player(player)
-        index = self.log_index()
+        # the fast path of every move (issue 16): the seat's record, the log's index and the new entry are had
+        # without a call when they can be (player's memo, log_index's own check, LogEntry's fields set here)
+        fp, log, index = self.fairplay, self.log, self._log_index
+        pub = self._found[1].get(player) if self._found[0] is fp else None
+        if pub is None:
+            pub = self.player(player)
+        if index is None or index.log is not log or index.count != len(log) or log and log[-1] is not index.last:
+            index = self.log_index()
         if (pub is not None and index.settled.get(pub.name) != pub.chain_index
                 and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
             self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
-        log = self.log
-        # LogEntry(len(log) + 1, player, text, events, fresh=True) without a call to __init__ (every move makes one)
-        entry = _new(LogEntry)
-        entry.__dict__ = {"number": len(log) + 1, "player": player, "text": text, "events": self.pending_events,
-                          "published": {}, "heads": {}, "commit": None, "seal": "", "mac": "", "hash": "",
-                          "fresh": True}
+        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, fresh=True)
+        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
+        entry.published, entry.heads, entry.commit = {}, {}, None
+        entry.seal = entry.mac = entry.hash = ""
+        entry.fresh = True
         self.pending_events = []
         published = self.published
         for p in self.fairplay:
@@ -500,11 +505,21 @@ class Meta(Record):
                 return r
         return None
 
+    #: :meth:`player`'s answers: ``(fairplay, {name as asked: its record})``, kept while ``fairplay`` is the same
+    #: list (seats are only ever appended to it, and a seat appended cannot come before an earlier answer)
+    _found: tuple[list | None, dict[str, PlayerMeta]] = (None, {})
+
     def player(self, name: str) -> PlayerMeta | None:
         """Return the fair-play record of ``name`` (case-insensitive), if any."""
+        fp, found = self.fairplay, self._found
+        if found[0] is fp and name in found[1]:
+            return found[1][name]
         folded = name.casefold()
-        for p in self.fairplay:
+        for p in fp:
             if p.name == name or p.name.casefold() == folded:    # same answer: equal names fold alike
+                if found[0] is not fp:
+                    found = self._found = (fp, {})
+                found[1][name] = p
                 return p
         return None
 
@@ -972,10 +987,10 @@ class Chance:
         sec = self.secrets.get(player.casefold())
         if pub is None or sec is None or not pub.chain:
             return
-        pub.chain_index += 1
-        pub.chain = fairplay.published_value(sec.seed, pub.chain_index)
-        if fairplay.ends_generation(pub.chain_index):
-            self.meta.pending_heads[pub.name] = fairplay.head(sec.seed, pub.chain_index // fairplay.CHAIN_LENGTH)
+        k = pub.chain_index = pub.chain_index + 1
+        pub.chain = fairplay.published_value(sec.seed, k)
+        if not k % fairplay.CHAIN_LENGTH:   # (fairplay.ends_generation(k), k > 0, without a call: every turn)
+            self.meta.pending_heads[pub.name] = fairplay.head(sec.seed, k // fairplay.CHAIN_LENGTH)
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
@@ -992,7 +1007,8 @@ class Chance:
         # the events are tagged and counted here, not through _note: one draw is one run of cards
         name, events, deck, cards = pub.name if pub else player, meta.pending_events, sec.deck, []
         for counter, pos in enumerate(positions, counter):
-            events.append(Event(name, counter, index))
+            event = Event(name, counter, index)
+            events.append(event)
             cards.append(deck[pos - 1])
         if pub:
             pub.draws += len(positions)
