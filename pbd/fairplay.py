@@ -121,8 +121,10 @@ def published_value(seed: bytes, n: int) -> str:
     """Return published chain value number ``n`` of a seat (0: the head of generation 0)."""
     if n <= 0:
         return chain_value(seed, CHAIN_LENGTH - n, 0)      # the head (or the error of a value number below 0)
-    g = (n - 1) // CHAIN_LENGTH                             # (generation(n), without a call: every turn publishes)
-    return chain_value(seed, CHAIN_LENGTH - (n - g * CHAIN_LENGTH), g)
+    length = CHAIN_LENGTH
+    g = (n - 1) // length                                   # (generation(n), without a call: every turn publishes)
+    k = length - (n - g * length)                           # in 0..length-1: chain_value's, without its check
+    return _chain(seed, g, length)[32 * k:32 * k + 32].hex()
 
 
 def ends_generation(n: int) -> bool:
@@ -190,15 +192,20 @@ def uniform(seed: bytes, message: str, n: int) -> int:
     """
     if n <= 0:
         raise ValueError("uniform() needs n >= 1")
-    limit = (1 << _LIMIT_BITS) - ((1 << _LIMIT_BITS) % n)
+    limit = _SPAN - _SPAN % n
     block = 0
     while True:
-        digest = hmac_sha256(seed, f"{message}|{block}".encode("utf-8"))
-        for off in range(0, len(digest), 8):
+        digest = hmac_sha256(seed, f"{message}|{block}".encode())
+        for off in _BLOCKS:
             candidate = int.from_bytes(digest[off:off + 8], "big")
             if candidate < limit:
                 return candidate % n
         block += 1
+
+
+#: 2**64, the number of values of a 64-bit block; the blocks' offsets in an HMAC's 32 bytes
+_SPAN = 1 << _LIMIT_BITS
+_BLOCKS = (0, 8, 16, 24)
 
 
 def hmac_sha256(key: bytes, message: bytes) -> bytes:
@@ -240,15 +247,38 @@ def die_spec(faces: Sequence[int]) -> str:
 
 def event_message(kind: str, counter: int, beacon: str, die: str = "", purpose: str = "") -> str:
     """Return the HMAC message of a seat's ``counter``-th random event of ``kind``."""
+    before, after = _event_frame(kind, beacon, die, purpose)
+    return f"{before}{counter}{after}"
+
+
+def _event_frame(kind: str, beacon: str, die: str = "", purpose: str = "") -> tuple[str, str]:
+    """Return the parts of :func:`event_message` before and after the counter (the same for a run of draws).
+
+    :raises ValueError: an unknown kind of random event.
+    """
     if kind not in KINDS:
         raise ValueError(f"unknown kind of random event {kind!r}")
-    return f"pbd-v2|{kind}|{counter}|{die}|{purpose}|{beacon}"
+    return f"pbd-v2|{kind}|", f"|{die}|{purpose}|{beacon}"
 
 
 def draw(seed: bytes, counter: int, beacon: str, remaining: list[int]) -> int:
     """Return the deck position drawn, uniformly among the ``remaining`` positions."""
-    ordered = sorted(remaining)
-    return ordered[uniform(seed, event_message("draw", counter, beacon), len(ordered))]
+    return draws(seed, counter, beacon, sorted(remaining), 1)[0]
+
+
+def draws(seed: bytes, counter: int, beacon: str, remaining: list[int], n: int) -> list[int]:
+    """Return ``n`` positions drawn one after another, each taken out of ``remaining`` (ascending; changed in place).
+
+    The same positions as :func:`draw` for the counters ``counter``, ``counter + 1``, ...
+    with each drawn position removed before the next draw; one call for a run of cards.
+
+    :raises ValueError: ``n`` is more than the positions remaining.
+    """
+    before, after = _event_frame("draw", beacon)
+    out = []
+    for counter in range(counter, counter + n):
+        out.append(remaining.pop(uniform(seed, f"{before}{counter}{after}", len(remaining))))
+    return out
 
 
 def roll(seed: bytes, counter: int, beacon: str, faces: Sequence[int] | int = 6, kind: str = "roll",

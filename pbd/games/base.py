@@ -162,6 +162,10 @@ def _beacon_tag(beacon: tuple[int, ...]) -> str:
     return ".".join(map(str, beacon)) if beacon else "-"
 
 
+#: makes an instance without calling its ``__init__`` (see :meth:`Meta.record`)
+_new = object.__new__
+
+
 class LogEntry(Record):
     """One numbered line of the move log, with its fair-play tags, seal, MAC and chain hash.
 
@@ -377,12 +381,22 @@ class Meta(Record):
         A seat's first entry carries its commitment and chain head.  The entry is sealed,
         signed and chained when the document is rendered (:meth:`finalize`).
         """
-        pub = self.player(player)
-        index = self.log_index()
-        if pub is not None and self._owes(pub, index):
-            self._publish(pub.name)
-        log = self.log
-        entry = LogEntry(len(log) + 1, player, text, self.pending_events, None, None, None, "", "", "", True)
+        # the fast path of every move (issue 16): the seat's record, the log's index and the new entry are had
+        # without a call when they can be (player's memo, log_index's own check, LogEntry's fields set here)
+        fp, log, index = self.fairplay, self.log, self._log_index
+        pub = self._found[1].get(player) if self._found[0] is fp else None
+        if pub is None:
+            pub = self.player(player)
+        if index is None or index.log is not log or index.count != len(log) or log and log[-1] is not index.last:
+            index = self.log_index()
+        if (pub is not None and index.settled.get(pub.name) != pub.chain_index
+                and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
+            self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
+        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, fresh=True)
+        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
+        entry.published, entry.heads, entry.commit = {}, {}, None
+        entry.seal = entry.mac = entry.hash = ""
+        entry.fresh = True
         self.pending_events = []
         published = self.published
         for p in self.fairplay:
@@ -491,11 +505,21 @@ class Meta(Record):
                 return r
         return None
 
+    #: :meth:`player`'s answers: ``(fairplay, {name as asked: its record})``, kept while ``fairplay`` is the same
+    #: list (seats are only ever appended to it, and a seat appended cannot come before an earlier answer)
+    _found: tuple[list | None, dict[str, PlayerMeta]] = (None, {})
+
     def player(self, name: str) -> PlayerMeta | None:
         """Return the fair-play record of ``name`` (case-insensitive), if any."""
+        fp, found = self.fairplay, self._found
+        if found[0] is fp and name in found[1]:
+            return found[1][name]
         folded = name.casefold()
-        for p in self.fairplay:
+        for p in fp:
             if p.name == name or p.name.casefold() == folded:    # same answer: equal names fold alike
+                if found[0] is not fp:
+                    found = self._found = (fp, {})
+                found[1][name] = p
                 return p
         return None
 
@@ -936,8 +960,11 @@ class Chance:
                 f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} "
                 f"{'publishes' if len(waiting) == 1 else 'publish'} after {player} committed",
                 hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
-        others = self._others(player)
-        return self._beacon(others), tuple(p.chain_index for p in others)
+        values, numbers = [], []
+        for p in self._others(player):      # (one loop for both: a beacon is made for every draw and roll)
+            values.append((p.name, p.chain_index, p.chain))
+            numbers.append(p.chain_index)
+        return fairplay.beacon_text(values), tuple(numbers)
 
     def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
               purpose: str = "", pub: PlayerMeta | None = None, beacon: tuple[int, ...] | None = None) -> None:
@@ -960,30 +987,33 @@ class Chance:
         sec = self.secrets.get(player.casefold())
         if pub is None or sec is None or not pub.chain:
             return
-        pub.chain_index += 1
-        pub.chain = fairplay.published_value(sec.seed, pub.chain_index)
-        if fairplay.ends_generation(pub.chain_index):
-            self.meta.pending_heads[pub.name] = fairplay.head(sec.seed, pub.chain_index // fairplay.CHAIN_LENGTH)
+        k = pub.chain_index = pub.chain_index + 1
+        pub.chain = fairplay.published_value(sec.seed, k)
+        if not k % fairplay.CHAIN_LENGTH:   # (fairplay.ends_generation(k), k > 0, without a call: every turn)
+            self.meta.pending_heads[pub.name] = fairplay.head(sec.seed, k // fairplay.CHAIN_LENGTH)
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
         sec = self._secrets(player)
-        pub = self.meta.player(player)
-        cards: list[str] = []
         remaining = sec._undrawn() if n > 0 else []
         if not remaining:
-            return cards
+            return []
+        meta = self.meta
+        pub = meta.player(player)
         beacon, index = self._beacon_or_refuse(player)     # no chain value is published between the cards
-        for _ in range(n):
-            if not remaining:
-                break
-            counter = pub.draws if pub else len(sec.drawn)
-            pos = fairplay.draw(sec.seed, counter, beacon, remaining)
-            self._note(player, "draw", counter, (), 0, "", pub, index)
-            sec.drawn.append(pos)
-            remaining.remove(pos)
-            cards.append(sec.deck[pos - 1])
-        sec._undrawn_memo = (*sec._undrawn_memo[:3], len(sec.drawn), remaining)    # kept up to date: see _undrawn
+        drawn = sec.drawn
+        counter = pub.draws if pub else len(drawn)
+        positions = fairplay.draws(sec.seed, counter, beacon, remaining, min(n, len(remaining)))
+        # the events are tagged and counted here, not through _note: one draw is one run of cards
+        name, events, deck, cards = pub.name if pub else player, meta.pending_events, sec.deck, []
+        for counter, pos in enumerate(positions, counter):
+            event = Event(name, counter, index)
+            events.append(event)
+            cards.append(deck[pos - 1])
+        if pub:
+            pub.draws += len(positions)
+        drawn += positions
+        sec._undrawn_memo = (*sec._undrawn_memo[:3], len(drawn), remaining)    # kept up to date: see _undrawn
         return cards
 
     def roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None, purpose: str = "") -> int:
@@ -1027,7 +1057,11 @@ def _stale(meta: Meta, player: str, others: list[PlayerMeta]) -> list[str]:
     """Return the names of ``others`` whose latest chain value ``player`` may not use yet (see :func:`fresh_for`)."""
     log_index = meta.log_index()
     mine = log_index.commits.get(player.casefold())
-    return [p.name for p in others if not _fresh(meta, log_index, mine, player, p.name, p.chain_index)]
+    stale = []
+    for p in others:                        # (a loop, not a comprehension: one call less for every draw and roll)
+        if not _fresh(meta, log_index, mine, player, p.name, p.chain_index):
+            stale.append(p.name)
+    return stale
 
 
 def _fresh(meta: Meta, log_index: _LogIndex, mine: LogEntry | None, player: str, other: str, index: int) -> bool:

@@ -1,0 +1,115 @@
+"""The log's and the dice's fast paths (issue 16) give what the plain code gives: the same positions drawn,
+the same log entries, built the same way."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbd import fairplay
+from pbd.games.base import Chance, Event, LogEntry, Meta, PlayerMeta, Secrets
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=1, max_size=40), st.integers(0, 500), st.text(max_size=30),
+       st.lists(st.integers(1, 80), min_size=1, max_size=30, unique=True), st.data())
+def test_a_run_of_draws_takes_the_positions_single_draws_take(seed, counter, beacon, positions, data):
+    n = data.draw(st.integers(1, len(positions)))
+    left = list(positions)
+    one_by_one = []
+    for c in range(counter, counter + n):
+        one_by_one.append(fairplay.draw(seed, c, beacon, left))
+        left.remove(one_by_one[-1])
+    remaining = sorted(positions)
+    assert fairplay.draws(seed, counter, beacon, remaining, n) == one_by_one
+    assert remaining == sorted(left)
+
+
+def test_the_event_message_is_the_documented_one():
+    assert fairplay.event_message("roll", 3, "Ben=2:ab", "d6", "first") == "pbd-v2|roll|3|d6|first|Ben=2:ab"
+    assert fairplay.event_message("draw", 0, "") == "pbd-v2|draw|0|||"
+
+
+def _two_seats():
+    meta = Meta("cnc", "m")
+    secrets = {}
+    for name, byte in (("Ann", b"a"), ("Ben", b"b")):
+        deck = [f"{name} card {i}" for i in range(1, 21)]
+        meta.seat(name, byte * 32, deck)
+        secrets[name] = Secrets("m", name, "cnc", byte * 32, deck)
+    chance = Chance(meta, secrets)
+    meta.record("Ann", "new match")
+    meta.record("Ben", "joined")
+    chance.publish("Ann")
+    meta.record("Ann", "opening")
+    return meta, chance
+
+
+def test_a_recorded_entry_is_the_entry_its_constructor_makes():
+    meta, chance = _two_seats()
+    chance.draw("Ben", 2)
+    events = list(meta.pending_events)
+    entry = meta.record("Ben", "draw 2")
+    made = LogEntry(entry.number, "Ben", "draw 2", events, fresh=True)
+    assert entry == made and vars(entry) == vars(made)          # every attribute, `fresh` too
+    assert entry.events is not meta.pending_events              # the next entry's events are another list
+    chance.roll("Ben", purpose="first")
+    assert meta.record("Ben", "roll").events[0].counter == 0 and entry.events == events
+
+
+def test_a_draw_tags_and_counts_one_event_per_card_as_single_draws_do():
+    meta, chance = _two_seats()
+    cards = chance.draw("Ben", 3) + chance.draw("Ben", 1)
+    sec = chance.secrets["ben"]
+    assert [sec.deck[p - 1] for p in sec.drawn] == cards and meta.player("Ben").draws == 4
+    assert meta.pending_events == [Event("Ben", c, (1,)) for c in range(4)]
+    beacon = chance.beacon("Ben")
+    left = list(range(1, 21))
+    for c, pos in enumerate(sec.drawn):
+        assert fairplay.draw(sec.seed, c, beacon, left) == pos
+        left.remove(pos)
+
+
+def test_a_draw_of_more_cards_than_are_left_takes_the_rest():
+    meta, chance = _two_seats()
+    assert len(chance.draw("Ben", 25)) == 20 and chance.draw("Ben", 1) == []
+    assert sorted(chance.secrets["ben"].drawn) == list(range(1, 21)) and meta.player("Ben").draws == 20
+
+
+def test_uniform_rejects_blocks_at_or_above_the_largest_multiple():
+    # n just above 2**63: about half of all blocks are rejected, so later blocks and HMACs are reached
+    n = (1 << 63) + 1
+    limit = (1 << 64) - (1 << 64) % n
+    rng = random.Random(1)
+    for _ in range(20):
+        seed, message = rng.randbytes(8), str(rng.random())
+        digests = [fairplay.hmac_sha256(seed, f"{message}|{b}".encode()) for b in range(4)]
+        blocks = [int.from_bytes(d[o:o + 8], "big") for d in digests for o in (0, 8, 16, 24)]
+        assert fairplay.uniform(seed, message, n) == next(b for b in blocks if b < limit) % n
+
+
+def test_a_seats_record_is_found_again_after_the_fair_play_list_is_replaced():
+    meta, chance = _two_seats()
+    assert meta.player("ben") is meta.fairplay[1] and meta.player("Ben") is meta.fairplay[1]
+    saved = meta.fairplay
+    meta.fairplay = [PlayerMeta(p.name, p.commitment, p.chain, p.chain_index) for p in saved]   # as a replay does
+    assert meta.player("Ben") is meta.fairplay[1]
+    entry = meta.record("Ben", "draw")              # the record found is the new list's: its value is unchanged
+    assert entry.published == {} and meta.fairplay[1].chain_index == 0
+    meta.fairplay[1].chain_index += 1               # (a seat of the new list publishes: the entry says so)
+    assert meta.record("Ben", "end turn").published == {"Ben": 1}
+    meta.fairplay = saved
+    assert meta.player("ben") is saved[1] and meta.player("Cy") is None
+    meta.seat("Cy", b"c" * 32, ["z"])               # a seat appended to the same list is found too
+    assert meta.player("cy") is saved[2]
+
+
+def test_a_published_value_is_the_chain_value_it_names():
+    seed = b"s" * 32
+    L = fairplay.CHAIN_LENGTH
+    for n in (1, 2, L - 1, L, L + 1, 2 * L, 2 * L + 5):
+        g = fairplay.generation(n)
+        assert fairplay.published_value(seed, n) == fairplay.chain_value(seed, L - (n - g * L), g)
+    assert fairplay.published_value(seed, 0) == fairplay.head(seed, 0)
