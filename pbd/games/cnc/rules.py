@@ -91,9 +91,15 @@ class Ctx:
     behind a class-level descriptor is not: the interpreter looks it up in full each time);
     a Ctx whose sides are not both found by the player's exact name looks them up on first
     use instead (see :class:`_SeatsLater`).  ``__dict__`` leaves room for other attributes.
+
+    ``naming`` is the move whose names the log writes in full, by ``full_names(state, player,
+    move, cat)`` (the game sets both before a move it logs so): the move's handler sets it to
+    None once the names are resolved as typed, or to the move written in full (see :func:`_in_full`).
     """
 
     __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "__dict__")
+    naming: Move | None = None
+    full_names = None
 
     def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
         self.state = state
@@ -178,6 +184,22 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
         except UnknownNameError:
             pass
         raise
+
+
+# -- the names the log writes --------------------------------------------------------
+
+def _in_full(ctx: Ctx, move: Move) -> Move | None:
+    """Return ``move`` with its names written in full, as the log writes it; None if they are written so.
+
+    The rules resolve a move's names anyway, so its handler, once they are all resolved and
+    before it changes anything, sets ``ctx.naming`` (while that is the move): to None when
+    every name resolved to what was typed (the common case: nothing more to do), else to
+    this function's answer.  The names are resolved again here by ``ctx.full_names``
+    (:func:`.fullnames.full_names`, which keeps a name as typed where the text written in
+    full could read otherwise), on the state as it was before the move.
+    """
+    full = ctx.full_names(ctx.state, ctx.player, move, ctx.cat)
+    return None if full is move else full
 
 
 # -- entry point ------------------------------------------------------------------
@@ -305,6 +327,9 @@ def _play(ctx: Ctx, move: Move) -> None:
     target = _target(ctx, card.target, move.target, card.name) if card.kind == "event" else None
     if card.kind != "event" and move.target:
         raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
+    if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
+        ctx.naming = (None if card.name == move.card and (target is None or target.key == move.target)
+                      else _in_full(ctx, move))
     _spend(ctx, card.cost, card.name)
     me.hand.remove(card.name)
     turn.played.append(card.name)
@@ -420,8 +445,29 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
+    """Return ``(key, character)`` of the character of yours that ``name`` names.
+
+    The name is picked among your characters first, as the log's full names pick it
+    ("NOHoPE" is NOHoPE (2.0) while only that one is in play); one that picks none but
+    names a card says what that card is not.
+
+    :raises IllegalMoveError: the card named is not a character of yours in play.
+    :raises NotationError: the name matches none of your characters (or several).
+    """
+    chars = ctx.me.characters
+    keys = keys_of(chars)
+    try:
+        key = _pick(ctx.cat, name, keys, "character of yours in play")
+    except NotationError:
+        _not_your_character(ctx, name)
+        raise
+    return key, chars[keys.index(key)]
+
+
+def _not_your_character(ctx: Ctx, name: str) -> None:
+    """Refuse ``name`` if it is the name of a card other than a character of yours in play, saying what it is."""
     cat = ctx.cat
-    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (most names as the board holds them)
+    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)
     if card is not None and card.name not in map(name_of, ctx.me.characters):
         in_hand = card.name in ctx.me.hand
         if card.kind != "character":
@@ -429,10 +475,6 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
             raise illegal(f"{card.name} is {article} {card.kind} card, not a character"
                           + (f": play it with 'play {card.name}'" if in_hand else ""))
         raise illegal(f"{card.name} is " + ("in your hand: play it first" if in_hand else "not in play"))
-    chars = ctx.me.characters
-    keys = keys_of(chars)
-    key = _pick(ctx.cat, name, keys, "character of yours in play")
-    return key, chars[keys.index(key)]
 
 
 def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
@@ -465,6 +507,9 @@ def _attack(ctx: Ctx, move: Move) -> None:
                                                                         f"attack of {ch.name}"))
     _can_act(ctx, key, ch)
     target = _attack_target(ctx, move.target)
+    if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
+        ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
+                      and (target.kind == "cp" or target.key == move.target) else _in_full(ctx, move))
     what = f"{key}'s {attack.name}"
     _spend(ctx, attack.cost, what)
     if _confused(ctx, key, ch):
@@ -694,6 +739,10 @@ def _use(ctx: Ctx, move: Move) -> None:
         raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
     _can_act(ctx, key, ch)
     target = _target(ctx, ability.target, move.target, ability.name)
+    if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
+        ctx.naming = (None if key == move.card and ability.name == move.detail
+                      and (target is None or target.kind == "cp" or target.key == move.target)
+                      else _in_full(ctx, move))
     _spend(ctx, ability.cost, f"{key}'s {ability.name}")
     if _confused(ctx, key, ch):
         return
@@ -867,10 +916,27 @@ def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
         raise illegal("the Porter stays in play for the whole game")
 
 
+def _withdrawn_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
+    """Return ``(kind, key)`` of the card a withdraw takes: a character of yours ``name`` picks, else a City card.
+
+    Characters first, as the log has always written a withdraw in full: "withdraw cit" is
+    City Councilor even with City Hall in play.
+
+    :raises NotationError: the name picks no card of yours in play (or several).
+    :raises IllegalMoveError: it names the Porter.
+    """
+    try:
+        return "character", _pick(ctx.cat, name, keys_of(side.characters), "character of yours in play")
+    except NotationError:
+        return _field_card(ctx, side, name)
+
+
 def _withdraw(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "withdrawing")
     me, turn = ctx.me, ctx.state.turn
-    kind, key = _field_card(ctx, me, move.card)
+    kind, key = _withdrawn_card(ctx, me, move.card)
+    if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
+        ctx.naming = None if key == move.card else _in_full(ctx, move)
     name = key.split("#")[0]
     if name in turn.played:
         raise illegal(f"you played {name} this turn; a card cannot be played and withdrawn in the same turn")
@@ -900,26 +966,27 @@ def _discard(ctx: Ctx, move: Move) -> None:
                                 hint=f"write 'discard {move.card} from hand' or 'discard {move.card} from field'")
         else:
             place = "field" if on_field else "hand"
-    if place == "hand" and owed:
-        card = _hand_card(ctx, move.card)
-        me.hand.remove(card.name)
-        me.discards.append(card.name)
+    if place != "hand":
+        owed = None             # (a discard owed from the hand waits: _own_turn says so)
+    if owed is None:
+        _own_turn(ctx, "discarding")
+    kind, key = ("hand", _hand_card(ctx, move.card).name) if place == "hand" else _field_card(ctx, me, move.card)
+    if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
+        ctx.naming = None if key == move.card else _in_full(ctx, move)
+    if kind != "hand":
+        _spend(ctx, 1, "discarding a card")
+        _leave_field(ctx, me, kind, key)
+        me.discards.append(key.split("#")[0])
+        return
+    if owed is None:
+        _spend(ctx, 1, "discarding a card")
+    me.hand.remove(key)
+    me.discards.append(key)
+    if owed is not None:
         owed.count -= 1
         if owed.count <= 0:
             ctx.state.pending.remove(owed)
-        ctx.notes.append(f"discarded {card.name} from hand ({owed.source})")
-        return
-    _own_turn(ctx, "discarding")
-    if place == "hand":
-        card = _hand_card(ctx, move.card)
-        _spend(ctx, 1, "discarding a card")
-        me.hand.remove(card.name)
-        me.discards.append(card.name)
-        return
-    kind, key = _field_card(ctx, me, move.card)
-    _spend(ctx, 1, "discarding a card")
-    _leave_field(ctx, me, kind, key)
-    me.discards.append(key.split("#")[0])
+        ctx.notes.append(f"discarded {key} from hand ({owed.source})")
 
 
 def _leave_field(ctx: Ctx, side: Side, kind: str, key: str) -> None:
