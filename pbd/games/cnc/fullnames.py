@@ -173,7 +173,7 @@ class _Names:
             return True
         if kind == "attack":
             return not move.detail and (_is_first(move.target, keys_of(self.opp.characters))
-                                        or self.rules._is_cp_word(move.target, self.opp))
+                                        or self.rules._is_cp_word(move.target, self.opp.name))
         abilities = self._card_of(move.card).abilities
         if not _is_first(move.detail, [a.name for a in abilities]):
             return False
@@ -216,7 +216,7 @@ class _Names:
 
     def _attack(self, move: Move) -> list:
         out = [("card", self._actor)]
-        if not self.rules._is_cp_word(move.target, self.opp):
+        if not self.rules._is_cp_word(move.target, self.opp.name):
             out.append(("target", lambda t: self._pick(t, keys_of(self.opp.characters))))
         out.append(("detail", lambda t: self._match(t, [a.name for a in self._card_of(move.card).attacks])))
         return out
@@ -288,7 +288,7 @@ class _Names:
         :raises KeyError: no such kind of target.
         """
         me, opp = self.me, self.opp
-        if spec == "opposing character or cp" and self.rules._is_cp_word(text, opp):
+        if spec == "opposing character or cp" and self.rules._is_cp_word(text, opp.name):
             return None
         sides = {"opposing character or cp": [opp], "opposing character": [opp], "friendly character": [me],
                  "any character": [opp, me]}.get(spec)

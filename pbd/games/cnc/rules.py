@@ -172,6 +172,13 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
     :raises UnknownNameError: nothing matches (close names suggested).
     :raises AmbiguousNameError: several names start with ``text``.
     """
+    if text in names:           # (the common case: written as the board holds it, found without a call)
+        key = fold(text)
+        for name in names:      # the first that folds alike, as match_name finds it: itself, unless a twin before it
+            if name == text:
+                return text
+            if fold(name) == key:
+                break
     try:
         return match_name(text, names, kind)
     except UnknownNameError:
@@ -310,7 +317,8 @@ def _play(ctx: Ctx, move: Move) -> None:
     if card.kind == "porter":
         raise illegal(f"{card.name} is put into play at the start of the game, not played")
     if card.kind == "character":
-        limit = character_limit(ctx.state, ctx.cat, me)
+        limit = (BASE_CHARACTER_LIMIT if len(me.characters) < BASE_CHARACTER_LIMIT      # (no limit is lower)
+                 else character_limit(ctx.state, ctx.cat, me))
         if len(me.characters) >= limit:
             raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
                           + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
@@ -431,10 +439,15 @@ def _among(player: str) -> str:
     return f"character among {player}'s characters"
 
 
-def _is_cp_word(text: str, opp: Side) -> bool:
+@lru_cache(maxsize=1024)
+def _is_cp_word(text: str, opp: str) -> bool:
+    """Return True if ``text`` names the CP of the player called ``opp`` ("city", "Ben's CP", "Ben").
+
+    Kept: every attack asks, and a match names the same few targets again and again.
+    """
     folded = text.casefold()
     words = folded.replace("'s", "").split()
-    return bool(words) and (words[-1] in ("city", "cp", "porter") or folded == opp.name.casefold())
+    return bool(words) and (words[-1] in ("city", "cp", "porter") or folded == opp.casefold())
 
 
 def _char(target: Target) -> Character | None:
@@ -512,7 +525,7 @@ def _attack(ctx: Ctx, move: Move) -> None:
                       and (target.kind == "cp" or target.key == move.target) else _in_full(ctx, move))
     what = f"{key}'s {attack.name}"
     _spend(ctx, attack.cost, what)
-    if _confused(ctx, key, ch):
+    if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     turn = ctx.state.turn
     turn.acted.append(key)
@@ -520,7 +533,8 @@ def _attack(ctx: Ctx, move: Move) -> None:
         turn.attacked.append(key)
     amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
     _strike(ctx, target, amount, attack.type, what)
-    _run_effects(ctx, attack.after, target, key, what)
+    if attack.after:
+        _run_effects(ctx, attack.after, target, key, what)
     chars = ctx.me.characters
     i = find_key(chars, key)
     if i is not None:
@@ -529,7 +543,7 @@ def _attack(ctx: Ctx, move: Move) -> None:
 
 def _attack_target(ctx: Ctx, text: str) -> Target:
     opp = ctx.opp
-    if _is_cp_word(text, opp):
+    if _is_cp_word(text, opp.name):
         if opp.characters:
             raise illegal(f"{opp.name}'s characters screen their CP: attack "
                           + " or ".join(keys_of(opp.characters)) + " first")
@@ -562,7 +576,10 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     tier) is never boosted; penalties (Media Inquiry) still lower it.
     """
     bonus = 0
+    plain = cat.without["attack_bonus"]
     for owner in state.sides:
+        if plain.issuperset(owner.cities) and plain.issuperset(map(name_of, owner.characters)):
+            continue            # (the common case: no bonus in play, asked in one step each)
         for mod in active_mods(state, cat, owner):
             if mod["mod"] != "attack_bonus":
                 continue
@@ -925,10 +942,15 @@ def _withdrawn_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     :raises NotationError: the name picks no card of yours in play (or several).
     :raises IllegalMoveError: it names the Porter.
     """
-    try:
-        return "character", _pick(ctx.cat, name, keys_of(side.characters), "character of yours in play")
-    except NotationError:
-        return _field_card(ctx, side, name)
+    keys, cat = keys_of(side.characters), ctx.cat
+    base = name.partition("#")[0]
+    starts = [fold(name), fold(cat.get(base).name) if base.strip() and base in cat else ""]   # (the alias's card)
+    if any(f and fold(k).startswith(f) for k in keys for f in starts):    # else the pick fails: skip its suggestions
+        try:
+            return "character", _pick(cat, name, keys, "character of yours in play")
+        except NotationError:
+            pass
+    return _field_card(ctx, side, name)
 
 
 def _withdraw(ctx: Ctx, move: Move) -> None:
@@ -1095,10 +1117,13 @@ def _end(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "ending the turn")
     state, me = ctx.state, ctx.me
     chars, attacked = me.characters, state.turn.attacked
+    keys = None
     for i, ch in enumerate(chars):
-        if (ch.combo or ch.combo_attack) and key_of(chars, i) not in attacked:     # (a key only for a combo)
-            ch.combo, ch.combo_attack = 0, ""
-        if "frozen" in ch.statuses:
+        if ch.combo or ch.combo_attack:
+            keys = keys or keys_of(chars)       # (the keys only for a combo)
+            if keys[i] not in attacked:
+                ch.combo, ch.combo_attack = 0, ""
+        if ch.statuses and "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
     if not opening_owed(state, ctx.opp.name):       # else the opponent could pick which value draws its hand
         ctx.chance.publish(ctx.me.name)
@@ -1111,6 +1136,9 @@ def _end(ctx: Ctx, move: Move) -> None:
 def income(state: State, cat: Catalogue, side: Side) -> int:
     """Return the AP a side receives at the start of its turn, before drains."""
     base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
+    plain = cat.without["ap_per_turn"]
+    if plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters)):
+        return base             # (the common case: nothing in play gives AP, asked in one step each)
     return base + ap_bonus(cat, side, active_mods(state, cat, side))
 
 
@@ -1155,8 +1183,11 @@ def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
 
     :raises UnknownNameError: a card in play that the catalogue does not know.
     """
+    quiet = cat.without["each_turn"]
+    if quiet.issuperset(side.cities) and quiet.issuperset(map(name_of, side.characters)):
+        return []               # (the common case: nothing in play acts, asked in one step each)
     known, effects = cat.each_turn_by_name, []
-    try:        # every turn asks: the names as the board holds them, one subscript each (most give nothing)
+    try:        # the names as the board holds them, one subscript each (most give nothing)
         for name in side.cities:
             if known[name]:
                 effects += [(name, eff) for eff in known[name]]
