@@ -460,20 +460,28 @@ def _char(target: Target) -> Character | None:
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
     """Return ``(key, character)`` of the character of yours that ``name`` names.
 
-    The name is picked among your characters first, as the log's full names pick it
-    ("NOHoPE" is NOHoPE (2.0) while only that one is in play); one that picks none but
-    names a card says what that card is not.
+    A name that names a card refuses it unless that card is a character of yours in
+    play.  For a move the log writes in full (``ctx.naming``), that is asked of the name
+    it is written as: the character the name picks ("NOHoPE" is NOHoPE (2.0) while only
+    that one is in play), or the name as typed if it picks none; otherwise of the name as typed.
 
     :raises IllegalMoveError: the card named is not a character of yours in play.
     :raises NotationError: the name matches none of your characters (or several).
     """
     chars = ctx.me.characters
     keys = keys_of(chars)
+    if ctx.naming is None:
+        _not_your_character(ctx, name)
+        key = _pick(ctx.cat, name, keys, "character of yours in play")
+        return key, chars[keys.index(key)]
     try:
         key = _pick(ctx.cat, name, keys, "character of yours in play")
     except NotationError:
         _not_your_character(ctx, name)
         raise
+    card = ctx.cat.by_name.get(key)
+    if card is None or card.name != key:        # (a character's own name, in play: nothing to ask)
+        _not_your_character(ctx, key)
     return key, chars[keys.index(key)]
 
 
@@ -936,12 +944,15 @@ def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
 def _withdrawn_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of the card a withdraw takes: a character of yours ``name`` picks, else a City card.
 
-    Characters first, as the log has always written a withdraw in full: "withdraw cit" is
-    City Councilor even with City Hall in play.
+    For a move the log writes in full (``ctx.naming``), characters first, as the log has
+    always written a withdraw in full: "withdraw cit" is City Councilor even with City Hall
+    in play.
 
     :raises NotationError: the name picks no card of yours in play (or several).
     :raises IllegalMoveError: it names the Porter.
     """
+    if ctx.naming is None:
+        return _field_card(ctx, side, name)
     keys, cat = keys_of(side.characters), ctx.cat
     base = name.partition("#")[0]
     starts = [fold(name), fold(cat.get(base).name) if base.strip() and base in cat else ""]   # (the alias's card)
