@@ -85,3 +85,16 @@ def test_income_and_attacks_still_refuse_a_card_in_play_the_catalogue_does_not_k
 def test_whether_a_target_names_the_cp_depends_on_whose_cp():
     assert rules._is_cp_word("Ann", "Ann") and not rules._is_cp_word("Ann", "Ben")
     assert rules._is_cp_word("Ben's CP", "Ann") and not rules._is_cp_word("Nill", "Ann")
+
+
+def test_an_attack_with_effects_after_it_still_counts_towards_the_attackers_combo():
+    # the attacker is found again by its key after its attack's own effects (they may move it)
+    g = pos(side(ap=5, chars=["Nill", "The Sentry"]), side(chars=["Danger"]))
+    g.play("Ann", "The Sentry attacks Danger")
+    assert g.char("Ann", "The Sentry").combo == 1
+
+
+def test_a_strike_hurts_the_copy_its_key_names():
+    g = pos(side(ap=5, chars=["Cityzen Bob"]), side(chars=["Nill", "Danger", char("Nill", 9)]))
+    g.play("Ann", "Cityzen Bob attacks Nill#2")
+    assert [(c.name, c.hp) for c in g.ben.characters] == [("Nill", 10), ("Danger", 40), ("Nill", 4)]

@@ -381,7 +381,11 @@ def _played_of_kind(ctx: Ctx, kind: str) -> int:
 # -- targets ------------------------------------------------------------------------
 
 class Target(Record):
-    """A resolved target: a character on a side, a City card on a side, or a side's CP."""
+    """A resolved target: a character on a side, a City card on a side, or a side's CP.
+
+    ``found`` (not a field) is the character as the target was resolved, if it was: true
+    only until something moves or removes characters (:func:`_char` finds it by its key).
+    """
 
     side: Side
     kind: str                  # character | city | cp
@@ -389,10 +393,11 @@ class Target(Record):
 
     FIELDS = ("side", "kind", "key")
 
-    def __init__(self, side: Side, kind: str, key: str = ""):
+    def __init__(self, side: Side, kind: str, key: str = "", found: Character | None = None):
         self.side = side
         self.kind = kind
         self.key = key
+        self.found = found
 
 
 def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
@@ -428,9 +433,12 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 
 def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
     """Return the character of ``side`` that ``text`` names (``kind``: what an unknown name is called)."""
-    if not side.characters:
+    chars = side.characters
+    if not chars:
         raise illegal(f"{side.name} has no characters in play")
-    return Target(side, "character", _pick(cat, text, keys_of(side.characters), kind))
+    keys = keys_of(chars)
+    key = _pick(cat, text, keys, kind)
+    return Target(side, "character", key, chars[keys.index(key)])
 
 
 @lru_cache(maxsize=64)
@@ -540,13 +548,14 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if key not in turn.attacked:
         turn.attacked.append(key)
     amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
-    _strike(ctx, target, amount, attack.type, what)
-    if attack.after:
+    _strike(ctx, target, amount, attack.type, target.found)      # (found just now: nothing has moved)
+    if attack.after:            # (they may move or remove the attacker: found again by its key)
         _run_effects(ctx, attack.after, target, key, what)
-    chars = ctx.me.characters
-    i = find_key(chars, key)
-    if i is not None:
-        _combo(ctx, key, chars[i], card, attack, target, move.then)
+        chars = ctx.me.characters
+        i = find_key(chars, key)
+        ch = None if i is None else chars[i]
+    if ch is not None:          # (a strike moves only the opponent's characters)
+        _combo(ctx, key, ch, card, attack, target, move.then)
 
 
 def _attack_target(ctx: Ctx, text: str) -> Target:
@@ -604,15 +613,19 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     return max(0, min(CAP, attack.damage + bonus))
 
 
-def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what: str) -> None:
-    """Deal attack damage: to a character (immunities apply), or to CP.  No spillover."""
+def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: Character | None = None) -> None:
+    """Deal attack damage: to a character (immunities apply), or to CP.  No spillover.
+
+    ``ch`` is the target's character if it is known already (else it is found by its key).
+    """
     if target.kind == "cp":
         target.side.cp -= amount
         ctx.notes.append(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
         return
-    ch = _char(target)
     if ch is None:
-        return
+        ch = _char(target)
+        if ch is None:
+            return
     known = ctx.cat.mods_by_name
     for mod in known[ch.name] if ch.name in known else ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
@@ -706,7 +719,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
         if t is not None:
             _add_status(ctx, t, status)
     elif attack_type == "Fire":
-        _strike(ctx, Target(opp, "cp"), 10, None, "Firestorm")
+        _strike(ctx, Target(opp, "cp"), 10, None)
     elif attack_type == "Electric":
         opp.ap_next -= 2
         ctx.notes.append(f"{opp.name} receives 2 fewer AP next turn")
@@ -726,7 +739,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
     elif attack_type in ("Energy", "Sound"):
         t = pick_char() if attack_type == "Sound" or then or target.kind == "character" else target
         if t is not None:
-            _strike(ctx, t, 10 if attack_type == "Energy" else 5, None, TYPE_EFFECTS[attack_type])
+            _strike(ctx, t, 10 if attack_type == "Energy" else 5, None)
     elif attack_type == "Speed":
         me.ap += cost
         ctx.state.turn.acted.remove(key)
@@ -791,7 +804,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
     if verb == "damage":
         for t in _effect_targets(ctx, to, target, actor):
             if t.kind == "cp":
-                _strike(ctx, t, eff.get("amount", 0), None, source)
+                _strike(ctx, t, eff.get("amount", 0), None)
             else:
                 _hurt(ctx, t, eff.get("amount", 0))
     elif verb == "heal":
