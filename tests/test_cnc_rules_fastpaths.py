@@ -62,3 +62,39 @@ def test_poison_hurts_every_poisoned_character_once_even_when_one_dies():
     g.play("Ann", "end turn")
     assert [(c.name, c.hp) for c in g.ben.characters] == [("Danger", 40), ("Nill", 2)]
     assert g.ben.discards == ["Nill"]
+
+
+def test_an_attack_bonus_of_a_city_written_in_another_case_still_counts():
+    # Black Market Arms: +5 to Physical attacks; the catalogue's set of names without a bonus holds only exact names
+    exact = pos(side(ap=5, cities=["Black Market Arms"], chars=["Cityzen Bob"]), side(chars=["Danger"]))
+    other = pos(side(ap=5, cities=["black market arms"], chars=["Cityzen Bob"]), side(chars=["Danger"]))
+    plain = pos(side(ap=5, chars=["Cityzen Bob"]), side(chars=["Danger"]))
+    hurt = [g.play("Ann", "Cityzen Bob attacks Danger")[0].split(" · ")[1] for g in (exact, other, plain)]
+    assert hurt[0] == hurt[1] != hurt[2]
+
+
+def test_income_and_attacks_still_refuse_a_card_in_play_the_catalogue_does_not_know():
+    g = pos(side(cities=["Import Clinic"], chars=["Nill"]), side(chars=["Danger"]))
+    g.ben.cities.append("Nowhere Tower")
+    with pytest.raises(UnknownNameError, match="Nowhere Tower"):
+        rules.income(g.state, GAME.catalogue, g.ben)
+    with pytest.raises(UnknownNameError, match="Nowhere Tower"):
+        g.play("Ann", "Nill attacks Danger")
+
+
+def test_whether_a_target_names_the_cp_depends_on_whose_cp():
+    assert rules._is_cp_word("Ann", "Ann") and not rules._is_cp_word("Ann", "Ben")
+    assert rules._is_cp_word("Ben's CP", "Ann") and not rules._is_cp_word("Nill", "Ann")
+
+
+def test_an_attack_with_effects_after_it_still_counts_towards_the_attackers_combo():
+    # the attacker is found again by its key after its attack's own effects (they may move it)
+    g = pos(side(ap=5, chars=["Nill", "The Sentry"]), side(chars=["Danger"]))
+    g.play("Ann", "The Sentry attacks Danger")
+    assert g.char("Ann", "The Sentry").combo == 1
+
+
+def test_a_strike_hurts_the_copy_its_key_names():
+    g = pos(side(ap=5, chars=["Cityzen Bob"]), side(chars=["Nill", "Danger", char("Nill", 9)]))
+    g.play("Ann", "Cityzen Bob attacks Nill#2")
+    assert [(c.name, c.hp) for c in g.ben.characters] == [("Nill", 10), ("Danger", 40), ("Nill", 4)]

@@ -317,16 +317,18 @@ class CncGame(Playable):
         if state.pending:                   # (most moves leave nothing pending)
             out += _resolve_reveals(ctx)
         record = state.meta.record
+        ctx.full_names = _full_names
         for i, move in enumerate(moves, 1):
-            if not as_logged and move.kind in _NAMED:
-                move = _full_names(state, player, move, cat)
+            ctx.naming = None if as_logged else move        # the rules write its names in full (see rules.Ctx)
             try:
                 summary = rules.apply(ctx, move)
             except PbdError as exc:
                 if len(moves) > 1:
-                    exc.message = f"move {i} of {len(moves)} ({move.source!r}): {exc.message}"
+                    exc.message = f"move {i} of {len(moves)} ({_logged(ctx, move).source!r}): {exc.message}"
                     exc.args = (exc.message,)
                 raise
+            if ctx.naming is not move and ctx.naming is not None:      # (a name typed otherwise: rare)
+                summary = ctx.naming.source + summary[len(move.source):]
             record(player, summary)
             out.append(summary)
         return out
@@ -595,6 +597,17 @@ def _full_names(state: State, player: str, move, catalogue: Catalogue):
     resolved the way the rules resolve it, else left as typed (:mod:`.fullnames`).
     """
     return (_FULL_NAMES or _namer())(state, player, move, catalogue, (_ENGINE or _engine())[0])
+
+
+def _logged(ctx, move):
+    """Return ``move`` as the log writes it, its names in full (the rules write them: see ``rules.Ctx``).
+
+    A move the rules refused before resolving all its names has changed nothing, so its
+    names are written in full here.
+    """
+    if ctx.naming is move and move.kind in _NAMED:
+        return _full_names(ctx.state, ctx.player, move, ctx.cat)
+    return ctx.naming or move
 
 
 def _check_name(player: str) -> None:

@@ -22,18 +22,15 @@ _UNRESOLVED = (PbdError, KeyError, ValueError, StopIteration, TypeError)
 def full_names(state: State, player: str, move: Move, cat: Catalogue, rules) -> Move:
     """Return ``move`` with its names written in full, or ``move`` itself where nothing changes or is sure.
 
-    ``rules`` is the rules module (loaded lazily by the game).
+    ``rules`` is the rules module (loaded lazily by the game).  The rules ask for a move with
+    a name they resolved to another text than typed (see ``rules._in_full``), and the game
+    for a move refused among several before its names were resolved: a move typed in full
+    names, the common case, does not come here.
     """
     if len(state.sides) != 2:
         return move
     me, opp = _seats(state, player)
-    names = _Names(cat, rules, me, opp, state)
-    try:
-        if names.written_in_full(move):
-            return move
-    except _UNRESOLVED:
-        pass                                # resolved in full below (see written_in_full)
-    changes = names.changes(move)
+    changes = _Names(cat, rules, me, opp, state).changes(move)
     if not changes:
         return move
     try:
@@ -144,42 +141,6 @@ class _Names:
         """Return True if the player owes a discard from hand (an unplaced discard then takes from the hand)."""
         return any(p.player == self.me.name and p.kind == "discard" for p in self.state.pending)
 
-    def written_in_full(self, move: Move) -> bool:
-        """Return True if every name of ``move`` is sure to be written in full already (nothing to change).
-
-        A fast path for the common case, a bot or a player who types full names: a name
-        written exactly as the first of the names the rules choose among that folds like it
-        (:func:`_is_first`) resolves to itself, whatever else its resolver checks.  A name not
-        written so answers False, and the move is resolved in full (:meth:`changes`).
-
-        :raises: what a name's resolver raises when it does not resolve (one of ``_UNRESOLVED``): the
-            move is then resolved in full too.
-        """
-        kind, me = move.kind, self.me
-        if kind == "play":
-            if HIDDEN in me.hand:
-                return True                 # names in a hand we cannot see stay as typed
-            card = self._named_exactly(move.card)
-            return card is not None and (not move.target or card.kind != "event"
-                                         or self._target_is_first(card.target, move.target))
-        if kind == "discard":
-            place = move.detail or self._place(move.card)
-            if place == "field":
-                return _is_first(move.card, self._field_keys())
-            return place != "hand" or self._named_exactly(move.card) is not None
-        if kind not in ("attack", "use", "withdraw") or not _is_first(move.card, keys_of(me.characters)):
-            return False
-        if kind == "withdraw":
-            return True
-        if kind == "attack":
-            return not move.detail and (_is_first(move.target, keys_of(self.opp.characters))
-                                        or self.rules._is_cp_word(move.target, self.opp))
-        abilities = self._card_of(move.card).abilities
-        if not _is_first(move.detail, [a.name for a in abilities]):
-            return False
-        spec = next(a.target for a in abilities if a.name == move.detail)
-        return not move.target or self._target_is_first(spec, move.target)
-
     def changes(self, move: Move) -> dict[str, str]:
         """Return ``{field: full name}`` for the fields of ``move`` that resolve to another text than typed."""
         out: dict[str, str] = {}
@@ -216,7 +177,7 @@ class _Names:
 
     def _attack(self, move: Move) -> list:
         out = [("card", self._actor)]
-        if not self.rules._is_cp_word(move.target, self.opp):
+        if not self.rules._is_cp_word(move.target, self.opp.name):
             out.append(("target", lambda t: self._pick(t, keys_of(self.opp.characters))))
         out.append(("detail", lambda t: self._match(t, [a.name for a in self._card_of(move.card).attacks])))
         return out
@@ -274,21 +235,13 @@ class _Names:
         names = self._targets(spec, text)
         return text if names is None else self._pick(text, names)
 
-    def _target_is_first(self, spec: str, text: str) -> bool:
-        """Return True if the target ``text`` of kind ``spec`` is written in full (see :meth:`written_in_full`).
-
-        :raises KeyError: no such kind of target.
-        """
-        names = self._targets(spec, text)
-        return names is None or _is_first(text, names)
-
     def _targets(self, spec: str, text: str) -> list[str] | None:
         """Return the names a target of kind ``spec`` is chosen among; None for a CP word (kept as typed).
 
         :raises KeyError: no such kind of target.
         """
         me, opp = self.me, self.opp
-        if spec == "opposing character or cp" and self.rules._is_cp_word(text, opp):
+        if spec == "opposing character or cp" and self.rules._is_cp_word(text, opp.name):
             return None
         sides = {"opposing character or cp": [opp], "opposing character": [opp], "friendly character": [me],
                  "any character": [opp, me]}.get(spec)
@@ -296,11 +249,6 @@ class _Names:
             return [k for s in sides for k in keys_of(s.characters)]
         side = {"opposing city": opp, "own city": me}[spec]
         return [c for c in side.cities if self.cat.get(c).kind == "city"]
-
-    def _named_exactly(self, text: str):
-        """Return the catalogue card whose name ``text`` is, exactly as the catalogue writes it (else None)."""
-        card = self.cat.get(text) if text in self.cat else None
-        return card if card is not None and card.name == text else None
 
     def _field_keys(self) -> list[str]:
         """Return the keys of your characters and your City cards (not the Porter): what a discard from play names."""

@@ -91,9 +91,15 @@ class Ctx:
     behind a class-level descriptor is not: the interpreter looks it up in full each time);
     a Ctx whose sides are not both found by the player's exact name looks them up on first
     use instead (see :class:`_SeatsLater`).  ``__dict__`` leaves room for other attributes.
+
+    ``naming`` is the move whose names the log writes in full, by ``full_names(state, player,
+    move, cat)`` (the game sets both before a move it logs so): the move's handler sets it to
+    None once the names are resolved as typed, or to the move written in full (see :func:`_in_full`).
     """
 
     __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "__dict__")
+    naming: Move | None = None
+    full_names = None
 
     def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
         self.state = state
@@ -166,6 +172,13 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
     :raises UnknownNameError: nothing matches (close names suggested).
     :raises AmbiguousNameError: several names start with ``text``.
     """
+    if text in names:           # (the common case: written as the board holds it, found without a call)
+        key = fold(text)
+        for name in names:      # the first that folds alike, as match_name finds it: itself, unless a twin before it
+            if name == text:
+                return text
+            if fold(name) == key:
+                break
     try:
         return match_name(text, names, kind)
     except UnknownNameError:
@@ -178,6 +191,22 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
         except UnknownNameError:
             pass
         raise
+
+
+# -- the names the log writes --------------------------------------------------------
+
+def _in_full(ctx: Ctx, move: Move) -> Move | None:
+    """Return ``move`` with its names written in full, as the log writes it; None if they are written so.
+
+    The rules resolve a move's names anyway, so its handler, once they are all resolved and
+    before it changes anything, sets ``ctx.naming`` (while that is the move): to None when
+    every name resolved to what was typed (the common case: nothing more to do), else to
+    this function's answer.  The names are resolved again here by ``ctx.full_names``
+    (:func:`.fullnames.full_names`, which keeps a name as typed where the text written in
+    full could read otherwise), on the state as it was before the move.
+    """
+    full = ctx.full_names(ctx.state, ctx.player, move, ctx.cat)
+    return None if full is move else full
 
 
 # -- entry point ------------------------------------------------------------------
@@ -289,7 +318,8 @@ def _play(ctx: Ctx, move: Move) -> None:
     if card.kind == "porter":
         raise illegal(f"{card.name} is put into play at the start of the game, not played")
     if card.kind == "character":
-        limit = character_limit(ctx.state, ctx.cat, me)
+        limit = (BASE_CHARACTER_LIMIT if len(me.characters) < BASE_CHARACTER_LIMIT      # (no limit is lower)
+                 else character_limit(ctx.state, ctx.cat, me))
         if len(me.characters) >= limit:
             raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
                           + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
@@ -306,6 +336,9 @@ def _play(ctx: Ctx, move: Move) -> None:
     target = _target(ctx, card.target, move.target, card.name) if card.kind == "event" else None
     if card.kind != "event" and move.target:
         raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
+    if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
+        ctx.naming = (None if card.name == move.card and (target is None or target.key == move.target)
+                      else _in_full(ctx, move))
     _spend(ctx, card.cost, card.name)
     me.hand.remove(card.name)
     turn.played.append(card.name)
@@ -349,7 +382,11 @@ def _played_of_kind(ctx: Ctx, kind: str) -> int:
 # -- targets ------------------------------------------------------------------------
 
 class Target(Record):
-    """A resolved target: a character on a side, a City card on a side, or a side's CP."""
+    """A resolved target: a character on a side, a City card on a side, or a side's CP.
+
+    ``found`` (not a field) is the character as the target was resolved, if it was: true
+    only until something moves or removes characters (:func:`_char` finds it by its key).
+    """
 
     side: Side
     kind: str                  # character | city | cp
@@ -357,10 +394,11 @@ class Target(Record):
 
     FIELDS = ("side", "kind", "key")
 
-    def __init__(self, side: Side, kind: str, key: str = ""):
+    def __init__(self, side: Side, kind: str, key: str = "", found: Character | None = None):
         self.side = side
         self.kind = kind
         self.key = key
+        self.found = found
 
 
 def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
@@ -396,9 +434,12 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 
 def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
     """Return the character of ``side`` that ``text`` names (``kind``: what an unknown name is called)."""
-    if not side.characters:
+    chars = side.characters
+    if not chars:
         raise illegal(f"{side.name} has no characters in play")
-    return Target(side, "character", _pick(cat, text, keys_of(side.characters), kind))
+    keys = keys_of(chars)
+    key = _pick(cat, text, keys, kind)
+    return Target(side, "character", key, chars[keys.index(key)])
 
 
 @lru_cache(maxsize=64)
@@ -407,10 +448,15 @@ def _among(player: str) -> str:
     return f"character among {player}'s characters"
 
 
-def _is_cp_word(text: str, opp: Side) -> bool:
+@lru_cache(maxsize=1024)
+def _is_cp_word(text: str, opp: str) -> bool:
+    """Return True if ``text`` names the CP of the player called ``opp`` ("city", "Ben's CP", "Ben").
+
+    Kept: every attack asks, and a match names the same few targets again and again.
+    """
     folded = text.casefold()
     words = folded.replace("'s", "").split()
-    return bool(words) and (words[-1] in ("city", "cp", "porter") or folded == opp.name.casefold())
+    return bool(words) and (words[-1] in ("city", "cp", "porter") or folded == opp.casefold())
 
 
 def _char(target: Target) -> Character | None:
@@ -421,8 +467,37 @@ def _char(target: Target) -> Character | None:
 # -- characters acting ------------------------------------------------------------------
 
 def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
+    """Return ``(key, character)`` of the character of yours that ``name`` names.
+
+    A name that names a card refuses it unless that card is a character of yours in
+    play.  For a move the log writes in full (``ctx.naming``), that is asked of the name
+    it is written as: the character the name picks ("NOHoPE" is NOHoPE (2.0) while only
+    that one is in play), or the name as typed if it picks none; otherwise of the name as typed.
+
+    :raises IllegalMoveError: the card named is not a character of yours in play.
+    :raises NotationError: the name matches none of your characters (or several).
+    """
+    chars = ctx.me.characters
+    keys = keys_of(chars)
+    if ctx.naming is None:
+        _not_your_character(ctx, name)
+        key = _pick(ctx.cat, name, keys, "character of yours in play")
+        return key, chars[keys.index(key)]
+    try:
+        key = _pick(ctx.cat, name, keys, "character of yours in play")
+    except NotationError:
+        _not_your_character(ctx, name)
+        raise
+    card = ctx.cat.by_name.get(key)
+    if card is None or card.name != key:        # (a character's own name, in play: nothing to ask)
+        _not_your_character(ctx, key)
+    return key, chars[keys.index(key)]
+
+
+def _not_your_character(ctx: Ctx, name: str) -> None:
+    """Refuse ``name`` if it is the name of a card other than a character of yours in play, saying what it is."""
     cat = ctx.cat
-    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (most names as the board holds them)
+    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)
     if card is not None and card.name not in map(name_of, ctx.me.characters):
         in_hand = card.name in ctx.me.hand
         if card.kind != "character":
@@ -430,10 +505,6 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
             raise illegal(f"{card.name} is {article} {card.kind} card, not a character"
                           + (f": play it with 'play {card.name}'" if in_hand else ""))
         raise illegal(f"{card.name} is " + ("in your hand: play it first" if in_hand else "not in play"))
-    chars = ctx.me.characters
-    keys = keys_of(chars)
-    key = _pick(ctx.cat, name, keys, "character of yours in play")
-    return key, chars[keys.index(key)]
 
 
 def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
@@ -466,26 +537,31 @@ def _attack(ctx: Ctx, move: Move) -> None:
                                                                         f"attack of {ch.name}"))
     _can_act(ctx, key, ch)
     target = _attack_target(ctx, move.target)
+    if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
+        ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
+                      and (target.kind == "cp" or target.key == move.target) else _in_full(ctx, move))
     what = f"{key}'s {attack.name}"
     _spend(ctx, attack.cost, what)
-    if _confused(ctx, key, ch):
+    if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     turn = ctx.state.turn
     turn.acted.append(key)
     if key not in turn.attacked:
         turn.attacked.append(key)
     amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
-    _strike(ctx, target, amount, attack.type, what)
-    _run_effects(ctx, attack.after, target, key, what)
-    chars = ctx.me.characters
-    i = find_key(chars, key)
-    if i is not None:
-        _combo(ctx, key, chars[i], card, attack, target, move.then)
+    _strike(ctx, target, amount, attack.type, target.found)      # (found just now: nothing has moved)
+    if attack.after:            # (they may move or remove the attacker: found again by its key)
+        _run_effects(ctx, attack.after, target, key, what)
+        chars = ctx.me.characters
+        i = find_key(chars, key)
+        ch = None if i is None else chars[i]
+    if ch is not None:          # (a strike moves only the opponent's characters)
+        _combo(ctx, key, ch, card, attack, target, move.then)
 
 
 def _attack_target(ctx: Ctx, text: str) -> Target:
     opp = ctx.opp
-    if _is_cp_word(text, opp):
+    if _is_cp_word(text, opp.name):
         if opp.characters:
             raise illegal(f"{opp.name}'s characters screen their CP: attack "
                           + " or ".join(keys_of(opp.characters)) + " first")
@@ -518,7 +594,10 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     tier) is never boosted; penalties (Media Inquiry) still lower it.
     """
     bonus = 0
+    plain = cat.without["attack_bonus"]
     for owner in state.sides:
+        if plain.issuperset(owner.cities) and plain.issuperset(map(name_of, owner.characters)):
+            continue            # (the common case: no bonus in play, asked in one step each)
         for mod in active_mods(state, cat, owner):
             if mod["mod"] != "attack_bonus":
                 continue
@@ -535,15 +614,19 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     return max(0, min(CAP, attack.damage + bonus))
 
 
-def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, what: str) -> None:
-    """Deal attack damage: to a character (immunities apply), or to CP.  No spillover."""
+def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: Character | None = None) -> None:
+    """Deal attack damage: to a character (immunities apply), or to CP.  No spillover.
+
+    ``ch`` is the target's character if it is known already (else it is found by its key).
+    """
     if target.kind == "cp":
         target.side.cp -= amount
         ctx.notes.append(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
         return
-    ch = _char(target)
     if ch is None:
-        return
+        ch = _char(target)
+        if ch is None:
+            return
     known = ctx.cat.mods_by_name
     for mod in known[ch.name] if ch.name in known else ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
@@ -637,7 +720,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
         if t is not None:
             _add_status(ctx, t, status)
     elif attack_type == "Fire":
-        _strike(ctx, Target(opp, "cp"), 10, None, "Firestorm")
+        _strike(ctx, Target(opp, "cp"), 10, None)
     elif attack_type == "Electric":
         opp.ap_next -= 2
         ctx.notes.append(f"{opp.name} receives 2 fewer AP next turn")
@@ -657,7 +740,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
     elif attack_type in ("Energy", "Sound"):
         t = pick_char() if attack_type == "Sound" or then or target.kind == "character" else target
         if t is not None:
-            _strike(ctx, t, 10 if attack_type == "Energy" else 5, None, TYPE_EFFECTS[attack_type])
+            _strike(ctx, t, 10 if attack_type == "Energy" else 5, None)
     elif attack_type == "Speed":
         me.ap += cost
         ctx.state.turn.acted.remove(key)
@@ -695,6 +778,10 @@ def _use(ctx: Ctx, move: Move) -> None:
         raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
     _can_act(ctx, key, ch)
     target = _target(ctx, ability.target, move.target, ability.name)
+    if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
+        ctx.naming = (None if key == move.card and ability.name == move.detail
+                      and (target is None or target.kind == "cp" or target.key == move.target)
+                      else _in_full(ctx, move))
     _spend(ctx, ability.cost, f"{key}'s {ability.name}")
     if _confused(ctx, key, ch):
         return
@@ -718,7 +805,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
     if verb == "damage":
         for t in _effect_targets(ctx, to, target, actor):
             if t.kind == "cp":
-                _strike(ctx, t, eff.get("amount", 0), None, source)
+                _strike(ctx, t, eff.get("amount", 0), None)
             else:
                 _hurt(ctx, t, eff.get("amount", 0))
     elif verb == "heal":
@@ -868,10 +955,35 @@ def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
         raise illegal("the Porter stays in play for the whole game")
 
 
+def _withdrawn_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
+    """Return ``(kind, key)`` of the card a withdraw takes: a character of yours ``name`` picks, else a City card.
+
+    For a move the log writes in full (``ctx.naming``), characters first, as the log has
+    always written a withdraw in full: "withdraw cit" is City Councilor even with City Hall
+    in play.
+
+    :raises NotationError: the name picks no card of yours in play (or several).
+    :raises IllegalMoveError: it names the Porter.
+    """
+    if ctx.naming is None:
+        return _field_card(ctx, side, name)
+    keys, cat = keys_of(side.characters), ctx.cat
+    base = name.partition("#")[0]
+    starts = [fold(name), fold(cat.get(base).name) if base.strip() and base in cat else ""]   # (the alias's card)
+    if any(f and fold(k).startswith(f) for k in keys for f in starts):    # else the pick fails: skip its suggestions
+        try:
+            return "character", _pick(cat, name, keys, "character of yours in play")
+        except NotationError:
+            pass
+    return _field_card(ctx, side, name)
+
+
 def _withdraw(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "withdrawing")
     me, turn = ctx.me, ctx.state.turn
-    kind, key = _field_card(ctx, me, move.card)
+    kind, key = _withdrawn_card(ctx, me, move.card)
+    if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
+        ctx.naming = None if key == move.card else _in_full(ctx, move)
     name = key.split("#")[0]
     if name in turn.played:
         raise illegal(f"you played {name} this turn; a card cannot be played and withdrawn in the same turn")
@@ -901,26 +1013,27 @@ def _discard(ctx: Ctx, move: Move) -> None:
                                 hint=f"write 'discard {move.card} from hand' or 'discard {move.card} from field'")
         else:
             place = "field" if on_field else "hand"
-    if place == "hand" and owed:
-        card = _hand_card(ctx, move.card)
-        me.hand.remove(card.name)
-        me.discards.append(card.name)
+    if place != "hand":
+        owed = None             # (a discard owed from the hand waits: _own_turn says so)
+    if owed is None:
+        _own_turn(ctx, "discarding")
+    kind, key = ("hand", _hand_card(ctx, move.card).name) if place == "hand" else _field_card(ctx, me, move.card)
+    if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
+        ctx.naming = None if key == move.card else _in_full(ctx, move)
+    if kind != "hand":
+        _spend(ctx, 1, "discarding a card")
+        _leave_field(ctx, me, kind, key)
+        me.discards.append(key.split("#")[0])
+        return
+    if owed is None:
+        _spend(ctx, 1, "discarding a card")
+    me.hand.remove(key)
+    me.discards.append(key)
+    if owed is not None:
         owed.count -= 1
         if owed.count <= 0:
             ctx.state.pending.remove(owed)
-        ctx.notes.append(f"discarded {card.name} from hand ({owed.source})")
-        return
-    _own_turn(ctx, "discarding")
-    if place == "hand":
-        card = _hand_card(ctx, move.card)
-        _spend(ctx, 1, "discarding a card")
-        me.hand.remove(card.name)
-        me.discards.append(card.name)
-        return
-    kind, key = _field_card(ctx, me, move.card)
-    _spend(ctx, 1, "discarding a card")
-    _leave_field(ctx, me, kind, key)
-    me.discards.append(key.split("#")[0])
+        ctx.notes.append(f"discarded {key} from hand ({owed.source})")
 
 
 def _leave_field(ctx: Ctx, side: Side, kind: str, key: str) -> None:
@@ -1029,10 +1142,13 @@ def _end(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "ending the turn")
     state, me = ctx.state, ctx.me
     chars, attacked = me.characters, state.turn.attacked
+    keys = None
     for i, ch in enumerate(chars):
-        if (ch.combo or ch.combo_attack) and key_of(chars, i) not in attacked:     # (a key only for a combo)
-            ch.combo, ch.combo_attack = 0, ""
-        if "frozen" in ch.statuses:
+        if ch.combo or ch.combo_attack:
+            keys = keys or keys_of(chars)       # (the keys only for a combo)
+            if keys[i] not in attacked:
+                ch.combo, ch.combo_attack = 0, ""
+        if ch.statuses and "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
     if not opening_owed(state, ctx.opp.name):       # else the opponent could pick which value draws its hand
         ctx.chance.publish(ctx.me.name)
@@ -1045,6 +1161,9 @@ def _end(ctx: Ctx, move: Move) -> None:
 def income(state: State, cat: Catalogue, side: Side) -> int:
     """Return the AP a side receives at the start of its turn, before drains."""
     base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
+    plain = cat.without["ap_per_turn"]
+    if plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters)):
+        return base             # (the common case: nothing in play gives AP, asked in one step each)
     return base + ap_bonus(cat, side, active_mods(state, cat, side))
 
 
@@ -1089,8 +1208,11 @@ def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
 
     :raises UnknownNameError: a card in play that the catalogue does not know.
     """
+    quiet = cat.without["each_turn"]
+    if quiet.issuperset(side.cities) and quiet.issuperset(map(name_of, side.characters)):
+        return []               # (the common case: nothing in play acts, asked in one step each)
     known, effects = cat.each_turn_by_name, []
-    try:        # every turn asks: the names as the board holds them, one subscript each (most give nothing)
+    try:        # the names as the board holds them, one subscript each (most give nothing)
         for name in side.cities:
             if known[name]:
                 effects += [(name, eff) for eff in known[name]]
