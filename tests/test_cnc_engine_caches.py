@@ -127,3 +127,28 @@ def test_a_text_read_again_is_the_same_moves_and_forget_reads_it_anew():
     again = notation.parse_moves("play Nill; end turn")
     assert again is not first and again == first
     assert notation.parse_move("end turn") is not first[1]                 # both caches forgotten
+
+
+def test_a_move_with_other_dice_on_the_same_state_uses_those_dice():
+    from pbd.games.base import Chance
+
+    state, chance = _match()
+    GAME.play(state, "Ann", "draw", chance)                 # Ann's moves with her own pbd's dice
+    with pytest.raises(PbdError, match="only Ann's own pbd can draw"):
+        GAME.play(state, "Ann", "draw", Chance(state.meta, {}))     # a pbd that holds nobody's secrets
+
+
+def test_a_match_joined_after_a_refused_move_plays_with_both_seats():
+    from pbd import fairplay
+    from pbd.games.base import Chance
+
+    state, sec = GAME.create("0badcafe", "Ann", "forces-of-justice", fairplay.seed_from_text("a", "0badcafe"), {})
+    one_seat = Chance(state.meta, {"Ann": sec})
+    with pytest.raises(PbdError, match="opening hand is not drawn"):
+        GAME.play(state, "Ann", "end turn", one_seat)          # refused before anything is kept
+    state, ben = GAME.join(state, "Ben", "forces-of-corruption", fairplay.seed_from_text("b", "0badcafe"))
+    chance = Chance(state.meta, {"Ann": sec, "Ben": ben})
+    for player in ("Ann", "Ben"):
+        GAME.settle(state, player, chance)                  # each pbd draws its opening hand
+    mover = state.sides[state.to_move].name
+    assert GAME.play(state, mover, "end turn", chance)[-1].startswith("end turn")

@@ -71,22 +71,38 @@ class _Played:
     * ``settled``: the state's log, once both opening hands are drawn and the first player
       is chosen.  A log only grows (an earlier one is replaced by a new list), so nothing
       is owed again while that list is the state's log.
+    * ``ctxs``: the rules' context (``rules.Ctx``) of each player's moves with each
+      :class:`Chance`, once both seats are taken: a Ctx keeps the state's two sides, and no
+      rule or command adds or replaces a side of a started match (building a Ctx anew costs
+      as much as a small rule).  ``rules.apply`` gives the kept Ctx fresh notes each move.
     """
 
     def __init__(self):
         self.state: State | None = None
         self.catalogue: Catalogue | None = None
         self.settled: list | None = None
+        self.ctxs: dict[tuple[str, Chance], object] = {}
 
     def of(self, state: State) -> _Played:
         """Return the facts about ``state`` (found out anew for another state)."""
         if state is not self.state:
-            self.state, self.catalogue, self.settled = state, match_catalogue(), None
+            self.state, self.catalogue, self.settled, self.ctxs = state, match_catalogue(), None, {}
         return self
+
+    def ctx(self, player: str, chance: Chance):
+        """Return the ``rules.Ctx`` of ``player``'s moves on the state with ``chance`` (see ``ctxs``)."""
+        ctx = self.ctxs.get((player, chance))
+        if ctx is None:
+            rules = (_ENGINE or _engine())[0]
+            ctx = rules.Ctx(self.state, self.catalogue, chance, player)
+            if type(ctx) is rules.Ctx:      # both sides found (not a Ctx that looks them up later)
+                self.ctxs[(player, chance)] = ctx
+        return ctx
 
     def forget(self) -> None:
         """Forget the state (its catalogue may have changed)."""
         self.state = self.catalogue = self.settled = None
+        self.ctxs = {}
 
 
 _PLAYED = _Played()
@@ -313,7 +329,7 @@ class CncGame(Playable):
         played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
         out = [] if played.settled is state.meta.log else self._opening(state, player, chance, played)
         cat = played.catalogue
-        ctx = rules.Ctx(state, cat, chance, player)
+        ctx = played.ctxs.get((player, chance)) or played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
             out += _resolve_reveals(ctx)
         record = state.meta.record
