@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import starmap
 
 from pbd.digest import sha256
 from pbd.regex import pattern
@@ -181,7 +182,7 @@ def chain_follows(value: str, previous: str) -> bool:
 
 def beacon_text(others: Sequence[tuple[str, int, str]]) -> str:
     """Return the beacon of an event: every other seat's ``(name, value number, value)``, in seat order."""
-    return ";".join(f"{name}={n}:{value}" for name, n, value in others)
+    return ";".join(starmap("{}={}:{}".format, others))       # (no generator: a beacon is made for every draw)
 
 
 def uniform(seed: bytes, message: str, n: int) -> int:
