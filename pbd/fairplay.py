@@ -215,8 +215,10 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     A fast path: a draw or roll costs one HMAC, and half of it is the key's padded blocks,
     hashed once per key (:func:`_hmac_pads`) and copied for each message.
     """
-    pads = _PADS.get(key) if type(key) is bytes else None
-    inner, outer = pads or _hmac_pads(bytes(key))
+    try:
+        inner, outer = _PADS[key]
+    except (KeyError, TypeError):           # a new key, or a bytearray
+        inner, outer = _hmac_pads(bytes(key))
     inner, outer = inner.copy(), outer.copy()
     inner.update(message)
     outer.update(inner.digest())

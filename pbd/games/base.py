@@ -135,6 +135,10 @@ class PlayerMeta(Record):
                 f"draws {self.draws} · rolls {self.rolls} · free {self.free}")
 
 
+#: makes an instance without calling its ``__init__`` (see :meth:`Meta.record` and :meth:`Chance.draw`)
+_new = object.__new__
+
+
 class Event(Record):
     """One random event of a seat: a draw, or a roll (the rules' or a free one) and its face.
 
@@ -160,10 +164,6 @@ class Event(Record):
 
 def _beacon_tag(beacon: tuple[int, ...]) -> str:
     return ".".join(map(str, beacon)) if beacon else "-"
-
-
-#: makes an instance without calling its ``__init__`` (see :meth:`Meta.record`)
-_new = object.__new__
 
 
 class LogEntry(Record):
@@ -820,8 +820,8 @@ class Secrets(Record):
         """Return the 1-based deck positions not drawn yet (a list of the caller's own)."""
         return list(self._undrawn())
 
-    #: :meth:`_undrawn`'s list and what it was made from: ``(deck, its length, drawn, its length, positions)``
-    _undrawn_memo: tuple | None = None
+    #: :meth:`_undrawn`'s list and what it was made from: ``[deck, its length, drawn, its length, positions]``
+    _undrawn_memo: list | None = None
 
     def _undrawn(self) -> list[int]:
         """Return the positions not drawn yet: the list itself, which :meth:`Chance.draw` keeps up to date.
@@ -834,8 +834,8 @@ class Secrets(Record):
         if (memo is None or memo[0] is not deck or memo[1] != len(deck) or memo[2] is not drawn
                 or memo[3] != len(drawn)):
             taken = set(drawn)
-            memo = self._undrawn_memo = (deck, len(deck), drawn, len(drawn),
-                                         [i for i in range(1, len(deck) + 1) if i not in taken])
+            memo = self._undrawn_memo = [deck, len(deck), drawn, len(drawn),
+                                         [i for i in range(1, len(deck) + 1) if i not in taken]]
         return memo[4]
 
 
@@ -1008,7 +1008,7 @@ class Chance:
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
-        sec = self._secrets(player)
+        sec = self.secrets.get(player.casefold()) or self._secrets(player)    # (the call only to refuse)
         remaining = sec._undrawn() if n > 0 else []
         if not remaining:
             return []
@@ -1021,13 +1021,15 @@ class Chance:
         # the events are tagged and counted here, not through _note: one draw is one run of cards
         name, events, deck, cards = pub.name if pub else player, meta.pending_events, sec.deck, []
         for counter, pos in enumerate(positions, counter):
-            event = Event(name, counter, index)
+            event = _new(Event)             # Event(name, counter, index), without a call to __init__ (one a card)
+            event.player, event.counter, event.beacon, event.kind = name, counter, index, "draw"
+            event.faces, event.face, event.purpose = (), 0, ""
             events.append(event)
             cards.append(deck[pos - 1])
         if pub:
             pub.draws += len(positions)
         drawn += positions
-        sec._undrawn_memo = (*sec._undrawn_memo[:3], len(drawn), remaining)    # kept up to date: see _undrawn
+        sec._undrawn_memo[3] = len(drawn)   # (remaining is the memo's list, kept up to date: see _undrawn)
         return cards
 
     def roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None, purpose: str = "") -> int:
