@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import starmap
 
 from pbd.digest import sha256
 from pbd.regex import pattern
@@ -181,7 +182,7 @@ def chain_follows(value: str, previous: str) -> bool:
 
 def beacon_text(others: Sequence[tuple[str, int, str]]) -> str:
     """Return the beacon of an event: every other seat's ``(name, value number, value)``, in seat order."""
-    return ";".join(f"{name}={n}:{value}" for name, n, value in others)
+    return ";".join(starmap("{}={}:{}".format, others))       # (no generator: a beacon is made for every draw)
 
 
 def uniform(seed: bytes, message: str, n: int) -> int:
@@ -214,8 +215,10 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     A fast path: a draw or roll costs one HMAC, and half of it is the key's padded blocks,
     hashed once per key (:func:`_hmac_pads`) and copied for each message.
     """
-    pads = _PADS.get(key) if type(key) is bytes else None
-    inner, outer = pads or _hmac_pads(bytes(key))
+    try:
+        inner, outer = _PADS[key]
+    except (KeyError, TypeError):           # a new key, or a bytearray
+        inner, outer = _hmac_pads(bytes(key))
     inner, outer = inner.copy(), outer.copy()
     inner.update(message)
     outer.update(inner.digest())

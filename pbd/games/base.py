@@ -135,6 +135,10 @@ class PlayerMeta(Record):
                 f"draws {self.draws} · rolls {self.rolls} · free {self.free}")
 
 
+#: makes an instance without calling its ``__init__`` (see :meth:`Meta.record` and :meth:`Chance.draw`)
+_new = object.__new__
+
+
 class Event(Record):
     """One random event of a seat: a draw, or a roll (the rules' or a free one) and its face.
 
@@ -162,10 +166,6 @@ def _beacon_tag(beacon: tuple[int, ...]) -> str:
     return ".".join(map(str, beacon)) if beacon else "-"
 
 
-#: makes an instance without calling its ``__init__`` (see :meth:`Meta.record`)
-_new = object.__new__
-
-
 class LogEntry(Record):
     """One numbered line of the move log, with its fair-play tags, seal, MAC and chain hash.
 
@@ -174,6 +174,9 @@ class LogEntry(Record):
     """
 
     FIELDS = ("number", "player", "text", "events", "published", "heads", "commit", "seal", "mac", "hash")
+    #: what an entry made by :meth:`Meta.record` has until :meth:`Meta.finalize` (immutable: shared safely)
+    commit: tuple[str, str] | None = None
+    seal = mac = hash = ""
 
     def __init__(self, number: int, player: str, text: str, events: list[Event] | None = None,
                  published: dict[str, int] | None = None, heads: dict[str, str] | None = None,
@@ -384,7 +387,7 @@ class Meta(Record):
         # the fast path of every move (issue 16): the seat's record, the log's index and the new entry are had
         # without a call when they can be (player's memo, log_index's own check, LogEntry's fields set here)
         fp, log, index = self.fairplay, self.log, self._log_index
-        pub = self._found[1].get(player) if self._found[0] is fp else None
+        pub = self._found.get(player) if self._found_in is fp else None
         if pub is None:
             pub = self.player(player)
         if index is None or index.log is not log or index.count != len(log) or log and log[-1] is not index.last:
@@ -394,9 +397,7 @@ class Meta(Record):
             self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
         entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, fresh=True)
         entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
-        entry.published, entry.heads, entry.commit = {}, {}, None
-        entry.seal = entry.mac = entry.hash = ""
-        entry.fresh = True
+        entry.published, entry.heads, entry.fresh = {}, {}, True     # (commit, seal, mac, hash: the class's)
         self.pending_events = []
         published = self.published
         for p in self.fairplay:
@@ -505,21 +506,22 @@ class Meta(Record):
                 return r
         return None
 
-    #: :meth:`player`'s answers: ``(fairplay, {name as asked: its record})``, kept while ``fairplay`` is the same
-    #: list (seats are only ever appended to it, and a seat appended cannot come before an earlier answer)
-    _found: tuple[list | None, dict[str, PlayerMeta]] = (None, {})
+    #: :meth:`player`'s answers (name as asked -> record), kept while ``fairplay`` is the list ``_found_in``
+    #: (seats are only ever appended to it, and a seat appended cannot come before an earlier answer)
+    _found: dict[str, PlayerMeta] = {}
+    _found_in: list[PlayerMeta] | None = None
 
     def player(self, name: str) -> PlayerMeta | None:
         """Return the fair-play record of ``name`` (case-insensitive), if any."""
-        fp, found = self.fairplay, self._found
-        if found[0] is fp and name in found[1]:
-            return found[1][name]
+        fp = self.fairplay
+        if self._found_in is fp and name in self._found:
+            return self._found[name]
         folded = name.casefold()
         for p in fp:
             if p.name == name or p.name.casefold() == folded:    # same answer: equal names fold alike
-                if found[0] is not fp:
-                    found = self._found = (fp, {})
-                found[1][name] = p
+                if self._found_in is not fp:
+                    self._found, self._found_in = {}, fp     # (never the class's dict: a new one)
+                self._found[name] = p
                 return p
         return None
 
@@ -818,8 +820,8 @@ class Secrets(Record):
         """Return the 1-based deck positions not drawn yet (a list of the caller's own)."""
         return list(self._undrawn())
 
-    #: :meth:`_undrawn`'s list and what it was made from: ``(deck, its length, drawn, its length, positions)``
-    _undrawn_memo: tuple | None = None
+    #: :meth:`_undrawn`'s list and what it was made from: ``[deck, its length, drawn, its length, positions]``
+    _undrawn_memo: list | None = None
 
     def _undrawn(self) -> list[int]:
         """Return the positions not drawn yet: the list itself, which :meth:`Chance.draw` keeps up to date.
@@ -832,8 +834,8 @@ class Secrets(Record):
         if (memo is None or memo[0] is not deck or memo[1] != len(deck) or memo[2] is not drawn
                 or memo[3] != len(drawn)):
             taken = set(drawn)
-            memo = self._undrawn_memo = (deck, len(deck), drawn, len(drawn),
-                                         [i for i in range(1, len(deck) + 1) if i not in taken])
+            memo = self._undrawn_memo = [deck, len(deck), drawn, len(drawn),
+                                         [i for i in range(1, len(deck) + 1) if i not in taken]]
         return memo[4]
 
 
@@ -950,9 +952,25 @@ class Chance:
     def _beacon_or_refuse(self, player: str) -> tuple[str, tuple[int, ...]]:
         """Return the beacon of ``player``'s next event and the value numbers it uses (:meth:`beacon_index`).
 
+        A fast path (a beacon is made for every draw and roll): one loop over the seats makes
+        the beacon and checks each value with :func:`_fresh`; only when one is not fresh (or
+        there is no other seat) is :meth:`waiting_on` asked, for the full answer.
+
         :raises IllegalMoveError: a value it needs may not be used yet (see :meth:`waiting_on`).
         """
-        waiting = self.waiting_on(player)
+        meta = self.meta
+        index = meta.log_index()
+        folded = player.casefold()
+        mine = index.commits.get(folded)
+        values, numbers, fresh = [], [], True
+        for p in meta.fairplay:             # (the seats of _others)
+            if p.name.casefold() != folded:
+                k = p.chain_index
+                values.append((p.name, k, p.chain))
+                numbers.append(k)
+                if fresh and not _fresh(meta, index, mine, player, p.name, k):
+                    fresh = False
+        waiting = self.waiting_on(player) if not fresh or not values else ()
         if waiting:
             from pbd.errors import IllegalMoveError
 
@@ -960,10 +978,6 @@ class Chance:
                 f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} "
                 f"{'publishes' if len(waiting) == 1 else 'publish'} after {player} committed",
                 hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
-        values, numbers = [], []
-        for p in self._others(player):      # (one loop for both: a beacon is made for every draw and roll)
-            values.append((p.name, p.chain_index, p.chain))
-            numbers.append(p.chain_index)
         return fairplay.beacon_text(values), tuple(numbers)
 
     def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
@@ -994,7 +1008,7 @@ class Chance:
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
-        sec = self._secrets(player)
+        sec = self.secrets.get(player.casefold()) or self._secrets(player)    # (the call only to refuse)
         remaining = sec._undrawn() if n > 0 else []
         if not remaining:
             return []
@@ -1007,13 +1021,15 @@ class Chance:
         # the events are tagged and counted here, not through _note: one draw is one run of cards
         name, events, deck, cards = pub.name if pub else player, meta.pending_events, sec.deck, []
         for counter, pos in enumerate(positions, counter):
-            event = Event(name, counter, index)
+            event = _new(Event)             # Event(name, counter, index), without a call to __init__ (one a card)
+            event.player, event.counter, event.beacon, event.kind = name, counter, index, "draw"
+            event.faces, event.face, event.purpose = (), 0, ""
             events.append(event)
             cards.append(deck[pos - 1])
         if pub:
             pub.draws += len(positions)
         drawn += positions
-        sec._undrawn_memo = (*sec._undrawn_memo[:3], len(drawn), remaining)    # kept up to date: see _undrawn
+        sec._undrawn_memo[3] = len(drawn)   # (remaining is the memo's list, kept up to date: see _undrawn)
         return cards
 
     def roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None, purpose: str = "") -> int:
