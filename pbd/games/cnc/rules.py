@@ -782,7 +782,7 @@ def _use(ctx: Ctx, move: Move) -> None:
                       and (target is None or target.kind == "cp" or target.key == move.target)
                       else _in_full(ctx, move))
     _spend(ctx, ability.cost, f"{key}'s {ability.name}")
-    if _confused(ctx, key, ch):
+    if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     ctx.state.turn.acted.append(key)
     _run_effects(ctx, ability.effects, target, key, ability.name)
@@ -941,16 +941,19 @@ def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
 
 def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
-    keys = keys_of(side.characters) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
+    cat, known = ctx.cat, ctx.cat.by_name
+    chars = keys_of(side.characters)
+    cities = [c for c in side.cities if (known.get(c) or cat.get(c)).kind != "porter"]     # (most found without a call)
     _not_the_porter(ctx, side, name)
-    key = _pick(ctx.cat, name, keys, "card of yours in play")
-    return ("character" if key in keys_of(side.characters) else "city"), key
+    key = _pick(cat, name, chars + cities, "card of yours in play")
+    return ("character" if key in chars else "city"), key
 
 
 def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
-    porter = [c for c in side.cities if ctx.cat.get(c).kind == "porter"]
+    cat, known = ctx.cat, ctx.cat.by_name
+    porter = [c for c in side.cities if (known.get(c) or cat.get(c)).kind == "porter"]     # (as _field_card)
     if porter and (name.casefold() in ("porter", "the porter")
-                   or (name in ctx.cat and ctx.cat.get(name).name == porter[0])):
+                   or (name in cat and cat.get(name).name == porter[0])):
         raise illegal("the Porter stays in play for the whole game")
 
 
@@ -967,14 +970,15 @@ def _withdrawn_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     if ctx.naming is None:
         return _field_card(ctx, side, name)
     keys, cat = keys_of(side.characters), ctx.cat
-    base = name.partition("#")[0]
-    starts = [fold(name), fold(cat.get(base).name) if base.strip() and base in cat else ""]   # (the alias's card)
-    if any(f and fold(k).startswith(f) for k in keys for f in starts):    # else the pick fails: skip its suggestions
-        try:
-            return "character", _pick(cat, name, keys, "character of yours in play")
-        except NotationError:
-            pass
-    return _field_card(ctx, side, name)
+    if name not in keys:        # a pick that fails costs its suggestions: tried only if a character may start so
+        base = name.partition("#")[0]
+        starts = [fold(name), fold(cat.get(base).name) if base.strip() and base in cat else ""]   # (an alias's card)
+        if not any(f and fold(k).startswith(f) for k in keys for f in starts):
+            return _field_card(ctx, side, name)
+    try:
+        return "character", _pick(cat, name, keys, "character of yours in play")
+    except NotationError:
+        return _field_card(ctx, side, name)
 
 
 def _withdraw(ctx: Ctx, move: Move) -> None:
@@ -998,7 +1002,8 @@ def _withdraw(ctx: Ctx, move: Move) -> None:
 
 def _discard(ctx: Ctx, move: Move) -> None:
     me = ctx.me
-    owed = next((p for p in ctx.state.pending if p.player == me.name and p.kind == "discard"), None)
+    pending = ctx.state.pending
+    owed = next((p for p in pending if p.player == me.name and p.kind == "discard"), None) if pending else None
     place = move.detail
     if place != "hand":
         _not_the_porter(ctx, me, move.card)
