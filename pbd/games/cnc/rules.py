@@ -314,26 +314,27 @@ def _play(ctx: Ctx, move: Move) -> None:
     me, turn = ctx.me, ctx.state.turn
     if card.name in turn.withdrawn:
         raise illegal(f"you withdrew {card.name} this turn; it cannot be played again until your next turn")
-    if card.kind == "porter":
+    kind = card.kind
+    if kind == "porter":
         raise illegal(f"{card.name} is put into play at the start of the game, not played")
-    if card.kind == "character":
+    if kind == "character":
         limit = (BASE_CHARACTER_LIMIT if len(me.characters) < BASE_CHARACTER_LIMIT      # (no limit is lower)
                  else character_limit(ctx.state, ctx.cat, me))
         if len(me.characters) >= limit:
             raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
                           + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
-    elif card.kind == "city":
+    elif kind == "city":
         if card.name in me.cities:
             raise illegal(f"{card.name} is already in play; only one of each City card at a time")
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_city")
-        if _played_of_kind(ctx, "city") >= allowed:
+        if len(turn.played) >= allowed and _played_of_kind(ctx, "city") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} City card{'s' if allowed > 1 else ''} may be played each turn")
-    elif card.kind == "event":
+    elif kind == "event":
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_event")
-        if _played_of_kind(ctx, "event") >= allowed:
+        if len(turn.played) >= allowed and _played_of_kind(ctx, "event") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} Event{'s' if allowed > 1 else ''} may be played each turn")
-    target = _target(ctx, card.target, move.target, card.name) if card.kind == "event" else None
-    if card.kind != "event" and move.target:
+    target = _target(ctx, card.target, move.target, card.name) if kind == "event" else None
+    if kind != "event" and move.target:
         raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if card.name == move.card and (target is None or target.key == move.target)
@@ -341,9 +342,9 @@ def _play(ctx: Ctx, move: Move) -> None:
     _spend(ctx, card.cost, card.name)
     me.hand.remove(card.name)
     turn.played.append(card.name)
-    if card.kind == "character":
+    if kind == "character":
         me.characters.append(Character(card.name, card.hp))
-    elif card.kind == "city":
+    elif kind == "city":
         me.cities.append(card.name)
         if card.cp:
             me.cp += card.cp
@@ -1275,6 +1276,9 @@ def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
 
 
 def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
+    plain = cat.without[name]
+    if plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters)):
+        return 0                # (the common case: none in play, asked in one step each)
     return sum(m.get("amount", 1) for m in active_mods(state, cat, side) if m["mod"] == name)
 
 
