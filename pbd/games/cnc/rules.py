@@ -264,10 +264,16 @@ def _own_turn(ctx: Ctx, what: str) -> None:
 
 
 def _spend(ctx: Ctx, cost: int, what: str) -> None:
+    """Take ``cost`` AP from the acting player for ``what`` (the busiest handlers do it in line, as here)."""
     me = ctx.me
     if me.ap < cost:
-        raise illegal(f"{what} costs {cost} AP; you have {me.ap}")
+        raise _too_dear(what, cost, me.ap)
     me.ap -= cost
+
+
+def _too_dear(what: str, cost: int, ap: int) -> IllegalMoveError:
+    """Return the error for an act that costs more AP than the player has."""
+    return illegal(f"{what} costs {cost} AP; you have {ap}")
 
 
 # -- drawing -------------------------------------------------------------------------
@@ -282,7 +288,9 @@ def _draw(ctx: Ctx, move: Move) -> None:
         raise illegal(f"your hand would hold {len(me.hand) + n} cards; the limit is {HAND_LIMIT}")
     if me.deck < n:
         raise illegal(f"your deck has {me.deck} card{'s' if me.deck != 1 else ''} left")
-    _spend(ctx, n, "drawing 1 card" if n == 1 else f"drawing {n} cards")     # (nothing to format for one)
+    if me.ap < n:               # (_spend in line: most moves draw, play or attack)
+        raise _too_dear("drawing 1 card" if n == 1 else f"drawing {n} cards", n, me.ap)
+    me.ap -= n
     _take_cards(ctx, me, n)
 
 
@@ -339,7 +347,9 @@ def _play(ctx: Ctx, move: Move) -> None:
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if card.name == move.card and (target is None or target.key == move.target)
                       else _in_full(ctx, move))
-    _spend(ctx, card.cost, card.name)
+    if me.ap < card.cost:       # (_spend in line: most moves draw, play or attack)
+        raise _too_dear(card.name, card.cost, me.ap)
+    me.ap -= card.cost
     me.hand.remove(card.name)
     turn.played.append(card.name)
     if kind == "character":
@@ -540,19 +550,21 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
                       and (target.kind == "cp" or target.key == move.target) else _in_full(ctx, move))
-    what = f"{key}'s {attack.name}"
-    _spend(ctx, attack.cost, what)
+    me = ctx.me
+    if me.ap < attack.cost:     # (_spend in line: most moves draw, play or attack)
+        raise _too_dear(f"{key}'s {attack.name}", attack.cost, me.ap)
+    me.ap -= attack.cost
     if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     turn = ctx.state.turn
     turn.acted.append(key)
     if key not in turn.attacked:
         turn.attacked.append(key)
-    amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
+    amount = attack_damage(ctx.state, ctx.cat, me, card, attack)
     _strike(ctx, target, amount, attack.type, target.found)      # (found just now: nothing has moved)
     if attack.after:            # (they may move or remove the attacker: found again by its key)
-        _run_effects(ctx, attack.after, target, key, what)
-        chars = ctx.me.characters
+        _run_effects(ctx, attack.after, target, key, f"{key}'s {attack.name}")
+        chars = me.characters
         i = find_key(chars, key)
         ch = None if i is None else chars[i]
     if ch is not None:          # (a strike moves only the opponent's characters)
