@@ -98,3 +98,17 @@ def test_a_strike_hurts_the_copy_its_key_names():
     g = pos(side(ap=5, chars=["Cityzen Bob"]), side(chars=["Nill", "Danger", char("Nill", 9)]))
     g.play("Ann", "Cityzen Bob attacks Nill#2")
     assert [(c.name, c.hp) for c in g.ben.characters] == [("Nill", 10), ("Danger", 40), ("Nill", 4)]
+
+
+def test_the_catalogues_names_without_a_modifier_leave_out_the_cards_that_have_one_by_name_and_alias():
+    from pbd.games.cnc.cards import Catalogue
+
+    bundled = GAME.catalogue
+    mansion, sentry = bundled.get("Avengers Mansion"), bundled.get("The Sentry")
+    cat = Catalogue({"Avengers Mansion": mansion, "The Sentry": sentry})
+    plain = cat.without["ap_per_turn"]
+    assert "The Sentry" in plain and set(sentry.aliases) <= plain
+    assert "Avengers Mansion" not in plain and "avengers mansion" not in plain    # (written otherwise: looked up)
+    assert {"Avengers Mansion", "The Sentry"} <= cat.without["attack_bonus"]
+    without_mansion = Catalogue({"The Sentry": sentry})
+    assert without_mansion.without["ap_per_turn"] == {"The Sentry", *sentry.aliases}

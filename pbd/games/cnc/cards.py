@@ -172,8 +172,8 @@ class Catalogue(Record):
         self.each_turn_by_name = {key: card.all_each_turn() for key, card in self._exact.items()}
         #: a kind of modifier (see :data:`MODS`) or "each_turn" → the names (as above) of the cards without one
         #: (a fast path: a board whose names all lie in it has none, asked in one set operation)
-        self.without = {kind: frozenset(k for k, mods in self.mods_by_name.items() if all(m["mod"] != kind for m in mods))
-                        for kind in MODS}
+        self.without = {kind: frozenset(k for k, mods in self.mods_by_name.items()
+                                        if all(m["mod"] != kind for m in mods)) for kind in MODS}
         self.without["each_turn"] = frozenset(k for k, effects in self.each_turn_by_name.items() if not effects)
 
     def named(self, source: str) -> Catalogue:

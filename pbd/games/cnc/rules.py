@@ -265,10 +265,16 @@ def _own_turn(ctx: Ctx, what: str) -> None:
 
 
 def _spend(ctx: Ctx, cost: int, what: str) -> None:
+    """Take ``cost`` AP from the acting player for ``what`` (the busiest handlers do it in line, as here)."""
     me = ctx.me
     if me.ap < cost:
-        raise illegal(f"{what} costs {cost} AP; you have {me.ap}")
+        raise _too_dear(what, cost, me.ap)
     me.ap -= cost
+
+
+def _too_dear(what: str, cost: int, ap: int) -> IllegalMoveError:
+    """Return the error for an act that costs more AP than the player has."""
+    return illegal(f"{what} costs {cost} AP; you have {ap}")
 
 
 # -- drawing -------------------------------------------------------------------------
@@ -283,7 +289,9 @@ def _draw(ctx: Ctx, move: Move) -> None:
         raise illegal(f"your hand would hold {len(me.hand) + n} cards; the limit is {HAND_LIMIT}")
     if me.deck < n:
         raise illegal(f"your deck has {me.deck} card{'s' if me.deck != 1 else ''} left")
-    _spend(ctx, n, "drawing 1 card" if n == 1 else f"drawing {n} cards")     # (nothing to format for one)
+    if me.ap < n:               # (_spend in line: most moves draw, play or attack)
+        raise _too_dear("drawing 1 card" if n == 1 else f"drawing {n} cards", n, me.ap)
+    me.ap -= n
     _take_cards(ctx, me, n)
 
 
@@ -315,36 +323,39 @@ def _play(ctx: Ctx, move: Move) -> None:
     me, turn = ctx.me, ctx.state.turn
     if card.name in turn.withdrawn:
         raise illegal(f"you withdrew {card.name} this turn; it cannot be played again until your next turn")
-    if card.kind == "porter":
+    kind = card.kind
+    if kind == "porter":
         raise illegal(f"{card.name} is put into play at the start of the game, not played")
-    if card.kind == "character":
+    if kind == "character":
         limit = (BASE_CHARACTER_LIMIT if len(me.characters) < BASE_CHARACTER_LIMIT      # (no limit is lower)
                  else character_limit(ctx.state, ctx.cat, me))
         if len(me.characters) >= limit:
             raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
                           + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
-    elif card.kind == "city":
+    elif kind == "city":
         if card.name in me.cities:
             raise illegal(f"{card.name} is already in play; only one of each City card at a time")
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_city")
-        if _played_of_kind(ctx, "city") >= allowed:
+        if len(turn.played) >= allowed and _played_of_kind(ctx, "city") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} City card{'s' if allowed > 1 else ''} may be played each turn")
-    elif card.kind == "event":
+    elif kind == "event":
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_event")
-        if _played_of_kind(ctx, "event") >= allowed:
+        if len(turn.played) >= allowed and _played_of_kind(ctx, "event") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} Event{'s' if allowed > 1 else ''} may be played each turn")
-    target = _target(ctx, card.target, move.target, card.name) if card.kind == "event" else None
-    if card.kind != "event" and move.target:
+    target = _target(ctx, card.target, move.target, card.name) if kind == "event" else None
+    if kind != "event" and move.target:
         raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if card.name == move.card and (target is None or target.key == move.target)
                       else _in_full(ctx, move))
-    _spend(ctx, card.cost, card.name)
+    if me.ap < card.cost:       # (_spend in line: most moves draw, play or attack)
+        raise _too_dear(card.name, card.cost, me.ap)
+    me.ap -= card.cost
     me.hand.remove(card.name)
     turn.played.append(card.name)
-    if card.kind == "character":
+    if kind == "character":
         me.characters.append(Character(card.name, card.hp))
-    elif card.kind == "city":
+    elif kind == "city":
         me.cities.append(card.name)
         if card.cp:
             me.cp += card.cp
@@ -540,19 +551,21 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
                       and (target.kind == "cp" or target.key == move.target) else _in_full(ctx, move))
-    what = f"{key}'s {attack.name}"
-    _spend(ctx, attack.cost, what)
+    me = ctx.me
+    if me.ap < attack.cost:     # (_spend in line: most moves draw, play or attack)
+        raise _too_dear(f"{key}'s {attack.name}", attack.cost, me.ap)
+    me.ap -= attack.cost
     if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     turn = ctx.state.turn
     turn.acted.append(key)
     if key not in turn.attacked:
         turn.attacked.append(key)
-    amount = attack_damage(ctx.state, ctx.cat, ctx.me, card, attack)
+    amount = attack_damage(ctx.state, ctx.cat, me, card, attack)
     _strike(ctx, target, amount, attack.type, target.found)      # (found just now: nothing has moved)
     if attack.after:            # (they may move or remove the attacker: found again by its key)
-        _run_effects(ctx, attack.after, target, key, what)
-        chars = ctx.me.characters
+        _run_effects(ctx, attack.after, target, key, f"{key}'s {attack.name}")
+        chars = me.characters
         i = find_key(chars, key)
         ch = None if i is None else chars[i]
     if ch is not None:          # (a strike moves only the opponent's characters)
@@ -783,7 +796,7 @@ def _use(ctx: Ctx, move: Move) -> None:
                       and (target is None or target.kind == "cp" or target.key == move.target)
                       else _in_full(ctx, move))
     _spend(ctx, ability.cost, f"{key}'s {ability.name}")
-    if _confused(ctx, key, ch):
+    if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     ctx.state.turn.acted.append(key)
     _run_effects(ctx, ability.effects, target, key, ability.name)
@@ -942,16 +955,19 @@ def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
 
 def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
-    keys = keys_of(side.characters) + [c for c in side.cities if ctx.cat.get(c).kind != "porter"]
+    cat, known = ctx.cat, ctx.cat.by_name
+    chars = keys_of(side.characters)
+    cities = [c for c in side.cities if (known.get(c) or cat.get(c)).kind != "porter"]     # (most found without a call)
     _not_the_porter(ctx, side, name)
-    key = _pick(ctx.cat, name, keys, "card of yours in play")
-    return ("character" if key in keys_of(side.characters) else "city"), key
+    key = _pick(cat, name, chars + cities, "card of yours in play")
+    return ("character" if key in chars else "city"), key
 
 
 def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
-    porter = [c for c in side.cities if ctx.cat.get(c).kind == "porter"]
+    cat, known = ctx.cat, ctx.cat.by_name
+    porter = [c for c in side.cities if (known.get(c) or cat.get(c)).kind == "porter"]     # (as _field_card)
     if porter and (name.casefold() in ("porter", "the porter")
-                   or (name in ctx.cat and ctx.cat.get(name).name == porter[0])):
+                   or (name in cat and cat.get(name).name == porter[0])):
         raise illegal("the Porter stays in play for the whole game")
 
 
@@ -968,14 +984,15 @@ def _withdrawn_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     if ctx.naming is None:
         return _field_card(ctx, side, name)
     keys, cat = keys_of(side.characters), ctx.cat
-    base = name.partition("#")[0]
-    starts = [fold(name), fold(cat.get(base).name) if base.strip() and base in cat else ""]   # (the alias's card)
-    if any(f and fold(k).startswith(f) for k in keys for f in starts):    # else the pick fails: skip its suggestions
-        try:
-            return "character", _pick(cat, name, keys, "character of yours in play")
-        except NotationError:
-            pass
-    return _field_card(ctx, side, name)
+    if name not in keys:        # a pick that fails costs its suggestions: tried only if a character may start so
+        base = name.partition("#")[0]
+        starts = [fold(name), fold(cat.get(base).name) if base.strip() and base in cat else ""]   # (an alias's card)
+        if not any(f and fold(k).startswith(f) for k in keys for f in starts):
+            return _field_card(ctx, side, name)
+    try:
+        return "character", _pick(cat, name, keys, "character of yours in play")
+    except NotationError:
+        return _field_card(ctx, side, name)
 
 
 def _withdraw(ctx: Ctx, move: Move) -> None:
@@ -999,7 +1016,8 @@ def _withdraw(ctx: Ctx, move: Move) -> None:
 
 def _discard(ctx: Ctx, move: Move) -> None:
     me = ctx.me
-    owed = next((p for p in ctx.state.pending if p.player == me.name and p.kind == "discard"), None)
+    pending = ctx.state.pending
+    owed = next((p for p in pending if p.player == me.name and p.kind == "discard"), None) if pending else None
     place = move.detail
     if place != "hand":
         _not_the_porter(ctx, me, move.card)
@@ -1271,6 +1289,9 @@ def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
 
 
 def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
+    plain = cat.without[name]
+    if plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters)):
+        return 0                # (the common case: none in play, asked in one step each)
     return sum(m.get("amount", 1) for m in active_mods(state, cat, side) if m["mod"] == name)
 
 

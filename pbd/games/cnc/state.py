@@ -136,22 +136,19 @@ def key_of(chars: list[Character], i: int) -> str:
 
 def keys_of(chars: list[Character]) -> list[str]:
     """Return the identifying names of ``chars`` in row order (``key_of`` of each)."""
-    keys = []
-    for ch in chars:        # (a plain loop: for the few characters in play, cheaper than building a set)
-        name = ch.name
-        if name in keys:
-            return _numbered_keys(chars)
-        keys.append(name)
-    return keys             # no second copies: each is known by its name
+    names = list(map(name_of, chars))       # (no Python loop: the rules ask several times a move)
+    if len(set(names)) == len(names):
+        return names            # no second copies: each is known by its name
+    return _numbered_keys(names)
 
 
-def _numbered_keys(chars: list[Character]) -> list[str]:
-    """Return :func:`keys_of` ``chars`` when a name comes twice: ``Name``, then ``Name#2`` and on."""
+def _numbered_keys(names: list[str]) -> list[str]:
+    """Return the keys of the characters called ``names`` when a name comes twice: ``Name``, then ``Name#2``..."""
     seen: dict[str, int] = {}
     keys = []
-    for c in chars:
-        n = seen[c.name] = seen.get(c.name, 0) + 1
-        keys.append(c.name if n == 1 else f"{c.name}#{n}")
+    for name in names:
+        n = seen[name] = seen.get(name, 0) + 1
+        keys.append(name if n == 1 else f"{name}#{n}")
     return keys
 
 
@@ -161,12 +158,7 @@ name_of = attrgetter("name")
 
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
-    if "#" not in key:      # the first copy of that name (a later copy's key has '#n')
-        for i, ch in enumerate(chars):
-            if ch.name == key:
-                return i
-        return None
-    keys = keys_of(chars)
+    keys = keys_of(chars) if "#" in key else list(map(name_of, chars))     # (else the first copy of that name)
     return keys.index(key) if key in keys else None
 
 
