@@ -70,6 +70,9 @@ from pbd.record import Record
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
 CONSTRUCTION_CP = 200
+#: the CP of a side while neither Destruction (0 or less) nor Construction has ended the match
+#: (one ``in`` for :func:`apply`'s check after every move, where two comparisons cost twice as much)
+_PLAYING_CP = range(1, CONSTRUCTION_CP)
 CAP = 50
 BASE_CHARACTER_LIMIT = 3
 STORM_TYPES = ("Ice", "Air", "Water", "Electric")
@@ -230,8 +233,8 @@ def apply(ctx: Ctx, move: Move) -> str:
     if me.ap != ap_before and kind != "end":
         notes.append(_ap_note(ap_before, me.ap))
     a, b = state.sides
-    if not (0 < a.cp < CONSTRUCTION_CP and 0 < b.cp < CONSTRUCTION_CP
-            and len(a.discards) < ATTRITION_LIMIT and len(b.discards) < ATTRITION_LIMIT):
+    if (a.cp not in _PLAYING_CP or b.cp not in _PLAYING_CP
+            or len(a.discards) >= ATTRITION_LIMIT or len(b.discards) >= ATTRITION_LIMIT):
         check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
         if state.result:
             notes.append(state.result)
