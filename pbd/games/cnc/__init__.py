@@ -95,6 +95,7 @@ class _Played:
         if ctx is None:
             rules = (_ENGINE or _engine())[0]
             ctx = rules.Ctx(self.state, self.catalogue, chance, player)
+            ctx.full_names = _full_names        # the log writes a move's names in full (see rules.Ctx)
             if type(ctx) is rules.Ctx:      # both sides found (not a Ctx that looks them up later)
                 self.ctxs[(player, chance)] = ctx
         return ctx
@@ -328,12 +329,10 @@ class CncGame(Playable):
         moves = parse_moves(notation)
         played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
         out = [] if played.settled is state.meta.log else self._opening(state, player, chance, played)
-        cat = played.catalogue
         ctx = played.ctxs.get((player, chance)) or played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
             out += _resolve_reveals(ctx)
         record = state.meta.record
-        ctx.full_names = _full_names
         for i, move in enumerate(moves, 1):
             ctx.naming = None if as_logged else move        # the rules write its names in full (see rules.Ctx)
             try:

@@ -100,9 +100,7 @@ class Ctx:
     None once the names are resolved as typed, or to the move written in full (see :func:`_in_full`).
     """
 
-    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "__dict__")
-    naming: Move | None = None
-    full_names = None
+    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "naming", "full_names", "__dict__")
 
     def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
         self.state = state
@@ -110,6 +108,8 @@ class Ctx:
         self.chance = chance
         self.player = player
         self.notes = [] if notes is None else notes
+        self.naming: Move | None = None
+        self.full_names = None
         sides = state.sides
         if len(sides) == 2:         # the common case, looked up at once
             a, b = sides
