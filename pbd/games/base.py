@@ -326,15 +326,17 @@ class _LogIndex:
     def catch_up(self) -> None:
         """Read the entries appended since the last call."""
         for e in self.log[self.count:]:
+            number = e.number
             if e.commit:
                 self.commits.setdefault(e.player.casefold(), e)
-                if self.latest_commit is None or e.number > self.latest_commit:
-                    self.latest_commit = e.number
+                if self.latest_commit is None or number > self.latest_commit:
+                    self.latest_commit = number
                 self.settled.clear()
             for who, k in e.published.items():
-                self.first_pub.setdefault((who, k), e.number)
-                self.last_pub[(who, k)] = e.number
-                if k and (self.latest_commit is None or e.number >= self.latest_commit):
+                key = who, k
+                self.first_pub.setdefault(key, number)
+                self.last_pub[key] = number
+                if k and (self.latest_commit is None or number >= self.latest_commit):
                     self.settled[who] = k
             self.last = e
         self.count = len(self.log)
