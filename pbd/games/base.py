@@ -1075,11 +1075,7 @@ def _stale(meta: Meta, player: str, others: list[PlayerMeta]) -> list[str]:
     """Return the names of ``others`` whose latest chain value ``player`` may not use yet (see :func:`fresh_for`)."""
     log_index = meta.log_index()
     mine = log_index.commits.get(player.casefold())
-    stale = []
-    for p in others:                        # (a loop, not a comprehension: one call less for every draw and roll)
-        if not _fresh(meta, log_index, mine, player, p.name, p.chain_index):
-            stale.append(p.name)
-    return stale
+    return [p.name for p in others if not _fresh(meta, log_index, mine, player, p.name, p.chain_index)]
 
 
 def _fresh(meta: Meta, log_index: _LogIndex, mine: LogEntry | None, player: str, other: str, index: int) -> bool:
