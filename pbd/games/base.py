@@ -326,15 +326,17 @@ class _LogIndex:
     def catch_up(self) -> None:
         """Read the entries appended since the last call."""
         for e in self.log[self.count:]:
+            number = e.number
             if e.commit:
                 self.commits.setdefault(e.player.casefold(), e)
-                if self.latest_commit is None or e.number > self.latest_commit:
-                    self.latest_commit = e.number
+                if self.latest_commit is None or number > self.latest_commit:
+                    self.latest_commit = number
                 self.settled.clear()
             for who, k in e.published.items():
-                self.first_pub.setdefault((who, k), e.number)
-                self.last_pub[(who, k)] = e.number
-                if k and (self.latest_commit is None or e.number >= self.latest_commit):
+                key = who, k
+                self.first_pub.setdefault(key, number)
+                self.last_pub[key] = number
+                if k and (self.latest_commit is None or number >= self.latest_commit):
                     self.settled[who] = k
             self.last = e
         self.count = len(self.log)
@@ -1073,11 +1075,7 @@ def _stale(meta: Meta, player: str, others: list[PlayerMeta]) -> list[str]:
     """Return the names of ``others`` whose latest chain value ``player`` may not use yet (see :func:`fresh_for`)."""
     log_index = meta.log_index()
     mine = log_index.commits.get(player.casefold())
-    stale = []
-    for p in others:                        # (a loop, not a comprehension: one call less for every draw and roll)
-        if not _fresh(meta, log_index, mine, player, p.name, p.chain_index):
-            stale.append(p.name)
-    return stale
+    return [p.name for p in others if not _fresh(meta, log_index, mine, player, p.name, p.chain_index)]
 
 
 def _fresh(meta: Meta, log_index: _LogIndex, mine: LogEntry | None, player: str, other: str, index: int) -> bool:
