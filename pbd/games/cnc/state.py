@@ -180,6 +180,25 @@ def clone(state: State) -> State:
                  [Pending(p.player, p.kind, p.count, p.card, p.source) for p in state.pending], state.result)
 
 
+class _Opened:
+    """The seats whose opening hands a log shows drawn, as :func:`opening_owed` last found them.
+
+    A fast path for the end of every turn, which asks about the opponent: a log only ever
+    grows in place (an earlier one is replaced by a new list), so a hand drawn in ``log``
+    stays drawn while that list is the state's log.  ``names`` holds the seats' names as
+    :func:`opening_owed` was asked them (kept alive with ``log``, so ``is`` cannot mistake
+    a new list for it).
+    """
+
+    def __init__(self):
+        self.log: list | None = None
+        self.names: set[str] = set()
+
+
+#: see :class:`_Opened` (ask ``OPENED.log is state.meta.log and name in OPENED.names`` before the call)
+OPENED = _Opened()
+
+
 def opening_owed(state: State, name: str) -> bool:
     """Return True while ``name``'s opening hand is not drawn (its five cards are on the board, face down).
 
@@ -189,18 +208,22 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    folded = name.casefold()
+    folded, log = name.casefold(), state.meta.log
     index = state.meta.__dict__.get("_log_index")
-    if index is not None and index.fits(state.meta.log):
+    drawn = index.memo.get("cnc-openings") if index is not None and index.fits(log) else None
+    if drawn is None or folded not in drawn[1]:     # else drawn already (the log only grows while the index fits)
+        index = state.meta.log_index()
+        if folded not in index.commits:
+            return False
         drawn = index.memo.get("cnc-openings")
-        if drawn is not None and folded in drawn[1]:
-            return False                            # drawn already (the log only grows while the index fits)
-    index = state.meta.log_index()
-    if folded not in index.commits:
-        return False
-    drawn = index.memo.get("cnc-openings")
-    if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
-        seen = set() if drawn is None else drawn[1]
-        seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:] if e.text.startswith(OPENING))
-        drawn = index.memo["cnc-openings"] = (index.count, seen)
-    return folded not in drawn[1]
+        if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
+            seen = set() if drawn is None else drawn[1]
+            seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:]
+                        if e.text.startswith(OPENING))
+            drawn = index.memo["cnc-openings"] = (index.count, seen)
+        if folded not in drawn[1]:
+            return True
+    if OPENED.log is not log:
+        OPENED.log, OPENED.names = log, set()
+    OPENED.names.add(name)
+    return False
