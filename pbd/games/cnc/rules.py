@@ -175,13 +175,10 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
     :raises UnknownNameError: nothing matches (close names suggested).
     :raises AmbiguousNameError: several names start with ``text``.
     """
-    if text in names:           # (the common case: written as the board holds it, found without a call)
-        key = fold(text)
-        for name in names:      # the first that folds alike, as match_name finds it: itself, unless a twin before it
-            if name == text:
-                return text
-            if fold(name) == key:
-                break
+    if text in names:           # (the common case: written as the board holds it, found without a Python call)
+        i = names.index(text)   # the first that folds alike, as match_name finds it: itself, unless a twin before it
+        if not i or fold(text) not in map(fold, names[:i]):
+            return text
     try:
         return match_name(text, names, kind)
     except UnknownNameError:
