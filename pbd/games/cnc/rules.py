@@ -59,6 +59,7 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import methodcaller
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
@@ -1064,13 +1065,14 @@ def _leave_field(ctx: Ctx, side: Side, kind: str, key: str) -> None:
 
 
 def _on_field(ctx: Ctx, side: Side, name: str) -> bool:
-    key = fold(name)
-    return any(fold(k).startswith(key) for k in keys_of(side.characters) + side.cities) if key else False
+    key = fold(name)        # (map, not a generator: no Python frame per name)
+    names = keys_of(side.characters) + side.cities
+    return any(map(methodcaller("startswith", key), map(fold, names))) if key else False
 
 
 def _in_hand(side: Side, name: str) -> bool:
-    key = fold(name)
-    return any(fold(c).startswith(key) for c in side.hand if c != HIDDEN) if key else False
+    key = fold(name)        # (a hidden card folds to "", which starts with no key: as _on_field)
+    return any(map(methodcaller("startswith", key), map(fold, side.hand))) if key else False
 
 
 # -- adjustments ------------------------------------------------------------------------------
