@@ -7,6 +7,7 @@ spread over several commands is judged the same as one command.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import attrgetter
 
 from pbd.games.base import Meta
@@ -135,14 +136,19 @@ def key_of(chars: list[Character], i: int) -> str:
 
 
 def keys_of(chars: list[Character]) -> list[str]:
-    """Return the identifying names of ``chars`` in row order (``key_of`` of each)."""
-    names = list(map(name_of, chars))       # (no Python loop: the rules ask several times a move)
+    """Return the identifying names of ``chars`` in row order (``key_of`` of each): a new list."""
+    return list(_keys(tuple(map(name_of, chars))))      # (no Python loop nor frame: the rules ask several times a move)
+
+
+@lru_cache(maxsize=1024)
+def _keys(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the keys of the characters called ``names`` (kept: a match shows the same few rows again and again)."""
     if len(set(names)) == len(names):
         return names            # no second copies: each is known by its name
-    return _numbered_keys(names)
+    return tuple(_numbered_keys(names))
 
 
-def _numbered_keys(names: list[str]) -> list[str]:
+def _numbered_keys(names: tuple[str, ...]) -> list[str]:
     """Return the keys of the characters called ``names`` when a name comes twice: ``Name``, then ``Name#2``..."""
     seen: dict[str, int] = {}
     keys = []
@@ -158,7 +164,7 @@ name_of = attrgetter("name")
 
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
-    keys = keys_of(chars) if "#" in key else list(map(name_of, chars))     # (else the first copy of that name)
+    keys = _keys(tuple(map(name_of, chars))) if "#" in key else list(map(name_of, chars))   # (else the first copy)
     return keys.index(key) if key in keys else None
 
 
