@@ -84,6 +84,8 @@ _NAMED_FIRST: list[tuple[str, LazyPattern, str]] = []
 _NAMED_BY_WORDS: dict[tuple[bool, ...] | None, list[tuple[str, LazyPattern]]] = {}
 #: the forms whose parts are all names, kept as written (most texts)
 _NAMES_ONLY = frozenset(("end", "play", "withdraw", "use", "attack"))
+#: the parts of those forms, in the order :class:`Move` takes them, and a "" for each
+_NAME_PARTS, _NO_PARTS = ("card", "target", "detail", "then"), ("",) * 4
 
 
 def _compile() -> None:
@@ -183,9 +185,8 @@ def form_of(text: str) -> re.Match | None:
 
 def _build(kind: str, m: re.Match, source: str) -> Move:
     g = m.groupdict("")
-    if kind in _NAMES_ONLY:     # (most texts, asked first; a form lacks some parts: they are "")
-        return Move(kind, g.get("card", "").strip(), g.get("target", "").strip(), g.get("detail", "").strip(),
-                    g.get("then", "").strip(), 0, "", source)
+    if kind in _NAMES_ONLY:     # (most texts, asked first; a part its form lacks is ""; map: no Python loop)
+        return Move(kind, *map(str.strip, map(g.get, _NAME_PARTS, _NO_PARTS)), 0, "", source)
     if kind == "draw":
         n = g.get("n") or "1"
         return Move("draw", amount=int(_WORDS.get(n.lower(), n)), source=source)
