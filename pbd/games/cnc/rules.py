@@ -1220,7 +1220,7 @@ def start_turn(ctx: Ctx) -> None:
     side.ap = max(0, side.ap + gained + side.ap_next)
     side.ap_next = 0
     for ch in side.characters:
-        if "poisoned" in ch.statuses:      # (the common case, no Poison, asks nothing more)
+        if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
     effects = None if quiet else _each_turn(cat, side)      # (after Poison: a card it takes away acts no more)
