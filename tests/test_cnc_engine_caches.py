@@ -152,3 +152,17 @@ def test_a_match_joined_after_a_refused_move_plays_with_both_seats():
         GAME.settle(state, player, chance)                  # each pbd draws its opening hand
     mover = state.sides[state.to_move].name
     assert GAME.play(state, mover, "end turn", chance)[-1].startswith("end turn")
+
+
+def test_the_end_of_a_turn_publishes_nothing_while_the_opponents_opening_hand_is_owed_in_a_replaced_log():
+    state, chance = _match()
+    GAME.play(state, "Ann", "end turn", chance)
+    GAME.play(state, "Ben", "draw", chance)
+    GAME.play(state, "Ben", "end turn", chance)
+    assert state.meta.log[-1].published             # both hands drawn: the end of a turn publishes a value
+    GAME.play(state, "Ann", "end turn", chance)     # (Ben's hand known drawn in this log now: see state.OPENED)
+    GAME.play(state, "Ben", "end turn", chance)
+    state.meta.log = state.meta.log[:2]             # as a replay does: new match, joined; Ben's hand not drawn
+    rules.apply(rules.Ctx(state, cnc._PLAYED.of(state).catalogue, chance, "Ann"), parse_move("end turn"))
+    state.meta.record("Ann", "end turn")            # (the rules alone: nothing else asks about this log first)
+    assert not state.meta.log[-1].published

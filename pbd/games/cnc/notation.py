@@ -72,15 +72,29 @@ _FIRST_WORDS = {"end": ("end", "pass", "done"), "decide": ("accept", "reject"), 
                 "discard": ("discard",)}
 #: a word the other forms need somewhere in the text (an ASCII text without it cannot match them)
 _INNER_WORDS = {"use": "uses", "attack": "attack"}
+#: those words, each once, in order (``_NAMED_BY_WORDS`` is keyed by which of them a text holds)
+_INNER = tuple(dict.fromkeys(_INNER_WORDS.values()))
 #: the compiled forms, made when a text first tries one: every form in order, the forms each fixed first
 #: word starts, and the forms that start with a card name with the word each needs inside the text
 _COMPILED: list[tuple[str, LazyPattern]] = []
 _BY_FIRST: dict[str, list[tuple[str, LazyPattern]]] = {}
 _NAMED_FIRST: list[tuple[str, LazyPattern, str]] = []
+#: the forms of :data:`_NAMED_FIRST` a text may take, by whether it holds each word of :data:`_INNER`
+#: (a tuple of booleans; None: every one, for a text that is not ASCII)
+_NAMED_BY_WORDS: dict[tuple[bool, ...] | None, list[tuple[str, LazyPattern]]] = {}
+#: the forms whose parts are all names, kept as written (most texts)
+_NAMES_ONLY = frozenset(("end", "play", "withdraw", "use", "attack"))
+#: the parts of those forms, in the order :class:`Move` takes them, and a "" for each
+_NAME_PARTS, _NO_PARTS = ("card", "target", "detail", "then"), ("",) * 4
 
 
 def _compile() -> None:
-    """Fill :data:`_COMPILED`, :data:`_BY_FIRST` and :data:`_NAMED_FIRST` (each pattern compiles when first tried)."""
+    """Fill :data:`_COMPILED`, :data:`_BY_FIRST`, :data:`_NAMED_FIRST` and :data:`_NAMED_BY_WORDS`.
+
+    Each pattern compiles when a text first tries it.
+    """
+    from itertools import product
+
     for kind, source in _PATTERNS:
         form = (kind, LazyPattern(source, re.I))
         if kind in _FIRST_WORDS:
@@ -89,6 +103,10 @@ def _compile() -> None:
         else:
             _NAMED_FIRST.append((*form, _INNER_WORDS[kind]))
         _COMPILED.append(form)
+    for held in product((False, True), repeat=len(_INNER)):
+        words = {word for word, there in zip(_INNER, held) if there}
+        _NAMED_BY_WORDS[held] = [(kind, pattern) for kind, pattern, word in _NAMED_FIRST if word in words]
+    _NAMED_BY_WORDS[None] = [(kind, pattern) for kind, pattern, _ in _NAMED_FIRST]
 
 
 def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
@@ -107,8 +125,7 @@ def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
     first = clean.split(" ", 1)[0].lower()
     if not first.isascii():
         return _COMPILED
-    low = clean.lower() if clean.isascii() else None
-    named = [(kind, pattern) for kind, pattern, word in _NAMED_FIRST if low is None or word in low]
+    named = _NAMED_BY_WORDS[tuple(map(clean.lower().__contains__, _INNER)) if clean.isascii() else None]
     fixed = _BY_FIRST.get(first)
     return fixed + named if fixed else named
 
@@ -167,7 +184,9 @@ def form_of(text: str) -> re.Match | None:
 
 
 def _build(kind: str, m: re.Match, source: str) -> Move:
-    g = m.groupdict()
+    g = m.groupdict("")
+    if kind in _NAMES_ONLY:     # (most texts, asked first; a part its form lacks is ""; map: no Python loop)
+        return Move(kind, *map(str.strip, map(g.get, _NAME_PARTS, _NO_PARTS)), 0, "", source)
     if kind == "draw":
         n = g.get("n") or "1"
         return Move("draw", amount=int(_WORDS.get(n.lower(), n)), source=source)
@@ -180,8 +199,5 @@ def _build(kind: str, m: re.Match, source: str) -> Move:
                     amount=int(g["amount"].replace(" ", "")), text=reason, source=source)
     if kind == "decide":
         return Move("decide", detail=g["detail"].lower(), source=source)
-    if kind == "discard":
-        place = (g.get("place") or "").lower().replace("play", "field")
-        return Move("discard", card=g["card"].strip(), detail=place, source=source)
-    return Move(kind, (g.get("card") or "").strip(), (g.get("target") or "").strip(), (g.get("detail") or "").strip(),
-                (g.get("then") or "").strip(), 0, "", source)
+    place = (g.get("place") or "").lower().replace("play", "field")     # (discard: the last form)
+    return Move("discard", card=g["card"].strip(), detail=place, source=source)

@@ -59,13 +59,14 @@ Rule readings where the rulebook is ambiguous (also in the README's rules notes)
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import methodcaller
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
-                                 find_key, key_of, keys_of, name_of, opening_owed)
+                                 OPENED, find_key, key_of, keys_of, name_of, opening_owed)
 from pbd.record import Record
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
@@ -175,13 +176,10 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
     :raises UnknownNameError: nothing matches (close names suggested).
     :raises AmbiguousNameError: several names start with ``text``.
     """
-    if text in names:           # (the common case: written as the board holds it, found without a call)
-        key = fold(text)
-        for name in names:      # the first that folds alike, as match_name finds it: itself, unless a twin before it
-            if name == text:
-                return text
-            if fold(name) == key:
-                break
+    if text in names:           # (the common case: written as the board holds it, found without a Python call)
+        i = names.index(text)   # the first that folds alike, as match_name finds it: itself, unless a twin before it
+        if not i or fold(text) not in map(fold, names[:i]):
+            return text
     try:
         return match_name(text, names, kind)
     except UnknownNameError:
@@ -1067,13 +1065,14 @@ def _leave_field(ctx: Ctx, side: Side, kind: str, key: str) -> None:
 
 
 def _on_field(ctx: Ctx, side: Side, name: str) -> bool:
-    key = fold(name)
-    return any(fold(k).startswith(key) for k in keys_of(side.characters) + side.cities) if key else False
+    key = fold(name)        # (map, not a generator: no Python frame per name)
+    names = keys_of(side.characters) + side.cities
+    return any(map(methodcaller("startswith", key), map(fold, names))) if key else False
 
 
 def _in_hand(side: Side, name: str) -> bool:
-    key = fold(name)
-    return any(fold(c).startswith(key) for c in side.hand if c != HIDDEN) if key else False
+    key = fold(name)        # (a hidden card folds to "", which starts with no key: as _on_field)
+    return any(map(methodcaller("startswith", key), map(fold, side.hand))) if key else False
 
 
 # -- adjustments ------------------------------------------------------------------------------
@@ -1161,8 +1160,23 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
 
 def _end(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "ending the turn")
-    state, me = ctx.state, ctx.me
-    chars, attacked = me.characters, state.turn.attacked
+    state, me, opp = ctx.state, ctx.me, ctx.opp
+    chars, turn = me.characters, state.turn
+    for ch in chars:            # (one test per character in the common case: no combo, no status)
+        if ch.combo_attack or ch.combo or ch.statuses:
+            _end_marks(chars, turn.attacked)
+            break
+    if OPENED.log is state.meta.log and opp.name in OPENED.names or not opening_owed(state, opp.name):
+        ctx.chance.publish(me.name)     # (not before: the opponent could pick which value draws its hand)
+    # a fresh turn, in the record the state holds (nothing else holds it: the rules find it in the state)
+    turn.played, turn.withdrawn, turn.acted, turn.attacked, turn.effects = [], [], [], [], []
+    state.to_move = 1 - state.to_move
+    state.turn_number += 1
+    start_turn(ctx)
+
+
+def _end_marks(chars: list[Character], attacked: list[str]) -> None:
+    """End the marks of a turn on the characters of the player ending it: a combo unless it attacked, Freeze."""
     keys = None
     for i, ch in enumerate(chars):
         if ch.combo or ch.combo_attack:
@@ -1171,12 +1185,6 @@ def _end(ctx: Ctx, move: Move) -> None:
                 ch.combo, ch.combo_attack = 0, ""
         if ch.statuses and "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
-    if not opening_owed(state, ctx.opp.name):       # else the opponent could pick which value draws its hand
-        ctx.chance.publish(ctx.me.name)
-    state.turn = Turn()
-    state.to_move = 1 - state.to_move
-    state.turn_number += 1
-    start_turn(ctx)
 
 
 def income(state: State, cat: Catalogue, side: Side) -> int:
@@ -1201,18 +1209,23 @@ def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
 
 def start_turn(ctx: Ctx) -> None:
     """Begin the turn of the player now to move: income, Poison, City triggers."""
-    state = ctx.state
+    state, cat = ctx.state, ctx.cat
     side = state.sides[state.to_move]
-    gained = income(state, ctx.cat, side) + side.ap_next
-    side.ap = max(0, side.ap + gained)
+    quiet = cat.without["turn_start"]
+    if quiet.issuperset(side.cities) and quiet.issuperset(map(name_of, side.characters)):
+        # (the common case: nothing in play gives AP or acts each turn, asked in one step each)
+        quiet, gained = True, OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
+    else:
+        quiet, gained = False, income(state, cat, side)
+    side.ap = max(0, side.ap + gained + side.ap_next)
     side.ap_next = 0
     for ch in side.characters:
-        if "poisoned" in ch.statuses:      # (the common case, no Poison, asks nothing more)
+        if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
-    effects = _each_turn(ctx.cat, side)
+    effects = None if quiet else _each_turn(cat, side)      # (after Poison: a card it takes away acts no more)
     if effects:         # they act for the side's owner, whoever ended the turn
-        owner = Ctx(state, ctx.cat, ctx.chance, side.name, ctx.notes)
+        owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
             run_effect(owner, eff, None, None, name)
 

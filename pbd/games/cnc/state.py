@@ -7,6 +7,7 @@ spread over several commands is judged the same as one command.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import attrgetter
 
 from pbd.games.base import Meta
@@ -135,14 +136,19 @@ def key_of(chars: list[Character], i: int) -> str:
 
 
 def keys_of(chars: list[Character]) -> list[str]:
-    """Return the identifying names of ``chars`` in row order (``key_of`` of each)."""
-    names = list(map(name_of, chars))       # (no Python loop: the rules ask several times a move)
+    """Return the identifying names of ``chars`` in row order (``key_of`` of each): a new list."""
+    return list(_keys(tuple(map(name_of, chars))))      # (no Python loop nor frame: the rules ask several times a move)
+
+
+@lru_cache(maxsize=1024)
+def _keys(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the keys of the characters called ``names`` (kept: a match shows the same few rows again and again)."""
     if len(set(names)) == len(names):
         return names            # no second copies: each is known by its name
-    return _numbered_keys(names)
+    return tuple(_numbered_keys(names))
 
 
-def _numbered_keys(names: list[str]) -> list[str]:
+def _numbered_keys(names: tuple[str, ...]) -> list[str]:
     """Return the keys of the characters called ``names`` when a name comes twice: ``Name``, then ``Name#2``..."""
     seen: dict[str, int] = {}
     keys = []
@@ -158,7 +164,7 @@ name_of = attrgetter("name")
 
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
-    keys = keys_of(chars) if "#" in key else list(map(name_of, chars))     # (else the first copy of that name)
+    keys = _keys(tuple(map(name_of, chars))) if "#" in key else list(map(name_of, chars))   # (else the first copy)
     return keys.index(key) if key in keys else None
 
 
@@ -180,6 +186,25 @@ def clone(state: State) -> State:
                  [Pending(p.player, p.kind, p.count, p.card, p.source) for p in state.pending], state.result)
 
 
+class _Opened:
+    """The seats whose opening hands a log shows drawn, as :func:`opening_owed` last found them.
+
+    A fast path for the end of every turn, which asks about the opponent: a log only ever
+    grows in place (an earlier one is replaced by a new list), so a hand drawn in ``log``
+    stays drawn while that list is the state's log.  ``names`` holds the seats' names as
+    :func:`opening_owed` was asked them (kept alive with ``log``, so ``is`` cannot mistake
+    a new list for it).
+    """
+
+    def __init__(self):
+        self.log: list | None = None
+        self.names: set[str] = set()
+
+
+#: see :class:`_Opened` (ask ``OPENED.log is state.meta.log and name in OPENED.names`` before the call)
+OPENED = _Opened()
+
+
 def opening_owed(state: State, name: str) -> bool:
     """Return True while ``name``'s opening hand is not drawn (its five cards are on the board, face down).
 
@@ -189,18 +214,22 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    folded = name.casefold()
+    folded, log = name.casefold(), state.meta.log
     index = state.meta.__dict__.get("_log_index")
-    if index is not None and index.fits(state.meta.log):
+    drawn = index.memo.get("cnc-openings") if index is not None and index.fits(log) else None
+    if drawn is None or folded not in drawn[1]:     # else drawn already (the log only grows while the index fits)
+        index = state.meta.log_index()
+        if folded not in index.commits:
+            return False
         drawn = index.memo.get("cnc-openings")
-        if drawn is not None and folded in drawn[1]:
-            return False                            # drawn already (the log only grows while the index fits)
-    index = state.meta.log_index()
-    if folded not in index.commits:
-        return False
-    drawn = index.memo.get("cnc-openings")
-    if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
-        seen = set() if drawn is None else drawn[1]
-        seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:] if e.text.startswith(OPENING))
-        drawn = index.memo["cnc-openings"] = (index.count, seen)
-    return folded not in drawn[1]
+        if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
+            seen = set() if drawn is None else drawn[1]
+            seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:]
+                        if e.text.startswith(OPENING))
+            drawn = index.memo["cnc-openings"] = (index.count, seen)
+        if folded not in drawn[1]:
+            return True
+    if OPENED.log is not log:
+        OPENED.log, OPENED.names = log, set()
+    OPENED.names.add(name)
+    return False
