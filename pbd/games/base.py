@@ -369,6 +369,12 @@ class Meta(Record):
         self.pending_heads: dict[str, str] = {}
         self.signers: dict[str, bytes] = {}
         self.notes: dict[str, list[str]] = {}
+        # set here, not left to the class's defaults: every move reads them, and an attribute the
+        # instance holds from the start is read by the interpreter's fast path (one read through
+        # ``__dict__``, or a default of the class, sends every Meta to the slow one)
+        self._log_index: _LogIndex | None = None
+        self._found: dict[str, PlayerMeta] = {}
+        self._found_in: list[PlayerMeta] | None = None
 
     def seat(self, name: str, seed: bytes, committed: list[str]) -> PlayerMeta:
         """Add a seat's fair-play record: its commitment to ``seed`` and ``committed``, its chain head.

@@ -215,7 +215,7 @@ def opening_owed(state: State, name: str) -> bool:
     cannot choose between two hands by choosing when to draw.
     """
     folded, log = name.casefold(), state.meta.log
-    index = state.meta.__dict__.get("_log_index")
+    index = state.meta._log_index
     drawn = index.memo.get("cnc-openings") if index is not None and index.fits(log) else None
     if drawn is None or folded not in drawn[1]:     # else drawn already (the log only grows while the index fits)
         index = state.meta.log_index()
