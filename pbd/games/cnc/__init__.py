@@ -332,7 +332,7 @@ class CncGame(Playable):
         ctx = played.ctxs.get((player, chance)) or played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
             out += _resolve_reveals(ctx)
-        record = state.meta.record
+        meta = state.meta
         for i, move in enumerate(moves, 1):
             ctx.naming = None if as_logged else move        # the rules write its names in full (see rules.Ctx)
             try:
@@ -344,7 +344,7 @@ class CncGame(Playable):
                 raise
             if ctx.naming is not move and ctx.naming is not None:      # (a name typed otherwise: rare)
                 summary = ctx.naming.source + summary[len(move.source):]
-            record(player, summary)
+            meta.record(player, summary)      # (a method called, not a bound one kept: the interpreter's fast path)
             out.append(summary)
         return out
 
