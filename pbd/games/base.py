@@ -403,22 +403,24 @@ class Meta(Record):
         if (pub is not None and index.settled.get(pub.name) != pub.chain_index
                 and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
             self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
-        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, fresh=True)
-        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
-        entry.published, entry.heads, entry.fresh = {}, {}, True     # (commit, seal, mac, hash: the class's)
-        self.pending_events = []
-        published = self.published
-        for p in self.fairplay:
+        tags, published = {}, self.published
+        for p in fp:
             k = p.chain_index
             if k != published.get(p.name, 0):
-                entry.published[p.name] = published[p.name] = k
-        if self.pending_heads:
-            entry.heads = {k: v for k, v in self.pending_heads.items() if k in entry.published}
-            self.pending_heads.clear()
+                tags[p.name] = published[p.name] = k
+        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
+        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
+        entry.published, entry.heads, entry.fresh = tags, {}, True      # (commit, seal, mac, hash: the class's)
+        self.pending_events = []
+        heads = self.pending_heads
+        if heads:
+            entry.heads = {k: v for k, v in heads.items() if k in tags}
+            heads.clear()
+        log.append(entry)
         if pub is not None and pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
             entry.commit = (pub.commitment, pub.chain)
-        log.append(entry)
-        if entry.commit or entry.published:
+            index.catch_up()
+        elif tags:
             index.catch_up()
         else:                               # nothing in it for the index to read (it read every entry before it)
             index.count, index.last = index.count + 1, entry

@@ -327,23 +327,26 @@ class CncGame(Playable):
         """
         rules, parse_moves = _ENGINE or _engine()
         moves = parse_moves(notation)
+        meta = state.meta
         played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
-        out = [] if played.settled is state.meta.log else self._opening(state, player, chance, played)
+        out = [] if played.settled is meta.log else self._opening(state, player, chance, played)
         ctx = played.ctxs.get((player, chance)) or played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
             out += _resolve_reveals(ctx)
-        meta = state.meta
-        for i, move in enumerate(moves, 1):
+        before = len(out)                   # (the lines of moves played before this one: see the error below)
+        for move in moves:
             ctx.naming = None if as_logged else move        # the rules write its names in full (see rules.Ctx)
             try:
                 summary = rules.apply(ctx, move)
             except PbdError as exc:
                 if len(moves) > 1:
-                    exc.message = f"move {i} of {len(moves)} ({_logged(ctx, move).source!r}): {exc.message}"
+                    exc.message = (f"move {len(out) - before + 1} of {len(moves)} ({_logged(ctx, move).source!r}): "
+                                   f"{exc.message}")
                     exc.args = (exc.message,)
                 raise
-            if ctx.naming is not move and ctx.naming is not None:      # (a name typed otherwise: rare)
-                summary = ctx.naming.source + summary[len(move.source):]
+            named = ctx.naming
+            if named is not move and named is not None:      # (a name typed otherwise: rare)
+                summary = named.source + summary[len(move.source):]
             meta.record(player, summary)      # (a method called, not a bound one kept: the interpreter's fast path)
             out.append(summary)
         return out
