@@ -165,7 +165,12 @@ def parse_move(text: str) -> Move:
     :raises NotationError: it matches no known form.
     """
     clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
-    for kind, pattern in _forms(clean):
+    forms = _forms(clean)
+    if len(forms) == 1 and forms[0][0] in _READ_BY_WORDS and clean.isascii():     # (most texts: see _by_words)
+        parts = _by_words(forms[0][0], clean)
+        if parts is not None:
+            return Move(forms[0][0], *parts, 0, "", clean)
+    for kind, pattern in forms:
         m = pattern.match(clean)
         if m:
             return _build(kind, m, clean)
@@ -176,6 +181,51 @@ def parse_move(text: str) -> Move:
 
     raise NotationError(f"cannot read the move {text.strip()!r}",
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
+
+
+#: the forms that start with a card name, read word by word (see :func:`_by_words`): the words that end the
+#: card's name, the part after them, the words that start the optional part, that part
+_READ_BY_WORDS = {"use": (("uses",), "detail", ("on", "at", "against"), "target"),
+                  "attack": (("attack", "attacks"), "target", ("with",), "detail")}
+_BY_WORDS_PARTS = ("card", "target", "detail", "then")
+
+
+def _by_words(kind: str, clean: str) -> tuple[str, str, str, str] | None:
+    """Return (card, target, detail, then) of ``clean`` as ``kind``'s pattern reads them; None if it does not match.
+
+    A fast path for the forms most texts take (an attack, a use): the pattern's parts are
+    lazy (``.+?``), so each part ends at the first of its closing words (compared as the
+    pattern's ``re.I`` compares an ASCII word) that has a word after it; ``then`` closes
+    the optional part, or the first part when there is none.  ``clean`` is ASCII, its words
+    joined by single spaces (as :func:`parse_move` leaves it), so its words are the
+    runs the pattern separates by whitespace.  The patterns stay the definition: a test reads
+    every text both ways.
+    """
+    verbs, first, openers, second = _READ_BY_WORDS[kind]
+    words, low = clean.split(" "), clean.lower().split(" ")
+    n = len(words)
+    i = _next_word(low, 1, verbs, n)                    # the card: at least one word before the verb
+    if i < 0:
+        return None
+    parts = dict.fromkeys(_BY_WORDS_PARTS, "")
+    parts["card"] = " ".join(words[:i])
+    j = _next_word(low, i + 2, (*openers, "then"), n)   # the first part: at least one word
+    parts[first] = " ".join(words[i + 1:j if j >= 0 else n])
+    if j >= 0 and low[j] != "then":
+        k = _next_word(low, j + 2, ("then",), n)
+        parts[second] = " ".join(words[j + 1:k if k >= 0 else n])
+        j = k
+    if j >= 0:
+        parts["then"] = " ".join(words[j + 1:])
+    return parts["card"], parts["target"], parts["detail"], parts["then"]
+
+
+def _next_word(low: list[str], start: int, wanted: tuple[str, ...], n: int) -> int:
+    """Return the index of the first of ``low[start:]`` in ``wanted`` with a word after it (-1: none)."""
+    for j in range(start, n - 1):
+        if low[j] in wanted:
+            return j
+    return -1
 
 
 def form_of(text: str) -> re.Match | None:
