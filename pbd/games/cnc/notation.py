@@ -183,11 +183,11 @@ def parse_move(text: str) -> Move:
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
 
 
-#: the forms that start with a card name, read word by word (see :func:`_by_words`): the words that end the
-#: card's name, the part after them, the words that start the optional part, that part
-_READ_BY_WORDS = {"use": (("uses",), "detail", ("on", "at", "against"), "target"),
-                  "attack": (("attack", "attacks"), "target", ("with",), "detail")}
-_BY_WORDS_PARTS = ("card", "target", "detail", "then")
+#: the forms that start with a card name, read by their words (see :func:`_by_words`): the words that end the
+#: card's name, the part after them, the words that start the optional part, that part (each word with the
+#: single spaces around it that it has in a clean text)
+_READ_BY_WORDS = {"use": ((" uses ",), "detail", (" on ", " at ", " against "), "target"),
+                  "attack": ((" attack ", " attacks "), "target", (" with ",), "detail")}
 
 
 def _by_words(kind: str, clean: str) -> tuple[str, str, str, str] | None:
@@ -197,35 +197,36 @@ def _by_words(kind: str, clean: str) -> tuple[str, str, str, str] | None:
     lazy (``.+?``), so each part ends at the first of its closing words (compared as the
     pattern's ``re.I`` compares an ASCII word) that has a word after it; ``then`` closes
     the optional part, or the first part when there is none.  ``clean`` is ASCII, its words
-    joined by single spaces (as :func:`parse_move` leaves it), so its words are the
-    runs the pattern separates by whitespace.  The patterns stay the definition: a test reads
-    every text both ways.
+    joined by single spaces with none around them (as :func:`parse_move` leaves it), so a
+    closing word is found as itself between two spaces, and it always has a word before
+    and after it.  The patterns stay the definition: a test reads texts both ways.
     """
     verbs, first, openers, second = _READ_BY_WORDS[kind]
-    words, low = clean.split(" "), clean.lower().split(" ")
-    n = len(words)
-    i = _next_word(low, 1, verbs, n)                    # the card: at least one word before the verb
-    if i < 0:
+    low = clean.lower()
+    at, verb = _first_of(low, verbs, 0)
+    if at < 0:
         return None
-    parts = dict.fromkeys(_BY_WORDS_PARTS, "")
-    parts["card"] = " ".join(words[:i])
-    j = _next_word(low, i + 2, (*openers, "then"), n)   # the first part: at least one word
-    parts[first] = " ".join(words[i + 1:j if j >= 0 else n])
-    if j >= 0 and low[j] != "then":
-        k = _next_word(low, j + 2, ("then",), n)
-        parts[second] = " ".join(words[j + 1:k if k >= 0 else n])
-        j = k
-    if j >= 0:
-        parts["then"] = " ".join(words[j + 1:])
+    parts = {"card": clean[:at], "target": "", "detail": "", "then": ""}
+    start = at + len(verb)
+    end, word = _first_of(low, (*openers, " then "), start)
+    parts[first] = clean[start:end] if end >= 0 else clean[start:]
+    if end >= 0 and word != " then ":
+        start = end + len(word)
+        end, word = _first_of(low, (" then ",), start)
+        parts[second] = clean[start:end] if end >= 0 else clean[start:]
+    if end >= 0:
+        parts["then"] = clean[end + len(word):]
     return parts["card"], parts["target"], parts["detail"], parts["then"]
 
 
-def _next_word(low: list[str], start: int, wanted: tuple[str, ...], n: int) -> int:
-    """Return the index of the first of ``low[start:]`` in ``wanted`` with a word after it (-1: none)."""
-    for j in range(start, n - 1):
-        if low[j] in wanted:
-            return j
-    return -1
+def _first_of(low: str, words: tuple[str, ...], start: int) -> tuple[int, str]:
+    """Return where in ``low``, from ``start``, the first of ``words`` is, and which it is ((-1, "") if none is)."""
+    found, which = -1, ""
+    for word in words:
+        at = low.find(word, start)
+        if at >= 0 and (found < 0 or at < found):
+            found, which = at, word
+    return found, which
 
 
 def form_of(text: str) -> re.Match | None:
