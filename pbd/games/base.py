@@ -845,7 +845,8 @@ class Secrets(Record):
                 or memo[3] != len(drawn)):
             taken = set(drawn)
             memo = self._undrawn_memo = [deck, len(deck), drawn, len(drawn),
-                                         [i for i in range(1, len(deck) + 1) if i not in taken]]
+                                         [i for i in range(1, len(deck) + 1) if i not in taken] if taken
+                                         else list(range(1, len(deck) + 1))]     # (a new match: nothing drawn)
         return memo[4]
 
 
