@@ -214,7 +214,10 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    folded, log = name.casefold(), state.meta.log
+    log = state.meta.log
+    if OPENED.log is log and name in OPENED.names:
+        return False                                # (known drawn in this log: see _Opened)
+    folded = name.casefold()
     index = state.meta.__dict__.get("_log_index")
     drawn = index.memo.get("cnc-openings") if index is not None and index.fits(log) else None
     if drawn is None or folded not in drawn[1]:     # else drawn already (the log only grows while the index fits)
