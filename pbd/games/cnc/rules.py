@@ -784,7 +784,7 @@ def _use(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "using an ability")
     key, ch = _actor(ctx, move.card)
     card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
-    names = [a.name for a in card.abilities]
+    names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
     ability = card.abilities[names.index(match_name(move.detail, names, f"ability of {ch.name}"))]
@@ -796,11 +796,15 @@ def _use(ctx: Ctx, move: Move) -> None:
         ctx.naming = (None if key == move.card and ability.name == move.detail
                       and (target is None or target.kind == "cp" or target.key == move.target)
                       else _in_full(ctx, move))
-    _spend(ctx, ability.cost, f"{key}'s {ability.name}")
+    me = ctx.me
+    if me.ap < ability.cost:    # (_spend in line, as _attack does: the act's name written only for a refusal)
+        raise _too_dear(f"{key}'s {ability.name}", ability.cost, me.ap)
+    me.ap -= ability.cost
     if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     ctx.state.turn.acted.append(key)
-    _run_effects(ctx, ability.effects, target, key, ability.name)
+    for eff in ability.effects:     # (_run_effects in line: every use runs one or two)
+        run_effect(ctx, eff, target, key, ability.name)
 
 
 # -- effects -----------------------------------------------------------------------------
