@@ -520,6 +520,7 @@ def _not_your_character(ctx: Ctx, name: str) -> None:
 
 
 def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
+    """Refuse an act of a character that acted this turn already or is frozen."""
     if key in ctx.state.turn.acted:
         raise illegal(f"{key} has already acted this turn; characters act once a turn")
     if "frozen" in ch.statuses:
@@ -547,7 +548,8 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if move.detail:
         attack = next(a for a in card.attacks if a.name == match_name(move.detail, [a.name for a in card.attacks],
                                                                         f"attack of {ch.name}"))
-    _can_act(ctx, key, ch)
+    if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
+        _can_act(ctx, key, ch)
     target = _attack_target(ctx, move.target)
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
@@ -790,7 +792,8 @@ def _use(ctx: Ctx, move: Move) -> None:
     ability = card.abilities[names.index(match_name(move.detail, names, f"ability of {ch.name}"))]
     if ability.passive:
         raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
-    _can_act(ctx, key, ch)
+    if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
+        _can_act(ctx, key, ch)
     target = _target(ctx, ability.target, move.target, ability.name)
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and ability.name == move.detail
