@@ -507,7 +507,13 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
 
 
 def _not_your_character(ctx: Ctx, name: str) -> None:
-    """Refuse ``name`` if it is the name of a card other than a character of yours in play, saying what it is."""
+    """Refuse ``name`` if it is the name of a card other than a character of yours in play, saying what it is.
+
+    The key of a second copy of yours ("NOHoPE#2") is that character, though the name may
+    fold like another card's alias ("NOHoPE 2" is NOHoPE (2.0)).
+    """
+    if "#" in name and name in keys_of(ctx.me.characters):
+        return
     cat = ctx.cat
     card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)
     if card is not None and card.name not in map(name_of, ctx.me.characters):
