@@ -320,8 +320,10 @@ def _hand_card(ctx: Ctx, name: str) -> Card:
 
 def _play(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "playing a card")
-    card = _hand_card(ctx, move.card)
     me, turn = ctx.me, ctx.state.turn
+    card = ctx.cat.by_name.get(move.card)
+    if card is None or card.name != move.card or card.name not in me.hand:
+        card = _hand_card(ctx, move.card)       # (else a card's own name, in the hand: found without a call)
     if card.name in turn.withdrawn:
         raise illegal(f"you withdrew {card.name} this turn; it cannot be played again until your next turn")
     kind = card.kind
@@ -363,7 +365,8 @@ def _play(ctx: Ctx, move: Move) -> None:
             ctx.notes.append(f"CP {me.cp - card.cp}→{me.cp}")
         _take_hold(ctx, card)
     else:
-        _run_effects(ctx, card.effects, target, None, card.name)
+        for eff in card.effects:    # (_run_effects in line: most events run one or two)
+            run_effect(ctx, eff, target, None, card.name)
         me.discards.append(card.name)
 
 
