@@ -65,7 +65,7 @@ from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
-from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
+from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State,
                                  OPENED, find_key, key_of, keys_of, name_of, opening_owed)
 from pbd.record import Record
 
