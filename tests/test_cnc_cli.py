@@ -360,3 +360,22 @@ def test_private_state_is_readable_by_its_owner_only(pbd, match):
     for f in files:
         assert f.stat().st_mode & 0o777 == 0o600
         assert f.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_the_second_copy_of_a_character_whose_name_folds_like_an_alias_attacks_by_its_key(pbd, tmp_path):
+    """'NOHoPE#2' is the second NOHoPE in play (its key), not NOHoPE (2.0), whose alias 'NOHoPE 2' folds alike."""
+    for attempt in range(60):
+        doc = tmp_path / f"m{attempt}.txt"
+        pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-mystery", "--seed", f"n{attempt}", ok=True)
+        pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", f"m{attempt}", ok=True)
+        if hand(pbd, doc, "Ann").count("NOHoPE") >= 2:
+            break
+    else:
+        pytest.fail("no seed dealt Ann two NOHoPE")
+    pbd("move", doc, "--as", "Ann", "play NOHoPE; play NOHoPE; end turn", ok=True)
+    pbd("move", doc, "--as", "Ben", "end turn", ok=True)
+    result = pbd("move", doc, "--as", "Ann", "NOHoPE#2 attacks Ben", ok=True)
+    assert "NOHoPE#2 attacks Ben" in result.output
+    assert side(pbd, doc, "Ben")["cp"] == 90
+    assert "NOHoPE#2 attacks Ben" in doc.read_text()
+    pbd("audit", doc, ok=True)          # the log replays as written

@@ -65,7 +65,7 @@ from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
-from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, Turn,
+from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State,
                                  OPENED, find_key, key_of, keys_of, name_of, opening_owed)
 from pbd.record import Record
 
@@ -320,8 +320,10 @@ def _hand_card(ctx: Ctx, name: str) -> Card:
 
 def _play(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "playing a card")
-    card = _hand_card(ctx, move.card)
     me, turn = ctx.me, ctx.state.turn
+    card = ctx.cat.by_name.get(move.card)
+    if card is None or card.name != move.card or card.name not in me.hand:
+        card = _hand_card(ctx, move.card)       # (else a card's own name, in the hand: found without a call)
     if card.name in turn.withdrawn:
         raise illegal(f"you withdrew {card.name} this turn; it cannot be played again until your next turn")
     kind = card.kind
@@ -363,7 +365,8 @@ def _play(ctx: Ctx, move: Move) -> None:
             ctx.notes.append(f"CP {me.cp - card.cp}→{me.cp}")
         _take_hold(ctx, card)
     else:
-        _run_effects(ctx, card.effects, target, None, card.name)
+        for eff in card.effects:    # (_run_effects in line: most events run one or two)
+            run_effect(ctx, eff, target, None, card.name)
         me.discards.append(card.name)
 
 
@@ -507,7 +510,13 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
 
 
 def _not_your_character(ctx: Ctx, name: str) -> None:
-    """Refuse ``name`` if it is the name of a card other than a character of yours in play, saying what it is."""
+    """Refuse ``name`` if it is the name of a card other than a character of yours in play, saying what it is.
+
+    The key of a second copy of yours ("NOHoPE#2") is that character, though the name may
+    fold like another card's alias ("NOHoPE 2" is NOHoPE (2.0)).
+    """
+    if "#" in name and name in keys_of(ctx.me.characters):
+        return
     cat = ctx.cat
     card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)
     if card is not None and card.name not in map(name_of, ctx.me.characters):
@@ -520,6 +529,7 @@ def _not_your_character(ctx: Ctx, name: str) -> None:
 
 
 def _can_act(ctx: Ctx, key: str, ch: Character) -> None:
+    """Refuse an act of a character that acted this turn already or is frozen."""
     if key in ctx.state.turn.acted:
         raise illegal(f"{key} has already acted this turn; characters act once a turn")
     if "frozen" in ch.statuses:
@@ -547,7 +557,8 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if move.detail:
         attack = next(a for a in card.attacks if a.name == match_name(move.detail, [a.name for a in card.attacks],
                                                                         f"attack of {ch.name}"))
-    _can_act(ctx, key, ch)
+    if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
+        _can_act(ctx, key, ch)
     target = _attack_target(ctx, move.target)
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
@@ -784,23 +795,28 @@ def _use(ctx: Ctx, move: Move) -> None:
     _own_turn(ctx, "using an ability")
     key, ch = _actor(ctx, move.card)
     card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
-    names = [a.name for a in card.abilities]
+    names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
     ability = card.abilities[names.index(match_name(move.detail, names, f"ability of {ch.name}"))]
     if ability.passive:
         raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
-    _can_act(ctx, key, ch)
+    if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
+        _can_act(ctx, key, ch)
     target = _target(ctx, ability.target, move.target, ability.name)
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and ability.name == move.detail
                       and (target is None or target.kind == "cp" or target.key == move.target)
                       else _in_full(ctx, move))
-    _spend(ctx, ability.cost, f"{key}'s {ability.name}")
+    me = ctx.me
+    if me.ap < ability.cost:    # (_spend in line, as _attack does: the act's name written only for a refusal)
+        raise _too_dear(f"{key}'s {ability.name}", ability.cost, me.ap)
+    me.ap -= ability.cost
     if "confused" in ch.statuses and _confused(ctx, key, ch):    # (asked here first: rarely confused)
         return
     ctx.state.turn.acted.append(key)
-    _run_effects(ctx, ability.effects, target, key, ability.name)
+    for eff in ability.effects:     # (_run_effects in line: every use runs one or two)
+        run_effect(ctx, eff, target, key, ability.name)
 
 
 # -- effects -----------------------------------------------------------------------------

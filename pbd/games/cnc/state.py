@@ -214,21 +214,20 @@ def opening_owed(state: State, name: str) -> bool:
     The creator publishes no other value before the joiner's hand is drawn, so the joiner
     cannot choose between two hands by choosing when to draw.
     """
-    folded, log = name.casefold(), state.meta.log
-    index = state.meta._log_index
-    drawn = index.memo.get("cnc-openings") if index is not None and index.fits(log) else None
-    if drawn is None or folded not in drawn[1]:     # else drawn already (the log only grows while the index fits)
-        index = state.meta.log_index()
-        if folded not in index.commits:
-            return False
-        drawn = index.memo.get("cnc-openings")
-        if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
-            seen = set() if drawn is None else drawn[1]
-            seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:]
-                        if e.text.startswith(OPENING))
-            drawn = index.memo["cnc-openings"] = (index.count, seen)
-        if folded not in drawn[1]:
-            return True
+    log = state.meta.log
+    if OPENED.log is log and name in OPENED.names:
+        return False                                # (known drawn in this log: see _Opened)
+    folded = name.casefold()
+    index = state.meta.log_index()                  # (one step while nothing was appended)
+    if folded not in index.commits:
+        return False
+    drawn = index.memo.get("cnc-openings")
+    if drawn is None or drawn[0] < index.count:     # read the entries not read yet: once drawn, always drawn
+        seen = set() if drawn is None else drawn[1]
+        seen.update(e.player.casefold() for e in index.log[drawn[0] if drawn else 0:] if e.text.startswith(OPENING))
+        drawn = index.memo["cnc-openings"] = (index.count, seen)
+    if folded not in drawn[1]:
+        return True
     if OPENED.log is not log:
         OPENED.log, OPENED.names = log, set()
     OPENED.names.add(name)
