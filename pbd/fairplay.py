@@ -182,7 +182,11 @@ def chain_follows(value: str, previous: str) -> bool:
 
 def beacon_text(others: Sequence[tuple[str, int, str]]) -> str:
     """Return the beacon of an event: every other seat's ``(name, value number, value)``, in seat order."""
-    return ";".join(starmap("{}={}:{}".format, others))       # (no generator: a beacon is made for every draw)
+    return ";".join(starmap(_BEACON_PART, others))       # (no generator: a beacon is made for every draw)
+
+
+#: one seat's part of a beacon (the bound method made once, not at every beacon)
+_BEACON_PART = "{}={}:{}".format
 
 
 def uniform(seed: bytes, message: str, n: int) -> int:
