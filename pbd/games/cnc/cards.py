@@ -89,8 +89,21 @@ MODS = {
 }
 
 
+def _restore(record, state: dict) -> None:
+    """Set the attributes of an unpickled ``record`` one by one (the ``__setstate__`` of the catalogue's records).
+
+    Pickle's own way fills the record's ``__dict__``; in CPython 3.11 an object whose
+    ``__dict__`` was asked for reads every attribute by a slower path, and the rules read
+    the catalogue's cards and tables many times a move (the catalogue is kept pickled).
+    """
+    for name, value in state.items():
+        object.__setattr__(record, name, value)
+
+
 class Attack(FrozenRecord):
     """A character's attack."""
+
+    __setstate__ = _restore
 
     FIELDS = ("name", "type", "cost", "damage", "after")
 
@@ -100,6 +113,8 @@ class Attack(FrozenRecord):
 
 class Ability(FrozenRecord):
     """A character's ability (or an event's play effect)."""
+
+    __setstate__ = _restore
 
     FIELDS = ("name", "cost", "passive", "target", "effects", "mods", "each_turn")
 
@@ -111,6 +126,8 @@ class Ability(FrozenRecord):
 
 class Card(FrozenRecord):
     """One card of the catalogue."""
+
+    __setstate__ = _restore
 
     FIELDS = ("name", "kind", "rarity", "cost", "klass", "hp", "cp", "text", "attacks", "abilities", "target",
               "effects", "mods", "each_turn", "aliases")
@@ -132,24 +149,26 @@ class Card(FrozenRecord):
     def all_mods(self) -> tuple:
         """Return the card's passive modifiers (its own and its passive abilities')."""
         try:
-            return self.__dict__["_all_mods"]
-        except KeyError:   # worked out once per card (the rules ask on every move); not a field
+            return self._all_mods
+        except AttributeError:   # worked out once per card (the rules ask on every move); not a field
             mods = self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
-            self.__dict__["_all_mods"] = mods
+            object.__setattr__(self, "_all_mods", mods)     # (not via __dict__: see _restore)
             return mods
 
     def all_each_turn(self) -> tuple:
         """Return the effects this card triggers at the start of its owner's turn."""
         try:
-            return self.__dict__["_all_each_turn"]
-        except KeyError:
+            return self._all_each_turn
+        except AttributeError:
             effects = self.each_turn + tuple(e for a in self.abilities if a.passive for e in a.each_turn)
-            self.__dict__["_all_each_turn"] = effects
+            object.__setattr__(self, "_all_each_turn", effects)
             return effects
 
 
 class Catalogue(Record):
     """Cards by name, with case-insensitive lookup and suggestions."""
+
+    __setstate__ = _restore
 
     FIELDS = ("cards", "source")
 
@@ -181,7 +200,8 @@ class Catalogue(Record):
     def named(self, source: str) -> Catalogue:
         """Return this catalogue under the name ``source``, sharing its cards and lookups (none is built again)."""
         twin = object.__new__(Catalogue)
-        twin.__dict__.update(self.__dict__)
+        for name, value in self.__dict__.items():
+            setattr(twin, name, value)      # (not twin.__dict__: see _restore)
         twin.source = source
         return twin
 
