@@ -71,17 +71,18 @@ class _Played:
     * ``settled``: the state's log, once both opening hands are drawn and the first player
       is chosen.  A log only grows (an earlier one is replaced by a new list), so nothing
       is owed again while that list is the state's log.
-    * ``ctxs``: the rules' context (``rules.Ctx``) of each player's moves with each
-      :class:`Chance`, once both seats are taken: a Ctx keeps the state's two sides, and no
-      rule or command adds or replaces a side of a started match (building a Ctx anew costs
-      as much as a small rule).  ``rules.apply`` gives the kept Ctx fresh notes each move.
+    * ``ctxs``: the rules' context (``rules.Ctx``) of each player's moves, by name, once
+      both seats are taken (with another :class:`Chance`, a new one is made): a Ctx keeps
+      the state's two sides, and no rule or command adds or replaces a side of a started
+      match (building a Ctx anew costs as much as a small rule).  ``rules.apply`` gives the
+      kept Ctx fresh notes each move.
     """
 
     def __init__(self):
         self.state: State | None = None
         self.catalogue: Catalogue | None = None
         self.settled: list | None = None
-        self.ctxs: dict[tuple[str, Chance], object] = {}
+        self.ctxs: dict[str, object] = {}
 
     def of(self, state: State) -> _Played:
         """Return the facts about ``state`` (found out anew for another state)."""
@@ -91,13 +92,13 @@ class _Played:
 
     def ctx(self, player: str, chance: Chance):
         """Return the ``rules.Ctx`` of ``player``'s moves on the state with ``chance`` (see ``ctxs``)."""
-        ctx = self.ctxs.get((player, chance))
-        if ctx is None:
+        ctx = self.ctxs.get(player)
+        if ctx is None or ctx.chance is not chance:
             rules = (_ENGINE or _engine())[0]
             ctx = rules.Ctx(self.state, self.catalogue, chance, player)
             ctx.full_names = _full_names        # the log writes a move's names in full (see rules.Ctx)
             if type(ctx) is rules.Ctx:      # both sides found (not a Ctx that looks them up later)
-                self.ctxs[(player, chance)] = ctx
+                self.ctxs[player] = ctx
         return ctx
 
     def forget(self) -> None:
@@ -330,7 +331,9 @@ class CncGame(Playable):
         meta = state.meta
         played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
         out = [] if played.settled is meta.log else self._opening(state, player, chance, played)
-        ctx = played.ctxs.get((player, chance)) or played.ctx(player, chance)
+        ctx = played.ctxs.get(player)
+        if ctx is None or ctx.chance is not chance:
+            ctx = played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
             out += _resolve_reveals(ctx)
         before = len(out)                   # (the lines of moves played before this one: see the error below)
