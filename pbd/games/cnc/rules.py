@@ -227,6 +227,8 @@ def apply(ctx: Ctx, move: Move) -> str:
     ap_before = me.ap
     notes = ctx.notes = []
     kind = move.kind
+    if kind in _ON_TURN and (state.sides[state.to_move] is not me or state.pending):
+        _own_turn(ctx, _ON_TURN[kind])      # (the player to move, owing nothing: no call)
     _HANDLERS[kind](ctx, move)
     if me.ap != ap_before and kind != "end":
         notes.append(_ap_note(ap_before, me.ap))
@@ -252,6 +254,10 @@ def _hand_note(n: int) -> str:
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
+    """Refuse ``what`` unless the acting player is to move and owes no discard (see :data:`_ON_TURN`).
+
+    :raises IllegalMoveError: it is the other player's turn, or a discard is owed first.
+    """
     state = ctx.state
     current = state.sides[state.to_move]
     if current is not ctx.me:       # (the seats' names differ: the same as comparing them, for less)
@@ -281,7 +287,6 @@ def _too_dear(what: str, cost: int, ap: int) -> IllegalMoveError:
 # -- drawing -------------------------------------------------------------------------
 
 def _draw(ctx: Ctx, move: Move) -> None:
-    _own_turn(ctx, "drawing")
     n = move.amount
     me = ctx.me
     if n < 1:
@@ -319,7 +324,6 @@ def _hand_card(ctx: Ctx, name: str) -> Card:
 
 
 def _play(ctx: Ctx, move: Move) -> None:
-    _own_turn(ctx, "playing a card")
     me, turn = ctx.me, ctx.state.turn
     card = ctx.cat.by_name.get(move.card)
     if card is None or card.name != move.card or card.name not in me.hand:
@@ -548,7 +552,6 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
 
 
 def _attack(ctx: Ctx, move: Move) -> None:
-    _own_turn(ctx, "attacking")
     key, ch = _actor(ctx, move.card)
     card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
     if not card.attacks:
@@ -792,7 +795,6 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 # -- abilities ---------------------------------------------------------------------------
 
 def _use(ctx: Ctx, move: Move) -> None:
-    _own_turn(ctx, "using an ability")
     key, ch = _actor(ctx, move.card)
     card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
     names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
@@ -1013,7 +1015,6 @@ def _withdrawn_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
 
 
 def _withdraw(ctx: Ctx, move: Move) -> None:
-    _own_turn(ctx, "withdrawing")
     me, turn = ctx.me, ctx.state.turn
     kind, key = _withdrawn_card(ctx, me, move.card)
     if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
@@ -1175,7 +1176,6 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
 # -- the end of a turn -----------------------------------------------------------------------
 
 def _end(ctx: Ctx, move: Move) -> None:
-    _own_turn(ctx, "ending the turn")
     state, me, opp = ctx.state, ctx.me, ctx.opp
     chars, turn = me.characters, state.turn
     for ch in chars:            # (one test per character in the common case: no combo, no status)
@@ -1394,5 +1394,9 @@ def check_outcome(state: State, cat: Catalogue) -> None:
         state.result = "draw: " + "; ".join(r for _, r in wins)
 
 
+#: the moves only the player to move makes (checked by :func:`apply` before the move's handler runs), and
+#: how :func:`_own_turn`'s refusal names each
+_ON_TURN = {"draw": "drawing", "play": "playing a card", "attack": "attacking", "use": "using an ability",
+            "withdraw": "withdrawing", "end": "ending the turn"}
 _HANDLERS = {"draw": _draw, "play": _play, "attack": _attack, "use": _use, "withdraw": _withdraw,
              "discard": _discard, "adjust": _adjust, "decide": _decide, "end": _end}
