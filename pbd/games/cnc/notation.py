@@ -45,9 +45,10 @@ class Move(FrozenRecord):
 
     def __init__(self, kind: str, card: str = "", target: str = "", detail: str = "", then: str = "", amount: int = 0,
                  text: str = "", source: str = ""):
-        # (FrozenRecord._set's work without its call: the parser builds a Move for every text it reads)
-        self.__dict__.update(kind=kind, card=card, target=target, detail=detail, then=then, amount=amount,
-                             text=text, source=source)
+        # (FrozenRecord._set's work without its call or a dict of keywords: the parser builds a Move for every text)
+        fields = self.__dict__
+        fields["kind"], fields["card"], fields["target"], fields["detail"] = kind, card, target, detail
+        fields["then"], fields["amount"], fields["text"], fields["source"] = then, amount, text, source
 
 
 #: the forms a move can take, tried in order (compiled when first needed: a command reads one move)
@@ -142,7 +143,7 @@ def parse_moves(text: str) -> tuple[Move, ...]:
     if ";" not in text and "\n" not in text:      # the common case: one move
         one = text.strip()
         if one:
-            return (parse_move(one),)
+            return (_read(one),)        # (not kept by parse_move too: this cache already keeps the text)
         parts = []
     else:
         parts = [p.strip() for p in text.replace("\n", ";").split(";")]
@@ -164,13 +165,20 @@ def parse_move(text: str) -> Move:
 
     :raises NotationError: it matches no known form.
     """
+    return _read(text)
+
+
+def _read(text: str) -> Move:
+    """Return the one move written in ``text`` (:func:`parse_move`, not kept).
+
+    :raises NotationError: it matches no known form.
+    """
     clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
-    forms = _forms(clean)
-    if len(forms) == 1 and forms[0][0] in _READ_BY_WORDS and clean.isascii():     # (most texts: see _by_words)
-        parts = _by_words(forms[0][0], clean)
-        if parts is not None:
-            return Move(forms[0][0], *parts, 0, "", clean)
-    for kind, pattern in forms:
+    if clean.isascii() and clean[-1:] != " ":     # (most texts: see _by_words; "x ." leaves a space at the end)
+        move = _by_words(clean)
+        if move is not None:
+            return move
+    for kind, pattern in _forms(clean):
         m = pattern.match(clean)
         if m:
             return _build(kind, m, clean)
@@ -183,50 +191,98 @@ def parse_move(text: str) -> Move:
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
 
 
-#: the forms that start with a card name, read by their words (see :func:`_by_words`): the words that end the
-#: card's name, the part after them, the words that start the optional part, that part (each word with the
-#: single spaces around it that it has in a clean text)
+def _by_words(clean: str) -> Move | None:
+    """Return the move ``clean`` holds as the forms' patterns read it, found by its words; None: ask the patterns.
+
+    A fast path for the forms most texts take (play, withdraw, discard, an attack, a use):
+    reading a text with ``str.find`` costs a fraction of trying the regular expressions.
+    ``clean`` is ASCII, its words joined by single spaces with none around them (as
+    :func:`_read` leaves it), so every word of a form is found as itself between two
+    spaces, compared as the pattern's ``re.I`` compares an ASCII word, and each part of
+    the text has a word.  A text of one word, a text whose first word starts another form
+    (draw, end, adjust, accept) and a text that could be both a use and an attack go to the
+    patterns.  The patterns stay the definition: a test reads texts both ways.
+    """
+    space = clean.find(" ")
+    if space < 0:
+        return None
+    low = clean.lower()
+    read = _READ_FIRST.get(low[:space], _named_first)
+    return read(clean, low, space) if read else None
+
+
+def _play(clean: str, low: str, space: int) -> Move:
+    """Read ``play CARD [on TARGET]``: the card ends at the first of the target's opening words."""
+    at, word = _first_of(low, (" on ", " at ", " against ", " targeting "), space + 1)
+    if at < 0:
+        return Move("play", clean[space + 1:], "", "", "", 0, "", clean)
+    return Move("play", clean[space + 1:at], clean[at + len(word):], "", "", 0, "", clean)
+
+
+def _withdraw(clean: str, low: str, space: int) -> Move:
+    """Read ``withdraw CARD [to [my] hand]``: the card is the rest of the text but those words ending it."""
+    head, _, tail = low.rpartition(" to ")
+    end = len(head) if tail in ("hand", "my hand") and len(head) > space else len(clean)
+    return Move("withdraw", clean[space + 1:end], "", "", "", 0, "", clean)
+
+
+#: the words that may end a discard after ``from``, and the place each names
+_PLACES = {f"{whose}{word}": ("field" if word == "play" else word)
+           for whose in ("", "my ", "the ") for word in ("hand", "field", "play")}
+
+
+def _discard(clean: str, low: str, space: int) -> Move:
+    """Read ``discard CARD [from [my|the] hand|field|play]``: the card is the rest of the text but those words."""
+    head, _, tail = low.rpartition(" from ")
+    place = _PLACES.get(tail, "") if len(head) > space else ""
+    end = len(head) if place else len(clean)
+    return Move("discard", clean[space + 1:end], "", place, "", 0, "", clean)
+
+
+#: the forms that start with a card name, read by their words (see :func:`_named_first`): the words that end
+#: the card's name, the part after them, the words that start the optional part, that part (each word with
+#: the single spaces around it that it has in a clean text)
 _READ_BY_WORDS = {"use": ((" uses ",), "detail", (" on ", " at ", " against "), "target"),
                   "attack": ((" attack ", " attacks "), "target", (" with ",), "detail")}
 
 
-def _by_words(kind: str, clean: str) -> tuple[str, str, str, str] | None:
-    """Return (card, target, detail, then) of ``clean`` as ``kind``'s pattern reads them; None if it does not match.
+def _named_first(clean: str, low: str, space: int) -> Move | None:
+    """Read an attack or a use (the forms that start with a card name); None if neither or both may be meant.
 
-    A fast path for the forms most texts take (an attack, a use): the pattern's parts are
-    lazy (``.+?``), so each part ends at the first of its closing words (compared as the
-    pattern's ``re.I`` compares an ASCII word) that has a word after it; ``then`` closes
-    the optional part, or the first part when there is none.  ``clean`` is ASCII, its words
-    joined by single spaces with none around them (as :func:`parse_move` leaves it), so a
-    closing word is found as itself between two spaces, and it always has a word before
-    and after it.  The patterns stay the definition: a test reads texts both ways.
+    The pattern's parts are lazy (``.+?``), so each part ends at the first of its closing
+    words; ``then`` closes the optional part, or the first part when there is none.
     """
-    verbs, first, openers, second = _READ_BY_WORDS[kind]
-    low = clean.lower()
-    at, verb = _first_of(low, verbs, 0)
+    uses = "uses" in low
+    if uses == ("attack" in low):       # (as _forms: a text holding both words tries both patterns)
+        return None
+    kind = "use" if uses else "attack"
+    verbs, first, openers, _ = _READ_BY_WORDS[kind]
+    at, word = _first_of(low, verbs, 0)
     if at < 0:
         return None
-    parts = {"card": clean[:at], "target": "", "detail": "", "then": ""}
-    start = at + len(verb)
+    card, start = clean[:at], at + len(word)
     end, word = _first_of(low, (*openers, " then "), start)
-    parts[first] = clean[start:end] if end >= 0 else clean[start:]
-    if end >= 0 and word != " then ":
+    one, two, then = (clean[start:end] if end >= 0 else clean[start:]), "", ""
+    if end >= 0 and word != " then ":     # (an opening word: the optional part follows)
         start = end + len(word)
-        end, word = _first_of(low, (" then ",), start)
-        parts[second] = clean[start:end] if end >= 0 else clean[start:]
+        end = low.find(" then ", start)
+        two = clean[start:end] if end >= 0 else clean[start:]
     if end >= 0:
-        parts["then"] = clean[end + len(word):]
-    return parts["card"], parts["target"], parts["detail"], parts["then"]
+        then = clean[end + 6:]
+    target, detail = (one, two) if first == "target" else (two, one)
+    return Move(kind, card, target, detail, then, 0, "", clean)
 
 
 def _first_of(low: str, words: tuple[str, ...], start: int) -> tuple[int, str]:
     """Return where in ``low``, from ``start``, the first of ``words`` is, and which it is ((-1, "") if none is)."""
-    found, which = -1, ""
-    for word in words:
-        at = low.find(word, start)
-        if at >= 0 and (found < 0 or at < found):
-            found, which = at, word
-    return found, which
+    found = [(at, word) for word in words if (at := low.find(word, start)) >= 0]
+    return min(found) if found else (-1, "")      # (no two of the words can start at one place)
+
+
+#: the reader of each fixed first word (None: its form is read by its pattern)
+_READ_FIRST = {**{word: None for words in _FIRST_WORDS.values() for word in words},
+               **dict.fromkeys(("play", "cast", "put"), _play), **dict.fromkeys(("withdraw", "return"), _withdraw),
+               "discard": _discard}
 
 
 def form_of(text: str) -> re.Match | None:
