@@ -211,12 +211,21 @@ def _by_words(clean: str) -> Move | None:
     return read(clean, low, space) if read else None
 
 
+def _words(*words: str) -> LazyPattern:
+    """Return a pattern that finds the first of ``words`` (lower case) standing between two spaces."""
+    return LazyPattern(f" (?:{'|'.join(words)}) ")
+
+
+#: the words that end a played card's name (the target follows)
+_PLAY_TARGET = _words("on", "at", "against", "targeting")
+
+
 def _play(clean: str, low: str, space: int) -> Move:
     """Read ``play CARD [on TARGET]``: the card ends at the first of the target's opening words."""
-    at, word = _first_of(low, (" on ", " at ", " against ", " targeting "), space + 1)
-    if at < 0:
+    m = _PLAY_TARGET.search(low, space + 1)
+    if m is None:
         return Move("play", clean[space + 1:], "", "", "", 0, "", clean)
-    return Move("play", clean[space + 1:at], clean[at + len(word):], "", "", 0, "", clean)
+    return Move("play", clean[space + 1:m.start()], clean[m.end():], "", "", 0, "", clean)
 
 
 def _withdraw(clean: str, low: str, space: int) -> Move:
@@ -240,10 +249,10 @@ def _discard(clean: str, low: str, space: int) -> Move:
 
 
 #: the forms that start with a card name, read by their words (see :func:`_named_first`): the words that end
-#: the card's name, the part after them, the words that start the optional part, that part (each word with
-#: the single spaces around it that it has in a clean text)
-_READ_BY_WORDS = {"use": ((" uses ",), "detail", (" on ", " at ", " against "), "target"),
-                  "attack": ((" attack ", " attacks "), "target", (" with ",), "detail")}
+#: the card's name, the part after them, the words that end that part (the optional part's opening words and
+#: ``then``), the optional part
+_READ_BY_WORDS = {"use": (_words("uses"), "detail", _words("on", "at", "against", "then"), "target"),
+                  "attack": (_words("attacks?"), "target", _words("with", "then"), "detail")}
 
 
 def _named_first(clean: str, low: str, space: int) -> Move | None:
@@ -256,27 +265,22 @@ def _named_first(clean: str, low: str, space: int) -> Move | None:
     if uses == ("attack" in low):       # (as _forms: a text holding both words tries both patterns)
         return None
     kind = "use" if uses else "attack"
-    verbs, first, openers, _ = _READ_BY_WORDS[kind]
-    at, word = _first_of(low, verbs, 0)
-    if at < 0:
+    verb, first, closing, _ = _READ_BY_WORDS[kind]
+    m = verb.search(low)
+    if m is None:
         return None
-    card, start = clean[:at], at + len(word)
-    end, word = _first_of(low, (*openers, " then "), start)
-    one, two, then = (clean[start:end] if end >= 0 else clean[start:]), "", ""
-    if end >= 0 and word != " then ":     # (an opening word: the optional part follows)
-        start = end + len(word)
+    card, start = clean[:m.start()], m.end()
+    m = closing.search(low, start)
+    if m is None:
+        one, two, then = clean[start:], "", ""
+    elif low.startswith(" then ", m.start()):
+        one, two, then = clean[start:m.start()], "", clean[m.end():]
+    else:                               # an opening word: the optional part follows, maybe then ``then``
+        one, start = clean[start:m.start()], m.end()
         end = low.find(" then ", start)
-        two = clean[start:end] if end >= 0 else clean[start:]
-    if end >= 0:
-        then = clean[end + 6:]
+        two, then = (clean[start:end], clean[end + 6:]) if end >= 0 else (clean[start:], "")
     target, detail = (one, two) if first == "target" else (two, one)
     return Move(kind, card, target, detail, then, 0, "", clean)
-
-
-def _first_of(low: str, words: tuple[str, ...], start: int) -> tuple[int, str]:
-    """Return where in ``low``, from ``start``, the first of ``words`` is, and which it is ((-1, "") if none is)."""
-    found = [(at, word) for word in words if (at := low.find(word, start)) >= 0]
-    return min(found) if found else (-1, "")      # (no two of the words can start at one place)
 
 
 #: the reader of each fixed first word (None: its form is read by its pattern)
