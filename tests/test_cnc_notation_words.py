@@ -29,15 +29,12 @@ def _by_pattern(clean: str):
 
 
 def _both_ways(text: str) -> None:
-    """Assert that the fast path reads ``text`` (as written by a player) as the patterns do, or leaves it to them."""
+    """Assert that ``text`` (as a player writes it) reads as the patterns read it (the fast path reads most texts)."""
     clean = " ".join(text.split()).rstrip(".!")
     try:
         expected = _by_pattern(clean)
     except NotationError:
         expected = None
-    if clean.isascii() and clean[-1:] != " ":
-        fast = notation._by_words(clean)
-        assert fast is None or fast == expected, (clean, fast, expected)
     notation.forget()
     if expected is None:
         with pytest.raises(NotationError):

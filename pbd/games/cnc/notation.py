@@ -171,12 +171,24 @@ def parse_move(text: str) -> Move:
 def _read(text: str) -> Move:
     """Return the one move written in ``text`` (:func:`parse_move`, not kept).
 
+    Most texts (play, withdraw, discard, an attack, a use) are read by their words, a fast
+    path: reading a text with ``str.find`` and small searches costs a fraction of trying
+    the regular expressions.  There ``clean`` is ASCII, its words joined by single spaces
+    with none around them: every word of a form is found as itself between two spaces,
+    compared as the pattern's ``re.I`` compares an ASCII word, and each part of the text
+    has a word.  A text of one word, a text whose first word starts another form (draw,
+    end, adjust, accept), a text that could be both a use and an attack, and anything
+    unusual go to the patterns.  The patterns stay the definition: a test reads texts both
+    ways.
+
     :raises NotationError: it matches no known form.
     """
     clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
-    if clean.isascii() and clean[-1:] != " ":     # (most texts: see _by_words; "x ." leaves a space at the end)
-        move = _by_words(clean)
-        if move is not None:
+    space = clean.find(" ")
+    if space > 0 and clean.isascii() and clean[-1] != " ":     # ("x ." leaves a space at the end)
+        low = clean.lower()
+        read = _READ_FIRST.get(low[:space], _named_first)     # (None: a form read by its pattern)
+        if read and (move := read(clean, low, space)) is not None:
             return move
     for kind, pattern in _forms(clean):
         m = pattern.match(clean)
@@ -189,26 +201,6 @@ def _read(text: str) -> Move:
 
     raise NotationError(f"cannot read the move {text.strip()!r}",
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
-
-
-def _by_words(clean: str) -> Move | None:
-    """Return the move ``clean`` holds as the forms' patterns read it, found by its words; None: ask the patterns.
-
-    A fast path for the forms most texts take (play, withdraw, discard, an attack, a use):
-    reading a text with ``str.find`` costs a fraction of trying the regular expressions.
-    ``clean`` is ASCII, its words joined by single spaces with none around them (as
-    :func:`_read` leaves it), so every word of a form is found as itself between two
-    spaces, compared as the pattern's ``re.I`` compares an ASCII word, and each part of
-    the text has a word.  A text of one word, a text whose first word starts another form
-    (draw, end, adjust, accept) and a text that could be both a use and an attack go to the
-    patterns.  The patterns stay the definition: a test reads texts both ways.
-    """
-    space = clean.find(" ")
-    if space < 0:
-        return None
-    low = clean.lower()
-    read = _READ_FIRST.get(low[:space], _named_first)
-    return read(clean, low, space) if read else None
 
 
 def _words(*words: str) -> LazyPattern:
