@@ -177,7 +177,7 @@ def _read(text: str) -> Move:
     with none around them: every word of a form is found as itself between two spaces,
     compared as the pattern's ``re.I`` compares an ASCII word, and each part of the text
     has a word.  A text of one word, a text whose first word starts another form (draw,
-    end, adjust, accept), a text that could be both a use and an attack, and anything
+    end, adjust, accept), a text whose verb is not a word of its own, and anything
     unusual go to the patterns.  The patterns stay the definition: a test reads texts both
     ways.
 
@@ -248,15 +248,12 @@ _READ_BY_WORDS = {"use": (_words("uses"), "detail", _words("on", "at", "against"
 
 
 def _named_first(clean: str, low: str, space: int) -> Move | None:
-    """Read an attack or a use (the forms that start with a card name); None if neither or both may be meant.
+    """Read an attack or a use (the forms that start with a card name); None if its verb is not a word in it.
 
     The pattern's parts are lazy (``.+?``), so each part ends at the first of its closing
     words; ``then`` closes the optional part, or the first part when there is none.
     """
-    uses = "uses" in low
-    if uses == ("attack" in low):       # (as _forms: a text holding both words tries both patterns)
-        return None
-    kind = "use" if uses else "attack"
+    kind = "use" if "uses" in low else "attack"     # (the use form is tried first; reading it fails as it does)
     verb, first, closing, _ = _READ_BY_WORDS[kind]
     m = verb.search(low)
     if m is None:
