@@ -3,6 +3,8 @@ read every text exactly as the forms' regular expressions do (the patterns stay 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -20,9 +22,9 @@ ENDS = ["", ".", " .", "!", " !", " . ."]
 
 
 def _by_pattern(clean: str):
-    """Return the move the forms' patterns read in ``clean`` (None: no form matches)."""
-    for kind, pattern in notation._forms(clean):
-        m = pattern.match(clean)
+    """Return the move the forms' patterns, each tried in order, read in ``clean`` (None: no form matches)."""
+    for kind, pattern in notation._PATTERNS:
+        m = re.match(pattern, clean, re.I)
         if m:
             return notation._build(kind, m, clean)
     return None
