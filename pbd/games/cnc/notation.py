@@ -204,7 +204,7 @@ def _read(text: str) -> Move:
 
 
 def _words(*words: str) -> LazyPattern:
-    """Return a pattern that finds the first of ``words`` (lower case) standing between two spaces."""
+    """Return a pattern that finds the first of ``words`` (lower-case regular expressions) between two spaces."""
     return LazyPattern(f" (?:{'|'.join(words)}) ")
 
 
