@@ -32,7 +32,7 @@ def _by_pattern(clean: str):
 
 def _both_ways(text: str) -> None:
     """Assert that ``text`` (as a player writes it) reads as the patterns read it (the fast path reads most texts)."""
-    clean = " ".join(text.split()).rstrip(".!")
+    clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
     try:
         expected = _by_pattern(clean)
     except NotationError:
@@ -62,7 +62,8 @@ def test_a_play_a_withdrawal_or_a_discard_read_word_by_word_is_what_the_pattern_
     "withdraw X to hand", "return X To My Hand", "withdraw X to my to hand", "discard from hand", "discard X from",
     "discard X From The Play", "discard X from my from hand", "A attacks B .", "A attacks B then .", "A attacks .",
     "A attacks with B", "A uses B on then C", "A uses B then C on D", "A attack attacks B with C then D",
-    "Man with Hat attacks X", "A uses B with C", "play", "withdraw", "discard", "A attacks"])
+    "Man with Hat attacks X", "A uses B with C", "play", "withdraw", "discard", "A attacks", "  A  attacks\tB  ",
+    "play\tX", "A attacks Nill’s Friend", "Ñill attacks Bob", "play Ñill on Bob", "A ATTACKS B WITH C THEN D!"])
 def test_the_edges_of_each_form_read_word_by_word_are_what_the_pattern_reads(text):
     _both_ways(text)
 
