@@ -1,39 +1,71 @@
-"""The notation's fast path (issue 16) reads an attack or a use word by word: it must read every text
-exactly as the form's regular expression does (the pattern stays the definition)."""
+"""The notation's fast path (issue 16) reads play, withdraw, discard, an attack and a use word by word: it must
+read every text exactly as the forms' regular expressions do (the patterns stay the definition)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given, settings, strategies as st
 
+from pbd.errors import NotationError
 from pbd.games.cnc import notation
 
 #: words a move's text may hold: the forms' own words in several cases, and card-like words
 WORDS = ["attack", "attacks", "ATTACKS", "Attack", "uses", "USES", "with", "With", "then", "THEN", "on", "at",
-         "against", "On", "AT", "Spider-Man", "Nill", "Web", "Shot", "city", "#2", "the", "hand", "x", "Then"]
+         "against", "On", "AT", "Spider-Man", "Nill", "Web", "Shot", "city", "#2", "the", "hand", "x", "Then",
+         "targeting", "to", "To", "my", "MY", "from", "From", "field", "play", "Play", "HAND", "The"]
+#: the first words of the forms read by words (and of some that are not), in several cases
+FIRST = ["play", "Play", "cast", "PUT", "withdraw", "Return", "discard", "DISCARD", "draw", "end", "accept"]
+#: what may end a text: nothing, or marks the clean-up strips (after a space, they leave one at the end)
+ENDS = ["", ".", " .", "!", " !", " . ."]
 
 
 def _by_pattern(clean: str):
-    """Return the move the forms' patterns read in ``clean`` (None: no form matches)."""
-    for kind, pattern in notation._forms(clean):
-        m = pattern.match(clean)
+    """Return the move the forms' patterns, each tried in order, read in ``clean`` (None: no form matches)."""
+    for kind, pattern in notation._PATTERNS:
+        m = re.match(pattern, clean, re.I)
         if m:
             return notation._build(kind, m, clean)
     return None
 
 
-@settings(max_examples=600, deadline=None)
-@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=9))
-def test_an_attack_or_a_use_read_word_by_word_is_what_the_pattern_reads(words):
-    clean = " ".join(words)
-    forms = notation._forms(clean)
-    if len(forms) != 1 or forms[0][0] not in notation._READ_BY_WORDS:
-        return
-    parts = notation._by_words(forms[0][0], clean)
-    expected = _by_pattern(clean)
+def _both_ways(text: str) -> None:
+    """Assert that ``text`` (as a player writes it) reads as the patterns read it (the fast path reads most texts)."""
+    clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
+    try:
+        expected = _by_pattern(clean)
+    except NotationError:
+        expected = None
+    notation.forget()
     if expected is None:
-        assert parts is None
+        with pytest.raises(NotationError):
+            notation.parse_moves(text)
     else:
-        assert notation.Move(forms[0][0], *parts, 0, "", clean) == expected
+        assert notation.parse_moves(text) == (expected,)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=9), st.sampled_from(ENDS))
+def test_an_attack_or_a_use_read_word_by_word_is_what_the_pattern_reads(words, end):
+    _both_ways(" ".join(words) + end)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(FIRST), st.lists(st.sampled_from(WORDS), max_size=8), st.sampled_from(ENDS))
+def test_a_play_a_withdrawal_or_a_discard_read_word_by_word_is_what_the_pattern_reads(first, words, end):
+    _both_ways(" ".join([first, *words]) + end)
+
+
+@pytest.mark.parametrize("text", [
+    "play X on", "play on Nill", "play X on Nill on Ben", "put X targeting Y at Z", "withdraw to hand",
+    "withdraw X to hand", "return X To My Hand", "withdraw X to my to hand", "discard from hand", "discard X from",
+    "discard X From The Play", "discard X from my from hand", "A attacks B .", "A attacks B then .", "A attacks .",
+    "A attacks with B", "A uses B on then C", "A uses B then C on D", "A attack attacks B with C then D",
+    "Man with Hat attacks X", "A uses B with C", "play", "withdraw", "discard", "A attacks", "  A  attacks\tB  ",
+    "play\tX", "A attacks Nill’s Friend", "Ñill attacks Bob", "play Ñill on Bob", "A ATTACKS B WITH C THEN D!"])
+def test_the_edges_of_each_form_read_word_by_word_are_what_the_pattern_reads(text):
+    _both_ways(text)
 
 
 def test_the_fast_path_reads_a_full_attack_and_a_full_use():

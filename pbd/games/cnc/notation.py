@@ -45,9 +45,10 @@ class Move(FrozenRecord):
 
     def __init__(self, kind: str, card: str = "", target: str = "", detail: str = "", then: str = "", amount: int = 0,
                  text: str = "", source: str = ""):
-        # (FrozenRecord._set's work without its call: the parser builds a Move for every text it reads)
-        self.__dict__.update(kind=kind, card=card, target=target, detail=detail, then=then, amount=amount,
-                             text=text, source=source)
+        # (FrozenRecord._set's work without its call or a dict of keywords: the parser builds a Move for every text)
+        fields = self.__dict__
+        fields["kind"], fields["card"], fields["target"], fields["detail"] = kind, card, target, detail
+        fields["then"], fields["amount"], fields["text"], fields["source"] = then, amount, text, source
 
 
 #: the forms a move can take, tried in order (compiled when first needed: a command reads one move)
@@ -142,7 +143,7 @@ def parse_moves(text: str) -> tuple[Move, ...]:
     if ";" not in text and "\n" not in text:      # the common case: one move
         one = text.strip()
         if one:
-            return (parse_move(one),)
+            return (_read(one),)        # (not kept by parse_move too: this cache already keeps the text)
         parts = []
     else:
         parts = [p.strip() for p in text.replace("\n", ";").split(";")]
@@ -164,13 +165,32 @@ def parse_move(text: str) -> Move:
 
     :raises NotationError: it matches no known form.
     """
+    return _read(text)
+
+
+def _read(text: str) -> Move:
+    """Return the one move written in ``text`` (:func:`parse_move`, not kept).
+
+    Most texts (play, withdraw, discard, an attack, a use) are read by their words, a fast
+    path: reading a text with ``str.find`` and small searches costs a fraction of trying
+    the regular expressions.  There ``clean`` is ASCII, its words joined by single spaces
+    with none around them: every word of a form is found as itself between two spaces,
+    compared as the pattern's ``re.I`` compares an ASCII word, and each part of the text
+    has a word.  A text of one word, a text whose first word starts another form (draw,
+    end, adjust, accept), a text whose verb is not a word of its own, and anything
+    unusual go to the patterns.  The patterns stay the definition: a test reads texts both
+    ways.
+
+    :raises NotationError: it matches no known form.
+    """
     clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
-    forms = _forms(clean)
-    if len(forms) == 1 and forms[0][0] in _READ_BY_WORDS and clean.isascii():     # (most texts: see _by_words)
-        parts = _by_words(forms[0][0], clean)
-        if parts is not None:
-            return Move(forms[0][0], *parts, 0, "", clean)
-    for kind, pattern in forms:
+    space = clean.find(" ")
+    if space > 0 and clean.isascii() and clean[-1] != " ":     # ("x ." leaves a space at the end)
+        low = clean.lower()
+        read = _READ_FIRST.get(low[:space], _named_first)     # (None: a form read by its pattern)
+        if read and (move := read(clean, low, space)) is not None:
+            return move
+    for kind, pattern in _forms(clean):
         m = pattern.match(clean)
         if m:
             return _build(kind, m, clean)
@@ -183,50 +203,79 @@ def parse_move(text: str) -> Move:
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
 
 
-#: the forms that start with a card name, read by their words (see :func:`_by_words`): the words that end the
-#: card's name, the part after them, the words that start the optional part, that part (each word with the
-#: single spaces around it that it has in a clean text)
-_READ_BY_WORDS = {"use": ((" uses ",), "detail", (" on ", " at ", " against "), "target"),
-                  "attack": ((" attack ", " attacks "), "target", (" with ",), "detail")}
+def _words(*words: str) -> LazyPattern:
+    """Return a pattern that finds the first of ``words`` (lower-case regular expressions) between two spaces."""
+    return LazyPattern(f" (?:{'|'.join(words)}) ")
 
 
-def _by_words(kind: str, clean: str) -> tuple[str, str, str, str] | None:
-    """Return (card, target, detail, then) of ``clean`` as ``kind``'s pattern reads them; None if it does not match.
+#: the words that end a played card's name (the target follows)
+_PLAY_TARGET = _words("on", "at", "against", "targeting")
 
-    A fast path for the forms most texts take (an attack, a use): the pattern's parts are
-    lazy (``.+?``), so each part ends at the first of its closing words (compared as the
-    pattern's ``re.I`` compares an ASCII word) that has a word after it; ``then`` closes
-    the optional part, or the first part when there is none.  ``clean`` is ASCII, its words
-    joined by single spaces with none around them (as :func:`parse_move` leaves it), so a
-    closing word is found as itself between two spaces, and it always has a word before
-    and after it.  The patterns stay the definition: a test reads texts both ways.
+
+def _play(clean: str, low: str, space: int) -> Move:
+    """Read ``play CARD [on TARGET]``: the card ends at the first of the target's opening words."""
+    m = _PLAY_TARGET.search(low, space + 1)
+    if m is None:
+        return Move("play", clean[space + 1:], "", "", "", 0, "", clean)
+    return Move("play", clean[space + 1:m.start()], clean[m.end():], "", "", 0, "", clean)
+
+
+def _withdraw(clean: str, low: str, space: int) -> Move:
+    """Read ``withdraw CARD [to [my] hand]``: the card is the rest of the text but those words ending it."""
+    head, _, tail = low.rpartition(" to ")
+    end = len(head) if tail in ("hand", "my hand") and len(head) > space else len(clean)
+    return Move("withdraw", clean[space + 1:end], "", "", "", 0, "", clean)
+
+
+#: the words that may end a discard after ``from``, and the place each names
+_PLACES = {f"{whose}{word}": ("field" if word == "play" else word)
+           for whose in ("", "my ", "the ") for word in ("hand", "field", "play")}
+
+
+def _discard(clean: str, low: str, space: int) -> Move:
+    """Read ``discard CARD [from [my|the] hand|field|play]``: the card is the rest of the text but those words."""
+    head, _, tail = low.rpartition(" from ")
+    place = _PLACES.get(tail, "") if len(head) > space else ""
+    end = len(head) if place else len(clean)
+    return Move("discard", clean[space + 1:end], "", place, "", 0, "", clean)
+
+
+#: the forms that start with a card name, read by their words (see :func:`_named_first`): the words that end
+#: the card's name, the part after them, the words that end that part (the optional part's opening words and
+#: ``then``), the optional part
+_READ_BY_WORDS = {"use": (_words("uses"), "detail", _words("on", "at", "against", "then"), "target"),
+                  "attack": (_words("attacks?"), "target", _words("with", "then"), "detail")}
+
+
+def _named_first(clean: str, low: str, space: int) -> Move | None:
+    """Read an attack or a use (the forms that start with a card name); None if its verb is not a word in it.
+
+    The pattern's parts are lazy (``.+?``), so each part ends at the first of its closing
+    words; ``then`` closes the optional part, or the first part when there is none.
     """
-    verbs, first, openers, second = _READ_BY_WORDS[kind]
-    low = clean.lower()
-    at, verb = _first_of(low, verbs, 0)
-    if at < 0:
+    kind = "use" if "uses" in low else "attack"     # (the use form is tried first; reading it fails as it does)
+    verb, first, closing, _ = _READ_BY_WORDS[kind]
+    m = verb.search(low)
+    if m is None:
         return None
-    parts = {"card": clean[:at], "target": "", "detail": "", "then": ""}
-    start = at + len(verb)
-    end, word = _first_of(low, (*openers, " then "), start)
-    parts[first] = clean[start:end] if end >= 0 else clean[start:]
-    if end >= 0 and word != " then ":
-        start = end + len(word)
-        end, word = _first_of(low, (" then ",), start)
-        parts[second] = clean[start:end] if end >= 0 else clean[start:]
-    if end >= 0:
-        parts["then"] = clean[end + len(word):]
-    return parts["card"], parts["target"], parts["detail"], parts["then"]
+    card, start = clean[:m.start()], m.end()
+    m = closing.search(low, start)
+    if m is None:
+        one, two, then = clean[start:], "", ""
+    elif low.startswith(" then ", m.start()):
+        one, two, then = clean[start:m.start()], "", clean[m.end():]
+    else:                               # an opening word: the optional part follows, maybe then ``then``
+        one, start = clean[start:m.start()], m.end()
+        end = low.find(" then ", start)
+        two, then = (clean[start:end], clean[end + 6:]) if end >= 0 else (clean[start:], "")
+    target, detail = (one, two) if first == "target" else (two, one)
+    return Move(kind, card, target, detail, then, 0, "", clean)
 
 
-def _first_of(low: str, words: tuple[str, ...], start: int) -> tuple[int, str]:
-    """Return where in ``low``, from ``start``, the first of ``words`` is, and which it is ((-1, "") if none is)."""
-    found, which = -1, ""
-    for word in words:
-        at = low.find(word, start)
-        if at >= 0 and (found < 0 or at < found):
-            found, which = at, word
-    return found, which
+#: the reader of each fixed first word (None: its form is read by its pattern)
+_READ_FIRST = {**{word: None for words in _FIRST_WORDS.values() for word in words},
+               **dict.fromkeys(("play", "cast", "put"), _play), **dict.fromkeys(("withdraw", "return"), _withdraw),
+               "discard": _discard}
 
 
 def form_of(text: str) -> re.Match | None:
