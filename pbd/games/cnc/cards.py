@@ -89,21 +89,8 @@ MODS = {
 }
 
 
-def _restore(record, state: dict) -> None:
-    """Set the attributes of an unpickled ``record`` one by one (the ``__setstate__`` of the catalogue's records).
-
-    Pickle's own way fills the record's ``__dict__``; in CPython 3.11 an object whose
-    ``__dict__`` was asked for reads every attribute by a slower path, and the rules read
-    the catalogue's cards and tables many times a move (the catalogue is kept pickled).
-    """
-    for name, value in state.items():
-        object.__setattr__(record, name, value)
-
-
 class Attack(FrozenRecord):
     """A character's attack."""
-
-    __setstate__ = _restore
 
     FIELDS = ("name", "type", "cost", "damage", "after")
 
@@ -113,8 +100,6 @@ class Attack(FrozenRecord):
 
 class Ability(FrozenRecord):
     """A character's ability (or an event's play effect)."""
-
-    __setstate__ = _restore
 
     FIELDS = ("name", "cost", "passive", "target", "effects", "mods", "each_turn")
 
@@ -126,8 +111,6 @@ class Ability(FrozenRecord):
 
 class Card(FrozenRecord):
     """One card of the catalogue."""
-
-    __setstate__ = _restore
 
     FIELDS = ("name", "kind", "rarity", "cost", "klass", "hp", "cp", "text", "attacks", "abilities", "target",
               "effects", "mods", "each_turn", "aliases")
@@ -152,7 +135,7 @@ class Card(FrozenRecord):
             return self._all_mods
         except AttributeError:   # worked out once per card (the rules ask on every move); not a field
             mods = self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
-            object.__setattr__(self, "_all_mods", mods)     # (not via __dict__: see _restore)
+            object.__setattr__(self, "_all_mods", mods)     # (not via __dict__, which slows every read of the card)
             return mods
 
     def all_each_turn(self) -> tuple:
@@ -167,8 +150,6 @@ class Card(FrozenRecord):
 
 class Catalogue(Record):
     """Cards by name, with case-insensitive lookup and suggestions."""
-
-    __setstate__ = _restore
 
     FIELDS = ("cards", "source")
 
@@ -201,7 +182,7 @@ class Catalogue(Record):
         """Return this catalogue under the name ``source``, sharing its cards and lookups (none is built again)."""
         twin = object.__new__(Catalogue)
         for name, value in self.__dict__.items():
-            setattr(twin, name, value)      # (not twin.__dict__: see _restore)
+            setattr(twin, name, value)      # (not twin.__dict__, which slows every read of the catalogue)
         twin.source = source
         return twin
 
