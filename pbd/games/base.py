@@ -355,8 +355,6 @@ class Meta(Record):
     """
 
     FIELDS = ("game", "match_id", "fairplay", "log", "revealed")
-    #: the index of the log (see :meth:`log_index`), made on first use
-    _log_index: _LogIndex | None = None
 
     def __init__(self, game: str, match_id: str = "", fairplay: list[PlayerMeta] | None = None,
                  log: list[LogEntry] | None = None, revealed: list[Reveal] | None = None):
@@ -369,10 +367,13 @@ class Meta(Record):
         self.pending_heads: dict[str, str] = {}
         self.signers: dict[str, bytes] = {}
         self.notes: dict[str, list[str]] = {}
-        # set here, not left to the class's defaults: every move reads them, and an attribute the
-        # instance holds from the start is read by the interpreter's fast path (one read through
+        # every attribute set here, none left to the class: every move reads them, and an attribute
+        # the instance holds from the start is read by the interpreter's fast path (one read through
         # ``__dict__``, or a default of the class, sends every Meta to the slow one)
+        #: the index of the log (see :meth:`log_index`), made on first use
         self._log_index: _LogIndex | None = None
+        #: :meth:`player`'s answers (name as asked -> record), kept while ``fairplay`` is the list
+        #: ``_found_in`` (seats are only ever appended to it: a seat appended cannot come before an answer)
         self._found: dict[str, PlayerMeta] = {}
         self._found_in: list[PlayerMeta] | None = None
 
@@ -516,11 +517,6 @@ class Meta(Record):
                 return r
         return None
 
-    #: :meth:`player`'s answers (name as asked -> record), kept while ``fairplay`` is the list ``_found_in``
-    #: (seats are only ever appended to it, and a seat appended cannot come before an earlier answer)
-    _found: dict[str, PlayerMeta] = {}
-    _found_in: list[PlayerMeta] | None = None
-
     def player(self, name: str) -> PlayerMeta | None:
         """Return the fair-play record of ``name`` (case-insensitive), if any."""
         fp = self.fairplay
@@ -530,7 +526,7 @@ class Meta(Record):
         for p in fp:
             if p.name == name or p.name.casefold() == folded:    # same answer: equal names fold alike
                 if self._found_in is not fp:
-                    self._found, self._found_in = {}, fp     # (never the class's dict: a new one)
+                    self._found, self._found_in = {}, fp     # (another list: its answers anew)
                 self._found[name] = p
                 return p
         return None

@@ -170,13 +170,11 @@ class Catalogue(Record):
         self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
         #: a card's own name (or alias) → the effects it triggers each turn (``get(name).all_each_turn()``)
         self.each_turn_by_name = {key: card.all_each_turn() for key, card in self._exact.items()}
-        #: a kind of modifier (see :data:`MODS`), "each_turn" or "turn_start" → the names (as above) of the cards
+        #: a kind of modifier (see :data:`MODS`) or "each_turn" → the names (as above) of the cards
         #: without one (a fast path: a board whose names all lie in it has none, asked in one set operation)
         self.without = {kind: frozenset(k for k, mods in self.mods_by_name.items()
                                         if all(m["mod"] != kind for m in mods)) for kind in MODS}
         self.without["each_turn"] = frozenset(k for k, effects in self.each_turn_by_name.items() if not effects)
-        #: "turn_start": the cards that neither give AP per turn nor act each turn (see ``rules.start_turn``)
-        self.without["turn_start"] = self.without["each_turn"] & self.without["ap_per_turn"]
 
     def named(self, source: str) -> Catalogue:
         """Return this catalogue under the name ``source``, sharing its cards and lookups (none is built again)."""
@@ -189,12 +187,16 @@ class Catalogue(Record):
     def __contains__(self, name: str) -> bool:
         return name in self._exact or fold(name) in self._index
 
+    def find(self, name: str) -> Card | None:
+        """Return the card called ``name`` (case, spacing and punctuation forgiven), None if there is none."""
+        return self._exact.get(name) or self._index.get(fold(name))
+
     def get(self, name: str) -> Card:
         """Return the card called ``name`` (case, spacing and punctuation forgiven).
 
         :raises UnknownNameError: no such card, with close names suggested.
         """
-        card = self._exact.get(name) or self._index.get(fold(name))
+        card = self.find(name)
         if card is None:
             raise UnknownNameError("card", name, suggest(name, [c.name for c in self.cards.values()]))
         return card

@@ -241,10 +241,10 @@ def _discard(clean: str, low: str, space: int) -> Move:
 
 
 #: the forms that start with a card name, read by their words (see :func:`_named_first`): the words that end
-#: the card's name, the part after them, the words that end that part (the optional part's opening words and
-#: ``then``), the optional part
-_READ_BY_WORDS = {"use": (_words("uses"), "detail", _words("on", "at", "against", "then"), "target"),
-                  "attack": (_words("attacks?"), "target", _words("with", "then"), "detail")}
+#: the card's name, the part after them (the other part is the optional one), the words that end that part
+#: (the optional part's opening words and ``then``)
+_READ_BY_WORDS = {"use": (_words("uses"), "detail", _words("on", "at", "against", "then")),
+                  "attack": (_words("attacks?"), "target", _words("with", "then"))}
 
 
 def _named_first(clean: str, low: str, space: int) -> Move | None:
@@ -254,7 +254,7 @@ def _named_first(clean: str, low: str, space: int) -> Move | None:
     words; ``then`` closes the optional part, or the first part when there is none.
     """
     kind = "use" if "uses" in low else "attack"     # (the use form is tried first; reading it fails as it does)
-    verb, first, closing, _ = _READ_BY_WORDS[kind]
+    verb, first, closing = _READ_BY_WORDS[kind]
     m = verb.search(low)
     if m is None:
         return None

@@ -66,7 +66,7 @@ from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State,
-                                 OPENED, find_key, key_of, keys_of, name_of, opening_owed)
+                                 find_key, key_of, keys_of, name_of, opening_owed)
 from pbd.record import Record
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
@@ -121,10 +121,6 @@ class Ctx:
                 self.me, self.opp = b, a
                 return
         self.__class__ = _SeatsLater
-
-    def note(self, text: str) -> None:
-        """Add a line to the move's summary (the rules append to ``notes`` themselves: no call per line)."""
-        self.notes.append(text)
 
 
 class _Seat:
@@ -315,7 +311,7 @@ def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
 
 def _hand_card(ctx: Ctx, name: str) -> Card:
     hand, cat = ctx.me.hand, ctx.cat
-    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (most names as the board holds them)
+    card = cat.by_name.get(name) or cat.find(name)     # (most names as the board holds them: no call)
     if card is not None:
         if card.name not in hand or card.name == HIDDEN:
             raise illegal(f"{card.name} is not in your hand")
@@ -392,7 +388,7 @@ def _take_hold(ctx: Ctx, card: Card) -> None:
 def _played_of_kind(ctx: Ctx, kind: str) -> int:
     cat, n = ctx.cat, 0
     for name in ctx.state.turn.played:
-        card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)     # (played: a card's own name)
+        card = cat.by_name.get(name) or cat.find(name)     # (played: a card's own name)
         if card is not None and card.kind == kind:
             n += 1
     return n
@@ -522,7 +518,7 @@ def _not_your_character(ctx: Ctx, name: str) -> None:
     if "#" in name and name in keys_of(ctx.me.characters):
         return
     cat = ctx.cat
-    card = cat.by_name.get(name) or (cat.get(name) if name in cat else None)
+    card = cat.by_name.get(name) or cat.find(name)
     if card is not None and card.name not in map(name_of, ctx.me.characters):
         in_hand = card.name in ctx.me.hand
         if card.kind != "character":
@@ -622,10 +618,9 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     tier) is never boosted; penalties (Media Inquiry) still lower it.
     """
     bonus = 0
-    plain = cat.without["attack_bonus"]
     for owner in state.sides:
-        if plain.issuperset(owner.cities) and plain.issuperset(map(name_of, owner.characters)):
-            continue            # (the common case: no bonus in play, asked in one step each)
+        if _none_in_play(cat, "attack_bonus", owner):
+            continue
         for mod in active_mods(state, cat, owner):
             if mod["mod"] != "attack_bonus":
                 continue
@@ -1182,7 +1177,7 @@ def _end(ctx: Ctx, move: Move) -> None:
         if ch.combo_attack or ch.combo or ch.statuses:
             _end_marks(chars, turn.attacked)
             break
-    if OPENED.log is state.meta.log and opp.name in OPENED.names or not opening_owed(state, opp.name):
+    if not opening_owed(state, opp.name):
         ctx.chance.publish(me.name)     # (not before: the opponent could pick which value draws its hand)
     # a fresh turn, in the record the state holds (nothing else holds it: the rules find it in the state)
     turn.played, turn.withdrawn, turn.acted, turn.attacked, turn.effects = [], [], [], [], []
@@ -1206,9 +1201,8 @@ def _end_marks(chars: list[Character], attacked: list[str]) -> None:
 def income(state: State, cat: Catalogue, side: Side) -> int:
     """Return the AP a side receives at the start of its turn, before drains."""
     base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
-    plain = cat.without["ap_per_turn"]
-    if plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters)):
-        return base             # (the common case: nothing in play gives AP, asked in one step each)
+    if _none_in_play(cat, "ap_per_turn", side):
+        return base
     return base + ap_bonus(cat, side, active_mods(state, cat, side))
 
 
@@ -1227,19 +1221,13 @@ def start_turn(ctx: Ctx) -> None:
     """Begin the turn of the player now to move: income, Poison, City triggers."""
     state, cat = ctx.state, ctx.cat
     side = state.sides[state.to_move]
-    quiet = cat.without["turn_start"]
-    if quiet.issuperset(side.cities) and quiet.issuperset(map(name_of, side.characters)):
-        # (the common case: nothing in play gives AP or acts each turn, asked in one step each)
-        quiet, gained = True, OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
-    else:
-        quiet, gained = False, income(state, cat, side)
-    side.ap = max(0, side.ap + gained + side.ap_next)
+    side.ap = max(0, side.ap + income(state, cat, side) + side.ap_next)
     side.ap_next = 0
     for ch in side.characters:
         if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
-    effects = None if quiet else _each_turn(cat, side)      # (after Poison: a card it takes away acts no more)
+    effects = _each_turn(cat, side)      # (after Poison: a card it takes away acts no more)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
@@ -1258,9 +1246,8 @@ def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
 
     :raises UnknownNameError: a card in play that the catalogue does not know.
     """
-    quiet = cat.without["each_turn"]
-    if quiet.issuperset(side.cities) and quiet.issuperset(map(name_of, side.characters)):
-        return []               # (the common case: nothing in play acts, asked in one step each)
+    if _none_in_play(cat, "each_turn", side):
+        return []
     known, effects = cat.each_turn_by_name, []
     try:        # the names as the board holds them, one subscript each (most give nothing)
         for name in side.cities:
@@ -1320,10 +1307,20 @@ def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
         return _mods_of(cat, [*([] if _flooded(state, side) else side.cities), *map(name_of, side.characters)])
 
 
+def _none_in_play(cat: Catalogue, kind: str, side: Side) -> bool:
+    """Return True if none of ``side``'s cards in play has a modifier of ``kind`` (or "each_turn": an effect each turn).
+
+    The common case, answered in one set operation per row (:attr:`Catalogue.without`); a
+    name the set lacks (one with such a modifier, or written otherwise) answers False, and
+    the caller looks the cards up in full.
+    """
+    plain = cat.without[kind]
+    return plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters))
+
+
 def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
-    plain = cat.without[name]
-    if plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters)):
-        return 0                # (the common case: none in play, asked in one step each)
+    if _none_in_play(cat, name, side):
+        return 0
     return sum(m.get("amount", 1) for m in active_mods(state, cat, side) if m["mod"] == name)
 
 

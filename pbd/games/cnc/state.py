@@ -201,7 +201,7 @@ class _Opened:
         self.names: set[str] = set()
 
 
-#: see :class:`_Opened` (ask ``OPENED.log is state.meta.log and name in OPENED.names`` before the call)
+#: see :class:`_Opened` (:func:`opening_owed` asks it first)
 OPENED = _Opened()
 
 
