@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - Pythons without the C accelerator
 
 T = TypeVar("T")
 PROTOCOL = 5
-MAGIC = b"pbd-cache-v1\n"
+MAGIC = b"pbd-cache-v2\n"       # (v2: records pickled attribute by attribute, see pbd.record)
 _DIGEST = 32
 #: set while a command that promises to write nothing runs (:func:`writing_nothing`)
 _READ_ONLY = False
@@ -107,8 +107,10 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     if hit is not None:
         return hit
     value = parse()
-    _write(path, value, f"{kind}-{where}-")
-    return value
+    payload = _write(path, value, f"{kind}-{where}-")
+    # what is used is what the cache gives, written or read: pickling an instance asks for its
+    # ``__dict__``, after which CPython reads its attributes the slow way (see pbd.record)
+    return value if payload is None else _Unpickler(payload, allowed).load()
 
 
 def _name(cls: type) -> str:
@@ -132,14 +134,20 @@ def _read(path: str, allowed: dict[str, type], expect: type):
     return value if isinstance(value, expect) else None
 
 
-def _write(path: str, value, prefix: str) -> None:
-    """Store ``value`` at ``path`` and drop the entries of the same file's older content; never fail."""
+def _write(path: str, value, prefix: str) -> bytes | None:
+    """Store ``value`` at ``path`` and drop the entries of the same file's older content; never fail.
+
+    Return the pickle of ``value`` (written or not), None if there is none.
+    """
     if _READ_ONLY:
-        return
+        return None
+    try:
+        payload = pickle.dumps(value, protocol=PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
     folder_ = os.path.dirname(path)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        payload = pickle.dumps(value, protocol=PROTOCOL)
         os.makedirs(folder_, mode=0o700, exist_ok=True)
         for name in os.listdir(folder_):
             if name.startswith(prefix) and name != os.path.basename(path):
@@ -147,8 +155,9 @@ def _write(path: str, value, prefix: str) -> None:
         with open(tmp, "wb") as fh:
             fh.write(MAGIC + sha256(payload).digest() + payload)
         os.replace(tmp, path)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+    except OSError:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+    return payload

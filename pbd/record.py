@@ -7,9 +7,17 @@ C&C board and cards, the pipeline's turn) cost ``pbd show`` an eighth of its who
 time that way.  A record writes its ``__init__`` by hand and names its fields once, in
 ``FIELDS``; equality and ``repr`` are shared.  Records nothing loads at start-up stay
 dataclasses.
+
+Attributes are set one by one, never through the instance's ``__dict__`` (nor restored into
+it by pickle or ``copy``): CPython 3.11 reads the attributes of an instance whose ``__dict__``
+was asked for the slow way, every read (its fast path holds for attributes set one by one),
+and the rules read records hundreds of times a move.
 """
 
 from __future__ import annotations
+
+#: sets an attribute past a :class:`FrozenRecord`'s ``__setattr__`` (and never through ``__dict__``)
+_setattr = object.__setattr__
 
 
 class Record:
@@ -31,6 +39,14 @@ class Record:
     def __repr__(self) -> str:
         return f"{type(self).__qualname__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.FIELDS)})"
 
+    def __getstate__(self) -> tuple[None, dict]:
+        """Return what pickle and ``copy`` keep: ``(None, attributes)``, restored by ``setattr`` one by one.
+
+        (The default, the ``__dict__`` itself, is restored into the new instance's ``__dict__``:
+        see the module's docstring.)
+        """
+        return None, self.__dict__
+
     def replace(self, **changes):
         """Return a new record with the same ``FIELDS`` but ``changes`` (as :func:`dataclasses.replace`)."""
         return type(self)(**{**{f: getattr(self, f) for f in self.FIELDS}, **changes})
@@ -49,7 +65,13 @@ class FrozenRecord(Record):
         raise AttributeError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
 
     def _set(self, **fields: object) -> None:
-        self.__dict__.update(fields)
+        for name, value in fields.items():
+            _setattr(self, name, value)
+
+    def __setstate__(self, state: tuple[None, dict]) -> None:
+        # (restored as _set does: pickle's own restore would call __setattr__, which refuses)
+        for name, value in state[1].items():
+            _setattr(self, name, value)
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, f) for f in self.FIELDS))

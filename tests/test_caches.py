@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fastpath_helpers import holds_its_dict, needs_inline_attributes
 
 from pbd import cache, paths
 from pbd.games.cnc import cards
@@ -34,6 +35,20 @@ def test_a_catalogue_is_parsed_once_and_then_read_from_the_cache(monkeypatch):
     renamed = again.named("bundled")             # the merged catalogue of a PBD_HOME without catalogues of its own
     assert renamed.source == "bundled" and again.source == str(BUNDLED)
     assert renamed.get("spiderman") is again.get("Spider-Man")
+
+
+@needs_inline_attributes
+def test_a_catalogue_parsed_or_read_from_the_cache_keeps_its_records_on_the_fast_path():
+    # issue 16: the records a command uses are the ones the cache gives, written or read, never the ones
+    # pickled (pickling asks each for its ``__dict__``, and CPython then reads it the slow way every time)
+    def held_dicts(cat):
+        records = [cat, *cat.cards.values(), *(a for c in cat.cards.values() for a in (*c.attacks, *c.abilities))]
+        return [r for r in records if holds_its_dict(r)]
+
+    parsed = cards.load_catalogue(BUNDLED)
+    assert len(entries()) == 1 and held_dicts(parsed) == []
+    again = cards.load_catalogue(BUNDLED)
+    assert again.cards == parsed.cards and held_dicts(again) == []
 
 
 def test_an_edited_catalogue_is_read_anew_and_its_old_entry_removed(tmp_path):

@@ -12,9 +12,10 @@ import pickle
 import re
 
 import pytest
+from fastpath_helpers import holds_its_dict, needs_inline_attributes
 
 from pbd.games.base import LogEntry, Meta
-from pbd.games.cnc.cards import Attack, bundled_catalogue
+from pbd.games.cnc.cards import Attack, Card, bundled_catalogue
 from pbd.regex import LazyPattern, pattern
 
 
@@ -63,3 +64,22 @@ def test_replace_makes_a_new_record_with_changes():
     assert stronger == Attack("Web", "melee", 1, 5) and attack.damage == 3
     entry = LogEntry(4, "Ann", "draw")
     assert entry.replace(text="end turn") == LogEntry(4, "Ann", "end turn")
+
+
+@needs_inline_attributes
+def test_records_made_copied_or_unpickled_keep_their_attributes_on_the_fast_path():
+    # issue 16: an instance whose ``__dict__`` was asked for (FrozenRecord._set, pickle's default restore,
+    # copy) has every attribute read the slow way; the engine reads cards, moves and records all the time
+    from pbd.games.base import PlayerMeta
+    from pbd.games.cnc.notation import parse_move
+
+    attack = Attack("Web", "melee", 1, 3)
+    card = Card("Nill", "character", "common", 2, "Hero", 30, attacks=(attack,))
+    seat = PlayerMeta("Ann", "c0ffee", "ab", 3)
+    made = [card, attack, seat, parse_move("Nill attacks Ben")]
+    assert not any(map(holds_its_dict, made))
+    for record in made:
+        for again in (pickle.loads(pickle.dumps(record, protocol=5)), copy.copy(record), copy.deepcopy(record)):
+            assert again == record and not holds_its_dict(again), (record, again)
+    with pytest.raises(AttributeError):
+        pickle.loads(pickle.dumps(attack)).damage = 99     # a frozen record stays frozen

@@ -331,7 +331,9 @@ class CncGame(Playable):
         meta = state.meta
         played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
         out = [] if played.settled is meta.log else self._opening(state, player, chance, played)
-        ctx = played.ctx(player, chance)
+        ctx = played.ctxs.get(player)       # (played.ctx's own first step, without the call)
+        if ctx is None or ctx.chance is not chance:
+            ctx = played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
             out += _resolve_reveals(ctx)
         before = len(out)                   # (the lines of moves played before this one: see the error below)

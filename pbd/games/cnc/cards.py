@@ -122,6 +122,11 @@ class Card(FrozenRecord):
         self._set(name=name, kind=kind, rarity=rarity, cost=cost, klass=klass, hp=hp, cp=cp, text=text,
                   attacks=attacks, abilities=abilities, target=target, effects=effects, mods=mods,
                   each_turn=each_turn, aliases=aliases)
+        # worked out here, not on first use: the rules ask on every move, and an attribute added to a
+        # record after many of its kind were made sends that record to CPython's slow reads (see pbd.record)
+        passive = [a for a in abilities if a.passive]
+        self._set(_all_mods=mods + tuple(m for a in passive for m in a.mods),
+                  _all_each_turn=each_turn + tuple(e for a in passive for e in a.each_turn))
 
     @property
     def colour(self) -> str:
@@ -130,22 +135,12 @@ class Card(FrozenRecord):
                 "Anti-Villain": "Orange", "Villain": "Red"}.get(self.klass or "", "Black")
 
     def all_mods(self) -> tuple:
-        """Return the card's passive modifiers (its own and its passive abilities')."""
-        try:
-            return self._all_mods
-        except AttributeError:   # worked out once per card (the rules ask on every move); not a field
-            mods = self.mods + tuple(m for a in self.abilities if a.passive for m in a.mods)
-            object.__setattr__(self, "_all_mods", mods)     # (not via __dict__, which slows every read of the card)
-            return mods
+        """Return the card's passive modifiers (its own and its passive abilities'); not a field."""
+        return self._all_mods
 
     def all_each_turn(self) -> tuple:
-        """Return the effects this card triggers at the start of its owner's turn."""
-        try:
-            return self._all_each_turn
-        except AttributeError:
-            effects = self.each_turn + tuple(e for a in self.abilities if a.passive for e in a.each_turn)
-            object.__setattr__(self, "_all_each_turn", effects)
-            return effects
+        """Return the effects this card triggers at the start of its owner's turn; not a field."""
+        return self._all_each_turn
 
 
 class Catalogue(Record):

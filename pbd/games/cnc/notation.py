@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 
 from pbd.errors import NotationError
-from pbd.record import FrozenRecord
+from pbd.record import FrozenRecord, _setattr
 from pbd.regex import LazyPattern
 
 EXAMPLES = ('draw', 'draw 2', 'play Spider-Man', 'play Carnivorous Plants on Nill', 'Spider-Man attacks Nill',
@@ -46,9 +46,14 @@ class Move(FrozenRecord):
     def __init__(self, kind: str, card: str = "", target: str = "", detail: str = "", then: str = "", amount: int = 0,
                  text: str = "", source: str = ""):
         # (FrozenRecord._set's work without its call or a dict of keywords: the parser builds a Move for every text)
-        fields = self.__dict__
-        fields["kind"], fields["card"], fields["target"], fields["detail"] = kind, card, target, detail
-        fields["then"], fields["amount"], fields["text"], fields["source"] = then, amount, text, source
+        _setattr(self, "kind", kind)
+        _setattr(self, "card", card)
+        _setattr(self, "target", target)
+        _setattr(self, "detail", detail)
+        _setattr(self, "then", then)
+        _setattr(self, "amount", amount)
+        _setattr(self, "text", text)
+        _setattr(self, "source", source)
 
 
 #: the forms a move can take, tried in order (compiled when first needed: a command reads one move)

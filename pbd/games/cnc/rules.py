@@ -226,21 +226,36 @@ def apply(ctx: Ctx, move: Move) -> str:
     if kind in _ON_TURN and (state.sides[state.to_move] is not me or state.pending):
         _own_turn(ctx, _ON_TURN[kind])      # (the player to move, owing nothing: no call)
     _HANDLERS[kind](ctx, move)
-    if me.ap != ap_before and kind != "end":
-        notes.append(_ap_note(ap_before, me.ap))
-    a, b = state.sides
-    if (a.cp not in _PLAYING_CP or b.cp not in _PLAYING_CP
-            or len(a.discards) >= ATTRITION_LIMIT or len(b.discards) >= ATTRITION_LIMIT):
+    after = me.ap
+    if after != ap_before and kind != "end":
+        try:                                # (kept: nearly every move writes one of a few, found by two subscripts)
+            notes.append(_AP_NOTES[ap_before][after])
+        except KeyError:
+            notes.append(_ap_note(ap_before, after))
+    opp = ctx.opp                           # (the state's other side: apply plays on a seated match)
+    if (me.cp not in _PLAYING_CP or opp.cp not in _PLAYING_CP
+            or len(me.discards) >= ATTRITION_LIMIT or len(opp.discards) >= ATTRITION_LIMIT):
         check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
         if state.result:
             notes.append(state.result)
     return " · ".join((move.source or kind, *notes)) if notes else move.source or kind
 
 
-@lru_cache(maxsize=1024)
+#: the notes of AP changes written so far: ``_AP_NOTES[before][after]`` (see :func:`_ap_note`)
+_AP_NOTES: dict[int, dict[int, str]] = {}
+
+
 def _ap_note(before: int, after: int) -> str:
-    """Return the note of a move that changed the player's AP (kept: nearly every move writes one of a few)."""
-    return f"AP {before}→{after}"
+    """Return (and keep in :data:`_AP_NOTES`) the note of a move that changed the player's AP."""
+    note = f"AP {before}→{after}"
+    row = _AP_NOTES.get(before)
+    if row is None:
+        if len(_AP_NOTES) >= 256:           # (a bound on what a long run of odd numbers can keep)
+            _AP_NOTES.clear()
+        row = _AP_NOTES[before] = {}
+    if len(row) < 256:
+        row[after] = note
+    return note
 
 
 @lru_cache(maxsize=64)
