@@ -174,9 +174,6 @@ class LogEntry(Record):
     """
 
     FIELDS = ("number", "player", "text", "events", "published", "heads", "commit", "seal", "mac", "hash")
-    #: what an entry made by :meth:`Meta.record` has until :meth:`Meta.finalize` (immutable: shared safely)
-    commit: tuple[str, str] | None = None
-    seal = mac = hash = ""
 
     def __init__(self, number: int, player: str, text: str, events: list[Event] | None = None,
                  published: dict[str, int] | None = None, heads: dict[str, str] | None = None,
@@ -405,13 +402,20 @@ class Meta(Record):
                 and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
             self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
         tags, published = {}, self.published
-        for p in fp:
-            k = p.chain_index
-            if k != published.get(p.name, 0):
-                tags[p.name] = published[p.name] = k
+        try:                                # (each seat's last tag, by subscript: a seat tags its first entry)
+            for p in fp:
+                if p.chain_index != published[p.name]:
+                    tags[p.name] = published[p.name] = p.chain_index
+        except KeyError:
+            for p in fp:
+                if p.chain_index != published.get(p.name, 0):
+                    tags[p.name] = published[p.name] = p.chain_index
         entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
         entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
-        entry.published, entry.heads, entry.fresh = tags, {}, True      # (commit, seal, mac, hash: the class's)
+        entry.published, entry.heads, entry.fresh = tags, {}, True
+        # every field set, none left to the class: an attribute read through the class, or one an entry gains
+        # later, is read the slow way (see pbd.record)
+        entry.commit, entry.seal, entry.mac, entry.hash = None, "", "", ""
         self.pending_events = []
         heads = self.pending_heads
         if heads:
