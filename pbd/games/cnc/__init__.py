@@ -114,12 +114,12 @@ _ENGINE: tuple | None = None
 
 
 def _engine() -> tuple:
-    """Return ``(rules module, parse_moves)``, loaded with the first move rather than by every command."""
+    """Return ``(rules module, parse_moves, notation.READ)``, loaded with the first move rather than by every command."""
     global _ENGINE
     from pbd.games.cnc import rules
-    from pbd.games.cnc.notation import parse_moves
+    from pbd.games.cnc.notation import READ, parse_moves
 
-    _ENGINE = (rules, parse_moves)
+    _ENGINE = (rules, parse_moves, READ)
     return _ENGINE
 
 
@@ -326,8 +326,8 @@ class CncGame(Playable):
 
         ``as_logged`` (a replay) keeps each move as written, so it logs what the log says.
         """
-        rules, parse_moves = _ENGINE or _engine()
-        moves = parse_moves(notation)
+        rules, parse_moves, read = _ENGINE or _engine()
+        moves = read.get(notation) or parse_moves(notation)     # (a text read before: found without a call)
         meta = state.meta
         played = _PLAYED if _PLAYED.state is state else _PLAYED.of(state)
         out = [] if played.settled is meta.log else self._opening(state, player, chance, played)
@@ -363,7 +363,7 @@ class CncGame(Playable):
         return candidates(state, _PLAYED.of(state).catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
-        rules, parse_moves = _ENGINE or _engine()
+        rules, parse_moves, _ = _ENGINE or _engine()
         cat = _PLAYED.of(state).catalogue          # the trial is a copy: the state's own catalogue
         trial = clone(state)
         try:

@@ -136,15 +136,30 @@ def _forms(clean: str) -> list[tuple[str, LazyPattern]]:
     return fixed + named if fixed else named
 
 
-@lru_cache(maxsize=4096)
+#: the moves of each text :func:`parse_moves` read (a plain dict: ``READ.get(text)`` is how the engine asks first)
+READ: dict[str, tuple[Move, ...]] = {}
+_READ_MOST = 4096
+
+
 def parse_moves(text: str) -> tuple[Move, ...]:
     """Return the moves in ``text`` (joined by ';' or new lines), in order.
 
-    Kept per text, as :func:`parse_move` is (a bot or a replay plays the same texts again
-    and again: a repeated text costs no Python frame at all).
+    Kept per text in :data:`READ`, as :func:`parse_move` keeps its own (a bot or a replay
+    plays the same texts again and again: the engine finds a repeated text without a call).
 
     :raises NotationError: a move matches no known form; the examples are listed.
     """
+    moves = READ.get(text)
+    if moves is None:
+        moves = _read_moves(text)
+        if len(READ) >= _READ_MOST:
+            READ.clear()
+        READ[text] = moves
+    return moves
+
+
+def _read_moves(text: str) -> tuple[Move, ...]:
+    """Return :func:`parse_moves`'s answer, read anew."""
     if ";" not in text and "\n" not in text:      # the common case: one move
         one = text.strip()
         if one:
@@ -160,7 +175,7 @@ def parse_moves(text: str) -> tuple[Move, ...]:
 
 def forget() -> None:
     """Forget every text read so far (the engine benchmark reads its moves anew in each pass)."""
-    parse_moves.cache_clear()
+    READ.clear()
     parse_move.cache_clear()
 
 

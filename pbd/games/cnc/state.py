@@ -7,7 +7,6 @@ spread over several commands is judged the same as one command.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from operator import attrgetter
 
 from pbd.games.base import Meta
@@ -137,15 +136,23 @@ def key_of(chars: list[Character], i: int) -> str:
 
 def keys_of(chars: list[Character]) -> list[str]:
     """Return the identifying names of ``chars`` in row order (``key_of`` of each): a new list."""
-    return list(_keys(tuple(map(name_of, chars))))      # (no Python loop nor frame: the rules ask several times a move)
+    names = tuple(map(name_of, chars))
+    return list(_KEYS.get(names) or _keys(names))   # (no Python loop, and a row seen before without a call)
 
 
-@lru_cache(maxsize=1024)
+#: the keys of each row of names :func:`_keys` worked out (a match shows the same few rows again and again)
+_KEYS: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
 def _keys(names: tuple[str, ...]) -> tuple[str, ...]:
-    """Return the keys of the characters called ``names`` (kept: a match shows the same few rows again and again)."""
-    if len(set(names)) == len(names):
-        return names            # no second copies: each is known by its name
-    return tuple(_numbered_keys(names))
+    """Return (and keep in :data:`_KEYS`) the keys of the characters called ``names``."""
+    keys = _KEYS.get(names)
+    if keys is None:
+        keys = names if len(set(names)) == len(names) else tuple(_numbered_keys(names))   # (no twins: own names)
+        if len(_KEYS) >= 1024:
+            _KEYS.clear()
+        _KEYS[names] = keys
+    return keys
 
 
 def _numbered_keys(names: tuple[str, ...]) -> list[str]:
