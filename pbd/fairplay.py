@@ -197,6 +197,15 @@ def uniform(seed: bytes, message: str, n: int) -> int:
     """
     if n <= 0:
         raise ValueError("uniform() needs n >= 1")
+    # the fast path: the first block is taken but once in 2**64 / n times (every draw and roll comes here)
+    candidate = int.from_bytes(hmac_sha256(seed, f"{message}|0".encode())[:8], "big")
+    if candidate < _SPAN - _SPAN % n:
+        return candidate % n
+    return _rejection(seed, message, n)
+
+
+def _rejection(seed: bytes, message: str, n: int) -> int:
+    """Return :func:`uniform`'s answer by the whole rejection sampling, from the first block."""
     limit = _SPAN - _SPAN % n
     block = 0
     while True:
@@ -268,6 +277,10 @@ def _event_frame(kind: str, beacon: str, die: str = "", purpose: str = "") -> tu
     return f"pbd-v2|{kind}|", f"|{die}|{purpose}|{beacon}"
 
 
+#: the parts of a draw's message around its counter, with the beacon left out (see :func:`draws`)
+_DRAW_FRAME = _event_frame("draw", "")
+
+
 def draw(seed: bytes, counter: int, beacon: str, remaining: list[int]) -> int:
     """Return the deck position drawn, uniformly among the ``remaining`` positions."""
     return draws(seed, counter, beacon, sorted(remaining), 1)[0]
@@ -281,7 +294,8 @@ def draws(seed: bytes, counter: int, beacon: str, remaining: list[int], n: int) 
 
     :raises ValueError: ``n`` is more than the positions remaining.
     """
-    before, after = _event_frame("draw", beacon)
+    before, after = _DRAW_FRAME         # (_event_frame("draw", beacon) without the call: the beacon comes last)
+    after += beacon
     out = []
     for counter in range(counter, counter + n):
         out.append(remaining.pop(uniform(seed, f"{before}{counter}{after}", len(remaining))))
