@@ -4,7 +4,11 @@ seat sat down; the beacon itself follows every chain value published."""
 
 from __future__ import annotations
 
+import hmac
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbd import fairplay
 from pbd.errors import IllegalMoveError
@@ -86,3 +90,48 @@ def test_a_roll_uses_the_latest_value_and_the_new_record_too():
     chance.roll("Ben")
     assert [(e.counter, e.beacon) for e in events + meta.pending_events] == [(0, (1,)), (1, (2,))]
     assert meta.fairplay[1].rolls == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=1, max_size=40), st.integers(0, 500), st.text(max_size=30),
+       st.lists(st.integers(1, 80), min_size=1, max_size=30, unique=True), st.data())
+def test_a_run_of_draws_takes_what_the_documented_derivation_gives(seed, counter, beacon, positions, data):
+    n = data.draw(st.integers(1, len(positions)))
+    left, expected = sorted(positions), []
+    for c in range(counter, counter + n):           # HMAC(seed, message|block) by the standard library, block 0 on
+        message = fairplay.event_message("draw", c, beacon)
+        limit = (1 << 64) - (1 << 64) % len(left)
+        blocks = (int.from_bytes(hmac.digest(seed, f"{message}|{b}".encode(), "sha256")[o:o + 8], "big")
+                  for b in range(4) for o in (0, 8, 16, 24))
+        expected.append(left.pop(next(x for x in blocks if x < limit) % len(left)))
+    remaining = sorted(positions)
+    assert fairplay.draws(seed, counter, beacon, remaining, n) == expected and remaining == left
+
+
+class _Rejected:
+    """A SHA-256 state whose digest is all ones: a first block every size but a power of two rejects."""
+
+    def copy(self):
+        return self
+
+    def update(self, data: bytes) -> None:
+        pass
+
+    def digest(self) -> bytes:
+        return b"\xff" * 32
+
+
+def test_a_draw_whose_first_block_is_rejected_takes_uniforms_answer(monkeypatch):
+    seed = b"s" * 32
+    fairplay.hmac_sha256(seed, b"")                 # (uniform's own HMACs: the real ones, kept for the seed)
+    want = fairplay.uniform(seed, fairplay.event_message("draw", 7, "Ann=1:ab"), 3)
+    monkeypatch.setattr(fairplay, "_hmac_pads", lambda key: (_Rejected(), _Rejected()))
+    remaining = [4, 5, 6]
+    assert fairplay.draws(seed, 7, "Ann=1:ab", remaining, 1) == [[4, 5, 6][want]]
+
+
+def test_a_run_of_more_draws_than_positions_takes_none():
+    remaining = [1, 2]
+    with pytest.raises(ValueError, match="cannot draw 3 of 2 positions"):
+        fairplay.draws(b"s", 0, "", remaining, 3)
+    assert remaining == [1, 2]

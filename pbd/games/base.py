@@ -821,13 +821,13 @@ class Secrets(Record):
         self.drawn = [] if drawn is None else drawn
         self.hand = [] if hand is None else hand
         self.extra = {} if extra is None else extra
+        #: :meth:`_undrawn`'s list and what it was made from: ``[deck, its length, drawn, its length, positions]``
+        #: (set here, not left to the class: an attribute the class holds makes every read of the instance's slower)
+        self._undrawn_memo: list | None = None
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet (a list of the caller's own)."""
         return list(self._undrawn())
-
-    #: :meth:`_undrawn`'s list and what it was made from: ``[deck, its length, drawn, its length, positions]``
-    _undrawn_memo: list | None = None
 
     def _undrawn(self) -> list[int]:
         """Return the positions not drawn yet: the list itself, which :meth:`Chance.draw` keeps up to date.

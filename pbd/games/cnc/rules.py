@@ -294,17 +294,22 @@ def _draw(ctx: Ctx, move: Move) -> None:
     if me.ap < n:               # (_spend in line: most moves draw, play or attack)
         raise _too_dear("drawing 1 card" if n == 1 else f"drawing {n} cards", n, me.ap)
     me.ap -= n
-    _take_cards(ctx, me, n)
+    _deal(ctx, me, n)               # (not _take_cards: the checks above keep n within the hand limit and the deck)
 
 
 def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
     """Draw up to ``n`` cards into ``side``'s hand (stopping at the hand limit); return how many."""
     n = max(0, min(n, HAND_LIMIT - len(side.hand), side.deck))
+    _deal(ctx, side, n)
+    return n
+
+
+def _deal(ctx: Ctx, side: Side, n: int) -> None:
+    """Draw ``n`` cards into ``side``'s hand (``n`` no more than the hand limit and the deck allow) and note its size."""
     if n:
         side.hand += ctx.chance.draw(side.name, n)
         side.deck -= n
     ctx.notes.append(_hand_note(len(side.hand)))
-    return n
 
 
 # -- playing cards --------------------------------------------------------------------
