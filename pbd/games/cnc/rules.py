@@ -1232,7 +1232,9 @@ def start_turn(ctx: Ctx) -> None:
         if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
-    effects = _each_turn(cat, side)      # (after Poison: a card it takes away acts no more)
+    # after Poison (a card it takes away acts no more); most turns, no card in play has an effect each turn:
+    # asked here, in one set test, without the call
+    effects = None if _none_in_play(cat, "each_turn", side) else _each_turn(cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
@@ -1251,8 +1253,6 @@ def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
 
     :raises UnknownNameError: a card in play that the catalogue does not know.
     """
-    if _none_in_play(cat, "each_turn", side):
-        return []
     known, effects = cat.each_turn_by_name, []
     try:        # the names as the board holds them, one subscript each (most give nothing)
         for name in side.cities:
