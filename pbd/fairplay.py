@@ -307,7 +307,10 @@ def draws(seed: bytes, counter: int, beacon: str, remaining: list[int], n: int) 
         raise ValueError(f"cannot draw {n} of {size} positions")
     before, after = _DRAW_FRAME         # (_event_frame("draw", beacon) without the call: the beacon comes last)
     after += beacon
-    inner, outer = _hmac_pads(seed)
+    try:
+        inner, outer = _PADS[seed]          # (_hmac_pads's first step, without the call)
+    except (KeyError, TypeError):           # a new key, or a bytearray
+        inner, outer = _hmac_pads(seed)
     out = []
     for counter in range(counter, counter + n):
         h, o = inner.copy(), outer.copy()

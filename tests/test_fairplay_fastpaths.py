@@ -122,12 +122,17 @@ class _Rejected:
 
 
 def test_a_draw_whose_first_block_is_rejected_takes_uniforms_answer(monkeypatch):
-    seed = b"s" * 32
-    fairplay.hmac_sha256(seed, b"")                 # (uniform's own HMACs: the real ones, kept for the seed)
-    want = fairplay.uniform(seed, fairplay.event_message("draw", 7, "Ann=1:ab"), 3)
-    monkeypatch.setattr(fairplay, "_hmac_pads", lambda key: (_Rejected(), _Rejected()))
+    seed, asked = b"s" * 32, []
+
+    def uniform(key: bytes, message: str, n: int) -> int:
+        asked.append((key, message, n))
+        return 2
+
+    monkeypatch.setitem(fairplay._PADS, seed, (_Rejected(), _Rejected()))
+    monkeypatch.setattr(fairplay, "uniform", uniform)
     remaining = [4, 5, 6]
-    assert fairplay.draws(seed, 7, "Ann=1:ab", remaining, 1) == [[4, 5, 6][want]]
+    assert fairplay.draws(seed, 7, "Ann=1:ab", remaining, 1) == [6] and remaining == [4, 5]
+    assert asked == [(seed, fairplay.event_message("draw", 7, "Ann=1:ab"), 3)]
 
 
 def test_a_run_of_more_draws_than_positions_takes_none():
