@@ -140,3 +140,20 @@ def test_a_run_of_more_draws_than_positions_takes_none():
     with pytest.raises(ValueError, match="cannot draw 3 of 2 positions"):
         fairplay.draws(b"s", 0, "", remaining, 3)
     assert remaining == [1, 2]
+
+
+def test_a_seat_refused_before_it_committed_has_its_beacons_checked_in_line_once_it_has(monkeypatch):
+    meta = Meta("cnc", "m")
+    for name in ("Ann", "Ben"):
+        meta.seat(name, SEEDS[name], _deck(name))
+    chance = Chance(meta, {"Ann": Secrets("m", "Ann", "cnc", SEEDS["Ann"], _deck("Ann"))})
+    with pytest.raises(IllegalMoveError, match="need a chain value that Ben publishes after Ann committed"):
+        chance.draw("Ann", 1)                       # nothing in the log yet: Ann has not committed
+    meta.record("Ann", "new")
+    meta.record("Ben", "join")
+    meta.fairplay[1].chain_index, meta.fairplay[1].chain = 1, fairplay.published_value(SEEDS["Ben"], 1)
+    meta.record("Ben", "end")                       # Ben's value 1, after Ann committed
+    full = []
+    monkeypatch.setattr(chance, "_beacon_or_refuse", lambda player: full.append(player))
+    assert len(chance.draw("Ann", 2)) == 2 and full == []
+    assert [e.beacon for e in meta.pending_events] == [(1,), (1,)]

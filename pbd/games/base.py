@@ -1020,17 +1020,20 @@ class Chance:
         return pub, fairplay.beacon_text(values), tuple(numbers)
 
     def _keep_seat(self, player: str) -> tuple:
-        """Return (and keep) what :meth:`_seat` keeps: ``(log, seats, their number, record, others, first, commit)``.
+        """Return what :meth:`_seat` keeps: ``(log, seats, their number, record, others, first, commit)``.
 
         ``first`` is the log index's ``first_pub`` (kept up to date as the log grows); ``commit`` the
-        number of the entry carrying the seat's commitment (one above every entry number while it
-        has none: then no value is plainly fresh).
+        number of the entry carrying the seat's commitment.  It is kept only once that entry is in
+        the log: before, ``commit`` is above every entry number (no value is plainly fresh) and the
+        seat is asked anew next time (it may commit later in this log).
         """
         meta = self.meta
         index = meta.log_index()
         mine = index.commits.get(player.casefold())
-        kept = self._seats[player] = (meta.log, meta.fairplay, len(meta.fairplay), meta.player(player),
-                                      self._others(player), index.first_pub, mine.number if mine else 1 << 62)
+        kept = (meta.log, meta.fairplay, len(meta.fairplay), meta.player(player), self._others(player),
+                index.first_pub, mine.number if mine else 1 << 62)
+        if mine is not None:
+            self._seats[player] = kept
         return kept
 
     def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
