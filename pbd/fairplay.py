@@ -197,6 +197,15 @@ def uniform(seed: bytes, message: str, n: int) -> int:
     """
     if n <= 0:
         raise ValueError("uniform() needs n >= 1")
+    # the fast path: the first block is taken but once in 2**64 / n times (every draw and roll comes here)
+    candidate = int.from_bytes(hmac_sha256(seed, f"{message}|0".encode())[:8], "big")
+    if candidate < _SPAN - _SPAN % n:
+        return candidate % n
+    return _rejection(seed, message, n)
+
+
+def _rejection(seed: bytes, message: str, n: int) -> int:
+    """Return :func:`uniform`'s answer by the whole rejection sampling, from the first block."""
     limit = _SPAN - _SPAN % n
     block = 0
     while True:
@@ -220,9 +229,9 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     hashed once per key (:func:`_hmac_pads`) and copied for each message.
     """
     try:
-        inner, outer = _PADS[key]
+        inner, outer = _PADS[key]           # (_hmac_pads's first step, without the call)
     except (KeyError, TypeError):           # a new key, or a bytearray
-        inner, outer = _hmac_pads(bytes(key))
+        inner, outer = _hmac_pads(key)
     inner, outer = inner.copy(), outer.copy()
     inner.update(message)
     outer.update(inner.digest())
@@ -235,6 +244,10 @@ _PADS: dict[bytes, tuple] = {}
 
 def _hmac_pads(key: bytes) -> tuple:
     """Return (and keep) SHA-256 states that have read ``key``'s inner and outer padded blocks (RFC 2104)."""
+    try:
+        return _PADS[key]
+    except (KeyError, TypeError):           # a new key, or a bytearray
+        key = bytes(key)
     block = sha256().block_size
     padded = (sha256(key).digest() if len(key) > block else key).ljust(block, b"\0")
     if len(_PADS) >= 64:
@@ -268,6 +281,10 @@ def _event_frame(kind: str, beacon: str, die: str = "", purpose: str = "") -> tu
     return f"pbd-v2|{kind}|", f"|{die}|{purpose}|{beacon}"
 
 
+#: the parts of a draw's message around its counter, with the beacon left out (see :func:`draws`)
+_DRAW_FRAME = _event_frame("draw", "")
+
+
 def draw(seed: bytes, counter: int, beacon: str, remaining: list[int]) -> int:
     """Return the deck position drawn, uniformly among the ``remaining`` positions."""
     return draws(seed, counter, beacon, sorted(remaining), 1)[0]
@@ -279,12 +296,31 @@ def draws(seed: bytes, counter: int, beacon: str, remaining: list[int], n: int) 
     The same positions as :func:`draw` for the counters ``counter``, ``counter + 1``, ...
     with each drawn position removed before the next draw; one call for a run of cards.
 
-    :raises ValueError: ``n`` is more than the positions remaining.
+    A fast path (every card drawn comes here): :func:`uniform` and its :func:`hmac_sha256` in
+    line, on the key's padded blocks found once for the run; a first block that
+    :func:`uniform` would reject (once in ``2**64 / len(remaining)`` times) goes to it.
+
+    :raises ValueError: ``n`` is more than the positions remaining (nothing is taken then).
     """
-    before, after = _event_frame("draw", beacon)
+    size = len(remaining)
+    if n > size:
+        raise ValueError(f"cannot draw {n} of {size} positions")
+    before, after = _DRAW_FRAME         # (_event_frame("draw", beacon) without the call: the beacon comes last)
+    after += beacon
+    try:
+        inner, outer = _PADS[seed]          # (_hmac_pads's first step, without the call)
+    except (KeyError, TypeError):           # a new key, or a bytearray
+        inner, outer = _hmac_pads(seed)
     out = []
     for counter in range(counter, counter + n):
-        out.append(remaining.pop(uniform(seed, f"{before}{counter}{after}", len(remaining))))
+        h, o = inner.copy(), outer.copy()
+        h.update(f"{before}{counter}{after}|0".encode())     # uniform's first block of the draw's message
+        o.update(h.digest())
+        candidate = int.from_bytes(o.digest()[:8], "big")
+        if candidate >= _SPAN - _SPAN % size:
+            candidate = uniform(seed, f"{before}{counter}{after}", size)
+        out.append(remaining.pop(candidate % size))
+        size -= 1
     return out
 
 

@@ -825,13 +825,13 @@ class Secrets(Record):
         self.drawn = [] if drawn is None else drawn
         self.hand = [] if hand is None else hand
         self.extra = {} if extra is None else extra
+        #: :meth:`_undrawn`'s list and what it was made from: ``[deck, its length, drawn, its length, positions]``
+        #: (set here, not left to the class: an attribute the class holds makes every read of the instance's slower)
+        self._undrawn_memo: list | None = None
 
     def remaining(self) -> list[int]:
         """Return the 1-based deck positions not drawn yet (a list of the caller's own)."""
         return list(self._undrawn())
-
-    #: :meth:`_undrawn`'s list and what it was made from: ``[deck, its length, drawn, its length, positions]``
-    _undrawn_memo: list | None = None
 
     def _undrawn(self) -> list[int]:
         """Return the positions not drawn yet: the list itself, which :meth:`Chance.draw` keeps up to date.
@@ -916,6 +916,8 @@ class Chance:
         self.secrets = {k.casefold(): v for k, v in secrets.items()}
         for sec in self.secrets.values():
             meta.signers.setdefault(sec.player.casefold(), sec.seed)
+        #: what :meth:`_seat` keeps for a seat (name as asked), see :meth:`_keep_seat`
+        self._seats: dict[str, tuple] = {}
 
     def _secrets(self, player: str) -> Secrets:
         try:
@@ -991,6 +993,53 @@ class Chance:
                 hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
         return fairplay.beacon_text(values), tuple(numbers)
 
+    def _seat(self, player: str) -> tuple[PlayerMeta | None, str, tuple[int, ...]]:
+        """Return ``player``'s fair-play record and the beacon of its next event (:meth:`_beacon_or_refuse`'s answer).
+
+        A fast path (every draw and roll asks, and the beacon changes with every turn): the
+        seat's record, the other seats and the log entry carrying its commitment are kept with
+        the log and the list of seats (the log only grows, a new log is a new list; seats are
+        only appended to the list); each other seat's latest value is then plainly fresh when
+        the log's index has it published in an entry after that commitment (:func:`_fresh`'s
+        answer for it).  Anything else (a value not seen published yet, a seat that has not
+        committed, no other seat) goes through :meth:`_beacon_or_refuse`.
+
+        :raises IllegalMoveError: a value the beacon needs may not be used yet (see :meth:`waiting_on`).
+        """
+        meta = self.meta
+        log, fp = meta.log, meta.fairplay
+        kept = self._seats.get(player)
+        if kept is None or kept[0] is not log or kept[1] is not fp or kept[2] != len(fp):
+            kept = self._keep_seat(player)
+        _, _, _, pub, others, first, mine = kept
+        values, numbers = [], []
+        for p in others:
+            k = p.chain_index
+            if not k or first.get((p.name, k), 0) <= mine:
+                return pub, *self._beacon_or_refuse(player)     # not plainly fresh: the full check
+            values.append((p.name, k, p.chain))
+            numbers.append(k)
+        if not values:
+            return pub, *self._beacon_or_refuse(player)
+        return pub, fairplay.beacon_text(values), tuple(numbers)
+
+    def _keep_seat(self, player: str) -> tuple:
+        """Return what :meth:`_seat` keeps: ``(log, seats, their number, record, others, first, commit)``.
+
+        ``first`` is the log index's ``first_pub`` (kept up to date as the log grows); ``commit`` the
+        number of the entry carrying the seat's commitment.  It is kept only once that entry is in
+        the log: before, ``commit`` is above every entry number (no value is plainly fresh) and the
+        seat is asked anew next time (it may commit later in this log).
+        """
+        meta = self.meta
+        index = meta.log_index()
+        mine = index.commits.get(player.casefold())
+        kept = (meta.log, meta.fairplay, len(meta.fairplay), meta.player(player), self._others(player),
+                index.first_pub, mine.number if mine else 1 << 62)
+        if mine is not None:
+            self._seats[player] = kept
+        return kept
+
     def _note(self, player: str, kind: str, counter: int, faces: tuple[int, ...] = (), face: int = 0,
               purpose: str = "", pub: PlayerMeta | None = None, beacon: tuple[int, ...] | None = None) -> None:
         """Tag the event for the next log entry and count it (``pub`` and ``beacon``: the seat's record and
@@ -1023,14 +1072,12 @@ class Chance:
         remaining = sec._undrawn() if n > 0 else []
         if not remaining:
             return []
-        meta = self.meta
-        pub = meta.player(player)
-        beacon, index = self._beacon_or_refuse(player)     # no chain value is published between the cards
+        pub, beacon, index = self._seat(player)     # no chain value is published between the cards
         drawn = sec.drawn
         counter = pub.draws if pub else len(drawn)
         positions = fairplay.draws(sec.seed, counter, beacon, remaining, min(n, len(remaining)))
         # the events are tagged and counted here, not through _note: one draw is one run of cards
-        name, events, deck, cards = pub.name if pub else player, meta.pending_events, sec.deck, []
+        name, events, deck, cards = pub.name if pub else player, self.meta.pending_events, sec.deck, []
         for counter, pos in enumerate(positions, counter):
             event = _new(Event)             # Event(name, counter, index), without a call to __init__ (one a card)
             event.player, event.counter, event.beacon, event.kind = name, counter, index, "draw"
@@ -1062,9 +1109,8 @@ class Chance:
         if len(faces) < 2 or purpose and not fairplay.PURPOSE_RE.match(purpose):
             raise ValueError(f"a die needs 2 or more faces and a purpose like 'first' (got {faces}, {purpose!r})")
         sec = self._secrets(player)
-        pub = self.meta.player(player)
+        pub, beacon, index = self._seat(player)
         counter = pub.count(kind) if pub else 0
-        beacon, index = self._beacon_or_refuse(player)
         face = fairplay.roll(sec.seed, counter, beacon, faces, kind, purpose)
         self._note(player, kind, counter, faces, face, purpose, pub, index)
         return face

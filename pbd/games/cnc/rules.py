@@ -309,17 +309,22 @@ def _draw(ctx: Ctx, move: Move) -> None:
     if me.ap < n:               # (_spend in line: most moves draw, play or attack)
         raise _too_dear("drawing 1 card" if n == 1 else f"drawing {n} cards", n, me.ap)
     me.ap -= n
-    _take_cards(ctx, me, n)
+    _deal(ctx, me, n)               # (not _take_cards: the checks above keep n within the hand limit and the deck)
 
 
 def _take_cards(ctx: Ctx, side: Side, n: int) -> int:
     """Draw up to ``n`` cards into ``side``'s hand (stopping at the hand limit); return how many."""
     n = max(0, min(n, HAND_LIMIT - len(side.hand), side.deck))
+    _deal(ctx, side, n)
+    return n
+
+
+def _deal(ctx: Ctx, side: Side, n: int) -> None:
+    """Draw ``n`` cards into ``side``'s hand (``n`` no more than the hand limit and the deck allow) and note its size."""
     if n:
         side.hand += ctx.chance.draw(side.name, n)
         side.deck -= n
     ctx.notes.append(_hand_note(len(side.hand)))
-    return n
 
 
 # -- playing cards --------------------------------------------------------------------
@@ -1242,7 +1247,9 @@ def start_turn(ctx: Ctx) -> None:
         if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
-    effects = _each_turn(cat, side)      # (after Poison: a card it takes away acts no more)
+    # after Poison (a card it takes away acts no more); most turns, no card in play has an effect each turn:
+    # asked here, in one set test, without the call
+    effects = None if _none_in_play(cat, "each_turn", side) else _each_turn(cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
@@ -1261,8 +1268,6 @@ def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
 
     :raises UnknownNameError: a card in play that the catalogue does not know.
     """
-    if _none_in_play(cat, "each_turn", side):
-        return []
     known, effects = cat.each_turn_by_name, []
     try:        # the names as the board holds them, one subscript each (most give nothing)
         for name in side.cities:
