@@ -258,10 +258,13 @@ def _ap_note(before: int, after: int) -> str:
     return note
 
 
-@lru_cache(maxsize=64)
+#: the note of a hand that now holds ``n`` cards, by ``n`` (a hand holds at most HAND_LIMIT: see :func:`_hand_note`)
+_HAND_NOTES = tuple(f"hand {n}" for n in range(HAND_LIMIT + 1))
+
+
 def _hand_note(n: int) -> str:
-    """Return the note of a hand that now holds ``n`` cards (kept, as :func:`_ap_note`)."""
-    return f"hand {n}"
+    """Return the note of a hand that now holds ``n`` cards (the busiest callers index :data:`_HAND_NOTES`)."""
+    return _HAND_NOTES[n] if 0 <= n <= HAND_LIMIT else f"hand {n}"
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
@@ -324,7 +327,8 @@ def _deal(ctx: Ctx, side: Side, n: int) -> None:
     if n:
         side.hand += ctx.chance.draw(side.name, n)
         side.deck -= n
-    ctx.notes.append(_hand_note(len(side.hand)))
+    size = len(side.hand)
+    ctx.notes.append(_HAND_NOTES[size] if size <= HAND_LIMIT else _hand_note(size))
 
 
 # -- playing cards --------------------------------------------------------------------
@@ -1220,10 +1224,15 @@ def _end_marks(chars: list[Character], attacked: list[str]) -> None:
 
 def income(state: State, cat: Catalogue, side: Side) -> int:
     """Return the AP a side receives at the start of its turn, before drains."""
-    base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
+    base = _base_income(side)
     if _none_in_play(cat, "ap_per_turn", side):
         return base
     return base + ap_bonus(cat, side, active_mods(state, cat, side))
+
+
+def _base_income(side: Side) -> int:
+    """Return a side's income before card bonuses: 3, or 5 while its CP is below 50 (Emergency Overdrive)."""
+    return OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
 
 
 def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
@@ -1241,15 +1250,17 @@ def start_turn(ctx: Ctx) -> None:
     """Begin the turn of the player now to move: income, Poison, City triggers."""
     state, cat = ctx.state, ctx.cat
     side = state.sides[state.to_move]
-    side.ap = max(0, side.ap + income(state, cat, side) + side.ap_next)
+    # most turns, no card in play gives AP each turn or has an effect each turn: one set test for both
+    plain = _none_in_play(cat, "turn_start", side)
+    ap = side.ap + (_base_income(side) if plain else income(state, cat, side)) + side.ap_next
+    side.ap = ap if ap > 0 else 0
     side.ap_next = 0
     for ch in side.characters:
         if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
-    # after Poison (a card it takes away acts no more); most turns, no card in play has an effect each turn:
-    # asked here, in one set test, without the call
-    effects = None if _none_in_play(cat, "each_turn", side) else _each_turn(cat, side)
+    # after Poison (a card it takes away acts no more)
+    effects = None if plain or _none_in_play(cat, "each_turn", side) else _each_turn(cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
