@@ -418,8 +418,11 @@ class Meta(Record):
         entry.commit, entry.seal, entry.mac, entry.hash = None, "", "", ""
         self.pending_events = []
         heads = self.pending_heads
-        if heads:
-            entry.heads = {k: v for k, v in heads.items() if k in tags}
+        if heads:                           # (a loop, not a comprehension: that would make ``tags`` a cell
+            kept = entry.heads = {}         # in every call, which costs each move an allocation)
+            for k, v in heads.items():
+                if k in tags:
+                    kept[k] = v
             heads.clear()
         log.append(entry)
         if pub is not None and pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
@@ -843,11 +846,16 @@ class Secrets(Record):
         deck, drawn, memo = self.deck, self.drawn, self._undrawn_memo
         if (memo is None or memo[0] is not deck or memo[1] != len(deck) or memo[2] is not drawn
                 or memo[3] != len(drawn)):
-            taken = set(drawn)
-            memo = self._undrawn_memo = [deck, len(deck), drawn, len(drawn),
-                                         [i for i in range(1, len(deck) + 1) if i not in taken] if taken
-                                         else list(range(1, len(deck) + 1))]     # (a new match: nothing drawn)
+            memo = self._undrawn_memo = [deck, len(deck), drawn, len(drawn), _left(len(deck), drawn)]
         return memo[4]
+
+
+def _left(size: int, drawn: list[int]) -> list[int]:
+    """Return the positions ``1..size`` not in ``drawn``, ascending (its own function: see :meth:`Meta.record`'s loop)."""
+    if not drawn:                           # (a new match: nothing drawn)
+        return list(range(1, size + 1))
+    taken = set(drawn)
+    return [i for i in range(1, size + 1) if i not in taken]
 
 
 class Game:

@@ -1346,7 +1346,12 @@ def _none_in_play(cat: Catalogue, kind: str, side: Side) -> bool:
     the caller looks the cards up in full.
     """
     plain = cat.without[kind]
-    return plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters))
+    if not plain.issuperset(side.cities):
+        return False
+    for ch in side.characters:      # (a loop: map and attrgetter cost a move more, in allocations and calls)
+        if ch.name not in plain:
+            return False
+    return True
 
 
 def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:
