@@ -238,7 +238,10 @@ def apply(ctx: Ctx, move: Move) -> str:
         check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
         if state.result:
             notes.append(state.result)
-    return " · ".join((move.source or kind, *notes)) if notes else move.source or kind
+    if notes:                               # (the move first, in the notes' own list: no list or tuple made)
+        notes.insert(0, move.source or kind)
+        return " · ".join(notes)
+    return move.source or kind
 
 
 #: the notes of AP changes written so far: ``_AP_NOTES[before][after]`` (see :func:`_ap_note`)
