@@ -71,6 +71,17 @@ def test_a_damaged_entry_is_a_miss_never_an_error(damage):
     assert entries()[0].read_bytes() == blob                       # rewritten as it should be
 
 
+def test_an_entry_whose_digest_holds_but_names_a_class_not_allowed_is_refused():
+    good = cards.load_catalogue(BUNDLED)
+    entry = entries()[0]
+    blob = entry.read_bytes()
+    payload = pickle.dumps({"x": Path("/")})
+    entry.write_bytes(cache.MAGIC + cache._digest(payload) + payload)     # sound in all but the class it names
+    assert cache._read(str(entry), {}, dict) is None
+    assert cards.load_catalogue(BUNDLED).cards == good.cards
+    assert entries()[0].read_bytes() == blob
+
+
 def test_a_read_only_cache_folder_is_skipped(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "folder", lambda: str(tmp_path / "file-not-folder" / "cache"))
     (tmp_path / "file-not-folder").write_text("")
