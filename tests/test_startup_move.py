@@ -1,0 +1,53 @@
+"""Start-up work a command leaves out, checked to give the same answers (figures are in benchmarks/)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from pbd import match
+from pbd.errors import DocumentFormatError
+from pbd.regex import LazyPattern
+
+#: the regular expression bound() looked for before its fast path, written out again
+BIG_NUMBER = re.compile(r"(?<![0-9A-Za-z])(?!(?:\d{16}|\d{64})(?![0-9A-Za-z]))\d{10,}(?![0-9A-Za-z])")
+
+_digits = st.text("0123456789", min_size=0, max_size=70)
+_other_digits = st.text("0123456789\u0663\u096a", min_size=1, max_size=20)     # Arabic-Indic 3, Devanagari 4
+_between = st.text("aZf \n#·-_é\u0663", min_size=0, max_size=3)
+_texts = st.lists(st.one_of(_digits, _other_digits, st.sampled_from(["0" * 16, "1" * 64, "9" * 10, "12" * 32])),
+                  max_size=8).flatmap(
+    lambda runs: st.lists(_between, min_size=len(runs) + 1, max_size=len(runs) + 1).map(
+        lambda seps: seps[0] + "".join(r + s for r, s in zip(runs, seps[1:]))))
+
+
+def _found(text: str):
+    m = match._big_number(text)
+    return (m.span(), m.group()) if m else None
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts)
+@example("x" + "1" * 16 + " " + "2" * 64 + "#" + "3" * 11)
+@example("a" + "1" * 20 + " " + "1" * 20 + "b" + " " + "1" * 15 + "\u0663" + "a")
+@example("1" * 10 + "\u0663" + "1" * 10 + "a")
+def test_the_big_number_check_finds_what_its_regular_expression_finds(text):
+    want = BIG_NUMBER.search(text)
+    assert _found(text) == ((want.span(), want.group()) if want else None)
+
+
+def test_a_board_of_hex_values_is_checked_without_compiling_the_big_number_pattern(monkeypatch):
+    """Compiling the full pattern costs a command about 1M instructions; a board pbd wrote never needs it."""
+    fresh = LazyPattern(match._BIG_NUMBER._source[0])
+    monkeypatch.setattr(match, "_BIG_NUMBER", fresh)
+    text = ("pbd match 2415753c · C&C Trading Card Game\n"
+            "1. Ann: new match · commits 46fa6c5ba5439599495e1 · seal 0c3747e69749633d · mac 8589328297180123\n"
+            "Ann: chain 0 " + "3210588015113388" * 4 + "\n")
+    assert match.bound(text) == text
+    assert "search" not in vars(fresh)
+    with pytest.raises(DocumentFormatError, match="the number 12345678901 is too large"):
+        match.bound(text + "CP = 12345678901\n")
+    assert "search" in vars(fresh)
