@@ -51,3 +51,41 @@ def test_a_board_of_hex_values_is_checked_without_compiling_the_big_number_patte
     with pytest.raises(DocumentFormatError, match="the number 12345678901 is too large"):
         match.bound(text + "CP = 12345678901\n")
     assert "search" in vars(fresh)
+
+
+def _title_by_expression(text: str) -> str:
+    from pbd.games.base import _title_line, typed
+
+    found = _title_line(typed(text).split("\n"))
+    return (found[1].group("title") or "").strip() if found else ""
+
+
+_title_parts = st.lists(st.sampled_from(["pbd match ", "PBD Match ", "pbd match", " ", "  ", "\t", "·", " · ", "-", "|",
+                                         "2415753c", "abcd", "abc", "ABCD", "0123456789abcdef" * 2, "0" * 33, "g",
+                                         "C&C Trading Card Game", "’", "\u2013", "\n", "\r", "\u00a0", "x"]),
+                        max_size=12).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_title_parts, max_size=4).map("\n".join))
+@example("pbd match 2415753c · C&C Trading Card Game\nCP = 1")
+@example("notes: a pbd match  \npbd match abcd · Twin Tower City ")
+@example("pbd match 0123456789abcdef0123456789abcdef0 · T")
+@example("pbd match abcd ·  · T\r")
+@example("PBD match abcd · First\npbd match abcd · Second")
+def test_the_title_is_read_as_its_regular_expression_reads_it(text):
+    from pbd.games.base import title_of
+
+    assert title_of(text) == _title_by_expression(text)
+
+
+def test_a_title_pbd_wrote_is_read_without_compiling_the_title_pattern(monkeypatch):
+    """Compiling the title pattern costs each command about 1M instructions; the title pbd writes never needs it."""
+    from pbd.games import base
+
+    fresh = LazyPattern(*base.TITLE_RE._source)
+    monkeypatch.setattr(base, "TITLE_RE", fresh)
+    assert base.title_of("pbd match 2415753c · C&C Trading Card Game\nPlayers: Ann vs Ben\n") == "C&C Trading Card Game"
+    assert "match" not in vars(fresh)
+    assert base.title_of("PBD match 2415753c · Twin Tower City\n") == "Twin Tower City"
+    assert "match" in vars(fresh)
