@@ -28,11 +28,6 @@ from typing import TypeVar
 from pbd import paths
 from pbd.digest import sha256
 
-try:  # CPython's own BLAKE2: no OpenSSL, and a third of its SHA-256's cost on a catalogue (tens of kB, twice)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a build without it
-    from hashlib import blake2b
-
 try:  # the C pickler alone: importing the pickle module costs a command more than using it
     import _pickle as pickle
 except ImportError:  # pragma: no cover - Pythons without the C accelerator
@@ -117,9 +112,16 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     return value
 
 
-def _digest(data: bytes) -> bytes:
-    """Return the 32-byte BLAKE2b digest of ``data``: the cache's keys and the check of its entries."""
-    return blake2b(data, digest_size=_DIGEST).digest()
+try:  # CPython's own BLAKE2: no OpenSSL, and a third of its SHA-256's cost on a catalogue (tens of kB, twice)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a build without it: SHA-256, whose entries the other's do not match
+    def _digest(data: bytes) -> bytes:
+        """Return the 32-byte SHA-256 digest of ``data``: the cache's keys and the check of its entries."""
+        return sha256(data).digest()
+else:
+    def _digest(data: bytes) -> bytes:
+        """Return the 32-byte BLAKE2b digest of ``data``: the cache's keys and the check of its entries."""
+        return blake2b(data, digest_size=_DIGEST).digest()
 
 
 def _name(cls: type) -> str:

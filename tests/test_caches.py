@@ -82,6 +82,18 @@ def test_an_entry_whose_digest_holds_but_names_a_class_not_allowed_is_refused():
     assert entries()[0].read_bytes() == blob
 
 
+def test_a_python_without_blake2_keys_and_checks_its_cache_with_sha256():
+    import hashlib
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['_blake2'] = None\nfrom pbd import cache\n"
+            "print(cache._digest(b'pbd').hex())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == hashlib.sha256(b"pbd").hexdigest()
+    assert cache._digest(b"pbd") == hashlib.blake2b(b"pbd", digest_size=32).digest()
+
+
 def test_a_read_only_cache_folder_is_skipped(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "folder", lambda: str(tmp_path / "file-not-folder" / "cache"))
     (tmp_path / "file-not-folder").write_text("")
