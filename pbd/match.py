@@ -85,9 +85,10 @@ MAX_DIGITS = 9
 #: a seed, commitment, chain value or hash) that happens to have no letter, so it is let through.
 _BIG_NUMBER = pattern(rf"(?<![0-9A-Za-z])(?!(?:\d{{16}}|\d{{64}})(?![0-9A-Za-z]))\d{{{MAX_DIGITS + 1},}}"
                       r"(?![0-9A-Za-z])")
-#: Every run of more than MAX_DIGITS digits, whatever stands beside it (:func:`_big_number`).
-_DIGIT_RUN = pattern(rf"\d{{{MAX_DIGITS + 1},}}")
-_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+#: For :func:`_big_number`: UTF-8 text -> b"1" for each ASCII digit, b"0" for any other byte; ASCII bytes; letters
+_DIGIT_MARKS = bytes(0x31 if 0x30 <= b <= 0x39 else 0x30 for b in range(256))
+_ASCII = bytes(range(128))
+_ASCII_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
 def excerpt(text: str, limit: int = 40) -> str:
@@ -118,20 +119,30 @@ def bound(text: str) -> str:
 
 
 def _big_number(text: str) -> re.Match | None:
-    """Return ``_BIG_NUMBER.search(text)``, compiling that pattern only for a text where it may match.
+    """Return ``_BIG_NUMBER.search(text)``, running that pattern only on a text where it may match.
 
-    Fast path: compiling :data:`_BIG_NUMBER` costs every command about 1M instructions, and in
-    almost every document its long runs of digits are hex values pbd wrote.  A match lies inside
-    a run :data:`_DIGIT_RUN` finds (simpler, and a fifth of the compile), and a run of ASCII
-    digits can match only from its first digit, only whole (a shorter part is followed by a
-    digit), only with no ASCII letter on either side and only if it is not 16 or 64 digits long.
-    A run that may match, or holds another script's digits, is left to :data:`_BIG_NUMBER` itself.
+    Fast path: every command checks its document, and the pattern cost it about 1M instructions
+    to compile and as much again to run over a small board (more on a long one), while a board's
+    long runs of digits are nearly always hex values pbd wrote.  A match lies inside a run of
+    digits; with ASCII digits only (another script's go to the pattern), such a run can match
+    only from its first digit, only whole (a shorter part is followed by a digit), only with no
+    ASCII letter on either side and only if it is not 16 or 64 digits long.  Those runs are found
+    in the text's UTF-8 bytes (where a character beyond ASCII holds no ASCII byte), and a run that
+    may match is left to the pattern itself.
     """
-    for run in _DIGIT_RUN.finditer(text):
-        start, end = run.span()
-        if (not run.group().isascii() or end - start not in (16, 64) and text[start - 1:start] not in _ASCII_LETTERS
-                and text[end:end + 1] not in _ASCII_LETTERS):
+    data = text.encode("utf-8")
+    others = data.translate(None, _ASCII)        # the characters beyond ASCII, still UTF-8
+    if others and any(c.isdecimal() for c in set(others.decode("utf-8"))):
+        return _BIG_NUMBER.search(text)
+    marks, run = data.translate(_DIGIT_MARKS), b"1" * (MAX_DIGITS + 1)
+    start = marks.find(run)
+    while start >= 0:
+        end = marks.find(b"0", start)
+        end = len(marks) if end < 0 else end
+        if (end - start not in (16, 64) and (not start or data[start - 1] not in _ASCII_LETTERS)
+                and (end == len(data) or data[end] not in _ASCII_LETTERS)):
             return _BIG_NUMBER.search(text)
+        start = marks.find(run, end)
     return None
 
 

@@ -34,6 +34,9 @@ def _found(text: str):
 @example("x" + "1" * 16 + " " + "2" * 64 + "#" + "3" * 11)
 @example("a" + "1" * 20 + " " + "1" * 20 + "b" + " " + "1" * 15 + "\u0663" + "a")
 @example("1" * 10 + "\u0663" + "1" * 10 + "a")
+@example("· \u0663" * 1 + "\u0663" * 10 + " ·")
+@example("1234567890")
+@example("é1234567890é")
 def test_the_big_number_check_finds_what_its_regular_expression_finds(text):
     want = BIG_NUMBER.search(text)
     assert _found(text) == ((want.span(), want.group()) if want else None)
@@ -44,7 +47,8 @@ def test_a_board_of_hex_values_is_checked_without_compiling_the_big_number_patte
     fresh = LazyPattern(match._BIG_NUMBER._source[0])
     monkeypatch.setattr(match, "_BIG_NUMBER", fresh)
     text = ("pbd match 2415753c · C&C Trading Card Game\n"
-            "1. Ann: new match · commits 46fa6c5ba5439599495e1 · seal 0c3747e69749633d · mac 8589328297180123\n"
+            "1. Ann: new match · commits 46fa6c5ba5439599495 · seal 0c3747e69749633d · mac 8589328297180123\n"
+            "2. Ben: joined · commits 1234567890123abcde · seal 0c3747e69749633d · mac 0c37477e69749633\n"
             "Ann: chain 0 " + "3210588015113388" * 4 + "\n")
     assert match.bound(text) == text
     assert "search" not in vars(fresh)
