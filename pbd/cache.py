@@ -2,12 +2,12 @@
 
 Reading a TOML catalogue and checking it card by card costs more than the rest of a
 command, and the same file is read by every command.  :func:`cached` keeps what a
-parse returned in a file whose name carries a hash (BLAKE2b) of the file's bytes: an
+parse returned in a file whose name carries a hash (:func:`~pbd.digest.fingerprint`) of the file's bytes: an
 edited file has a new key, so a stale entry is never read, and the entry left by the
 old content of the same file is removed when the new one is written.
 
 An entry is a pickle, and it is never trusted blindly: it is used only if it starts
-with this format's magic line, its payload matches the BLAKE2b digest stored beside it, it
+with this format's magic line, its payload matches the digest stored beside it, it
 names no class but the ones its caller allows (never a function, so loading it runs
 no code of its choosing), the classes' own source files are the ones it was made
 with, and it loads into the type the caller expects.  Anything else (truncated, corrupt, edited, from
@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from pbd import paths
-from pbd.digest import sha256
+from pbd.digest import fingerprint, sha256
 
 try:  # the C pickler alone: importing the pickle module costs a command more than using it
     import _pickle as pickle
@@ -99,7 +99,7 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     :raises PbdError: whatever ``parse`` raises.
     """
     stamp = _code_stamp(classes)
-    key = _digest(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hex()
+    key = fingerprint(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hex()
     # (SHA-256 as before: entries an older pbd left for the same file still share the prefix and are removed)
     where = sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
     path = os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache")
@@ -110,18 +110,6 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     value = parse()
     _write(path, value, f"{kind}-{where}-")
     return value
-
-
-try:  # CPython's own BLAKE2: no OpenSSL, and a third of its SHA-256's cost on a catalogue (tens of kB, twice)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a build without it: SHA-256, whose entries the other's do not match
-    def _digest(data: bytes) -> bytes:
-        """Return the 32-byte SHA-256 digest of ``data``: the cache's keys and the check of its entries."""
-        return sha256(data).digest()
-else:
-    def _digest(data: bytes) -> bytes:
-        """Return the 32-byte BLAKE2b digest of ``data``: the cache's keys and the check of its entries."""
-        return blake2b(data, digest_size=_DIGEST).digest()
 
 
 def _name(cls: type) -> str:
@@ -136,7 +124,7 @@ def _read(path: str, allowed: dict[str, type], expect: type):
     except OSError:
         return None
     head = len(MAGIC) + _DIGEST
-    if not blob.startswith(MAGIC) or _digest(blob[head:]) != blob[len(MAGIC):head]:
+    if not blob.startswith(MAGIC) or fingerprint(blob[head:]) != blob[len(MAGIC):head]:
         return None
     try:
         value = _Unpickler(blob[head:], allowed).load()
@@ -158,7 +146,7 @@ def _write(path: str, value, prefix: str) -> None:
             if name.startswith(prefix) and name != os.path.basename(path):
                 os.unlink(os.path.join(folder_, name))
         with open(tmp, "wb") as fh:
-            fh.write(MAGIC + _digest(payload) + payload)
+            fh.write(MAGIC + fingerprint(payload) + payload)
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         try:
