@@ -252,18 +252,22 @@ def _read(doc: Document) -> Turn:
     return Turn(doc, snap, game, state, logged=len(state.meta.log))
 
 
-def _begin(turn: Turn, seated: bool) -> dict | None:
+def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None:
     """Settle what an interrupted command left, attach the player's private state, run the checks.
 
-    Returns what ``undo`` needs to restore the board as it is now (None if not seated).
+    ``held``: the private state :func:`_held` read under this command's lock, used unless settling
+    changed it (read again otherwise).  Returns what ``undo`` needs to restore the board as it is
+    now (None if not seated).
     """
     meta = turn.state.meta
-    if private.recover(meta.match_id, turn.name, [e.hash for e in meta.log]) == "adopted":
+    settled = private.recover(meta.match_id, turn.name, [e.hash for e in meta.log])
+    if settled == "adopted":
         turn.notes.append("(pbd first finished saving your private state from a command that was interrupted)")
     turn.chance = Chance(meta, {})
     if not seated:
         return None
-    sec = private.load(meta.match_id, turn.name)
+    fresh = held is not None and settled != "adopted" and held.match_id == meta.match_id
+    sec = held if fresh else private.load(meta.match_id, turn.name)
     _check_obligations(turn)
     before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
     from pbd import fairplay_checks     # with the audit it needs: not loaded by commands that only read
@@ -318,10 +322,11 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
     name = _seat(turn.game, turn.state, player) if seated else player
     with private.lock(turn.state.meta.match_id, name):
         for attempt in range(RETRIES):
-            if attempt or _behind(turn, name):
+            held = None if attempt else _held(turn.state.meta.match_id, name)   # a retry reads it again
+            if attempt or _behind(turn, held):
                 turn = _read(doc)
             turn.name = name
-            before = _begin(turn, seated)
+            before = _begin(turn, seated, held)
             try:
                 result = step(turn)
             except IllegalMoveError as exc:
@@ -335,16 +340,24 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
                         hint="wait for the other player to finish editing and try again")
 
 
-def _behind(turn: Turn, name: str) -> bool:
-    """Return True if this player's own record is ahead of what was read (another of their commands wrote meanwhile).
+def _held(match_id: str, name: str) -> Secrets | None:
+    """Return the player's private state as this machine holds it now (None: it holds none).
+
+    Read once under the command's lock, for :func:`_behind` and then :func:`_begin`: on a long
+    match the file holds every entry the seat wrote, and parsing it again cost a move as much
+    as its draw.
+    """
+    return private.load(match_id, name) if private.exists(match_id, name) else None
+
+
+def _behind(turn: Turn, held: Secrets | None) -> bool:
+    """Return True if this player's own record (``held``, see :func:`_held`) is ahead of what was read.
 
     The document is read before the player's lock is taken; a command of the same player
     that held the lock may have written since.  Reading again then is cheaper than being
     told that the entry it wrote "is gone".
     """
-    if not private.exists(turn.state.meta.match_id, name):
-        return False
-    wrote = private.load(turn.state.meta.match_id, name).extra.get("wrote") or []
+    wrote = held.extra.get("wrote") or [] if held is not None else []
     return bool(wrote) and max(n for n, *_ in wrote) > len(turn.state.meta.log)
 
 
@@ -596,11 +609,12 @@ def _settle(doc: Document, player: str) -> Turn:
         turn = _read(doc)
         turn.name = _seat(turn.game, turn.state, player)
     with private.lock(meta.match_id, turn.name):
-        if _behind(turn, turn.name):
+        held = _held(meta.match_id, turn.name)
+        if _behind(turn, held):
             name, turn = turn.name, _read(doc)
             turn.name = name
         turn.reading = True
-        _begin(turn, seated=True)
+        _begin(turn, seated=True, held=held)
     return turn
 
 

@@ -93,3 +93,16 @@ def test_a_title_pbd_wrote_is_read_without_compiling_the_title_pattern(monkeypat
     assert "match" not in vars(fresh)
     assert base.title_of("PBD match 2415753c · Twin Tower City\n") == "Twin Tower City"
     assert "match" in vars(fresh)
+
+
+def test_a_move_reads_the_players_private_state_once(pbd, match, monkeypatch):
+    """On a long match the file holds every entry the seat wrote: parsing it twice cost a move as much as its draw."""
+    from pbd import private
+
+    real, reads = private.load, []
+    monkeypatch.setattr(private, "load", lambda *a: reads.append(a) or real(*a))
+    pbd("move", match, "--as", "Ann", "draw", ok=True)
+    assert len(reads) == 1
+    reads.clear()
+    pbd("hand", match, "--as", "Ann", ok=True)
+    assert len(reads) == 1
