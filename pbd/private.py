@@ -84,8 +84,10 @@ def load(match_id: str, player: str) -> Secrets:
     :raises UsageError: this machine does not hold them (wrong name, or another machine).
     :raises BackendError: the file is unreadable or damaged.
     """
+    global _LOADED
     path = _file(match_id, player)
     try:
+        version = _version(path)        # before the read: a file replaced meanwhile has another
         data = jsonfile.read(path)
     except FileNotFoundError:
         raise UsageError(
@@ -94,6 +96,7 @@ def load(match_id: str, player: str) -> Secrets:
         ) from None
     except (OSError, ValueError) as exc:
         raise BackendError(f"private state {path} is unreadable: {exc}") from None
+    _LOADED = (path, version, data.get("hand_doc") if isinstance(data, dict) else None)   # as _hand_doc(path)
     if isinstance(data, dict) and "hand_doc" in data:  # kept in the player's own Google Doc
         from pbd import handdoc
 
@@ -116,7 +119,7 @@ def save(sec: Secrets) -> None:
     """
     path = _file(sec.match_id, sec.player)
     data = as_dict(sec)
-    pointer = _hand_doc(path)
+    pointer = _LOADED[2] if _LOADED[:2] == (path, _version(path)) else _hand_doc(path)
     if pointer:
         from pbd import handdoc
 
@@ -191,6 +194,21 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
     :raises BackendError: PBD_HOME cannot be written.
     """
     _write_json(_file(match_id, player), {"hand_doc": spec})
+
+
+#: ``(path, version, hand document)`` of the last private-state file :func:`load` read, so that :func:`save`
+#: knows whether that file is a pointer to a hand document without parsing it again (a long match's file
+#: holds every entry its seat wrote); any change to the file since (another version) makes save read it.
+_LOADED: tuple = ("", None, None)
+
+
+def _version(path: str) -> tuple | None:
+    """Return what tells one content of the file at ``path`` from another: its inode, size and change times."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _hand_doc(path: str) -> str | None:

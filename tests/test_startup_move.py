@@ -106,3 +106,23 @@ def test_a_move_reads_the_players_private_state_once(pbd, match, monkeypatch):
     reads.clear()
     pbd("hand", match, "--as", "Ann", ok=True)
     assert len(reads) == 1
+
+
+def test_saving_the_private_state_it_loaded_does_not_parse_the_file_again(pbd, match, monkeypatch):
+    from pbd import private
+
+    monkeypatch.setattr(private, "_hand_doc", lambda path: pytest.fail("parsed again"))
+    pbd("move", match, "--as", "Ann", "draw", ok=True)
+
+
+def test_a_private_state_file_changed_since_it_was_loaded_is_read_again_when_saved(pbd, match, monkeypatch):
+    """The file became a pointer to a hand document after it was loaded: the save goes to that document."""
+    from pbd import handdoc, private
+
+    match_id = match.read_text().split()[2]        # pbd match <id> · ...
+    sec = private.load(match_id, "Ann")
+    saved = []
+    monkeypatch.setattr(handdoc, "save", lambda pointer, data: saved.append((pointer, data["player"])))
+    private.link_hand_doc(match_id, "Ann", "gdoc:abc")
+    private.save(sec)
+    assert saved == [("gdoc:abc", "Ann")]
