@@ -64,8 +64,8 @@ def _title_by_expression(text: str) -> str:
     return (found[1].group("title") or "").strip() if found else ""
 
 
-_title_parts = st.lists(st.sampled_from(["pbd match ", "PBD Match ", "pbd match", " ", "  ", "\t", "·", " · ", "-", "|",
-                                         "2415753c", "abcd", "abc", "ABCD", "0123456789abcdef" * 2, "0" * 33, "g",
+_title_parts = st.lists(st.sampled_from(["pbd match ", "PBD Match ", "pbd match", " ", "  ", "\t", "·", " · ", "|",
+                                         "-", "2415753c", "abcd", "abc", "ABCD", "0123456789abcdef" * 2, "0" * 33, "g",
                                          "C&C Trading Card Game", "’", "\u2013", "\n", "\r", "\u00a0", "x"]),
                         max_size=12).map("".join)
 
@@ -89,7 +89,8 @@ def test_a_title_pbd_wrote_is_read_without_compiling_the_title_pattern(monkeypat
 
     fresh = LazyPattern(*base.TITLE_RE._source)
     monkeypatch.setattr(base, "TITLE_RE", fresh)
-    assert base.title_of("pbd match 2415753c · C&C Trading Card Game\nPlayers: Ann vs Ben\n") == "C&C Trading Card Game"
+    text = "pbd match 2415753c · C&C Trading Card Game\nPlayers: Ann vs Ben\n"
+    assert base.title_of(text) == "C&C Trading Card Game"
     assert "match" not in vars(fresh)
     assert base.title_of("PBD match 2415753c · Twin Tower City\n") == "Twin Tower City"
     assert "match" in vars(fresh)
