@@ -98,7 +98,6 @@ class LocalDocument:
             raise BackendError(f"cannot read {self.label}: {exc.strerror or exc}") from None
 
 
-
 def _revision(data: bytes) -> str:
     """Return a file's revision: a hash of its bytes, compared only within one pbd process (so any hash serves).
 
