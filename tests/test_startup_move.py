@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -127,3 +128,27 @@ def test_a_private_state_file_changed_since_it_was_loaded_is_read_again_when_sav
     private.link_hand_doc(match_id, "Ann", "gdoc:abc")
     private.save(sec)
     assert saved == [("gdoc:abc", "Ann")]
+
+
+def test_commit_saves_the_state_as_staged_without_encoding_it_again(pbd, match):
+    """The pending file keeps its format; the committed file is the staged state's text, not a second encoding."""
+    from pbd import jsonfile, private
+
+    match_id = match.read_text().split()[2]        # pbd match <id> · ...
+    sec = private.load(match_id, "Ann")
+    sec.extra["note"] = "·" * 3
+    private.stage(sec, (7, "ab" * 32))
+    pending = private._pending_file(match_id, "Ann")
+    with open(pending, encoding="utf-8") as fh:
+        assert fh.read() == jsonfile.dumps({"entry": [7, "ab" * 32], "state": private.as_dict(sec)})
+    encoded = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonfile, "dumps", lambda data: encoded.append(data) or pytest.fail("encoded again"))
+        private.commit(sec)
+    with open(private._file(match_id, "Ann"), encoding="utf-8") as fh:
+        assert fh.read() == jsonfile.dumps(private.as_dict(sec))
+    assert not os.path.exists(pending) and encoded == []
+    other = private.load(match_id, "Ann")          # not the object staged: encoded as before
+    other.extra["note"] = "again"
+    private.commit(other)
+    assert private.load(match_id, "Ann").extra["note"] == "again"
