@@ -165,13 +165,11 @@ class Catalogue(Record):
         self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
         #: a card's own name (or alias) → the effects it triggers each turn (``get(name).all_each_turn()``)
         self.each_turn_by_name = {key: card.all_each_turn() for key, card in self._exact.items()}
-        #: a kind of modifier (see :data:`MODS`), "each_turn", or "turn_start" (neither ``ap_per_turn`` nor
-        #: an effect each turn) → the names (as above) of the cards without one (a fast path: a board whose
-        #: names all lie in it has none, asked in one set operation)
+        #: a kind of modifier (see :data:`MODS`) or "each_turn" → the names (as above) of the cards
+        #: without one (a fast path: a board whose names all lie in it has none, asked in one set operation)
         self.without = {kind: frozenset(k for k, mods in self.mods_by_name.items()
                                         if all(m["mod"] != kind for m in mods)) for kind in MODS}
         self.without["each_turn"] = frozenset(k for k, effects in self.each_turn_by_name.items() if not effects)
-        self.without["turn_start"] = self.without["each_turn"] & self.without["ap_per_turn"]
 
     def named(self, source: str) -> Catalogue:
         """Return this catalogue under the name ``source``, sharing its cards and lookups (none is built again)."""

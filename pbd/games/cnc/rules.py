@@ -1227,15 +1227,10 @@ def _end_marks(chars: list[Character], attacked: list[str]) -> None:
 
 def income(state: State, cat: Catalogue, side: Side) -> int:
     """Return the AP a side receives at the start of its turn, before drains."""
-    base = _base_income(side)
+    base = OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
     if _none_in_play(cat, "ap_per_turn", side):
         return base
     return base + ap_bonus(cat, side, active_mods(state, cat, side))
-
-
-def _base_income(side: Side) -> int:
-    """Return a side's income before card bonuses: 3, or 5 while its CP is below 50 (Emergency Overdrive)."""
-    return OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME
 
 
 def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
@@ -1253,17 +1248,15 @@ def start_turn(ctx: Ctx) -> None:
     """Begin the turn of the player now to move: income, Poison, City triggers."""
     state, cat = ctx.state, ctx.cat
     side = state.sides[state.to_move]
-    # most turns, no card in play gives AP each turn or has an effect each turn: one set test for both
-    plain = _none_in_play(cat, "turn_start", side)
-    ap = side.ap + (_base_income(side) if plain else income(state, cat, side)) + side.ap_next
-    side.ap = ap if ap > 0 else 0
+    side.ap = max(0, side.ap + income(state, cat, side) + side.ap_next)
     side.ap_next = 0
     for ch in side.characters:
         if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
-    # after Poison (a card it takes away acts no more)
-    effects = None if plain or _none_in_play(cat, "each_turn", side) else _each_turn(cat, side)
+    # after Poison (a card it takes away acts no more); most turns, no card in play has an effect each turn:
+    # asked here, in one set test, without the call
+    effects = None if _none_in_play(cat, "each_turn", side) else _each_turn(cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
