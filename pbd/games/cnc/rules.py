@@ -223,8 +223,8 @@ def apply(ctx: Ctx, move: Move) -> str:
     ap_before = me.ap
     notes = ctx.notes = []
     kind = move.kind
-    if kind in _ON_TURN and (state.sides[state.to_move] is not me or state.pending):
-        _own_turn(ctx, _ON_TURN[kind])      # (the player to move, owing nothing: no call)
+    if (state.sides[state.to_move] is not me or state.pending) and kind in _ON_TURN:
+        _own_turn(ctx, _ON_TURN[kind])      # (the player to move, owing nothing: no call, no lookup)
     _HANDLERS[kind](ctx, move)
     after = me.ap
     if after != ap_before and kind != "end":
