@@ -65,7 +65,7 @@ from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
-from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State,
+from pbd.games.cnc.state import (_KEYS, ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, _keys,
                                  find_key, key_of, keys_of, name_of, opening_owed)
 from pbd.record import Record
 
@@ -472,9 +472,28 @@ def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
     chars = side.characters
     if not chars:
         raise illegal(f"{side.name} has no characters in play")
-    keys = keys_of(chars)
-    key = _pick(cat, text, keys, kind)
-    return Target(side, "character", key, chars[keys.index(key)])
+    key, ch = _find_char(cat, chars, text, kind)
+    return Target(side, "character", key, ch)
+
+
+def _find_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -> tuple[str, Character]:
+    """Return ``(key, character)`` of the one of ``chars`` that ``text`` names, as :func:`_pick` picks its key.
+
+    A fast path for every attack and use: a name written as the board holds it (no earlier
+    key folding alike) is found in the row's kept keys (:data:`.state._KEYS`, no new list)
+    without calling :func:`_pick`; any other name goes to it.
+
+    :raises UnknownNameError: nothing matches (close names suggested).
+    :raises AmbiguousNameError: several names start with ``text``.
+    """
+    names = tuple(map(name_of, chars))
+    keys = _KEYS.get(names) or _keys(names)
+    if text in keys:            # (_pick's own fast path, without its call)
+        i = keys.index(text)
+        if not i or fold(text) not in map(fold, keys[:i]):
+            return text, chars[i]
+    key = _pick(cat, text, list(keys), kind)
+    return key, chars[keys.index(key)]
 
 
 @lru_cache(maxsize=64)
@@ -501,8 +520,8 @@ def _char(target: Target) -> Character | None:
 
 # -- characters acting ------------------------------------------------------------------
 
-def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
-    """Return ``(key, character)`` of the character of yours that ``name`` names.
+def _actor(ctx: Ctx, name: str) -> tuple[str, Character, Card]:
+    """Return ``(key, character, card)`` of the character of yours that ``name`` names (``card``: its Card).
 
     A name that names a card refuses it unless that card is a character of yours in
     play.  For a move the log writes in full (``ctx.naming``), that is asked of the name
@@ -512,21 +531,22 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
     :raises IllegalMoveError: the card named is not a character of yours in play.
     :raises NotationError: the name matches none of your characters (or several).
     """
-    chars = ctx.me.characters
-    keys = keys_of(chars)
+    chars, cat = ctx.me.characters, ctx.cat
     if ctx.naming is None:
         _not_your_character(ctx, name)
-        key = _pick(ctx.cat, name, keys, "character of yours in play")
-        return key, chars[keys.index(key)]
+        key, ch = _find_char(cat, chars, name, "character of yours in play")
+        return key, ch, cat.by_name.get(ch.name) or cat.get(ch.name)
     try:
-        key = _pick(ctx.cat, name, keys, "character of yours in play")
+        key, ch = _find_char(cat, chars, name, "character of yours in play")
     except NotationError:
         _not_your_character(ctx, name)
         raise
-    card = ctx.cat.by_name.get(key)
+    card = cat.by_name.get(key)
     if card is None or card.name != key:        # (a character's own name, in play: nothing to ask)
         _not_your_character(ctx, key)
-    return key, chars[keys.index(key)]
+    if card is None or key != ch.name:          # (else the lookup just made is the character's own)
+        card = cat.by_name.get(ch.name) or cat.get(ch.name)
+    return key, ch, card
 
 
 def _not_your_character(ctx: Ctx, name: str) -> None:
@@ -568,8 +588,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
 
 
 def _attack(ctx: Ctx, move: Move) -> None:
-    key, ch = _actor(ctx, move.card)
-    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
+    key, ch, card = _actor(ctx, move.card)
     if not card.attacks:
         raise illegal(f"{ch.name} has no attack; use one of its abilities")
     attack = card.attacks[0]
@@ -638,8 +657,9 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     tier) is never boosted; penalties (Media Inquiry) still lower it.
     """
     bonus = 0
+    plain = cat.without["attack_bonus"]     # (_none_in_play in line, for both sides: every attack asks)
     for owner in state.sides:
-        if _none_in_play(cat, "attack_bonus", owner):
+        if plain.issuperset(owner.cities) and plain.issuperset(map(name_of, owner.characters)):
             continue
         for mod in active_mods(state, cat, owner):
             if mod["mod"] != "attack_bonus":
@@ -654,7 +674,8 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
             bonus += mod.get("amount", 0)
     if "Perfect Storm" in state.turn.effects and state.current is side and attack.type in STORM_TYPES:
         bonus += 5
-    return max(0, min(CAP, attack.damage + bonus))
+    damage = attack.damage + bonus          # (max(0, min(CAP, ...)) without two calls)
+    return CAP if damage > CAP else damage if damage > 0 else 0
 
 
 def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: Character | None = None) -> None:
@@ -810,8 +831,7 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 # -- abilities ---------------------------------------------------------------------------
 
 def _use(ctx: Ctx, move: Move) -> None:
-    key, ch = _actor(ctx, move.card)
-    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
+    key, ch, card = _actor(ctx, move.card)
     names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
