@@ -632,7 +632,11 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
     try:
-        return _char_target(ctx.cat, opp, text, _among(opp.name))
+        chars = opp.characters
+        if chars:           # (_char_target in line, without its call: every attack names a character)
+            key, ch = _find_char(ctx.cat, chars, text, _among(opp.name))
+            return Target(opp, "character", key, ch)
+        return _char_target(ctx.cat, opp, text, _among(opp.name))     # (it refuses: none in play)
     except (NotationError, IllegalMoveError):
         city = _named_city(ctx, opp, text)
         if city is None:
@@ -835,7 +839,11 @@ def _use(ctx: Ctx, move: Move) -> None:
     names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
-    ability = card.abilities[names.index(match_name(move.detail, names, f"ability of {ch.name}"))]
+    detail = move.detail
+    if detail in names and (names[0] == detail or fold(detail) not in map(fold, names[:names.index(detail)])):
+        ability = card.abilities[names.index(detail)]     # (as match_name finds a name written as the card has it)
+    else:
+        ability = card.abilities[names.index(match_name(detail, names, f"ability of {ch.name}"))]
     if ability.passive:
         raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
     if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
@@ -1011,17 +1019,28 @@ def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
     cat, known = ctx.cat, ctx.cat.by_name
     chars = keys_of(side.characters)
-    cities = [c for c in side.cities if (known.get(c) or cat.get(c)).kind != "porter"]     # (most found without a call)
+    cities = []
+    for city in side.cities:    # (a loop, not a list comprehension's frame; most found without a call)
+        if (known.get(city) or cat.get(city)).kind != "porter":
+            cities.append(city)
     _not_the_porter(ctx, side, name)
     key = _pick(cat, name, chars + cities, "card of yours in play")
     return ("character" if key in chars else "city"), key
 
 
 def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
+    """Refuse ``name`` if it names the Porter of ``side`` (its first City card of the porter kind).
+
+    :raises IllegalMoveError: it does.
+    :raises UnknownNameError: a City card of ``side`` the catalogue does not know.
+    """
     cat, known = ctx.cat, ctx.cat.by_name
-    porter = [c for c in side.cities if (known.get(c) or cat.get(c)).kind == "porter"]     # (as _field_card)
-    if porter and (name.casefold() in ("porter", "the porter")
-                   or (name in cat and cat.get(name).name == porter[0])):
+    porter = None
+    for city in side.cities:    # (every city looked up, as _field_card does; a loop: no list comprehension's frame)
+        if (known.get(city) or cat.get(city)).kind == "porter" and porter is None:
+            porter = city
+    if porter is not None and (name.casefold() in ("porter", "the porter")      # (card: cat.get(name) if name in cat)
+                               or ((card := known.get(name) or cat.find(name)) is not None and card.name == porter)):
         raise illegal("the Porter stays in play for the whole game")
 
 
@@ -1091,13 +1110,14 @@ def _discard(ctx: Ctx, move: Move) -> None:
     kind, key = ("hand", _hand_card(ctx, move.card).name) if place == "hand" else _field_card(ctx, me, move.card)
     if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
         ctx.naming = None if key == move.card else _in_full(ctx, move)
+    if owed is None:            # (always so for a card on the field; _spend in line: a discard is a common move)
+        if me.ap < 1:
+            raise _too_dear("discarding a card", 1, me.ap)
+        me.ap -= 1
     if kind != "hand":
-        _spend(ctx, 1, "discarding a card")
         _leave_field(ctx, me, kind, key)
         me.discards.append(key.split("#")[0])
         return
-    if owed is None:
-        _spend(ctx, 1, "discarding a card")
     me.hand.remove(key)
     me.discards.append(key)
     if owed is not None:
