@@ -873,18 +873,21 @@ def _run_effects(ctx: Ctx, effects, target: Target | None, actor: str | None, so
 
 def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, source: str) -> None:
     """Carry out one effect of the catalogue's vocabulary (see :mod:`pbd.games.cnc.cards`)."""
-    me, opp = ctx.me, ctx.opp
-    verb = eff["do"]
-    who = opp if eff.get("who") == "opponent" else me
-    to = eff.get("to", "target")
+    me, verb = ctx.me, eff["do"]
+    # the side or the targets an effect acts on, found only for the verbs that have them (an effect's target: no call)
+    if verb in _ON_A_SIDE:
+        who = ctx.opp if eff.get("who") == "opponent" else me
+    elif verb in _ON_TARGETS:
+        to = eff.get("to", "target")
+        targets = (() if target is None else (target,)) if to == "target" else _effect_targets(ctx, to, target, actor)
     if verb == "damage":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "cp":
                 _strike(ctx, t, eff.get("amount", 0), None)
             else:
                 _hurt(ctx, t, eff.get("amount", 0))
     elif verb == "heal":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "character":
                 _heal(ctx, t.side, t.key, eff.get("amount", 0))
     elif verb == "cp":
@@ -904,15 +907,15 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
         if target is not None and target.kind == "city":
             _destroy_city(ctx, target)
     elif verb == "return_to_hand":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "character":
                 _return_to_hand(ctx, t)
     elif verb == "status":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "character":
                 _add_status(ctx, t, eff["status"])
     elif verb == "cure":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             ch = _char(t) if t.kind == "character" else None
             if ch is not None:
                 ch.statuses = []
@@ -930,6 +933,11 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
                 _run_effects(ctx, outcome.get("effects", ()), target, actor, source)
     elif verb == "manual":
         ctx.notes.append(f"{source}: {eff.get('text', '')} — record the outcome with 'adjust'")
+
+
+#: the verbs of effects that act on a side (``who``: the opponent's, else the acting player's) and on targets (``to``)
+_ON_A_SIDE = frozenset(("cp", "discard_hand", "ap", "ap_next"))
+_ON_TARGETS = frozenset(("damage", "heal", "return_to_hand", "status", "cure"))
 
 
 def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None) -> list[Target]:
