@@ -344,11 +344,12 @@ def _play(ctx: Ctx, move: Move) -> None:
     card = ctx.cat.by_name.get(move.card)
     if card is None or card.name != move.card or card.name not in me.hand:
         card = _hand_card(ctx, move.card)       # (else a card's own name, in the hand: found without a call)
-    if card.name in turn.withdrawn:
-        raise illegal(f"you withdrew {card.name} this turn; it cannot be played again until your next turn")
+    name = card.name            # (a local: read a dozen times)
+    if name in turn.withdrawn:
+        raise illegal(f"you withdrew {name} this turn; it cannot be played again until your next turn")
     kind = card.kind
     if kind == "porter":
-        raise illegal(f"{card.name} is put into play at the start of the game, not played")
+        raise illegal(f"{name} is put into play at the start of the game, not played")
     if kind == "character":
         limit = (BASE_CHARACTER_LIMIT if len(me.characters) < BASE_CHARACTER_LIMIT      # (no limit is lower)
                  else character_limit(ctx.state, ctx.cat, me))
@@ -356,8 +357,8 @@ def _play(ctx: Ctx, move: Move) -> None:
             raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
                           + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
     elif kind == "city":
-        if card.name in me.cities:
-            raise illegal(f"{card.name} is already in play; only one of each City card at a time")
+        if name in me.cities:
+            raise illegal(f"{name} is already in play; only one of each City card at a time")
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_city")
         if len(turn.played) >= allowed and _played_of_kind(ctx, "city") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} City card{'s' if allowed > 1 else ''} may be played each turn")
@@ -365,29 +366,29 @@ def _play(ctx: Ctx, move: Move) -> None:
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_event")
         if len(turn.played) >= allowed and _played_of_kind(ctx, "event") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} Event{'s' if allowed > 1 else ''} may be played each turn")
-    target = _target(ctx, card.target, move.target, card.name) if kind == "event" else None
+    target = _target(ctx, card.target, move.target, name) if kind == "event" else None
     if kind != "event" and move.target:
-        raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
+        raise illegal(f"{name} is a {card.kind} card; it takes no target")
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
-        ctx.naming = (None if card.name == move.card and (target is None or target.key == move.target)
+        ctx.naming = (None if name == move.card and (target is None or target.key == move.target)
                       else _in_full(ctx, move))
     if me.ap < card.cost:       # (_spend in line: most moves draw, play or attack)
-        raise _too_dear(card.name, card.cost, me.ap)
+        raise _too_dear(name, card.cost, me.ap)
     me.ap -= card.cost
-    me.hand.remove(card.name)
-    turn.played.append(card.name)
+    me.hand.remove(name)
+    turn.played.append(name)
     if kind == "character":
-        me.characters.append(Character(card.name, card.hp))
+        me.characters.append(Character(name, card.hp))
     elif kind == "city":
-        me.cities.append(card.name)
+        me.cities.append(name)
         if card.cp:
             me.cp += card.cp
             ctx.notes.append(f"CP {me.cp - card.cp}→{me.cp}")
         _take_hold(ctx, card)
     else:
         for eff in card.effects:    # (_run_effects in line: most events run one or two)
-            run_effect(ctx, eff, target, None, card.name)
-        me.discards.append(card.name)
+            run_effect(ctx, eff, target, None, name)
+        me.discards.append(name)
 
 
 def _take_hold(ctx: Ctx, card: Card) -> None:
