@@ -733,8 +733,10 @@ def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
     ch = side.characters.pop(find_key(side.characters, key))
     renamed = dict(zip([k for k in before if k != key], keys_of(side.characters)))
     turn = ctx.state.turn
-    turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
-    turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
+    if turn.acted:              # (an empty record stays so: no list comprehension's frame)
+        turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
+    if turn.attacked:
+        turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
     return ch
 
 
@@ -1114,8 +1116,8 @@ def _discard(ctx: Ctx, move: Move) -> None:
             place = "field" if on_field else "hand"
     if place != "hand":
         owed = None             # (a discard owed from the hand waits: _own_turn says so)
-    if owed is None:
-        _own_turn(ctx, "discarding")
+    if owed is None and (pending or ctx.state.sides[ctx.state.to_move] is not me):
+        _own_turn(ctx, "discarding")        # (it refuses only then: asked without a call, as apply does)
     kind, key = ("hand", _hand_card(ctx, move.card).name) if place == "hand" else _field_card(ctx, me, move.card)
     if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
         ctx.naming = None if key == move.card else _in_full(ctx, move)
