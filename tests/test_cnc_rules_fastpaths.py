@@ -150,3 +150,15 @@ def test_a_character_is_found_as_picking_among_the_rows_keys_finds_it(names, tex
     assert found == _found_in_full(text, chars)
     if not isinstance(found[0], type):
         assert found[1] is _found_in_full(text, chars)[1]      # the character itself, not one alike
+
+
+def test_a_discard_out_of_turn_is_refused_naming_whose_turn_it_is():
+    # a discard asks _own_turn only when it may refuse: the player not to move, or something pending
+    from pbd.errors import IllegalMoveError
+
+    g = pos(side(hand=["Nill"]), side(hand=["Nill"], chars=["Danger"]))
+    for text in ("discard Nill", "discard Nill from hand", "discard Danger from field"):
+        with pytest.raises(IllegalMoveError, match=r"it is Ann's turn, not yours \(discarding waits for your turn\)"):
+            g.play("Ben", text)
+    g.play("Ann", "discard Nill")
+    assert g.ann.discards == ["Nill"]
