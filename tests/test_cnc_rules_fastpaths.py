@@ -162,3 +162,26 @@ def test_a_discard_out_of_turn_is_refused_naming_whose_turn_it_is():
             g.play("Ben", text)
     g.play("Ann", "discard Nill")
     assert g.ann.discards == ["Nill"]
+
+
+@pytest.mark.parametrize("written, gained", [("Zap", 1), ("ZAP", 1), ("zap", 1), ("Zip", 3), ("Z", None)])
+def test_an_ability_written_as_the_card_has_it_is_the_first_that_folds_alike(written, gained):
+    # a use finds an ability written as the card has it without match_name, unless one before it folds alike
+    from pbd.errors import AmbiguousNameError
+    from pbd.games.cnc.cards import Ability, Card, Catalogue
+    from pbd.games.cnc.notation import parse_move
+
+    def cp(name, amount):
+        return Ability(name, cost=1, target="none", effects=({"do": "cp", "amount": amount, "who": "self"},))
+
+    bundled = GAME.catalogue
+    zapper = Card("Jack Bauer", "character", "common", hp=10, abilities=(cp("Zap", 1), cp("ZAP", 2), cp("Zip", 3)))
+    cat = Catalogue({**bundled.cards, "Jack Bauer": zapper})
+    g = pos(side(chars=["Jack Bauer"]), side())
+    ctx = rules.Ctx(g.state, cat, g.chance, "Ann")
+    if gained is None:
+        with pytest.raises(AmbiguousNameError):
+            rules.apply(ctx, parse_move(f"Jack Bauer uses {written}"))
+        return
+    rules.apply(ctx, parse_move(f"Jack Bauer uses {written}"))
+    assert g.ann.cp == 100 + gained
