@@ -745,7 +745,7 @@ def _heal(ctx: Ctx, side: Side, key: str, amount: int) -> None:
     if i is None:
         return
     ch = side.characters[i]
-    top = ctx.cat.get(ch.name).hp
+    top = (ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)).hp     # (a name as the board holds it: no call)
     before = ch.hp
     ch.hp = min(top, ch.hp + amount)
     ch.statuses = [s for s in ch.statuses if s == "frozen"]
@@ -958,9 +958,12 @@ def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None)
     if to == "all friendly":
         return [Target(me, "character", k) for k in keys_of(me.characters)]
     if to == "most damaged friendly":
-        hurt = [(ctx.cat.get(c.name).hp - c.hp, -i, key_of(me.characters, i))
-                for i, c in enumerate(me.characters) if c.hp < ctx.cat.get(c.name).hp]
-        return [Target(me, "character", max(hurt)[2])] if hurt else []
+        cat, hurt = ctx.cat, []
+        for i, c in enumerate(me.characters):      # (a loop: each card found once, most without a call)
+            top = (cat.by_name.get(c.name) or cat.get(c.name)).hp
+            if c.hp < top:
+                hurt.append((top - c.hp, -i, i))
+        return [Target(me, "character", key_of(me.characters, max(hurt)[2]))] if hurt else []   # (-i: no ties)
     raise NotationError(f"unknown effect destination {to!r} in the catalogue")
 
 
