@@ -1121,7 +1121,12 @@ def _discard(ctx: Ctx, move: Move) -> None:
         owed = None             # (a discard owed from the hand waits: _own_turn says so)
     if owed is None and (pending or ctx.state.sides[ctx.state.to_move] is not me):
         _own_turn(ctx, "discarding")        # (it refuses only then: asked without a call, as apply does)
-    kind, key = ("hand", _hand_card(ctx, move.card).name) if place == "hand" else _field_card(ctx, me, move.card)
+    if place == "hand":         # (a card's own name, in the hand: found without _hand_card's call, as _play does)
+        card = ctx.cat.by_name.get(move.card)
+        kind, key = "hand", (move.card if card is not None and card.name == move.card and move.card in me.hand
+                             and move.card != HIDDEN else _hand_card(ctx, move.card).name)
+    else:
+        kind, key = _field_card(ctx, me, move.card)
     if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
         ctx.naming = None if key == move.card else _in_full(ctx, move)
     if owed is None:            # (always so for a card on the field; _spend in line: a discard is a common move)
