@@ -122,7 +122,7 @@ _ROW_TEXTS = [*_ROW_NAMES, "Nill#2", "Nill#3", "nill#2", "Sentry", "Cityzen", "C
 
 
 def _found_in_full(text, chars):
-    """Return what _find_char answers, found the long way (_pick over a new list of keys), or the error it raises."""
+    """Return the character a name picks, found the long way (_pick over a new list of keys), or the error raised."""
     from pbd.games.cnc.state import keys_of
 
     keys = keys_of(chars)
@@ -135,7 +135,7 @@ def _found_in_full(text, chars):
 
 def _found_fast(text, chars):
     try:
-        return rules._find_char(GAME.catalogue, chars, text, "character")
+        return rules._char_as_written(chars, text) or rules._picked_char(GAME.catalogue, chars, text, "character")
     except Exception as e:
         return type(e), str(e)
 

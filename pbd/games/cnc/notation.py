@@ -203,7 +203,7 @@ def _read(text: str) -> Move:
 
     :raises NotationError: it matches no known form.
     """
-    clean = " ".join((text.replace("’", "'") if "’" in text else text).split())     # (most texts: no call to replace)
+    clean = " ".join((text.replace("’", "'") if "’" in text else text).split())    # (most: no replace call)
     if clean[-1:] in ".!":      # ("" too: rstrip's answer without its call for most texts)
         clean = clean.rstrip(".!")
     space = clean.find(" ")

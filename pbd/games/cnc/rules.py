@@ -473,19 +473,16 @@ def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
     chars = side.characters
     if not chars:
         raise illegal(f"{side.name} has no characters in play")
-    key, ch = _find_char(cat, chars, text, kind)
+    key, ch = _char_as_written(chars, text) or _picked_char(cat, chars, text, kind)
     return Target(side, "character", key, ch)
 
 
-def _find_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -> tuple[str, Character]:
-    """Return ``(key, character)`` of the one of ``chars`` that ``text`` names, as :func:`_pick` picks its key.
+def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character] | None:
+    """Return ``(key, character)`` of the one of ``chars`` whose key ``text`` is, as :func:`_pick` would pick it.
 
-    A fast path for every attack and use: a name written as the board holds it (no earlier
-    key folding alike) is found in the row's kept keys (:data:`.state._KEYS`, no new list)
-    without calling :func:`_pick`; any other name goes to it.
-
-    :raises UnknownNameError: nothing matches (close names suggested).
-    :raises AmbiguousNameError: several names start with ``text``.
+    A fast path for every attack and use: a key written as the board holds it (no key before
+    it folding alike) is found in the row's kept keys (:data:`.state._KEYS`, no new list)
+    without calling :func:`_pick`.  None for any other name: :func:`_picked_char` finds it.
     """
     names = tuple(map(name_of, chars))
     keys = _KEYS.get(names) or _keys(names)
@@ -493,7 +490,17 @@ def _find_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -> 
         i = keys.index(text)
         if not i or fold(text) not in map(fold, keys[:i]):
             return text, chars[i]
-    key = _pick(cat, text, list(keys), kind)
+    return None
+
+
+def _picked_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -> tuple[str, Character]:
+    """Return ``(key, character)`` of the one of ``chars`` that ``text`` names (``kind``: what an unknown one is).
+
+    :raises UnknownNameError: nothing matches (close names suggested).
+    :raises AmbiguousNameError: several names start with ``text``.
+    """
+    keys = keys_of(chars)
+    key = _pick(cat, text, keys, kind)
     return key, chars[keys.index(key)]
 
 
@@ -535,10 +542,10 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character, Card]:
     chars, cat = ctx.me.characters, ctx.cat
     if ctx.naming is None:
         _not_your_character(ctx, name)
-        key, ch = _find_char(cat, chars, name, "character of yours in play")
+        key, ch = _char_as_written(chars, name) or _picked_char(cat, chars, name, "character of yours in play")
         return key, ch, cat.by_name.get(ch.name) or cat.get(ch.name)
     try:
-        key, ch = _find_char(cat, chars, name, "character of yours in play")
+        key, ch = _char_as_written(chars, name) or _picked_char(cat, chars, name, "character of yours in play")
     except NotationError:
         _not_your_character(ctx, name)
         raise
@@ -635,7 +642,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
     try:
         chars = opp.characters
         if chars:           # (_char_target in line, without its call: every attack names a character)
-            key, ch = _find_char(ctx.cat, chars, text, _among(opp.name))
+            key, ch = _char_as_written(chars, text) or _picked_char(ctx.cat, chars, text, _among(opp.name))
             return Target(opp, "character", key, ch)
         return _char_target(ctx.cat, opp, text, _among(opp.name))     # (it refuses: none in play)
     except (NotationError, IllegalMoveError):
