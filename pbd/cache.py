@@ -2,12 +2,12 @@
 
 Reading a TOML catalogue and checking it card by card costs more than the rest of a
 command, and the same file is read by every command.  :func:`cached` keeps what a
-parse returned in a file whose name carries the SHA-256 of the file's bytes: an
+parse returned in a file whose name carries a hash (:func:`~pbd.digest.fingerprint`) of the file's bytes: an
 edited file has a new key, so a stale entry is never read, and the entry left by the
 old content of the same file is removed when the new one is written.
 
 An entry is a pickle, and it is never trusted blindly: it is used only if it starts
-with this format's magic line, its payload matches the SHA-256 stored beside it, it
+with this format's magic line, its payload matches the digest stored beside it, it
 names no class but the ones its caller allows (never a function, so loading it runs
 no code of its choosing), the classes' own source files are the ones it was made
 with, and it loads into the type the caller expects.  Anything else (truncated, corrupt, edited, from
@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from pbd import paths
-from pbd.digest import sha256
+from pbd.digest import fingerprint, sha256
 
 try:  # the C pickler alone: importing the pickle module costs a command more than using it
     import _pickle as pickle
@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - Pythons without the C accelerator
 
 T = TypeVar("T")
 PROTOCOL = 5
-MAGIC = b"pbd-cache-v2\n"       # (v2: records pickled attribute by attribute, see pbd.record)
+MAGIC = b"pbd-cache-v2\n"       # (v2: BLAKE2b keys and checks; records pickled attribute by attribute)
 _DIGEST = 32
 #: set while a command that promises to write nothing runs (:func:`writing_nothing`)
 _READ_ONLY = False
@@ -99,7 +99,8 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     :raises PbdError: whatever ``parse`` raises.
     """
     stamp = _code_stamp(classes)
-    key = sha256(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hexdigest()
+    key = fingerprint(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hex()
+    # (SHA-256 as before: entries an older pbd left for the same file still share the prefix and are removed)
     where = sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
     path = os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache")
     allowed = {_name(cls): cls for cls in classes}
@@ -125,7 +126,7 @@ def _read(path: str, allowed: dict[str, type], expect: type):
     except OSError:
         return None
     head = len(MAGIC) + _DIGEST
-    if not blob.startswith(MAGIC) or sha256(blob[head:]).digest() != blob[len(MAGIC):head]:
+    if not blob.startswith(MAGIC) or fingerprint(blob[head:]) != blob[len(MAGIC):head]:
         return None
     try:
         value = _Unpickler(blob[head:], allowed).load()
@@ -153,7 +154,7 @@ def _write(path: str, value, prefix: str) -> bytes | None:
             if name.startswith(prefix) and name != os.path.basename(path):
                 os.unlink(os.path.join(folder_, name))
         with open(tmp, "wb") as fh:
-            fh.write(MAGIC + sha256(payload).digest() + payload)
+            fh.write(MAGIC + fingerprint(payload) + payload)
         os.replace(tmp, path)
     except OSError:
         try:

@@ -27,6 +27,7 @@ from pbd.errors import (BackendError, ConflictError, DocumentFormatError, Illega
                         StaleRevision, UsageError, WriteUncertain)
 from pbd.games.base import Chance, Secrets, title_of
 from pbd.record import Record
+from pbd.regex import pattern
 from pbd.result import Result
 
 __all__ = ["Result", "transact", "CHECKS"]
@@ -82,8 +83,12 @@ MAX_LINE = 10_000
 MAX_DIGITS = 9
 #: A run of more digits than any number pbd reads; 16 or 64 digits is a hex value pbd writes (a MAC;
 #: a seed, commitment, chain value or hash) that happens to have no letter, so it is let through.
-_BIG_NUMBER = re.compile(rf"(?<![0-9A-Za-z])(?!(?:\d{{16}}|\d{{64}})(?![0-9A-Za-z]))\d{{{MAX_DIGITS + 1},}}"
-                         r"(?![0-9A-Za-z])")
+_BIG_NUMBER = pattern(rf"(?<![0-9A-Za-z])(?!(?:\d{{16}}|\d{{64}})(?![0-9A-Za-z]))\d{{{MAX_DIGITS + 1},}}"
+                      r"(?![0-9A-Za-z])")
+#: For :func:`_big_number`: UTF-8 text -> b"1" for each ASCII digit, b"0" for any other byte; ASCII bytes; letters
+_DIGIT_MARKS = bytes(0x31 if 0x30 <= b <= 0x39 else 0x30 for b in range(256))
+_ASCII = bytes(range(128))
+_ASCII_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
 def excerpt(text: str, limit: int = 40) -> str:
@@ -106,11 +111,39 @@ def bound(text: str) -> str:
         if len(line) > MAX_LINE:
             raise DocumentFormatError(f"the line is {len(line):,} characters long; pbd reads lines of at most "
                                       f"{MAX_LINE:,} ({excerpt(line)!r})", line=number)
-    if m := _BIG_NUMBER.search(text):
+    if m := _big_number(text):
         number = text.count("\n", 0, m.start()) + 1
         raise DocumentFormatError(f"the number {excerpt(m.group(), 12)} is too large (pbd reads numbers of at "
                                   f"most {MAX_DIGITS} digits)", line=number)
     return text
+
+
+def _big_number(text: str) -> re.Match | None:
+    """Return ``_BIG_NUMBER.search(text)``, running that pattern only on a text where it may match.
+
+    Fast path: every command checks its document, and the pattern cost it about 1M instructions
+    to compile and as much again to run over a small board (more on a long one), while a board's
+    long runs of digits are nearly always hex values pbd wrote.  A match lies inside a run of
+    digits; with ASCII digits only (another script's go to the pattern), such a run can match
+    only from its first digit, only whole (a shorter part is followed by a digit), only with no
+    ASCII letter on either side and only if it is not 16 or 64 digits long.  Those runs are found
+    in the text's UTF-8 bytes (where a character beyond ASCII holds no ASCII byte), and a run that
+    may match is left to the pattern itself.
+    """
+    data = text.encode("utf-8")
+    others = data.translate(None, _ASCII)        # the characters beyond ASCII, still UTF-8
+    if others and any(c.isdecimal() for c in set(others.decode("utf-8"))):
+        return _BIG_NUMBER.search(text)
+    marks, run = data.translate(_DIGIT_MARKS), b"1" * (MAX_DIGITS + 1)
+    start = marks.find(run)
+    while start >= 0:
+        end = marks.find(b"0", start)
+        end = len(marks) if end < 0 else end
+        if (end - start not in (16, 64) and (not start or data[start - 1] not in _ASCII_LETTERS)
+                and (end == len(data) or data[end] not in _ASCII_LETTERS)):
+            return _BIG_NUMBER.search(text)
+        start = marks.find(run, end)
+    return None
 
 
 def identify(text: str, game_name: str | None = None):
@@ -219,18 +252,22 @@ def _read(doc: Document) -> Turn:
     return Turn(doc, snap, game, state, logged=len(state.meta.log))
 
 
-def _begin(turn: Turn, seated: bool) -> dict | None:
+def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None:
     """Settle what an interrupted command left, attach the player's private state, run the checks.
 
-    Returns what ``undo`` needs to restore the board as it is now (None if not seated).
+    ``held``: the private state :func:`_held` read under this command's lock, used unless settling
+    changed it (read again otherwise).  Returns what ``undo`` needs to restore the board as it is
+    now (None if not seated).
     """
     meta = turn.state.meta
-    if private.recover(meta.match_id, turn.name, [e.hash for e in meta.log]) == "adopted":
+    settled = private.recover(meta.match_id, turn.name, [e.hash for e in meta.log])
+    if settled == "adopted":
         turn.notes.append("(pbd first finished saving your private state from a command that was interrupted)")
     turn.chance = Chance(meta, {})
     if not seated:
         return None
-    sec = private.load(meta.match_id, turn.name)
+    fresh = held is not None and settled != "adopted" and held.match_id == meta.match_id
+    sec = held if fresh else private.load(meta.match_id, turn.name)
     _check_obligations(turn)
     before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
     from pbd import fairplay_checks     # with the audit it needs: not loaded by commands that only read
@@ -285,10 +322,11 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
     name = _seat(turn.game, turn.state, player) if seated else player
     with private.lock(turn.state.meta.match_id, name):
         for attempt in range(RETRIES):
-            if attempt or _behind(turn, name):
+            held = None if attempt else _held(turn.state.meta.match_id, name)   # a retry reads it again
+            if attempt or _behind(turn, held):
                 turn = _read(doc)
             turn.name = name
-            before = _begin(turn, seated)
+            before = _begin(turn, seated, held)
             try:
                 result = step(turn)
             except IllegalMoveError as exc:
@@ -302,16 +340,24 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
                         hint="wait for the other player to finish editing and try again")
 
 
-def _behind(turn: Turn, name: str) -> bool:
-    """Return True if this player's own record is ahead of what was read (another of their commands wrote meanwhile).
+def _held(match_id: str, name: str) -> Secrets | None:
+    """Return the player's private state as this machine holds it now (None: it holds none).
+
+    Read once under the command's lock, for :func:`_behind` and then :func:`_begin`: on a long
+    match the file holds every entry the seat wrote, and parsing it again cost a move as much
+    as its draw.
+    """
+    return private.load(match_id, name) if private.exists(match_id, name) else None
+
+
+def _behind(turn: Turn, held: Secrets | None) -> bool:
+    """Return True if this player's own record (``held``, see :func:`_held`) is ahead of what was read.
 
     The document is read before the player's lock is taken; a command of the same player
     that held the lock may have written since.  Reading again then is cheaper than being
     told that the entry it wrote "is gone".
     """
-    if not private.exists(turn.state.meta.match_id, name):
-        return False
-    wrote = private.load(turn.state.meta.match_id, name).extra.get("wrote") or []
+    wrote = held.extra.get("wrote") or [] if held is not None else []
     return bool(wrote) and max(n for n, *_ in wrote) > len(turn.state.meta.log)
 
 
@@ -563,11 +609,12 @@ def _settle(doc: Document, player: str) -> Turn:
         turn = _read(doc)
         turn.name = _seat(turn.game, turn.state, player)
     with private.lock(meta.match_id, turn.name):
-        if _behind(turn, turn.name):
+        held = _held(meta.match_id, turn.name)
+        if _behind(turn, held):
             name, turn = turn.name, _read(doc)
             turn.name = name
         turn.reading = True
-        _begin(turn, seated=True)
+        _begin(turn, seated=True, held=held)
     return turn
 
 

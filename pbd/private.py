@@ -84,8 +84,10 @@ def load(match_id: str, player: str) -> Secrets:
     :raises UsageError: this machine does not hold them (wrong name, or another machine).
     :raises BackendError: the file is unreadable or damaged.
     """
+    global _LOADED
     path = _file(match_id, player)
     try:
+        version = _version(path)        # before the read: a file replaced meanwhile has another
         data = jsonfile.read(path)
     except FileNotFoundError:
         raise UsageError(
@@ -94,6 +96,7 @@ def load(match_id: str, player: str) -> Secrets:
         ) from None
     except (OSError, ValueError) as exc:
         raise BackendError(f"private state {path} is unreadable: {exc}") from None
+    _LOADED = (path, version, data.get("hand_doc") if isinstance(data, dict) else None)   # as _hand_doc(path)
     if isinstance(data, dict) and "hand_doc" in data:  # kept in the player's own Google Doc
         from pbd import handdoc
 
@@ -109,41 +112,57 @@ def _secrets(data, where: str) -> Secrets:
         raise BackendError(f"private state {where} is damaged ({exc})") from None
 
 
-def save(sec: Secrets) -> None:
+def save(sec: Secrets, text: str | None = None) -> None:
     """Write ``sec`` atomically with owner-only permissions (or into the player's hand document).
+
+    ``text``: ``sec`` as JSON already (:func:`commit` has it from :func:`stage`).
 
     :raises BackendError: PBD_HOME (or the hand document) cannot be written.
     """
     path = _file(sec.match_id, sec.player)
-    data = as_dict(sec)
-    pointer = _hand_doc(path)
+    pointer = _LOADED[2] if _LOADED[:2] == (path, _version(path)) else _hand_doc(path)
     if pointer:
         from pbd import handdoc
 
-        handdoc.save(pointer, data)
+        handdoc.save(pointer, as_dict(sec))
         return
-    _write_json(path, data)
+    _write_text(path, jsonfile.dumps(as_dict(sec)) if text is None else text)
+
+
+#: ``(Secrets, its JSON text)`` this process staged last, for :func:`commit` (cleared by :func:`unstage`)
+_STAGED: tuple = (None, "")
 
 
 def stage(sec: Secrets, entry: tuple[int, str]) -> None:
     """Keep ``sec`` as pending, to be committed once the document holds log entry ``entry`` (number, hash).
 
+    The state's JSON text is kept for :func:`commit`, which saves ``sec`` as staged without
+    encoding it again (on a long match it holds every entry the seat wrote and the board before
+    the move): the pending file is ``{"entry": ..., "state": ...}`` with that text inside.
+
     :raises BackendError: PBD_HOME cannot be written (then nothing else is written either).
     """
-    _write_json(_pending_file(sec.match_id, sec.player), {"entry": list(entry), "state": as_dict(sec)})
+    global _STAGED
+    text = jsonfile.dumps(as_dict(sec))
+    _write_text(_pending_file(sec.match_id, sec.player),
+                '{"entry":' + jsonfile.dumps(list(entry)) + ',"state":' + text + "}")
+    _STAGED = (sec, text)
 
 
 def commit(sec: Secrets) -> None:
-    """Save ``sec`` for good and forget the pending copy (the document now holds its entry).
+    """Save ``sec`` for good, as it was staged, and forget the pending copy (the document now holds its entry).
 
     :raises BackendError: it cannot be saved; the pending copy stays for the next command.
     """
-    save(sec)
+    staged, text = _STAGED
+    save(sec, text if staged is sec else None)
     unstage(sec.match_id, sec.player)
 
 
 def unstage(match_id: str, player: str) -> None:
     """Drop the pending private state (its document write did not happen)."""
+    global _STAGED
+    _STAGED = (None, "")
     try:
         os.unlink(_pending_file(match_id, player))
     except FileNotFoundError:
@@ -193,6 +212,21 @@ def link_hand_doc(match_id: str, player: str, spec: str) -> None:
     _write_json(_file(match_id, player), {"hand_doc": spec})
 
 
+#: ``(path, version, hand document)`` of the last private-state file :func:`load` read, so that :func:`save`
+#: knows whether that file is a pointer to a hand document without parsing it again (a long match's file
+#: holds every entry its seat wrote); any change to the file since (another version) makes save read it.
+_LOADED: tuple = ("", None, None)
+
+
+def _version(path: str) -> tuple | None:
+    """Return what tells one content of the file at ``path`` from another: its inode, size and change times."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
 def _hand_doc(path: str) -> str | None:
     """Return the hand document a private-state file points to, if it is such a pointer."""
     try:
@@ -203,7 +237,11 @@ def _hand_doc(path: str) -> str | None:
 
 
 def _write_json(path: str, data: dict) -> None:
+    _write_text(path, jsonfile.dumps(data))
+
+
+def _write_text(path: str, text: str) -> None:
     try:
-        paths.write_private(path, jsonfile.dumps(data).encode("utf-8"))
+        paths.write_private(path, text.encode("utf-8"))
     except OSError as exc:
         raise BackendError(f"cannot save private state under {paths.home()}: {exc}") from None

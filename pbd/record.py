@@ -11,7 +11,9 @@ dataclasses.
 Attributes are set one by one, never through the instance's ``__dict__`` (nor restored into
 it by pickle or ``copy``): CPython 3.11 reads the attributes of an instance whose ``__dict__``
 was asked for the slow way, every read (its fast path holds for attributes set one by one),
-and the rules read records hundreds of times a move.
+and the rules read records hundreds of times a move.  Pickling or copying a record still asks
+for its own ``__dict__`` (nothing else lists its attributes): what the engine keeps reading is
+made anew (see ``cnc.state.clone``) or is the copy (see ``pbd.cache``), not the original.
 """
 
 from __future__ import annotations

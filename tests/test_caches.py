@@ -12,6 +12,7 @@ import pytest
 from fastpath_helpers import holds_its_dict, needs_inline_attributes
 
 from pbd import cache, paths
+from pbd.digest import fingerprint
 from pbd.games.cnc import cards
 from pbd.games.ttc import catalogue as ttc_catalogue
 
@@ -84,6 +85,29 @@ def test_a_damaged_entry_is_a_miss_never_an_error(damage):
         assert blob[:head] != entry.read_bytes()[:head]
     assert cards.load_catalogue(BUNDLED).cards == good.cards
     assert entries()[0].read_bytes() == blob                       # rewritten as it should be
+
+
+def test_an_entry_whose_digest_holds_but_names_a_class_not_allowed_is_refused():
+    good = cards.load_catalogue(BUNDLED)
+    entry = entries()[0]
+    blob = entry.read_bytes()
+    payload = pickle.dumps({"x": Path("/")})
+    entry.write_bytes(cache.MAGIC + fingerprint(payload) + payload)     # sound in all but the class it names
+    assert cache._read(str(entry), {}, dict) is None
+    assert cards.load_catalogue(BUNDLED).cards == good.cards
+    assert entries()[0].read_bytes() == blob
+
+
+def test_a_python_without_blake2_fingerprints_with_sha256():
+    import hashlib
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['_blake2'] = None\nfrom pbd import cache, digest\n"
+            "print(digest.fingerprint(b'pbd').hex(), cache.fingerprint is digest.fingerprint)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == [hashlib.sha256(b"pbd").hexdigest(), "True"]
+    assert fingerprint(b"pbd") == hashlib.blake2b(b"pbd", digest_size=32).digest()
 
 
 def test_a_read_only_cache_folder_is_skipped(tmp_path, monkeypatch):

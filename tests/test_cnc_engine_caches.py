@@ -21,6 +21,7 @@ from pbd.games.cnc.state import Character
 from pbd.simulate import seat
 
 from cnc_helpers import CITYZEN_ALICE
+from fastpath_helpers import holds_its_dict, needs_inline_attributes
 
 
 def _match():
@@ -166,3 +167,13 @@ def test_the_end_of_a_turn_publishes_nothing_while_the_opponents_opening_hand_is
     rules.apply(rules.Ctx(state, cnc._PLAYED.of(state).catalogue, chance, "Ann"), parse_move("end turn"))
     state.meta.record("Ann", "end turn")            # (the rules alone: nothing else asks about this log first)
     assert not state.meta.log[-1].published
+
+
+@needs_inline_attributes
+def test_trying_moves_leaves_the_states_own_records_on_the_fast_path():
+    # issue 16: a bot or a simulation asks legal() between moves; its trial copy of the state is made
+    # anew, never by copying the seats' records (copying reads their __dict__, which slows every later move)
+    state, chance = _match()
+    GAME.play(state, "Ann", "draw", chance)
+    assert GAME.legal(state, "Ann")
+    assert not any(map(holds_its_dict, [*state.meta.fairplay, *state.sides, state.meta, state.turn]))

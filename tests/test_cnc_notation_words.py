@@ -74,3 +74,24 @@ def test_the_fast_path_reads_a_full_attack_and_a_full_use():
         "attack", "Iron Man", "Nill", "Unibeam", "Batman", 0, "", "Iron Man attacks Nill with Unibeam then Batman")
     assert notation.parse_move("Mirror Master uses Mirror Trap on Batman") == notation.Move(
         "use", "Mirror Master", "Batman", "Mirror Trap", "", 0, "", "Mirror Master uses Mirror Trap on Batman")
+
+
+@pytest.mark.parametrize("text", [
+    "draw", "Draw", "DRAW.", "  draw !", "draw a card", "Draw 1", "draw one", "draw 2", "draw a", "draws", "end",
+    "End Turn", "end my turn!", "end of turn", "END OF MY TURN", "end  turn", "pass", "Done", "done turn", "passe",
+    "paſs", "end turn now", "drawing"])
+def test_a_draw_or_an_end_read_whole_is_what_the_pattern_reads(text):
+    _both_ways(text)
+
+
+def test_reading_a_draw_or_an_end_compiles_no_pattern():
+    # issue 16: `pbd move draw` reads one move; compiling the draw form's pattern cost the command ~1M instructions
+    import subprocess
+    import sys
+
+    probe = ("from pbd.games.cnc import notation\n"
+             "moves = [notation.parse_move(t) for t in ('draw', 'End turn', 'pass')]\n"
+             "assert [m.kind for m in moves] == ['draw', 'end', 'end'] and moves[0].amount == 1\n"
+             "print(len(notation._COMPILED))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"                # no form was even looked up

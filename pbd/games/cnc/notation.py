@@ -206,6 +206,9 @@ def _read(text: str) -> Move:
     clean = " ".join((text.replace("’", "'") if "’" in text else text).split())    # (most: no replace call)
     if clean[-1:] in ".!":      # ("" too: rstrip's answer without its call for most texts)
         clean = clean.rstrip(".!")
+    whole = _WHOLE.get(clean.lower())       # (draw, end turn: a command's one move, read without compiling a pattern)
+    if whole is not None:
+        return Move(whole[0], "", "", "", "", whole[1], "", clean)
     space = clean.find(" ")
     if space > 0 and clean.isascii() and clean[-1] != " ":     # ("x ." leaves a space at the end)
         low = clean.lower()
@@ -223,6 +226,12 @@ def _read(text: str) -> Move:
 
     raise NotationError(f"cannot read the move {text.strip()!r}",
                         hint=notation_hint(clean, MOVE_WORDS, " | ".join(EXAMPLES)))
+
+
+#: whole texts (lower-cased) read without their patterns: the kind and amount the pattern gives them
+_WHOLE = {"draw": ("draw", 1), "draw a card": ("draw", 1), "draw 1": ("draw", 1),
+          **dict.fromkeys(("end", "end turn", "end my turn", "end of turn", "end of my turn", "pass", "done"),
+                          ("end", 0))}
 
 
 def _words(*words: str) -> LazyPattern:

@@ -238,7 +238,10 @@ def apply(ctx: Ctx, move: Move) -> str:
         check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
         if state.result:
             notes.append(state.result)
-    return " · ".join((move.source or kind, *notes)) if notes else move.source or kind
+    if notes:                               # (the move first, in the notes' own list: no list or tuple made)
+        notes.insert(0, move.source or kind)
+        return " · ".join(notes)
+    return move.source or kind
 
 
 #: the notes of AP changes written so far: ``_AP_NOTES[before][after]`` (see :func:`_ap_note`)
@@ -258,10 +261,13 @@ def _ap_note(before: int, after: int) -> str:
     return note
 
 
-@lru_cache(maxsize=64)
+#: the note of a hand that now holds ``n`` cards, by ``n`` (a hand holds at most HAND_LIMIT: see :func:`_hand_note`)
+_HAND_NOTES = tuple(f"hand {n}" for n in range(HAND_LIMIT + 1))
+
+
 def _hand_note(n: int) -> str:
-    """Return the note of a hand that now holds ``n`` cards (kept, as :func:`_ap_note`)."""
-    return f"hand {n}"
+    """Return the note of a hand that now holds ``n`` cards (the busiest callers index :data:`_HAND_NOTES`)."""
+    return _HAND_NOTES[n] if 0 <= n <= HAND_LIMIT else f"hand {n}"
 
 
 def _own_turn(ctx: Ctx, what: str) -> None:
@@ -324,7 +330,8 @@ def _deal(ctx: Ctx, side: Side, n: int) -> None:
     if n:
         side.hand += ctx.chance.draw(side.name, n)
         side.deck -= n
-    ctx.notes.append(_hand_note(len(side.hand)))
+    size = len(side.hand)
+    ctx.notes.append(_HAND_NOTES[size] if size <= HAND_LIMIT else _hand_note(size))
 
 
 # -- playing cards --------------------------------------------------------------------
@@ -1401,7 +1408,12 @@ def _none_in_play(cat: Catalogue, kind: str, side: Side) -> bool:
     the caller looks the cards up in full.
     """
     plain = cat.without[kind]
-    return plain.issuperset(side.cities) and plain.issuperset(map(name_of, side.characters))
+    if not plain.issuperset(side.cities):
+        return False
+    for ch in side.characters:      # (a loop: map and attrgetter cost a move more, in allocations and calls)
+        if ch.name not in plain:
+            return False
+    return True
 
 
 def _mod_total(state: State, cat: Catalogue, side: Side, name: str) -> int:

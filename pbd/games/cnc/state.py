@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from pbd.games.base import Meta
+from pbd.games.base import Meta, PlayerMeta
 from pbd.record import Record
 
 HIDDEN = "?"
@@ -177,12 +177,11 @@ def find_key(chars: list[Character], key: str) -> int | None:
 
 def clone(state: State) -> State:
     """Return a copy of ``state`` deep enough for a trial move (the log is shared, not copied)."""
-    from copy import copy
-
-    from pbd.games.base import Meta
-
+    # (each seat's record made anew, not copied: copying a record reads its __dict__, which sends the
+    # state's own record to CPython's slow attribute reads for the rest of the process; see pbd.record)
     meta = Meta(state.meta.game, state.meta.match_id,
-                [copy(p) for p in state.meta.fairplay],
+                [PlayerMeta(p.name, p.commitment, p.chain, p.chain_index, p.draws, p.rolls, p.free)
+                 for p in state.meta.fairplay],
                 state.meta.log)
     sides = [Side(s.name, s.cp, s.ap, s.ap_next, s.cities[:],
                   [Character(c.name, c.hp, c.statuses[:], c.combo, c.combo_attack) for c in s.characters],
