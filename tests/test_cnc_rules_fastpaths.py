@@ -9,6 +9,7 @@ slots; one made for a name in another case looks them up on first use.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from cnc_helpers import char, pos, side
 
 from pbd.errors import UnknownNameError
@@ -112,3 +113,75 @@ def test_the_catalogues_names_without_a_modifier_leave_out_the_cards_that_have_o
     assert {"Avengers Mansion", "The Sentry"} <= cat.without["attack_bonus"]
     without_mansion = Catalogue({"The Sentry": sentry})
     assert without_mansion.without["ap_per_turn"] == {"The Sentry", *sentry.aliases}
+
+
+#: names for rows of characters: twins, a card and its alias, and names that fold alike ("nill" is not a card)
+_ROW_NAMES = ["Nill", "Danger", "The Sentry", "Cityzen Bob", "nill", "NILL"]
+#: texts to name one of them by: keys, other cases, prefixes, aliases, keys of later copies, unknown names
+_ROW_TEXTS = [*_ROW_NAMES, "Nill#2", "Nill#3", "nill#2", "Sentry", "Cityzen", "Ci", "N", "Danger#2", "Hawkeye", ""]
+
+
+def _found_in_full(text, chars):
+    """Return the character a name picks, found the long way (_pick over a new list of keys), or the error raised."""
+    from pbd.games.cnc.state import keys_of
+
+    keys = keys_of(chars)
+    try:
+        key = rules._pick(GAME.catalogue, text, keys, "character")
+    except Exception as e:      # the same error, with the same message
+        return type(e), str(e)
+    return key, chars[keys.index(key)]
+
+
+def _found_fast(text, chars):
+    try:
+        return rules._char_as_written(chars, text) or rules._picked_char(GAME.catalogue, chars, text, "character")
+    except Exception as e:
+        return type(e), str(e)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_ROW_NAMES), min_size=1, max_size=4), st.sampled_from(_ROW_TEXTS))
+def test_a_character_is_found_as_picking_among_the_rows_keys_finds_it(names, text):
+    from pbd.games.cnc.state import Character
+
+    chars = [Character(name, 10) for name in names]
+    found = _found_fast(text, chars)
+    assert found == _found_in_full(text, chars)
+    if not isinstance(found[0], type):
+        assert found[1] is _found_in_full(text, chars)[1]      # the character itself, not one alike
+
+
+def test_a_discard_out_of_turn_is_refused_naming_whose_turn_it_is():
+    # a discard asks _own_turn only when it may refuse: the player not to move, or something pending
+    from pbd.errors import IllegalMoveError
+
+    g = pos(side(hand=["Nill"]), side(hand=["Nill"], chars=["Danger"]))
+    for text in ("discard Nill", "discard Nill from hand", "discard Danger from field"):
+        with pytest.raises(IllegalMoveError, match=r"it is Ann's turn, not yours \(discarding waits for your turn\)"):
+            g.play("Ben", text)
+    g.play("Ann", "discard Nill")
+    assert g.ann.discards == ["Nill"]
+
+
+@pytest.mark.parametrize("written, gained", [("Zap", 1), ("ZAP", 1), ("zap", 1), ("Zip", 3), ("Z", None)])
+def test_an_ability_written_as_the_card_has_it_is_the_first_that_folds_alike(written, gained):
+    # a use finds an ability written as the card has it without match_name, unless one before it folds alike
+    from pbd.errors import AmbiguousNameError
+    from pbd.games.cnc.cards import Ability, Card, Catalogue
+    from pbd.games.cnc.notation import parse_move
+
+    def cp(name, amount):
+        return Ability(name, cost=1, target="none", effects=({"do": "cp", "amount": amount, "who": "self"},))
+
+    bundled = GAME.catalogue
+    zapper = Card("Jack Bauer", "character", "common", hp=10, abilities=(cp("Zap", 1), cp("ZAP", 2), cp("Zip", 3)))
+    cat = Catalogue({**bundled.cards, "Jack Bauer": zapper})
+    g = pos(side(chars=["Jack Bauer"]), side())
+    ctx = rules.Ctx(g.state, cat, g.chance, "Ann")
+    if gained is None:
+        with pytest.raises(AmbiguousNameError):
+            rules.apply(ctx, parse_move(f"Jack Bauer uses {written}"))
+        return
+    rules.apply(ctx, parse_move(f"Jack Bauer uses {written}"))
+    assert g.ann.cp == 100 + gained

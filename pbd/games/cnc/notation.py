@@ -203,7 +203,9 @@ def _read(text: str) -> Move:
 
     :raises NotationError: it matches no known form.
     """
-    clean = " ".join(text.replace("’", "'").split()).rstrip(".!")
+    clean = " ".join((text.replace("’", "'") if "’" in text else text).split())    # (most: no replace call)
+    if clean[-1:] in ".!":      # ("" too: rstrip's answer without its call for most texts)
+        clean = clean.rstrip(".!")
     whole = _WHOLE.get(clean.lower())       # (draw, end turn: a command's one move, read without compiling a pattern)
     if whole is not None:
         return Move(whole[0], "", "", "", "", whole[1], "", clean)
@@ -287,14 +289,15 @@ def _named_first(clean: str, low: str, space: int) -> Move | None:
     m = verb.search(low)
     if m is None:
         return None
-    card, start = clean[:m.start()], m.end()
+    stop, start = m.span()              # (one call for both ends)
+    card = clean[:stop]
     m = closing.search(low, start)
     if m is None:
         one, two, then = clean[start:], "", ""
-    elif low.startswith(" then ", m.start()):
-        one, two, then = clean[start:m.start()], "", clean[m.end():]
+    elif low.startswith(" then ", (span := m.span())[0]):
+        one, two, then = clean[start:span[0]], "", clean[span[1]:]
     else:                               # an opening word: the optional part follows, maybe then ``then``
-        one, start = clean[start:m.start()], m.end()
+        one, start = clean[start:span[0]], span[1]
         end = low.find(" then ", start)
         two, then = (clean[start:end], clean[end + 6:]) if end >= 0 else (clean[start:], "")
     target, detail = (one, two) if first == "target" else (two, one)

@@ -65,7 +65,7 @@ from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
-from pbd.games.cnc.state import (ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State,
+from pbd.games.cnc.state import (_KEYS, ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, _keys,
                                  find_key, key_of, keys_of, name_of, opening_owed)
 from pbd.record import Record
 
@@ -351,11 +351,12 @@ def _play(ctx: Ctx, move: Move) -> None:
     card = ctx.cat.by_name.get(move.card)
     if card is None or card.name != move.card or card.name not in me.hand:
         card = _hand_card(ctx, move.card)       # (else a card's own name, in the hand: found without a call)
-    if card.name in turn.withdrawn:
-        raise illegal(f"you withdrew {card.name} this turn; it cannot be played again until your next turn")
+    name = card.name            # (a local: read a dozen times)
+    if name in turn.withdrawn:
+        raise illegal(f"you withdrew {name} this turn; it cannot be played again until your next turn")
     kind = card.kind
     if kind == "porter":
-        raise illegal(f"{card.name} is put into play at the start of the game, not played")
+        raise illegal(f"{name} is put into play at the start of the game, not played")
     if kind == "character":
         limit = (BASE_CHARACTER_LIMIT if len(me.characters) < BASE_CHARACTER_LIMIT      # (no limit is lower)
                  else character_limit(ctx.state, ctx.cat, me))
@@ -363,8 +364,8 @@ def _play(ctx: Ctx, move: Move) -> None:
             raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
                           + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
     elif kind == "city":
-        if card.name in me.cities:
-            raise illegal(f"{card.name} is already in play; only one of each City card at a time")
+        if name in me.cities:
+            raise illegal(f"{name} is already in play; only one of each City card at a time")
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_city")
         if len(turn.played) >= allowed and _played_of_kind(ctx, "city") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} City card{'s' if allowed > 1 else ''} may be played each turn")
@@ -372,29 +373,29 @@ def _play(ctx: Ctx, move: Move) -> None:
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_event")
         if len(turn.played) >= allowed and _played_of_kind(ctx, "event") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} Event{'s' if allowed > 1 else ''} may be played each turn")
-    target = _target(ctx, card.target, move.target, card.name) if kind == "event" else None
+    target = _target(ctx, card.target, move.target, name) if kind == "event" else None
     if kind != "event" and move.target:
-        raise illegal(f"{card.name} is a {card.kind} card; it takes no target")
+        raise illegal(f"{name} is a {card.kind} card; it takes no target")
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
-        ctx.naming = (None if card.name == move.card and (target is None or target.key == move.target)
+        ctx.naming = (None if name == move.card and (target is None or target.key == move.target)
                       else _in_full(ctx, move))
     if me.ap < card.cost:       # (_spend in line: most moves draw, play or attack)
-        raise _too_dear(card.name, card.cost, me.ap)
+        raise _too_dear(name, card.cost, me.ap)
     me.ap -= card.cost
-    me.hand.remove(card.name)
-    turn.played.append(card.name)
+    me.hand.remove(name)
+    turn.played.append(name)
     if kind == "character":
-        me.characters.append(Character(card.name, card.hp))
+        me.characters.append(Character(name, card.hp))
     elif kind == "city":
-        me.cities.append(card.name)
+        me.cities.append(name)
         if card.cp:
             me.cp += card.cp
             ctx.notes.append(f"CP {me.cp - card.cp}→{me.cp}")
         _take_hold(ctx, card)
     else:
         for eff in card.effects:    # (_run_effects in line: most events run one or two)
-            run_effect(ctx, eff, target, None, card.name)
-        me.discards.append(card.name)
+            run_effect(ctx, eff, target, None, name)
+        me.discards.append(name)
 
 
 def _take_hold(ctx: Ctx, card: Card) -> None:
@@ -479,9 +480,35 @@ def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
     chars = side.characters
     if not chars:
         raise illegal(f"{side.name} has no characters in play")
+    key, ch = _char_as_written(chars, text) or _picked_char(cat, chars, text, kind)
+    return Target(side, "character", key, ch)
+
+
+def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character] | None:
+    """Return ``(key, character)`` of the one of ``chars`` whose key ``text`` is, as :func:`_pick` would pick it.
+
+    A fast path for every attack and use: a key written as the board holds it (no key before
+    it folding alike) is found in the row's kept keys (:data:`.state._KEYS`, no new list)
+    without calling :func:`_pick`.  None for any other name: :func:`_picked_char` finds it.
+    """
+    names = tuple(map(name_of, chars))
+    keys = _KEYS.get(names) or _keys(names)
+    if text in keys:            # (_pick's own fast path, without its call)
+        i = keys.index(text)
+        if not i or fold(text) not in map(fold, keys[:i]):
+            return text, chars[i]
+    return None
+
+
+def _picked_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -> tuple[str, Character]:
+    """Return ``(key, character)`` of the one of ``chars`` that ``text`` names (``kind``: what an unknown one is).
+
+    :raises UnknownNameError: nothing matches (close names suggested).
+    :raises AmbiguousNameError: several names start with ``text``.
+    """
     keys = keys_of(chars)
     key = _pick(cat, text, keys, kind)
-    return Target(side, "character", key, chars[keys.index(key)])
+    return key, chars[keys.index(key)]
 
 
 @lru_cache(maxsize=64)
@@ -508,8 +535,8 @@ def _char(target: Target) -> Character | None:
 
 # -- characters acting ------------------------------------------------------------------
 
-def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
-    """Return ``(key, character)`` of the character of yours that ``name`` names.
+def _actor(ctx: Ctx, name: str) -> tuple[str, Character, Card]:
+    """Return ``(key, character, card)`` of the character of yours that ``name`` names (``card``: its Card).
 
     A name that names a card refuses it unless that card is a character of yours in
     play.  For a move the log writes in full (``ctx.naming``), that is asked of the name
@@ -519,21 +546,22 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character]:
     :raises IllegalMoveError: the card named is not a character of yours in play.
     :raises NotationError: the name matches none of your characters (or several).
     """
-    chars = ctx.me.characters
-    keys = keys_of(chars)
+    chars, cat = ctx.me.characters, ctx.cat
     if ctx.naming is None:
         _not_your_character(ctx, name)
-        key = _pick(ctx.cat, name, keys, "character of yours in play")
-        return key, chars[keys.index(key)]
+        key, ch = _char_as_written(chars, name) or _picked_char(cat, chars, name, "character of yours in play")
+        return key, ch, cat.by_name.get(ch.name) or cat.get(ch.name)
     try:
-        key = _pick(ctx.cat, name, keys, "character of yours in play")
+        key, ch = _char_as_written(chars, name) or _picked_char(cat, chars, name, "character of yours in play")
     except NotationError:
         _not_your_character(ctx, name)
         raise
-    card = ctx.cat.by_name.get(key)
+    card = cat.by_name.get(key)
     if card is None or card.name != key:        # (a character's own name, in play: nothing to ask)
         _not_your_character(ctx, key)
-    return key, chars[keys.index(key)]
+    if card is None or key != ch.name:          # (else the lookup just made is the character's own)
+        card = cat.by_name.get(ch.name) or cat.get(ch.name)
+    return key, ch, card
 
 
 def _not_your_character(ctx: Ctx, name: str) -> None:
@@ -575,8 +603,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
 
 
 def _attack(ctx: Ctx, move: Move) -> None:
-    key, ch = _actor(ctx, move.card)
-    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
+    key, ch, card = _actor(ctx, move.card)
     if not card.attacks:
         raise illegal(f"{ch.name} has no attack; use one of its abilities")
     attack = card.attacks[0]
@@ -620,7 +647,11 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
     try:
-        return _char_target(ctx.cat, opp, text, _among(opp.name))
+        chars = opp.characters
+        if chars:           # (_char_target in line, without its call: every attack names a character)
+            key, ch = _char_as_written(chars, text) or _picked_char(ctx.cat, chars, text, _among(opp.name))
+            return Target(opp, "character", key, ch)
+        return _char_target(ctx.cat, opp, text, _among(opp.name))     # (it refuses: none in play)
     except (NotationError, IllegalMoveError):
         city = _named_city(ctx, opp, text)
         if city is None:
@@ -645,8 +676,9 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     tier) is never boosted; penalties (Media Inquiry) still lower it.
     """
     bonus = 0
+    plain = cat.without["attack_bonus"]     # (_none_in_play in line, for both sides: every attack asks)
     for owner in state.sides:
-        if _none_in_play(cat, "attack_bonus", owner):
+        if plain.issuperset(owner.cities) and plain.issuperset(map(name_of, owner.characters)):
             continue
         for mod in active_mods(state, cat, owner):
             if mod["mod"] != "attack_bonus":
@@ -661,7 +693,8 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
             bonus += mod.get("amount", 0)
     if "Perfect Storm" in state.turn.effects and state.current is side and attack.type in STORM_TYPES:
         bonus += 5
-    return max(0, min(CAP, attack.damage + bonus))
+    damage = attack.damage + bonus          # (max(0, min(CAP, ...)) without two calls)
+    return CAP if damage > CAP else damage if damage > 0 else 0
 
 
 def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: Character | None = None) -> None:
@@ -714,8 +747,10 @@ def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
     ch = side.characters.pop(find_key(side.characters, key))
     renamed = dict(zip([k for k in before if k != key], keys_of(side.characters)))
     turn = ctx.state.turn
-    turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
-    turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
+    if turn.acted:              # (an empty record stays so: no list comprehension's frame)
+        turn.acted[:] = [renamed[k] for k in turn.acted if k in renamed]
+    if turn.attacked:
+        turn.attacked[:] = [renamed[k] for k in turn.attacked if k in renamed]
     return ch
 
 
@@ -724,7 +759,7 @@ def _heal(ctx: Ctx, side: Side, key: str, amount: int) -> None:
     if i is None:
         return
     ch = side.characters[i]
-    top = ctx.cat.get(ch.name).hp
+    top = (ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)).hp     # (a name as the board holds it: no call)
     before = ch.hp
     ch.hp = min(top, ch.hp + amount)
     ch.statuses = [s for s in ch.statuses if s == "frozen"]
@@ -817,12 +852,15 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 # -- abilities ---------------------------------------------------------------------------
 
 def _use(ctx: Ctx, move: Move) -> None:
-    key, ch = _actor(ctx, move.card)
-    card = ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)
+    key, ch, card = _actor(ctx, move.card)
     names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
-    ability = card.abilities[names.index(match_name(move.detail, names, f"ability of {ch.name}"))]
+    detail = move.detail
+    if detail in names and (names[0] == detail or fold(detail) not in map(fold, names[:names.index(detail)])):
+        ability = card.abilities[names.index(detail)]     # (as match_name finds a name written as the card has it)
+    else:
+        ability = card.abilities[names.index(match_name(detail, names, f"ability of {ch.name}"))]
     if ability.passive:
         raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
     if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
@@ -852,18 +890,21 @@ def _run_effects(ctx: Ctx, effects, target: Target | None, actor: str | None, so
 
 def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, source: str) -> None:
     """Carry out one effect of the catalogue's vocabulary (see :mod:`pbd.games.cnc.cards`)."""
-    me, opp = ctx.me, ctx.opp
-    verb = eff["do"]
-    who = opp if eff.get("who") == "opponent" else me
-    to = eff.get("to", "target")
+    me, verb = ctx.me, eff["do"]
+    # the side or the targets an effect acts on, found only for the verbs that have them (an effect's target: no call)
+    if verb in _ON_A_SIDE:
+        who = ctx.opp if eff.get("who") == "opponent" else me
+    elif verb in _ON_TARGETS:
+        to = eff.get("to", "target")
+        targets = (() if target is None else (target,)) if to == "target" else _effect_targets(ctx, to, target, actor)
     if verb == "damage":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "cp":
                 _strike(ctx, t, eff.get("amount", 0), None)
             else:
                 _hurt(ctx, t, eff.get("amount", 0))
     elif verb == "heal":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "character":
                 _heal(ctx, t.side, t.key, eff.get("amount", 0))
     elif verb == "cp":
@@ -883,15 +924,15 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
         if target is not None and target.kind == "city":
             _destroy_city(ctx, target)
     elif verb == "return_to_hand":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "character":
                 _return_to_hand(ctx, t)
     elif verb == "status":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             if t.kind == "character":
                 _add_status(ctx, t, eff["status"])
     elif verb == "cure":
-        for t in _effect_targets(ctx, to, target, actor):
+        for t in targets:
             ch = _char(t) if t.kind == "character" else None
             if ch is not None:
                 ch.statuses = []
@@ -911,6 +952,11 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
         ctx.notes.append(f"{source}: {eff.get('text', '')} — record the outcome with 'adjust'")
 
 
+#: the verbs of effects that act on a side (``who``: the opponent's, else the acting player's) and on targets (``to``)
+_ON_A_SIDE = frozenset(("cp", "discard_hand", "ap", "ap_next"))
+_ON_TARGETS = frozenset(("damage", "heal", "return_to_hand", "status", "cure"))
+
+
 def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None) -> list[Target]:
     me, opp = ctx.me, ctx.opp
     if to == "target":
@@ -926,9 +972,12 @@ def _effect_targets(ctx: Ctx, to: str, target: Target | None, actor: str | None)
     if to == "all friendly":
         return [Target(me, "character", k) for k in keys_of(me.characters)]
     if to == "most damaged friendly":
-        hurt = [(ctx.cat.get(c.name).hp - c.hp, -i, key_of(me.characters, i))
-                for i, c in enumerate(me.characters) if c.hp < ctx.cat.get(c.name).hp]
-        return [Target(me, "character", max(hurt)[2])] if hurt else []
+        cat, hurt = ctx.cat, []
+        for i, c in enumerate(me.characters):      # (a loop: each card found once, most without a call)
+            top = (cat.by_name.get(c.name) or cat.get(c.name)).hp
+            if c.hp < top:
+                hurt.append((top - c.hp, -i, i))
+        return [Target(me, "character", key_of(me.characters, max(hurt)[2]))] if hurt else []   # (-i: no ties)
     raise NotationError(f"unknown effect destination {to!r} in the catalogue")
 
 
@@ -998,17 +1047,28 @@ def _field_card(ctx: Ctx, side: Side, name: str) -> tuple[str, str]:
     """Return ``(kind, key)`` of a non-Porter card on ``side``'s field."""
     cat, known = ctx.cat, ctx.cat.by_name
     chars = keys_of(side.characters)
-    cities = [c for c in side.cities if (known.get(c) or cat.get(c)).kind != "porter"]     # (most found without a call)
+    cities = []
+    for city in side.cities:    # (a loop, not a list comprehension's frame; most found without a call)
+        if (known.get(city) or cat.get(city)).kind != "porter":
+            cities.append(city)
     _not_the_porter(ctx, side, name)
     key = _pick(cat, name, chars + cities, "card of yours in play")
     return ("character" if key in chars else "city"), key
 
 
 def _not_the_porter(ctx: Ctx, side: Side, name: str) -> None:
+    """Refuse ``name`` if it names the Porter of ``side`` (its first City card of the porter kind).
+
+    :raises IllegalMoveError: it does.
+    :raises UnknownNameError: a City card of ``side`` the catalogue does not know.
+    """
     cat, known = ctx.cat, ctx.cat.by_name
-    porter = [c for c in side.cities if (known.get(c) or cat.get(c)).kind == "porter"]     # (as _field_card)
-    if porter and (name.casefold() in ("porter", "the porter")
-                   or (name in cat and cat.get(name).name == porter[0])):
+    porter = None
+    for city in side.cities:    # (every city looked up, as _field_card does; a loop: no list comprehension's frame)
+        if (known.get(city) or cat.get(city)).kind == "porter" and porter is None:
+            porter = city
+    if porter is not None and (name.casefold() in ("porter", "the porter")      # (card: cat.get(name) if name in cat)
+                               or ((card := known.get(name) or cat.find(name)) is not None and card.name == porter)):
         raise illegal("the Porter stays in play for the whole game")
 
 
@@ -1073,18 +1133,24 @@ def _discard(ctx: Ctx, move: Move) -> None:
             place = "field" if on_field else "hand"
     if place != "hand":
         owed = None             # (a discard owed from the hand waits: _own_turn says so)
-    if owed is None:
-        _own_turn(ctx, "discarding")
-    kind, key = ("hand", _hand_card(ctx, move.card).name) if place == "hand" else _field_card(ctx, me, move.card)
+    if owed is None and (pending or ctx.state.sides[ctx.state.to_move] is not me):
+        _own_turn(ctx, "discarding")        # (it refuses only then: asked without a call, as apply does)
+    if place == "hand":         # (a card's own name, in the hand: found without _hand_card's call, as _play does)
+        card = ctx.cat.by_name.get(move.card)
+        kind, key = "hand", (move.card if card is not None and card.name == move.card and move.card in me.hand
+                             and move.card != HIDDEN else _hand_card(ctx, move.card).name)
+    else:
+        kind, key = _field_card(ctx, me, move.card)
     if ctx.naming is move:      # (the name resolved, nothing changed yet: see _in_full)
         ctx.naming = None if key == move.card else _in_full(ctx, move)
+    if owed is None:            # (always so for a card on the field; _spend in line: a discard is a common move)
+        if me.ap < 1:
+            raise _too_dear("discarding a card", 1, me.ap)
+        me.ap -= 1
     if kind != "hand":
-        _spend(ctx, 1, "discarding a card")
         _leave_field(ctx, me, kind, key)
         me.discards.append(key.split("#")[0])
         return
-    if owed is None:
-        _spend(ctx, 1, "discarding a card")
     me.hand.remove(key)
     me.discards.append(key)
     if owed is not None:
