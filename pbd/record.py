@@ -8,12 +8,16 @@ time that way.  A record writes its ``__init__`` by hand and names its fields on
 ``FIELDS``; equality and ``repr`` are shared.  Records nothing loads at start-up stay
 dataclasses.
 
-Attributes are set one by one, never through the instance's ``__dict__`` (nor restored into
-it by pickle or ``copy``): CPython 3.11 reads the attributes of an instance whose ``__dict__``
-was asked for the slow way, every read (its fast path holds for attributes set one by one),
-and the rules read records hundreds of times a move.  Pickling or copying a record still asks
-for its own ``__dict__`` (nothing else lists its attributes): what the engine keeps reading is
-made anew (see ``cnc.state.clone``) or is the copy (see ``pbd.cache``), not the original.
+The rules read records hundreds of times a move, so every record keeps CPython 3.11's fast
+path for reading attributes.  It has two: attributes set one by one (kept in the instance
+itself), and a dict given to the instance whole as its ``__dict__`` (a frozen record's fields,
+set once).  What reads slowly, every read, is the dict CPython makes from attributes set one
+by one when the instance's ``__dict__`` is asked for (``obj.__dict__``, ``vars``, pickle's
+default restore, ``copy``) or when an attribute is added after many of its kind were made.  So
+a record sets every attribute in ``__init__``; pickle and ``copy`` keep ``(None, attributes)``,
+restored by ``setattr`` one by one (a frozen record: as one dict).  Pickling or copying a
+record still asks for its own ``__dict__`` (nothing else lists its attributes): what the
+engine keeps reading is made anew (see ``cnc.state.clone``) or is the copy (see ``pbd.cache``).
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ class Record:
 class FrozenRecord(Record):
     """An immutable record (like ``@dataclass(frozen=True)``): hashable, and assigning a field raises.
 
-    ``__init__`` sets its fields with :meth:`_set`.
+    ``__init__`` sets its fields with one call of :meth:`_set`.
     """
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -67,13 +71,12 @@ class FrozenRecord(Record):
         raise AttributeError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
 
     def _set(self, **fields: object) -> None:
-        for name, value in fields.items():
-            _setattr(self, name, value)
+        """Give the record all its attributes at once: ``fields`` becomes its ``__dict__`` (one call, read fast)."""
+        _setattr(self, "__dict__", fields)
 
     def __setstate__(self, state: tuple[None, dict]) -> None:
-        # (restored as _set does: pickle's own restore would call __setattr__, which refuses)
-        for name, value in state[1].items():
-            _setattr(self, name, value)
+        # (restored as _set sets: pickle's own restore would call __setattr__, which refuses)
+        _setattr(self, "__dict__", dict(state[1]))
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, f) for f in self.FIELDS))

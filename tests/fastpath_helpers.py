@@ -13,12 +13,16 @@ needs_inline_attributes = pytest.mark.skipif(
     reason="how CPython 3.11+ keeps an instance's attributes")
 
 
-def holds_its_dict(record) -> bool:
-    """Return True if ``record``'s attributes live in a ``__dict__`` of its own (CPython then reads them slowly).
+def reads_slowly(record) -> bool:
+    """Return True if CPython reads ``record``'s attributes the slow way (see ``pbd.record``).
 
-    Kept in the instance itself, the attributes are what the garbage collector sees of it;
-    once its ``__dict__`` was asked for, it sees that dict (``vars`` then gives the same one;
-    asked of an instance without, ``vars`` makes a new one, which no referent can be).
+    Attributes set one by one live in the instance itself: the garbage collector then sees
+    the values, and no dict.  Asking for its ``__dict__`` makes a dict that shares its keys
+    with the class's other instances (a "split" dict, smaller than a dict of its own), which
+    CPython's fast path cannot read.  A dict given whole as ``__dict__`` is a dict of its own
+    and reads fast.  (``vars`` here comes after the referents are taken: on an instance
+    without a dict it makes a new one, which no referent can be.)
     """
     seen = gc.get_referents(record)
-    return any(x is vars(record) for x in seen)
+    own = [x for x in seen if x is vars(record)]
+    return bool(own) and sys.getsizeof(own[0]) < sys.getsizeof(dict(own[0]))

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fastpath_helpers import holds_its_dict, needs_inline_attributes
+from fastpath_helpers import reads_slowly, needs_inline_attributes
 
 from pbd import cache, paths
 from pbd.digest import fingerprint
@@ -44,7 +44,7 @@ def test_a_catalogue_parsed_or_read_from_the_cache_keeps_its_records_on_the_fast
     # pickled (pickling asks each for its ``__dict__``, and CPython then reads it the slow way every time)
     def held_dicts(cat):
         records = [cat, *cat.cards.values(), *(a for c in cat.cards.values() for a in (*c.attacks, *c.abilities))]
-        return [r for r in records if holds_its_dict(r)]
+        return [r for r in records if reads_slowly(r)]
 
     parsed = cards.load_catalogue(BUNDLED)
     assert len(entries()) == 1 and held_dicts(parsed) == []

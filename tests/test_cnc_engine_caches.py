@@ -21,7 +21,7 @@ from pbd.games.cnc.state import Character
 from pbd.simulate import seat
 
 from cnc_helpers import CITYZEN_ALICE
-from fastpath_helpers import holds_its_dict, needs_inline_attributes
+from fastpath_helpers import reads_slowly, needs_inline_attributes
 
 
 def _match():
@@ -176,4 +176,4 @@ def test_trying_moves_leaves_the_states_own_records_on_the_fast_path():
     state, chance = _match()
     GAME.play(state, "Ann", "draw", chance)
     assert GAME.legal(state, "Ann")
-    assert not any(map(holds_its_dict, [*state.meta.fairplay, *state.sides, state.meta, state.turn]))
+    assert not any(map(reads_slowly, [*state.meta.fairplay, *state.sides, state.meta, state.turn]))

@@ -119,13 +119,13 @@ class Card(FrozenRecord):
                  cp: int = 0, text: str = "", attacks: tuple[Attack, ...] = (), abilities: tuple[Ability, ...] = (),
                  target: str = "none", effects: tuple = (), mods: tuple = (), each_turn: tuple = (),
                  aliases: tuple[str, ...] = ()):
+        # the passive modifiers and each-turn effects worked out here, not on first use: the rules ask on every
+        # move (and an attribute added later would send the card to CPython's slow reads: see pbd.record)
+        passive = [a for a in abilities if a.passive]
         self._set(name=name, kind=kind, rarity=rarity, cost=cost, klass=klass, hp=hp, cp=cp, text=text,
                   attacks=attacks, abilities=abilities, target=target, effects=effects, mods=mods,
-                  each_turn=each_turn, aliases=aliases)
-        # worked out here, not on first use: the rules ask on every move, and an attribute added to a
-        # record after many of its kind were made sends that record to CPython's slow reads (see pbd.record)
-        passive = [a for a in abilities if a.passive]
-        self._set(_all_mods=mods + tuple(m for a in passive for m in a.mods),
+                  each_turn=each_turn, aliases=aliases,
+                  _all_mods=mods + tuple(m for a in passive for m in a.mods),
                   _all_each_turn=each_turn + tuple(e for a in passive for e in a.each_turn))
 
     @property

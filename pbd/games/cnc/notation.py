@@ -46,14 +46,8 @@ class Move(FrozenRecord):
     def __init__(self, kind: str, card: str = "", target: str = "", detail: str = "", then: str = "", amount: int = 0,
                  text: str = "", source: str = ""):
         # (FrozenRecord._set's work without its call or a dict of keywords: the parser builds a Move for every text)
-        _setattr(self, "kind", kind)
-        _setattr(self, "card", card)
-        _setattr(self, "target", target)
-        _setattr(self, "detail", detail)
-        _setattr(self, "then", then)
-        _setattr(self, "amount", amount)
-        _setattr(self, "text", text)
-        _setattr(self, "source", source)
+        _setattr(self, "__dict__", {"kind": kind, "card": card, "target": target, "detail": detail, "then": then,
+                                    "amount": amount, "text": text, "source": source})
 
 
 #: the forms a move can take, tried in order (compiled when first needed: a command reads one move)
