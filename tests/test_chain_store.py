@@ -159,3 +159,16 @@ def test_a_hand_document_takes_the_seats_kept_chains_away(pbd, match):
     private.link_hand_doc(folder.name, "Ann", "gdoc:abc")
     assert sorted(p.name for p in folder.glob("ann.chain-*")) == ["ann.chain-x"]
     assert (folder / "ben.chain-0").exists()
+
+
+def test_seats_with_hand_documents_keep_no_chain_in_pbd_home(pbd, docs_server):
+    home = Path(os.environ["PBD_HOME"])
+    pbd("new", "cnc", "gdoc:new", "--as", "Ann", "--deck", "forces-of-justice", "--hand-doc", "gdoc:new", ok=True)
+    match_gid = next(g for g, d in docs_server.docs.items() if d.title == "pbd match")
+    pbd("join", f"gdoc:{match_gid}", "--as", "Ben", "--deck", "forces-of-corruption", "--hand-doc", "gdoc:new",
+        ok=True)
+    assert not list(home.rglob("*.chain-*"))
+    fairplay._chain.cache_clear()
+    pbd("move", f"gdoc:{match_gid}", "--as", "Ann", "draw; end turn", ok=True)
+    pbd("hand", f"gdoc:{match_gid}", "--as", "Ben", ok=True)
+    assert not list(home.rglob("*.chain-*"))
