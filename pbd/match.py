@@ -271,7 +271,7 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
     sec = held if fresh else private.load(meta.match_id, turn.name)
     _check_obligations(turn)
     before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
-    from pbd import fairplay_checks     # with the audit it needs: not loaded by commands that only read
+    from pbd import fairplay_checks     # not loaded by commands that only read
 
     if fairplay.chain_store is not None and private.kept_here(sec):
         fairplay.chain_store.hold(sec.seed, sec.player)
