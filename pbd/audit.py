@@ -6,6 +6,8 @@
   Fair play section, every chain publication, and the beacon every random event used
   (``@J`` tags) against the order of the log.
 * :func:`reveal_problems` checks that every logged reveal is still in the Revealed section.
+  (These three, with :func:`mac_problems`, are :mod:`pbd.fairplay_checks`'s, imported here: every
+  command that writes runs them, and needs nothing else of the audit.)
 * :func:`derive` re-derives every draw and roll of a revealed player from their seed, the
   counters and the beacons, checks the seed against the commitment and the chains, and
   checks the MAC of every log entry they wrote.
@@ -22,8 +24,11 @@ import re
 
 from pbd import fairplay
 from pbd.errors import PbdError
-from pbd.games.base import (REVEAL_TEXT, Chance, LogEntry, Meta, PlayerMeta, Secrets, log_genesis, log_link,
-                            split_frame)
+# the document's own checks live with the checks every command runs (which need no more of the audit):
+# part of the audit's interface too
+from pbd.fairplay_checks import (OLD_LOG, chain_problems, commit_problems, log_problems, mac_problems,  # noqa: F401
+                                 reveal_problems, sections)
+from pbd.games.base import REVEAL_TEXT, Chance, LogEntry, Meta, PlayerMeta, Secrets, split_frame
 from pbd.record import Record
 from pbd.regex import pattern
 
@@ -31,8 +36,6 @@ ROLL_RE = pattern(r"^rolls (?P<dice>[\w\[\],+]+): (?P<faces>[\d +]+?)(?: = (?P<t
 TAKEBACK_RE = pattern(r"^takes back (?P<a>\d+)(?:-(?P<b>\d+))?\b")
 DICE_RE = pattern(r"^(?P<n>\d*)d(?:(?P<sides>\d+)|\[(?P<faces>\d+(?:,\d+)*)\])$")
 HIDDEN = "?"
-OLD_LOG = ("this match's log was written by an older pbd (8-digit hashes, no commitments in the log, "
-           "no writer MACs): this pbd cannot carry it on or audit it")
 
 
 class Derived(Record):
@@ -94,53 +97,6 @@ def entry_lines(text: str) -> list[int]:
     return [line.number for line in split_frame(text).log]
 
 
-def log_problems(meta: Meta, lines: list[int] | None = None, sections: list[str] | None = None) -> list[str]:
-    """Return every break in the log's numbering and hash chain, and a seal the sections no longer match.
-
-    ``sections`` are the lines the last entry's seal covers (see :meth:`Meta.section_lines`).
-    """
-    if meta.version < 2:
-        return [OLD_LOG]
-    out = []
-    previous = log_genesis(meta.match_id)
-    for i, e in enumerate(meta.log):
-        where = f"log entry {e.number}" + (f" (line {lines[i]})" if lines and i < len(lines) else "")
-        if e.number != i + 1:
-            out.append(f"{where}: numbered {e.number} but it is entry {i + 1} — an entry was deleted or inserted")
-        expected = log_link(previous, e)
-        if not e.hash:
-            out.append(f"{where}: no chain hash (expected #{expected[:12]}…)")
-        elif e.hash != expected:
-            out.append(f"{where}: hash #{e.hash[:12]}… does not follow from the entry before (expected "
-                       f"#{expected[:12]}…) — this entry was edited, or one before it was edited, inserted or deleted")
-        if not e.seal:
-            out.append(f"{where}: no seal")
-        previous = e.hash or expected
-    if sections is not None and meta.log and meta.log[-1].seal and meta.log[-1].seal != fairplay.seal(sections):
-        out.append(f"the Fair play, Revealed or deal lines are not as log entry {meta.log[-1].number} left them "
-                   f"(its seal {meta.log[-1].seal} covers them) — they were edited by hand")
-    return out
-
-
-def sections(game, state) -> list[str]:
-    """Return the lines the seal of the last log entry covers: Fair play, Revealed, the game's sealed lines."""
-    return [*state.meta.section_lines(), *game.sealed_lines(state)]
-
-
-def reveal_problems(meta: Meta) -> list[str]:
-    """Return a problem for every logged reveal missing from the Revealed section, and every unlogged one."""
-    out = []
-    logged = {e.player.casefold(): e for e in meta.log if e.text == REVEAL_TEXT}
-    for key, e in logged.items():
-        if meta.revealed_by(e.player) is None:
-            out.append(f"log entry {e.number}: {e.player} revealed their seed and deck list, but the Revealed "
-                       f"section no longer has them — it was deleted")
-    for r in meta.revealed:
-        if r.name.casefold() not in logged:
-            out.append(f"Revealed: {r.name}'s seed is there but no log entry records the reveal")
-    return out
-
-
 # -- chain values and beacons -------------------------------------------------------------
 
 def chain_at(meta: Meta, name: str, k: int) -> str | None:
@@ -161,99 +117,6 @@ def chain_at(meta: Meta, name: str, k: int) -> str | None:
     if fairplay.generation(k) != g and k > 0:
         return None
     return fairplay.hash_back(pub.chain, pub.chain_index - k)
-
-
-def commit_problems(meta: Meta) -> list[str]:
-    """Return every seat whose commitment or chain head in Fair play is not the one its log entry carries."""
-    out = []
-    for p in meta.fairplay:
-        entry = meta.commit_entry(p.name)
-        if entry is None:
-            out.append(f"Fair play: {p.name} has no log entry carrying their commitment and chain head")
-            continue
-        if entry.commit[0] != p.commitment:
-            out.append(f"Fair play: {p.name}'s commitment is not the one log entry {entry.number} carries — "
-                       f"it was changed")
-        g = fairplay.generation(p.chain_index)
-        head = meta.heads(p.name).get(g)
-        if head is None:
-            out.append(f"Fair play: {p.name}'s chain value {p.chain_index} belongs to a chain whose head the log "
-                       f"never published")
-        elif not fairplay.chain_reaches(p.chain, p.chain_index - g * fairplay.CHAIN_LENGTH, head):
-            out.append(f"Fair play: {p.name}'s chain value {p.chain_index} does not hash back to the chain head "
-                       f"the log carries — it was changed")
-    return out
-
-
-def chain_problems(meta: Meta) -> list[str]:
-    """Return every chain publication out of order and every event with the wrong counter or beacon."""
-    out = commit_problems(meta)
-    names = [p.name for p in meta.fairplay]
-    walk = _Walk({n: 0 for n in names}, {(n, k): 0 for n in names for k in fairplay.KINDS})
-    for e in meta.log:
-        if e.commit and e.player in walk.published and e.player not in walk.committed:
-            walk.committed[e.player] = e.number
-        before = dict(walk.published)
-        for name, k in e.published.items():
-            if name not in walk.published:
-                out.append(f"log entry {e.number}: chain value {k} published by {name}, who is not in Fair play")
-                continue
-            if k != walk.published[name] + 1:
-                out.append(f"log entry {e.number}: {name} published chain value {k} after {walk.published[name]}")
-            if fairplay.ends_generation(k) != (name in e.heads):
-                out.append(f"log entry {e.number}: {name}'s chain value {k} " + (
-                    "ends a chain but no next head goes with it" if fairplay.ends_generation(k)
-                    else "carries a next head in the middle of a chain"))
-            walk.published[name] = k
-            walk.at[(name, k)] = e.number
-        for ev in e.events:
-            out += _event_problems(e, ev, walk, before)
-    for p in meta.fairplay:
-        if walk.published.get(p.name, 0) != p.chain_index:
-            out.append(f"Fair play: {p.name} shows chain value {p.chain_index}, the log records "
-                       f"{walk.published.get(p.name, 0)} publications")
-        for kind, word in (("draw", "draws"), ("roll", "rolls"), ("free", "free rolls")):
-            if walk.counters.get((p.name, kind), 0) != p.count(kind):
-                out.append(f"Fair play: {p.name} shows {p.count(kind)} {word}, the log records "
-                           f"{walk.counters.get((p.name, kind), 0)}")
-    return out
-
-
-class _Walk:
-    """What a walk through the log has seen so far: publications, counters, commitments.
-
-    ``committed``: seat -> entry number of its commitment; ``at``: (seat, value number) -> entry number.
-    """
-
-    def __init__(self, published: dict[str, int], counters: dict[tuple[str, str], int]):
-        self.published, self.counters = published, counters
-        self.committed: dict[str, int] = {}
-        self.at: dict[tuple[str, int], int] = {}
-
-
-def _event_problems(e: LogEntry, ev, walk: _Walk, before: dict[str, int]) -> list[str]:
-    key = (ev.player, ev.kind)
-    if key not in walk.counters:
-        return [f"log entry {e.number}: a random event of {ev.player}, who is not in Fair play"]
-    out = []
-    what = {"draw": "draw", "roll": "roll", "free": "free roll"}[ev.kind]
-    if ev.counter != walk.counters[key]:
-        out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} where {walk.counters[key]} was next — "
-                   f"events were skipped, repeated or deleted")
-    walk.counters[key] = ev.counter + 1
-    others = [n for n in walk.committed if n != ev.player]
-    if ev.player not in walk.committed or len(ev.beacon) != len(others) or not others:
-        return out + [f"log entry {e.number}: {ev.player}'s {what} {ev.counter} names chain values of "
-                      f"{len(ev.beacon)} other seat(s); {len(others)} had committed"]
-    mine = walk.committed[ev.player]
-    for name, j in zip(others, ev.beacon):
-        if j not in (before[name], walk.published[name]):
-            out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} used {name}'s chain value {j}, "
-                       f"but the latest published was {walk.published[name]}")
-        elif (walk.committed[name] if j == 0 else walk.at.get((name, j), 0)) <= mine:
-            out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} used {name}'s chain value {j}, "
-                       f"published before {ev.player} committed (so {ev.player} could choose a seed knowing it)")
-    return out
 
 
 def _beacon(meta: Meta, player: str, beacon: tuple[int, ...]) -> str | None:
@@ -310,21 +173,6 @@ def _derive_event(meta, e, ev, seed, drawable, remaining, out) -> None:
         pos = fairplay.draw(seed, ev.counter, beacon, remaining)
         remaining.remove(pos)
         out.cards.setdefault(e.number, []).append(drawable[pos - 1])
-
-
-def mac_problems(meta: Meta, name: str, seed: bytes) -> list[str]:
-    """Return every log entry in ``name``'s name whose MAC was not made with ``name``'s seed (forged)."""
-    out = []
-    previous = log_genesis(meta.match_id)
-    for e in meta.log:
-        if e.player.casefold() == name.casefold():
-            want = fairplay.entry_mac(seed, previous, f"{e.body()} · seal {e.seal}")
-            if e.mac != want:
-                out.append(f"log entry {e.number} ({e.text[:40]}) is in {e.player}'s name but {e.player}'s pbd did "
-                           f"not write it (its MAC is {'missing' if not e.mac else 'wrong'}) — it was forged or "
-                           f"altered")
-        previous = e.hash or log_link(previous, e)
-    return out
 
 
 # -- replay -----------------------------------------------------------------------------------

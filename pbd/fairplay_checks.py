@@ -11,14 +11,21 @@ consistency; after a successful write, :func:`remember` updates the record.
 * ``wrote``: every log entry this seat's pbd wrote (number, hash, text): each must still be
   there, unchanged; and every entry in the seat's name must carry the seat's own MAC.
 
+The document's own consistency checks (:func:`log_problems`, :func:`chain_problems`,
+:func:`reveal_problems`, :func:`mac_problems`) are here too, and :mod:`pbd.audit` imports them
+from here: a command needs them, but not the rest of the audit (its replay, its classes).
+
 Pure functions over a parsed state and a :class:`~pbd.games.base.Secrets`; no I/O.
 """
 
 from __future__ import annotations
 
-from pbd import audit, fairplay
+from pbd import fairplay
 from pbd.errors import DocumentFormatError
-from pbd.games.base import Secrets
+from pbd.games.base import REVEAL_TEXT, LogEntry, Meta, Secrets, log_genesis, log_link
+
+OLD_LOG = ("this match's log was written by an older pbd (8-digit hashes, no commitments in the log, "
+           "no writer MACs): this pbd cannot carry it on or audit it")
 
 
 def verify(game, state, sec: Secrets | None) -> None:
@@ -39,12 +46,12 @@ def problems(game, state, sec: Secrets | None) -> list[str]:
     """Return every sign of tampering this seat's pbd can see (empty: none); without ``sec``, the document's own."""
     meta = state.meta
     if meta.version < 2:
-        return [audit.OLD_LOG]
-    out = audit.log_problems(meta, sections=audit.sections(game, state))
-    out += audit.reveal_problems(meta)
+        return [OLD_LOG]
+    out = log_problems(meta, sections=sections(game, state))
+    out += reveal_problems(meta)
     if sec is not None:
         out += seen_problems(meta, sec) + own_problems(meta, sec)
-    out += audit.chain_problems(meta)
+    out += chain_problems(meta)
     return list(dict.fromkeys(out))
 
 
@@ -99,7 +106,7 @@ def own_problems(meta, sec: Secrets) -> list[str]:
         how = "its hash changed: the log was re-chained" if now == text[:60] else f"now: {now}"
         out.append(f"log entry {n} that {me.name}'s pbd wrote ({text}) was altered or replaced ({how})"
                    + (f"; so were {len(altered) - 1} later entries of {me.name}'s" if len(altered) > 1 else ""))
-    out += audit.mac_problems(meta, me.name, sec.seed)
+    out += mac_problems(meta, me.name, sec.seed)
     return out
 
 
@@ -118,3 +125,160 @@ def remember(sec: Secrets, state) -> None:
     for e in meta.log:
         if e.player.casefold() == sec.player.casefold() and e.number not in known and e.hash:
             wrote.append([e.number, e.hash, e.text[:60]])
+
+
+# -- the document's own consistency (also :mod:`pbd.audit`'s, which imports them from here) --------
+
+def log_problems(meta: Meta, lines: list[int] | None = None, sections: list[str] | None = None) -> list[str]:
+    """Return every break in the log's numbering and hash chain, and a seal the sections no longer match.
+
+    ``sections`` are the lines the last entry's seal covers (see :meth:`Meta.section_lines`).
+    """
+    if meta.version < 2:
+        return [OLD_LOG]
+    out = []
+    previous = log_genesis(meta.match_id)
+    for i, e in enumerate(meta.log):
+        where = f"log entry {e.number}" + (f" (line {lines[i]})" if lines and i < len(lines) else "")
+        if e.number != i + 1:
+            out.append(f"{where}: numbered {e.number} but it is entry {i + 1} — an entry was deleted or inserted")
+        expected = log_link(previous, e)
+        if not e.hash:
+            out.append(f"{where}: no chain hash (expected #{expected[:12]}…)")
+        elif e.hash != expected:
+            out.append(f"{where}: hash #{e.hash[:12]}… does not follow from the entry before (expected "
+                       f"#{expected[:12]}…) — this entry was edited, or one before it was edited, inserted or deleted")
+        if not e.seal:
+            out.append(f"{where}: no seal")
+        previous = e.hash or expected
+    if sections is not None and meta.log and meta.log[-1].seal and meta.log[-1].seal != fairplay.seal(sections):
+        out.append(f"the Fair play, Revealed or deal lines are not as log entry {meta.log[-1].number} left them "
+                   f"(its seal {meta.log[-1].seal} covers them) — they were edited by hand")
+    return out
+
+
+def sections(game, state) -> list[str]:
+    """Return the lines the seal of the last log entry covers: Fair play, Revealed, the game's sealed lines."""
+    return [*state.meta.section_lines(), *game.sealed_lines(state)]
+
+
+def reveal_problems(meta: Meta) -> list[str]:
+    """Return a problem for every logged reveal missing from the Revealed section, and every unlogged one."""
+    out = []
+    logged = {e.player.casefold(): e for e in meta.log if e.text == REVEAL_TEXT}
+    for key, e in logged.items():
+        if meta.revealed_by(e.player) is None:
+            out.append(f"log entry {e.number}: {e.player} revealed their seed and deck list, but the Revealed "
+                       f"section no longer has them — it was deleted")
+    for r in meta.revealed:
+        if r.name.casefold() not in logged:
+            out.append(f"Revealed: {r.name}'s seed is there but no log entry records the reveal")
+    return out
+
+
+def commit_problems(meta: Meta) -> list[str]:
+    """Return every seat whose commitment or chain head in Fair play is not the one its log entry carries."""
+    out = []
+    for p in meta.fairplay:
+        entry = meta.commit_entry(p.name)
+        if entry is None:
+            out.append(f"Fair play: {p.name} has no log entry carrying their commitment and chain head")
+            continue
+        if entry.commit[0] != p.commitment:
+            out.append(f"Fair play: {p.name}'s commitment is not the one log entry {entry.number} carries — "
+                       f"it was changed")
+        g = fairplay.generation(p.chain_index)
+        head = meta.heads(p.name).get(g)
+        if head is None:
+            out.append(f"Fair play: {p.name}'s chain value {p.chain_index} belongs to a chain whose head the log "
+                       f"never published")
+        elif not fairplay.chain_reaches(p.chain, p.chain_index - g * fairplay.CHAIN_LENGTH, head):
+            out.append(f"Fair play: {p.name}'s chain value {p.chain_index} does not hash back to the chain head "
+                       f"the log carries — it was changed")
+    return out
+
+
+def chain_problems(meta: Meta) -> list[str]:
+    """Return every chain publication out of order and every event with the wrong counter or beacon."""
+    out = commit_problems(meta)
+    names = [p.name for p in meta.fairplay]
+    walk = _Walk({n: 0 for n in names}, {(n, k): 0 for n in names for k in fairplay.KINDS})
+    for e in meta.log:
+        if e.commit and e.player in walk.published and e.player not in walk.committed:
+            walk.committed[e.player] = e.number
+        before = dict(walk.published)
+        for name, k in e.published.items():
+            if name not in walk.published:
+                out.append(f"log entry {e.number}: chain value {k} published by {name}, who is not in Fair play")
+                continue
+            if k != walk.published[name] + 1:
+                out.append(f"log entry {e.number}: {name} published chain value {k} after {walk.published[name]}")
+            if fairplay.ends_generation(k) != (name in e.heads):
+                out.append(f"log entry {e.number}: {name}'s chain value {k} " + (
+                    "ends a chain but no next head goes with it" if fairplay.ends_generation(k)
+                    else "carries a next head in the middle of a chain"))
+            walk.published[name] = k
+            walk.at[(name, k)] = e.number
+        for ev in e.events:
+            out += _event_problems(e, ev, walk, before)
+    for p in meta.fairplay:
+        if walk.published.get(p.name, 0) != p.chain_index:
+            out.append(f"Fair play: {p.name} shows chain value {p.chain_index}, the log records "
+                       f"{walk.published.get(p.name, 0)} publications")
+        for kind, word in (("draw", "draws"), ("roll", "rolls"), ("free", "free rolls")):
+            if walk.counters.get((p.name, kind), 0) != p.count(kind):
+                out.append(f"Fair play: {p.name} shows {p.count(kind)} {word}, the log records "
+                           f"{walk.counters.get((p.name, kind), 0)}")
+    return out
+
+
+class _Walk:
+    """What a walk through the log has seen so far: publications, counters, commitments.
+
+    ``committed``: seat -> entry number of its commitment; ``at``: (seat, value number) -> entry number.
+    """
+
+    def __init__(self, published: dict[str, int], counters: dict[tuple[str, str], int]):
+        self.published, self.counters = published, counters
+        self.committed: dict[str, int] = {}
+        self.at: dict[tuple[str, int], int] = {}
+
+
+def _event_problems(e: LogEntry, ev, walk: _Walk, before: dict[str, int]) -> list[str]:
+    key = (ev.player, ev.kind)
+    if key not in walk.counters:
+        return [f"log entry {e.number}: a random event of {ev.player}, who is not in Fair play"]
+    out = []
+    what = {"draw": "draw", "roll": "roll", "free": "free roll"}[ev.kind]
+    if ev.counter != walk.counters[key]:
+        out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} where {walk.counters[key]} was next — "
+                   f"events were skipped, repeated or deleted")
+    walk.counters[key] = ev.counter + 1
+    others = [n for n in walk.committed if n != ev.player]
+    if ev.player not in walk.committed or len(ev.beacon) != len(others) or not others:
+        return out + [f"log entry {e.number}: {ev.player}'s {what} {ev.counter} names chain values of "
+                      f"{len(ev.beacon)} other seat(s); {len(others)} had committed"]
+    mine = walk.committed[ev.player]
+    for name, j in zip(others, ev.beacon):
+        if j not in (before[name], walk.published[name]):
+            out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} used {name}'s chain value {j}, "
+                       f"but the latest published was {walk.published[name]}")
+        elif (walk.committed[name] if j == 0 else walk.at.get((name, j), 0)) <= mine:
+            out.append(f"log entry {e.number}: {ev.player}'s {what} {ev.counter} used {name}'s chain value {j}, "
+                       f"published before {ev.player} committed (so {ev.player} could choose a seed knowing it)")
+    return out
+
+
+def mac_problems(meta: Meta, name: str, seed: bytes) -> list[str]:
+    """Return every log entry in ``name``'s name whose MAC was not made with ``name``'s seed (forged)."""
+    out = []
+    previous = log_genesis(meta.match_id)
+    for e in meta.log:
+        if e.player.casefold() == name.casefold():
+            want = fairplay.entry_mac(seed, previous, f"{e.body()} · seal {e.seal}")
+            if e.mac != want:
+                out.append(f"log entry {e.number} ({e.text[:40]}) is in {e.player}'s name but {e.player}'s pbd did "
+                           f"not write it (its MAC is {'missing' if not e.mac else 'wrong'}) — it was forged or "
+                           f"altered")
+        previous = e.hash or log_link(previous, e)
+    return out

@@ -18,6 +18,7 @@ each guarantee holds for all of them:
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from typing import Any, Callable
 
 
@@ -270,8 +271,10 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
     sec = held if fresh else private.load(meta.match_id, turn.name)
     _check_obligations(turn)
     before = {"text": turn.snap.text, "from": len(meta.log) + 1, "hand": list(sec.hand), "drawn": list(sec.drawn)}
-    from pbd import fairplay_checks     # with the audit it needs: not loaded by commands that only read
+    from pbd import fairplay_checks     # not loaded by commands that only read
 
+    if fairplay.chain_store is not None and private.kept_here(sec):
+        fairplay.chain_store.hold(sec.seed, sec.player)
     fairplay_checks.verify(turn.game, turn.state, sec)
     turn.game.attach(turn.state, sec)
     turn.sec, turn.attached = sec, True
@@ -320,7 +323,7 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
     """
     turn = _read(doc)
     name = _seat(turn.game, turn.state, player) if seated else player
-    with private.lock(turn.state.meta.match_id, name):
+    with private.lock(turn.state.meta.match_id, name), _keeping_chains(turn.state.meta.match_id):
         for attempt in range(RETRIES):
             held = None if attempt else _held(turn.state.meta.match_id, name)   # a retry reads it again
             if attempt or _behind(turn, held):
@@ -338,6 +341,17 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
                 return result
     raise ConflictError(f"{doc.label} kept changing while pbd tried to write; nothing was written",
                         hint="wait for the other player to finish editing and try again")
+
+
+@contextmanager
+def _keeping_chains(match_id: str):
+    """Within: the hash chains of the seats this command holds (``ChainStore.hold``) are kept beside their
+    private state between commands (:data:`pbd.fairplay.chain_store`; read, and written unless a dry run)."""
+    before, fairplay.chain_store = fairplay.chain_store, private.ChainStore(match_id)
+    try:
+        yield fairplay.chain_store
+    finally:
+        fairplay.chain_store = before
 
 
 def _held(match_id: str, name: str) -> Secrets | None:
@@ -516,9 +530,11 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
     import secrets
 
     match_id = fairplay.match_id_from_text(seed_text) if seed_text is not None else secrets.token_hex(4)
-    state, sec = game.create(match_id, player, deck, _seed(seed_text, match_id), options)
-    state.meta.signers[sec.player.casefold()] = sec.seed        # our entries carry our MAC
-    with private.lock(match_id, player):
+    seed = _seed(seed_text, match_id)
+    with private.lock(match_id, player), _keeping_chains(match_id) as chains:
+        chains.hold(seed, player)
+        state, sec = game.create(match_id, player, deck, seed, options)
+        state.meta.signers[sec.player.casefold()] = sec.seed        # our entries carry our MAC
         if not _land(Turn(doc, base, game, state, player, sec), None):
             raise ConflictError(f"{doc.label} was filled by someone else meanwhile; nothing was written")
     return Result([f"{game.title}: match {match_id} started on {doc.label}; you are {player} (player 1).",
@@ -556,6 +572,7 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
 
         fairplay_checks.verify(turn.game, turn.state, None)
         seed = _seed(seed_text, turn.state.meta.match_id)
+        fairplay.chain_store.hold(seed, turn.name)
         turn.state, turn.sec = turn.game.join(turn.state, turn.name, deck, seed)
         turn.state.meta.signers[turn.sec.player.casefold()] = turn.sec.seed
         return Result([f"{turn.name} joined match {turn.state.meta.match_id}.", *turn.game.status(turn.state)])
@@ -608,7 +625,7 @@ def _settle(doc: Document, player: str) -> Turn:
         transact(doc, turn.name, lambda g, s, n, c: Result(g.settle(s, n, c)))
         turn = _read(doc)
         turn.name = _seat(turn.game, turn.state, player)
-    with private.lock(meta.match_id, turn.name):
+    with private.lock(meta.match_id, turn.name), _keeping_chains(meta.match_id):
         held = _held(meta.match_id, turn.name)
         if _behind(turn, held):
             name, turn = turn.name, _read(doc)

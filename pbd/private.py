@@ -207,9 +207,90 @@ def as_dict(sec: Secrets) -> dict:
 def link_hand_doc(match_id: str, player: str, spec: str) -> None:
     """Keep ``player``'s private state in the Google Doc ``spec``; PBD_HOME holds only this pointer.
 
+    The seat's chains kept beside the private state (:class:`ChainStore`) go too: they are
+    secrets of the seed, which no longer stays in PBD_HOME.
+
     :raises BackendError: PBD_HOME cannot be written.
     """
     _write_json(_file(match_id, player), {"hand_doc": spec})
+    ChainStore(match_id).forget(player)
+
+
+def kept_here(sec: Secrets) -> bool:
+    """Return True if ``sec`` is what :func:`load` last read from PBD_HOME itself (not from a hand document)."""
+    return _LOADED[0] == _file(sec.match_id, sec.player) and not _LOADED[2]
+
+
+class ChainStore:
+    """A command's seats' worked-out hash chains, kept beside their private state (:data:`pbd.fairplay.chain_store`).
+
+    A file per seat and generation, ``<player>.chain-<g>``, mode 0600 like the private state
+    (a chain's values are secret until published: whoever knows them sees the beacons to come),
+    written atomically: this format's magic line, a BLAKE2b digest over the seed, the generation,
+    the length and the values, then the values.  A file that is short, damaged, or made for
+    another seed, generation or length is not used (the chain is walked again and the file
+    rewritten).  Only seats :meth:`hold` names are kept, and nothing is written while
+    :func:`pbd.cache.writing_nothing` holds (a dry run).
+    """
+
+    MAGIC = b"pbd-chain-v1\n"
+
+    def __init__(self, match_id: str):
+        self.match_id, self.seats = match_id, {}
+
+    def hold(self, seed: bytes, player: str) -> None:
+        """Keep the chains of ``seed``, ``player``'s (whose private state is kept in PBD_HOME)."""
+        self.seats[seed] = player
+
+    def _path(self, player: str, generation: int) -> str:
+        return os.path.join(_folder(self.match_id), f"{_stem(player)}.chain-{generation}")
+
+    def _digest(self, seed: bytes, generation: int, length: int, chain: bytes) -> bytes:
+        from pbd.digest import fingerprint
+
+        return fingerprint(b"%s%d|%d|%s%s" % (self.MAGIC, generation, length, seed, chain))
+
+    def load(self, seed: bytes, generation: int, length: int) -> bytes | None:
+        """Return the chain kept for ``seed``'s ``generation`` (None: none kept, or not sound)."""
+        player = self.seats.get(seed)
+        if player is None:
+            return None
+        try:
+            with open(self._path(player, generation), "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        magic, start = self.MAGIC, len(self.MAGIC) + 32
+        chain = data[start:]
+        if (not data.startswith(magic) or len(chain) != 32 * (length + 1)
+                or data[len(magic):start] != self._digest(seed, generation, length, chain)):
+            return None
+        return chain
+
+    def save(self, seed: bytes, generation: int, length: int, chain: bytes) -> None:
+        """Keep ``chain`` for the next command (nothing in a dry run, or for a seat not held; a failure is
+        silent: the next command walks the chain again)."""
+        from pbd import cache
+
+        player = self.seats.get(seed)
+        if player is None or not cache.writable():
+            return
+        try:
+            paths.write_private(self._path(player, generation),
+                                self.MAGIC + self._digest(seed, generation, length, chain) + chain)
+        except OSError:
+            pass
+
+    def forget(self, player: str) -> None:
+        """Remove every chain kept for ``player`` (``<player>.chain-<digits>``: no other seat's file)."""
+        folder = _folder(self.match_id)
+        prefix = f"{_stem(player)}.chain-"
+        try:
+            names = [n for n in os.listdir(folder) if n.startswith(prefix) and n[len(prefix):].isdigit()]
+            for name in names:
+                os.unlink(os.path.join(folder, name))
+        except OSError as exc:
+            raise BackendError(f"cannot remove kept chains under {paths.home()}: {exc}") from None
 
 
 #: ``(path, version, hand document)`` of the last private-state file :func:`load` read, so that :func:`save`
