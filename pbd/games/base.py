@@ -402,14 +402,10 @@ class Meta(Record):
                 and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
             self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
         tags, published = {}, self.published
-        try:                                # (each seat's last tag, by subscript: a seat tags its first entry)
-            for p in fp:
-                if p.chain_index != published[p.name]:
-                    tags[p.name] = published[p.name] = p.chain_index
-        except KeyError:
-            for p in fp:
-                if p.chain_index != published.get(p.name, 0):
-                    tags[p.name] = published[p.name] = p.chain_index
+        for p in fp:
+            k = p.chain_index
+            if k != published.get(p.name, 0):
+                tags[p.name] = published[p.name] = k
         entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
         entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
         entry.published, entry.heads, entry.fresh = tags, {}, True
