@@ -257,7 +257,7 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     hashed once per key (:func:`_hmac_pads`) and copied for each message.
     """
     try:
-        inner, outer = _PADS[key]           # (_hmac_pads's first step, without the call)
+        inner, outer = _PADS[key]           # (the kept pads, by subscript: no call)
     except (KeyError, TypeError):           # a new key, or a bytearray
         inner, outer = _hmac_pads(key)
     inner, outer = inner.copy(), outer.copy()
@@ -272,10 +272,7 @@ _PADS: dict[bytes, tuple] = {}
 
 def _hmac_pads(key: bytes) -> tuple:
     """Return (and keep) SHA-256 states that have read ``key``'s inner and outer padded blocks (RFC 2104)."""
-    try:
-        return _PADS[key]
-    except (KeyError, TypeError):           # a new key, or a bytearray
-        key = bytes(key)
+    key = bytes(key)                        # (a bytearray too)
     block = sha256().block_size
     padded = (sha256(key).digest() if len(key) > block else key).ljust(block, b"\0")
     if len(_PADS) >= 64:
@@ -324,10 +321,6 @@ def draws(seed: bytes, counter: int, beacon: str, remaining: list[int], n: int) 
     The same positions as :func:`draw` for the counters ``counter``, ``counter + 1``, ...
     with each drawn position removed before the next draw; one call for a run of cards.
 
-    A fast path (every card drawn comes here): :func:`uniform` and its :func:`hmac_sha256` in
-    line, on the key's padded blocks found once for the run; a first block that
-    :func:`uniform` would reject (once in ``2**64 / len(remaining)`` times) goes to it.
-
     :raises ValueError: ``n`` is more than the positions remaining (nothing is taken then).
     """
     size = len(remaining)
@@ -335,19 +328,9 @@ def draws(seed: bytes, counter: int, beacon: str, remaining: list[int], n: int) 
         raise ValueError(f"cannot draw {n} of {size} positions")
     before, after = _DRAW_FRAME         # (_event_frame("draw", beacon) without the call: the beacon comes last)
     after += beacon
-    try:
-        inner, outer = _PADS[seed]          # (_hmac_pads's first step, without the call)
-    except (KeyError, TypeError):           # a new key, or a bytearray
-        inner, outer = _hmac_pads(seed)
     out = []
     for counter in range(counter, counter + n):
-        h, o = inner.copy(), outer.copy()
-        h.update(f"{before}{counter}{after}|0".encode())     # uniform's first block of the draw's message
-        o.update(h.digest())
-        candidate = int.from_bytes(o.digest()[:8], "big")
-        if candidate >= _SPAN - _SPAN % size:
-            candidate = uniform(seed, f"{before}{counter}{after}", size)
-        out.append(remaining.pop(candidate % size))
+        out.append(remaining.pop(uniform(seed, f"{before}{counter}{after}", size)))
         size -= 1
     return out
 

@@ -982,25 +982,11 @@ class Chance:
     def _beacon_or_refuse(self, player: str) -> tuple[str, tuple[int, ...]]:
         """Return the beacon of ``player``'s next event and the value numbers it uses (:meth:`beacon_index`).
 
-        A fast path (a beacon is made for every draw and roll): one loop over the seats makes
-        the beacon and checks each value with :func:`_fresh`; only when one is not fresh (or
-        there is no other seat) is :meth:`waiting_on` asked, for the full answer.
+        (:meth:`_seat` answers the common case without it.)
 
         :raises IllegalMoveError: a value it needs may not be used yet (see :meth:`waiting_on`).
         """
-        meta = self.meta
-        index = meta.log_index()
-        folded = player.casefold()
-        mine = index.commits.get(folded)
-        values, numbers, fresh = [], [], True
-        for p in meta.fairplay:             # (the seats of _others)
-            if p.name.casefold() != folded:
-                k = p.chain_index
-                values.append((p.name, k, p.chain))
-                numbers.append(k)
-                if fresh and not _fresh(meta, index, mine, player, p.name, k):
-                    fresh = False
-        waiting = self.waiting_on(player) if not fresh or not values else ()
+        waiting = self.waiting_on(player)
         if waiting:
             from pbd.errors import IllegalMoveError
 
@@ -1008,7 +994,8 @@ class Chance:
                 f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} "
                 f"{'publishes' if len(waiting) == 1 else 'publish'} after {player} committed",
                 hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
-        return fairplay.beacon_text(values), tuple(numbers)
+        others = self._others(player)
+        return self._beacon(others), tuple(p.chain_index for p in others)
 
     def _seat(self, player: str) -> tuple[PlayerMeta | None, str, tuple[int, ...]]:
         """Return ``player``'s fair-play record and the beacon of its next event (:meth:`_beacon_or_refuse`'s answer).

@@ -172,10 +172,8 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
     :raises UnknownNameError: nothing matches (close names suggested).
     :raises AmbiguousNameError: several names start with ``text``.
     """
-    if text in names:           # (the common case: written as the board holds it, found without a Python call)
-        i = names.index(text)   # the first that folds alike, as match_name finds it: itself, unless a twin before it
-        if not i or fold(text) not in map(fold, names[:i]):
-            return text
+    if _written_as(text, names) is not None:      # (the common case: written as the board holds it)
+        return text
     try:
         return match_name(text, names, kind)
     except UnknownNameError:
@@ -188,6 +186,19 @@ def _pick(cat: Catalogue, text: str, names: list[str], kind: str) -> str:
         except UnknownNameError:
             pass
         raise
+
+
+def _written_as(text: str, names: list[str] | tuple[str, ...]) -> int | None:
+    """Return where ``text`` is in ``names`` if it is one of them as written and :func:`match_name` would pick it.
+
+    That is the first name that folds alike: ``text`` itself, unless a twin comes before it.
+    None otherwise (the name is looked for in full).
+    """
+    if text in names:
+        i = names.index(text)
+        if not i or fold(text) not in map(fold, names[:i]):
+            return i
+    return None
 
 
 # -- the names the log writes --------------------------------------------------------
@@ -458,7 +469,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     if spec == "opposing character or cp":
         return _attack_target(ctx, text)
     if spec == "opposing character":
-        return _char_target(ctx.cat, opp, text, _among(opp.name))
+        return _char_target(ctx.cat, opp, text)
     if spec == "friendly character":
         return _char_target(ctx.cat, me, text, "character among your characters")
     if spec == "any character":
@@ -475,12 +486,17 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
     raise NotationError(f"{what} has an unknown target kind {spec!r}")
 
 
-def _char_target(cat: Catalogue, side: Side, text: str, kind: str) -> Target:
-    """Return the character of ``side`` that ``text`` names (``kind``: what an unknown name is called)."""
+def _char_target(cat: Catalogue, side: Side, text: str, kind: str = "") -> Target:
+    """Return the character of ``side`` that ``text`` names.
+
+    ``kind`` is what an unknown name is called (by default "character among <side>'s
+    characters", worked out only for a name not written as the board holds it).
+    """
     chars = side.characters
     if not chars:
         raise illegal(f"{side.name} has no characters in play")
-    key, ch = _char_as_written(chars, text) or _picked_char(cat, chars, text, kind)
+    key, ch = _char_as_written(chars, text) or _picked_char(
+        cat, chars, text, kind or f"character among {side.name}'s characters")
     return Target(side, "character", key, ch)
 
 
@@ -492,12 +508,8 @@ def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character]
     without calling :func:`_pick`.  None for any other name: :func:`_picked_char` finds it.
     """
     names = tuple(map(name_of, chars))
-    keys = _KEYS.get(names) or _keys(names)
-    if text in keys:            # (_pick's own fast path, without its call)
-        i = keys.index(text)
-        if not i or fold(text) not in map(fold, keys[:i]):
-            return text, chars[i]
-    return None
+    i = _written_as(text, _KEYS.get(names) or _keys(names))
+    return None if i is None else (text, chars[i])
 
 
 def _picked_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -> tuple[str, Character]:
@@ -509,12 +521,6 @@ def _picked_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -
     keys = keys_of(chars)
     key = _pick(cat, text, keys, kind)
     return key, chars[keys.index(key)]
-
-
-@lru_cache(maxsize=64)
-def _among(player: str) -> str:
-    """Return what a name unknown among ``player``'s characters is called (kept: every attack names one)."""
-    return f"character among {player}'s characters"
 
 
 @lru_cache(maxsize=1024)
@@ -546,18 +552,17 @@ def _actor(ctx: Ctx, name: str) -> tuple[str, Character, Card]:
     :raises IllegalMoveError: the card named is not a character of yours in play.
     :raises NotationError: the name matches none of your characters (or several).
     """
-    chars, cat = ctx.me.characters, ctx.cat
-    if ctx.naming is None:
+    chars, cat, typed = ctx.me.characters, ctx.cat, ctx.naming is None
+    if typed:
         _not_your_character(ctx, name)
-        key, ch = _char_as_written(chars, name) or _picked_char(cat, chars, name, "character of yours in play")
-        return key, ch, cat.by_name.get(ch.name) or cat.get(ch.name)
     try:
         key, ch = _char_as_written(chars, name) or _picked_char(cat, chars, name, "character of yours in play")
     except NotationError:
-        _not_your_character(ctx, name)
+        if not typed:
+            _not_your_character(ctx, name)
         raise
     card = cat.by_name.get(key)
-    if card is None or card.name != key:        # (a character's own name, in play: nothing to ask)
+    if not typed and (card is None or card.name != key):    # (a character's own name, in play: nothing to ask)
         _not_your_character(ctx, key)
     if card is None or key != ch.name:          # (else the lookup just made is the character's own)
         card = cat.by_name.get(ch.name) or cat.get(ch.name)
@@ -647,11 +652,7 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
             raise illegal("the first player cannot attack CP on their very first turn")
         return Target(opp, "cp")
     try:
-        chars = opp.characters
-        if chars:           # (_char_target in line, without its call: every attack names a character)
-            key, ch = _char_as_written(chars, text) or _picked_char(ctx.cat, chars, text, _among(opp.name))
-            return Target(opp, "character", key, ch)
-        return _char_target(ctx.cat, opp, text, _among(opp.name))     # (it refuses: none in play)
+        return _char_target(ctx.cat, opp, text)
     except (NotationError, IllegalMoveError):
         city = _named_city(ctx, opp, text)
         if city is None:
@@ -790,7 +791,7 @@ def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str,
 
     def pick_char() -> Target | None:
         if then:
-            return _char_target(ctx.cat, opp, then, _among(opp.name))
+            return _char_target(ctx.cat, opp, then)
         if target.kind == "character" and _char(target) is not None:
             return target
         return Target(opp, "character", keys_of(opp.characters)[0]) if opp.characters else None
@@ -856,11 +857,10 @@ def _use(ctx: Ctx, move: Move) -> None:
     names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
-    detail = move.detail
-    if detail in names and (names[0] == detail or fold(detail) not in map(fold, names[:names.index(detail)])):
-        ability = card.abilities[names.index(detail)]     # (as match_name finds a name written as the card has it)
-    else:
-        ability = card.abilities[names.index(match_name(detail, names, f"ability of {ch.name}"))]
+    i = _written_as(move.detail, names)     # (as match_name finds a name written as the card has it)
+    if i is None:
+        i = names.index(match_name(move.detail, names, f"ability of {ch.name}"))
+    ability = card.abilities[i]
     if ability.passive:
         raise illegal(f"{ability.name} is passive: it is always in effect and is not used")
     if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
