@@ -114,6 +114,21 @@ def test_the_catalogues_names_without_a_modifier_leave_out_the_cards_that_have_o
     without_mansion = Catalogue({"The Sentry": sentry})
     assert without_mansion.without["ap_per_turn"] == {"The Sentry", *sentry.aliases}
 
+    assert without_mansion.without["turn_start"] == without_mansion.without["ap_per_turn"]
+    clinic = bundled.get("Import Clinic")
+    both = Catalogue({"Avengers Mansion": mansion, "Import Clinic": clinic, "The Sentry": sentry})
+    assert both.without["turn_start"] == {"The Sentry", *sentry.aliases}      # (neither income nor effects)
+
+
+@pytest.mark.parametrize("cards", [["Avengers Mansion"], ["Import Clinic"], ["Avengers Mansion", "Import Clinic"]])
+def test_the_start_of_a_turn_still_gives_a_city_s_income_and_effects(cards):
+    quiet = pos(side(), side(ap=0, chars=[char("Spider-Man", 5)]))
+    loud = pos(side(), side(ap=0, cities=cards, chars=[char("Spider-Man", 5)]))
+    for g in (quiet, loud):
+        g.play("Ann", "end turn")
+    assert loud.ben.ap == quiet.ben.ap + ("Avengers Mansion" in cards)         # (+1 AP a Hero)
+    assert loud.ben.characters[0].hp == (15 if "Import Clinic" in cards else 5)   # (healed 10)
+
 
 #: names for rows of characters: twins, a card and its alias, and names that fold alike ("nill" is not a card)
 _ROW_NAMES = ["Nill", "Danger", "The Sentry", "Cityzen Bob", "nill", "NILL"]

@@ -165,11 +165,14 @@ class Catalogue(Record):
         self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
         #: a card's own name (or alias) → the effects it triggers each turn (``get(name).all_each_turn()``)
         self.each_turn_by_name = {key: card.all_each_turn() for key, card in self._exact.items()}
-        #: a kind of modifier (see :data:`MODS`) or "each_turn" → the names (as above) of the cards
+        #: a kind of modifier (see :data:`MODS`), "each_turn" or "turn_start" → the names (as above) of the cards
         #: without one (a fast path: a board whose names all lie in it has none, asked in one set operation)
         self.without = {kind: frozenset(k for k, mods in self.mods_by_name.items()
                                         if all(m["mod"] != kind for m in mods)) for kind in MODS}
         self.without["each_turn"] = frozenset(k for k, effects in self.each_turn_by_name.items() if not effects)
+        #: "turn_start": the names of the cards that neither add to the owner's income nor act at the start of
+        #: each turn (the start of most turns asks once for both)
+        self.without["turn_start"] = self.without["ap_per_turn"] & self.without["each_turn"]
 
     def named(self, source: str) -> Catalogue:
         """Return this catalogue under the name ``source``, sharing its cards and lookups (none is built again)."""

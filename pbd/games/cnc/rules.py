@@ -1314,15 +1314,18 @@ def start_turn(ctx: Ctx) -> None:
     """Begin the turn of the player now to move: income, Poison, City triggers."""
     state, cat = ctx.state, ctx.cat
     side = state.sides[state.to_move]
-    side.ap = max(0, side.ap + income(state, cat, side) + side.ap_next)
+    # most turns, no card in play adds to the income or acts each turn: asked once for both ("turn_start")
+    quiet = _none_in_play(cat, "turn_start", side)
+    ap = side.ap + side.ap_next + ((OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME) if quiet
+                                   else income(state, cat, side))     # (income's own answer when quiet)
+    side.ap = ap if ap > 0 else 0           # (max(0, ...) without its call)
     side.ap_next = 0
     for ch in side.characters:
         if ch.statuses and "poisoned" in ch.statuses:      # (the common case, no status, asks nothing more)
             _poison(ctx, side)
             break
-    # after Poison (a card it takes away acts no more); most turns, no card in play has an effect each turn:
-    # asked here, in one set test, without the call
-    effects = None if _none_in_play(cat, "each_turn", side) else _each_turn(cat, side)
+    # after Poison (a card it takes away acts no more; one it leaves in play stays quiet)
+    effects = None if quiet else _each_turn(cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
         owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
@@ -1401,7 +1404,8 @@ def active_mods(state: State, cat: Catalogue, side: Side) -> list[dict]:
 
 
 def _none_in_play(cat: Catalogue, kind: str, side: Side) -> bool:
-    """Return True if none of ``side``'s cards in play has a modifier of ``kind`` (or "each_turn": an effect each turn).
+    """Return True if none of ``side``'s cards in play has a modifier of ``kind`` (or "each_turn": an effect each turn;
+    "turn_start": either that or an ``ap_per_turn`` modifier).
 
     The common case, answered in one set operation per row (:attr:`Catalogue.without`); a
     name the set lacks (one with such a modifier, or written otherwise) answers False, and
