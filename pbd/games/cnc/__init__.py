@@ -348,7 +348,7 @@ class CncGame(Playable):
                     exc.args = (exc.message,)
                 raise
             named = ctx.naming
-            if named is not move and named is not None:      # (a name typed otherwise: rare)
+            if named is not None and named is not move:      # (a name typed otherwise: rare; most are None)
                 summary = named.source + summary[len(move.source):]
             meta.record(player, summary)      # (a method called, not a bound one kept: the interpreter's fast path)
             out.append(summary)

@@ -144,27 +144,20 @@ def parse_moves(text: str) -> tuple[Move, ...]:
     :raises NotationError: a move matches no known form; the examples are listed.
     """
     moves = READ.get(text)
-    if moves is None:
-        moves = _read_moves(text)
-        if len(READ) >= _READ_MOST:
-            READ.clear()
-        READ[text] = moves
-    return moves
-
-
-def _read_moves(text: str) -> tuple[Move, ...]:
-    """Return :func:`parse_moves`'s answer, read anew."""
-    if ";" not in text and "\n" not in text:      # the common case: one move
+    if moves is not None:
+        return moves
+    if ";" not in text and "\n" not in text:      # the common case: one move (read here: no call more)
         one = text.strip()
-        if one:
-            return (_read(one),)        # (not kept by parse_move too: this cache already keeps the text)
-        parts = []
+        moves = (_read(one),) if one else ()    # (not kept by parse_move too: READ keeps the text)
     else:
         parts = [p.strip() for p in text.replace("\n", ";").split(";")]
-        parts = [p for p in parts if p]
-    if not parts:
+        moves = tuple(map(parse_move, [p for p in parts if p]))
+    if not moves:
         raise NotationError("no move given", hint="for example: " + "; ".join(EXAMPLES[:3]))
-    return tuple(map(parse_move, parts))
+    if len(READ) >= _READ_MOST:
+        READ.clear()
+    READ[text] = moves
+    return moves
 
 
 def forget() -> None:

@@ -232,8 +232,8 @@ def apply(ctx: Ctx, move: Move) -> str:
         raise illegal("the match has not started: waiting for player 2 to join")
     me = ctx.me
     ap_before = me.ap
-    notes = ctx.notes = []
     kind = move.kind
+    notes = ctx.notes = [move.source or kind]      # the summary's parts: the move, then what it did
     if (state.sides[state.to_move] is not me or state.pending) and kind in _ON_TURN:
         _own_turn(ctx, _ON_TURN[kind])      # (the player to move, owing nothing: no call, no lookup)
     _HANDLERS[kind](ctx, move)
@@ -249,10 +249,7 @@ def apply(ctx: Ctx, move: Move) -> str:
         check_outcome(state, ctx.cat)       # (not called in the common case: nobody is near an end condition)
         if state.result:
             notes.append(state.result)
-    if notes:                               # (the move first, in the notes' own list: no list or tuple made)
-        notes.insert(0, move.source or kind)
-        return " · ".join(notes)
-    return move.source or kind
+    return " · ".join(notes)                # (the move alone, when it notes nothing: join gives it back, no new string)
 
 
 #: the notes of AP changes written so far: ``_AP_NOTES[before][after]`` (see :func:`_ap_note`)
@@ -638,8 +635,19 @@ def _attack(ctx: Ctx, move: Move) -> None:
         chars = me.characters
         i = find_key(chars, key)
         ch = None if i is None else chars[i]
-    if ch is not None:          # (a strike moves only the opponent's characters)
-        _combo(ctx, key, ch, card, attack, target, move.then)
+    if ch is None:              # (a strike moves only the opponent's characters: only the effects after it can)
+        return
+    # the combo (here, not in a function of its own: every attack counts it)
+    if attack.type == "Physical":
+        ch.combo, ch.combo_attack = 0, ""
+        return
+    label = attack.name if len(card.attacks) > 1 else ""
+    ch.combo = ch.combo + 1 if ch.combo and ch.combo_attack == label else 1
+    ch.combo_attack = label
+    if ch.combo >= 3:
+        ch.combo, ch.combo_attack = 0, ""
+        ctx.notes.append(f"combo: {TYPE_EFFECTS[attack.type]}")
+        type_effect(ctx, attack.type, key, target, move.then, attack.cost)
 
 
 def _attack_target(ctx: Ctx, text: str) -> Target:
@@ -768,19 +776,6 @@ def _heal(ctx: Ctx, side: Side, key: str, amount: int) -> None:
 
 
 # -- combos -----------------------------------------------------------------------------
-
-def _combo(ctx: Ctx, key: str, ch: Character, card: Card, attack, target: Target, then: str) -> None:
-    if attack.type == "Physical":
-        ch.combo, ch.combo_attack = 0, ""
-        return
-    label = attack.name if len(card.attacks) > 1 else ""
-    ch.combo = ch.combo + 1 if ch.combo and ch.combo_attack == label else 1
-    ch.combo_attack = label
-    if ch.combo >= 3:
-        ch.combo, ch.combo_attack = 0, ""
-        ctx.notes.append(f"combo: {TYPE_EFFECTS[attack.type]}")
-        type_effect(ctx, attack.type, key, target, then, attack.cost)
-
 
 def type_effect(ctx: Ctx, attack_type: str, key: str, target: Target, then: str, cost: int = 0) -> None:
     """Unleash the Type Effect of a level-3 combo (the rulebook's list, one per type).
