@@ -167,6 +167,19 @@ def test_a_character_is_found_as_picking_among_the_rows_keys_finds_it(names, tex
         assert found[1] is _found_in_full(text, chars)[1]      # the character itself, not one alike
 
 
+def test_a_row_s_table_of_keys_written_as_the_board_holds_them_is_kept_and_answers_for_any_list_of_that_row():
+    from pbd.games.cnc.state import Character
+
+    names = ("Nill", "nill", "Danger", "Nill")       # ("nill" folds as Nill does: only the first is found as written)
+    rules._WRITTEN_AT.pop(names, None)
+    first = [Character(name, 10) for name in names]
+    assert rules._char_as_written(first, "Nill") == ("Nill", first[0])
+    assert rules._WRITTEN_AT[names] == {"Nill": 0, "Danger": 2, "Nill#2": 3}
+    again = [Character(name, 5) for name in names]          # another list, the same row: the kept table
+    assert rules._char_as_written(again, "Nill#2") == ("Nill#2", again[3])
+    assert rules._char_as_written(again, "nill") is None       # (found the long way: _pick)
+
+
 def test_a_discard_out_of_turn_is_refused_naming_whose_turn_it_is():
     # a discard asks _own_turn only when it may refuse: the player not to move, or something pending
     from pbd.errors import IllegalMoveError

@@ -505,8 +505,32 @@ def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character]
     without calling :func:`_pick`.  None for any other name: :func:`_picked_char` finds it.
     """
     names = tuple(map(name_of, chars))
-    i = _written_as(text, _KEYS.get(names) or _keys(names))
+    at = _WRITTEN_AT.get(names)
+    if at is None:
+        at = _written_at(names)
+    i = at.get(text)
     return None if i is None else (text, chars[i])
+
+
+#: for each row of characters' names, the keys :func:`_written_as` finds among the row's keys, and where
+#: (a match shows the same few rows again and again: see :func:`_written_at`)
+_WRITTEN_AT: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+def _written_at(names: tuple[str, ...]) -> dict[str, int]:
+    """Return (and keep in :data:`_WRITTEN_AT`) ``{key: i}`` for each key of the row ``names`` that
+    :func:`_written_as` finds at ``i``: the first of the keys that fold alike."""
+    keys = _KEYS.get(names) or _keys(names)
+    at, folded = {}, set()
+    for i, key in enumerate(keys):
+        f = fold(key)
+        if f not in folded:
+            at.setdefault(key, i)
+            folded.add(f)
+    if len(_WRITTEN_AT) >= 1024:
+        _WRITTEN_AT.clear()
+    _WRITTEN_AT[names] = at
+    return at
 
 
 def _picked_char(cat: Catalogue, chars: list[Character], text: str, kind: str) -> tuple[str, Character]:
