@@ -223,7 +223,7 @@ class Catalogue(Record):
 @lru_cache(maxsize=4096)
 def fold(name: str) -> str:
     """Return ``name`` reduced to lower-case letters and digits (how names are compared)."""
-    return "".join(ch for ch in name.casefold() if ch.isalnum())
+    return "".join(filter(str.isalnum, name.casefold()))     # (filter: no Python frame per character)
 
 
 def suggest(name: str, names: list[str], n: int = 3) -> list[str]:

@@ -381,9 +381,12 @@ def _play(ctx: Ctx, move: Move) -> None:
         allowed = 1 + _mod_total(ctx.state, ctx.cat, me, "extra_event")
         if len(turn.played) >= allowed and _played_of_kind(ctx, "event") >= allowed:    # (no more than were played)
             raise illegal(f"only {allowed} Event{'s' if allowed > 1 else ''} may be played each turn")
-    target = _target(ctx, card.target, move.target, name) if kind == "event" else None
-    if kind != "event" and move.target:
+    if kind == "event":
+        target = _target(ctx, card.target, move.target, name)
+    elif move.target:
         raise illegal(f"{name} is a {card.kind} card; it takes no target")
+    else:
+        target = None
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if name == move.card and (target is None or target.key == move.target)
                       else _in_full(ctx, move))
