@@ -1288,10 +1288,16 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
 def _end(ctx: Ctx, move: Move) -> None:
     state, me, opp = ctx.state, ctx.me, ctx.opp
     chars, turn = me.characters, state.turn
-    for ch in chars:            # (one test per character in the common case: no combo, no status)
-        if ch.combo_attack or ch.combo or ch.statuses:
-            _end_marks(chars, turn.attacked)
-            break
+    keys = None
+    for i, ch in enumerate(chars):      # the marks the turn leaves end: a combo unless it attacked, Freeze
+        if ch.combo or ch.combo_attack:
+            if keys is None:            # (the keys only for a combo: the row's kept ones, no new list)
+                names = tuple(map(name_of, chars))
+                keys = _KEYS.get(names) or _keys(names)
+            if keys[i] not in turn.attacked:
+                ch.combo, ch.combo_attack = 0, ""
+        if ch.statuses and "frozen" in ch.statuses:
+            ch.statuses.remove("frozen")
     if not opening_owed(state, opp.name):
         ctx.chance.publish(me.name)     # (not before: the opponent could pick which value draws its hand)
     # a fresh turn, in the record the state holds (nothing else holds it: the rules find it in the state)
@@ -1299,18 +1305,6 @@ def _end(ctx: Ctx, move: Move) -> None:
     state.to_move = 1 - state.to_move
     state.turn_number += 1
     start_turn(ctx)
-
-
-def _end_marks(chars: list[Character], attacked: list[str]) -> None:
-    """End the marks of a turn on the characters of the player ending it: a combo unless it attacked, Freeze."""
-    keys = None
-    for i, ch in enumerate(chars):
-        if ch.combo or ch.combo_attack:
-            keys = keys or keys_of(chars)       # (the keys only for a combo)
-            if keys[i] not in attacked:
-                ch.combo, ch.combo_attack = 0, ""
-        if ch.statuses and "frozen" in ch.statuses:
-            ch.statuses.remove("frozen")
 
 
 def income(state: State, cat: Catalogue, side: Side) -> int:
