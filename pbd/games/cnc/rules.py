@@ -524,12 +524,15 @@ def _written_at(names: tuple[str, ...]) -> dict[str, int]:
     """Return (and keep in :data:`_WRITTEN_AT`) ``{key: i}`` for each key of the row ``names`` that
     :func:`_written_as` finds at ``i``: the first of the keys that fold alike."""
     keys = _KEYS.get(names) or _keys(names)
-    at, folded = {}, set()
-    for i, key in enumerate(keys):
-        f = fold(key)
-        if f not in folded:
-            at.setdefault(key, i)
-            folded.add(f)
+    if len(set(map(fold, keys))) == len(keys):      # (the usual row: no two keys fold alike, each is found where it is)
+        at = dict(zip(keys, range(len(keys))))
+    else:
+        at, folded = {}, set()
+        for i, key in enumerate(keys):
+            f = fold(key)
+            if f not in folded:
+                at.setdefault(key, i)
+                folded.add(f)
     if len(_WRITTEN_AT) >= 1024:
         _WRITTEN_AT.clear()
     _WRITTEN_AT[names] = at
