@@ -193,12 +193,12 @@ def _read(text: str) -> Move:
     clean = " ".join((text.replace("’", "'") if "’" in text else text).split())    # (most: no replace call)
     if clean[-1:] in ".!":      # ("" too: rstrip's answer without its call for most texts)
         clean = clean.rstrip(".!")
-    whole = _WHOLE.get(clean.lower())       # (draw, end turn: a command's one move, read without compiling a pattern)
+    low = clean.lower()
+    whole = _WHOLE.get(low)         # (draw, end turn: a command's one move, read without compiling a pattern)
     if whole is not None:
         return Move(whole[0], "", "", "", "", whole[1], "", clean)
     space = clean.find(" ")
     if space > 0 and clean.isascii() and clean[-1] != " ":     # ("x ." leaves a space at the end)
-        low = clean.lower()
         read = _READ_FIRST.get(low[:space], _named_first)     # (None: a form read by its pattern)
         if read and (move := read(clean, low, space)) is not None:
             return move
