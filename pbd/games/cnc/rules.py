@@ -363,14 +363,14 @@ def _play(ctx: Ctx, move: Move) -> None:
     if name in turn.withdrawn:
         raise illegal(f"you withdrew {name} this turn; it cannot be played again until your next turn")
     kind = card.kind
-    if kind == "porter":
-        raise illegal(f"{name} is put into play at the start of the game, not played")
     if kind == "character":
-        limit = (BASE_CHARACTER_LIMIT if len(me.characters) < BASE_CHARACTER_LIMIT      # (no limit is lower)
-                 else character_limit(ctx.state, ctx.cat, me))
-        if len(me.characters) >= limit:
-            raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
-                          + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
+        if len(me.characters) >= BASE_CHARACTER_LIMIT:     # (no limit is lower: asked only from there)
+            limit = character_limit(ctx.state, ctx.cat, me)
+            if len(me.characters) >= limit:
+                raise illegal(f"you already have {len(me.characters)} characters in play; the limit is {limit}"
+                              + ("" if limit > BASE_CHARACTER_LIMIT else " (4 with MAC)"))
+    elif kind == "porter":
+        raise illegal(f"{name} is put into play at the start of the game, not played")
     elif kind == "city":
         if name in me.cities:
             raise illegal(f"{name} is already in play; only one of each City card at a time")
