@@ -213,3 +213,17 @@ def test_an_ability_written_as_the_card_has_it_is_the_first_that_folds_alike(wri
         return
     rules.apply(ctx, parse_move(f"Jack Bauer uses {written}"))
     assert g.ann.cp == 100 + gained
+
+
+@pytest.mark.parametrize("names, at", [
+    (("Zap", "Zip"), {"Zap": 0, "Zip": 1}),
+    (("Zap", "ZAP", "Zip"), {"Zap": 0, "Zip": 2}),          # (ZAP folds as Zap: match_name picks Zap for it)
+    (("Zap", "Zap"), {"Zap": 0}), ((), {}),
+])
+def test_the_names_a_text_picks_as_written_are_the_first_of_those_folding_alike(names, at):
+    from pbd.games.cnc.cards import Ability, Card, match_name, written_at
+
+    assert written_at(names) == at
+    assert all(match_name(name, list(names)) == name and names.index(name) == i for name, i in at.items())
+    card = Card("Jack Bauer", "character", "common", hp=10, abilities=tuple(Ability(n) for n in names))
+    assert card.abilities_at == at          # (worked out once, with the card)

@@ -110,7 +110,11 @@ class Ability(FrozenRecord):
 
 
 class Card(FrozenRecord):
-    """One card of the catalogue."""
+    """One card of the catalogue.
+
+    ``abilities_at`` (not a field): ``{name: i}`` of the abilities a use may name as the card
+    writes them (:func:`written_at`: ``abilities[i]``), worked out once per card.
+    """
 
     FIELDS = ("name", "kind", "rarity", "cost", "klass", "hp", "cp", "text", "attacks", "abilities", "target",
               "effects", "mods", "each_turn", "aliases")
@@ -126,7 +130,8 @@ class Card(FrozenRecord):
                   attacks=attacks, abilities=abilities, target=target, effects=effects, mods=mods,
                   each_turn=each_turn, aliases=aliases,
                   _all_mods=mods + tuple(m for a in passive for m in a.mods),
-                  _all_each_turn=each_turn + tuple(e for a in passive for e in a.each_turn))
+                  _all_each_turn=each_turn + tuple(e for a in passive for e in a.each_turn),
+                  abilities_at=written_at(tuple(a.name for a in abilities)))
 
     @property
     def colour(self) -> str:
@@ -224,6 +229,23 @@ class Catalogue(Record):
 def fold(name: str) -> str:
     """Return ``name`` reduced to lower-case letters and digits (how names are compared)."""
     return "".join(filter(str.isalnum, name.casefold()))     # (filter: no Python frame per character)
+
+
+def written_at(names: tuple[str, ...]) -> dict[str, int]:
+    """Return ``{name: i}`` for each of ``names`` that :func:`match_name` picks as written: the first that folds so.
+
+    ``i`` is the name's first place.  Any other text (a name written otherwise, a prefix, a
+    later name folding like an earlier one) is not in it: :func:`match_name` resolves it.
+    """
+    if len(set(map(fold, names))) == len(names):    # (the usual: no two names fold alike, each is found where it is)
+        return dict(zip(names, range(len(names))))
+    at, folded = {}, set()
+    for i, name in enumerate(names):
+        f = fold(name)
+        if f not in folded:
+            at.setdefault(name, i)
+            folded.add(f)
+    return at
 
 
 def suggest(name: str, names: list[str], n: int = 3) -> list[str]:
