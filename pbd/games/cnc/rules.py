@@ -504,8 +504,9 @@ def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character]
     """Return ``(key, character)`` of the one of ``chars`` whose key ``text`` is, as :func:`_pick` would pick it.
 
     A fast path for every attack and use: a key written as the board holds it (no key before
-    it folding alike) is found in the row's kept keys (:data:`.state._KEYS`, no new list)
-    without calling :func:`_pick`.  None for any other name: :func:`_picked_char` finds it.
+    it folding alike) is found in the row's kept table (:data:`_WRITTEN_AT`) by one subscript,
+    without calling :func:`_pick` or :func:`_written_as`.  None for any other name:
+    :func:`_picked_char` finds it.
     """
     names = tuple(map(name_of, chars))
     at = _WRITTEN_AT.get(names)
