@@ -114,9 +114,12 @@ def test_the_catalogues_names_without_a_modifier_leave_out_the_cards_that_have_o
     without_mansion = Catalogue({"The Sentry": sentry})
     assert without_mansion.without["ap_per_turn"] == {"The Sentry", *sentry.aliases}
 
+    assert "turn_start" not in without_mansion.without       # (made when the rules first ask: not cached)
+    without_mansion.add_turn_start()
     assert without_mansion.without["turn_start"] == without_mansion.without["ap_per_turn"]
     clinic = bundled.get("Import Clinic")
     both = Catalogue({"Avengers Mansion": mansion, "Import Clinic": clinic, "The Sentry": sentry})
+    both.add_turn_start()
     assert both.without["turn_start"] == {"The Sentry", *sentry.aliases}      # (neither income nor effects)
 
 
@@ -218,12 +221,13 @@ def test_an_ability_written_as_the_card_has_it_is_the_first_that_folds_alike(wri
 @pytest.mark.parametrize("names, at", [
     (("Zap", "Zip"), {"Zap": 0, "Zip": 1}),
     (("Zap", "ZAP", "Zip"), {"Zap": 0, "Zip": 2}),          # (ZAP folds as Zap: match_name picks Zap for it)
-    (("Zap", "Zap"), {"Zap": 0}), ((), {}),
+    (("Zap", "Zap"), {"Zap": 0, "Zap#2": 1}), ((), {}),
 ])
-def test_the_names_a_text_picks_as_written_are_the_first_of_those_folding_alike(names, at):
-    from pbd.games.cnc.cards import Ability, Card, match_name, written_at
+def test_a_row_s_table_holds_the_keys_a_text_picks_as_written_the_first_of_those_folding_alike(names, at):
+    from pbd.games.cnc.cards import match_name
+    from pbd.games.cnc.state import Character, keys_of
 
-    assert written_at(names) == at
-    assert all(match_name(name, list(names)) == name and names.index(name) == i for name, i in at.items())
-    card = Card("Jack Bauer", "character", "common", hp=10, abilities=tuple(Ability(n) for n in names))
-    assert card.abilities_at == at          # (worked out once, with the card)
+    rules._WRITTEN_AT.pop(names, None)
+    assert rules._written_at(names) == at
+    keys = keys_of([Character(name, 10) for name in names])
+    assert all(match_name(key, keys) == key and keys.index(key) == i for key, i in at.items())

@@ -110,11 +110,7 @@ class Ability(FrozenRecord):
 
 
 class Card(FrozenRecord):
-    """One card of the catalogue.
-
-    ``abilities_at`` (not a field): ``{name: i}`` of the abilities a use may name as the card
-    writes them (:func:`written_at`: ``abilities[i]``), worked out once per card.
-    """
+    """One card of the catalogue."""
 
     FIELDS = ("name", "kind", "rarity", "cost", "klass", "hp", "cp", "text", "attacks", "abilities", "target",
               "effects", "mods", "each_turn", "aliases")
@@ -130,8 +126,7 @@ class Card(FrozenRecord):
                   attacks=attacks, abilities=abilities, target=target, effects=effects, mods=mods,
                   each_turn=each_turn, aliases=aliases,
                   _all_mods=mods + tuple(m for a in passive for m in a.mods),
-                  _all_each_turn=each_turn + tuple(e for a in passive for e in a.each_turn),
-                  abilities_at=written_at(tuple(a.name for a in abilities)))
+                  _all_each_turn=each_turn + tuple(e for a in passive for e in a.each_turn))
 
     @property
     def colour(self) -> str:
@@ -170,13 +165,18 @@ class Catalogue(Record):
         self.mods_by_name = {key: card.all_mods() for key, card in self._exact.items()}
         #: a card's own name (or alias) → the effects it triggers each turn (``get(name).all_each_turn()``)
         self.each_turn_by_name = {key: card.all_each_turn() for key, card in self._exact.items()}
-        #: a kind of modifier (see :data:`MODS`), "each_turn" or "turn_start" → the names (as above) of the cards
-        #: without one (a fast path: a board whose names all lie in it has none, asked in one set operation)
+        #: a kind of modifier (see :data:`MODS`) or "each_turn" (and "turn_start": :meth:`add_turn_start`) → the
+        #: names (as above) of the cards without one (a fast path: a board whose names all lie in it has none, asked in one set operation)
         self.without = {kind: frozenset(k for k, mods in self.mods_by_name.items()
                                         if all(m["mod"] != kind for m in mods)) for kind in MODS}
         self.without["each_turn"] = frozenset(k for k, effects in self.each_turn_by_name.items() if not effects)
-        #: "turn_start": the names of the cards that neither add to the owner's income nor act at the start of
-        #: each turn (the start of most turns asks once for both)
+
+    def add_turn_start(self) -> None:
+        """Add the row "turn_start" to :attr:`without`: the cards with neither an ``ap_per_turn`` modifier nor an
+        effect each turn (the start of most turns asks once for both).
+
+        Made when the rules first ask, not here: the cached catalogue every command loads stays as it was.
+        """
         self.without["turn_start"] = self.without["ap_per_turn"] & self.without["each_turn"]
 
     def named(self, source: str) -> Catalogue:
@@ -229,23 +229,6 @@ class Catalogue(Record):
 def fold(name: str) -> str:
     """Return ``name`` reduced to lower-case letters and digits (how names are compared)."""
     return "".join(filter(str.isalnum, name.casefold()))     # (filter: no Python frame per character)
-
-
-def written_at(names: tuple[str, ...]) -> dict[str, int]:
-    """Return ``{name: i}`` for each of ``names`` that :func:`match_name` picks as written: the first that folds so.
-
-    ``i`` is the name's first place.  Any other text (a name written otherwise, a prefix, a
-    later name folding like an earlier one) is not in it: :func:`match_name` resolves it.
-    """
-    if len(set(map(fold, names))) == len(names):    # (the usual: no two names fold alike, each is found where it is)
-        return dict(zip(names, range(len(names))))
-    at, folded = {}, set()
-    for i, name in enumerate(names):
-        f = fold(name)
-        if f not in folded:
-            at.setdefault(name, i)
-            folded.add(f)
-    return at
 
 
 def suggest(name: str, names: list[str], n: int = 3) -> list[str]:

@@ -63,7 +63,7 @@ from operator import methodcaller
 
 from pbd.errors import IllegalMoveError, NotationError, UnknownNameError
 from pbd.games.base import Chance
-from pbd.games.cnc.cards import Card, Catalogue, fold, match_name, written_at
+from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (_KEYS, ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, _keys,
                                  find_key, key_of, keys_of, name_of, opening_owed)
@@ -523,8 +523,17 @@ _WRITTEN_AT: dict[tuple[str, ...], dict[str, int]] = {}
 
 def _written_at(names: tuple[str, ...]) -> dict[str, int]:
     """Return (and keep in :data:`_WRITTEN_AT`) ``{key: i}`` for each key of the row ``names`` that
-    :func:`_written_as` finds at ``i``: the first of the keys that fold alike (:func:`.cards.written_at`)."""
-    at = written_at(_KEYS.get(names) or _keys(names))
+    :func:`_written_as` finds at ``i``: the first of the keys that fold alike."""
+    keys = _KEYS.get(names) or _keys(names)
+    if len(set(map(fold, keys))) == len(keys):      # (the usual row: no two keys fold alike, each is found where it is)
+        at = dict(zip(keys, range(len(keys))))
+    else:
+        at, folded = {}, set()
+        for i, key in enumerate(keys):
+            f = fold(key)
+            if f not in folded:
+                at.setdefault(key, i)
+                folded.add(f)
     if len(_WRITTEN_AT) >= 1024:
         _WRITTEN_AT.clear()
     _WRITTEN_AT[names] = at
@@ -871,11 +880,11 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 
 def _use(ctx: Ctx, move: Move) -> None:
     key, ch, card = _actor(ctx, move.card)
-    if not card.abilities:
+    names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
+    if not names:
         raise illegal(f"{ch.name} has no abilities")
-    i = card.abilities_at.get(move.detail)     # (a name written as the card has it: as match_name finds it)
+    i = _written_as(move.detail, names)     # (as match_name finds a name written as the card has it)
     if i is None:
-        names = list(map(name_of, card.abilities))
         i = names.index(match_name(move.detail, names, f"ability of {ch.name}"))
     ability = card.abilities[i]
     if ability.passive:
@@ -1326,6 +1335,8 @@ def start_turn(ctx: Ctx) -> None:
     state, cat = ctx.state, ctx.cat
     side = state.sides[state.to_move]
     # most turns, no card in play adds to the income or acts each turn: asked once for both ("turn_start")
+    if "turn_start" not in cat.without:
+        cat.add_turn_start()
     quiet = _none_in_play(cat, "turn_start", side)
     ap = side.ap + side.ap_next + ((OVERDRIVE_INCOME if side.cp < OVERDRIVE_BELOW else BASE_INCOME) if quiet
                                    else income(state, cat, side))     # (income's own answer when quiet)
