@@ -1367,13 +1367,13 @@ def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
     :raises UnknownNameError: a card in play that the catalogue does not know.
     """
     known, effects = cat.each_turn_by_name, []
-    try:        # the names as the board holds them, one subscript each (most give nothing)
+    try:        # the names as the board holds them, one subscript each (most give nothing; loops: no comprehension's frame)
         for name in side.cities:
-            if known[name]:
-                effects += [(name, eff) for eff in known[name]]
+            for eff in known[name]:
+                effects.append((name, eff))
         for ch in side.characters:
-            if known[ch.name]:
-                effects += [(ch.name, eff) for eff in known[ch.name]]
+            for eff in known[ch.name]:
+                effects.append((ch.name, eff))
         return effects
     except KeyError:        # a name written otherwise, or unknown: looked up in full
         return [(name, eff) for name in [*side.cities, *map(name_of, side.characters)]
