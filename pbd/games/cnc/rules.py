@@ -802,7 +802,7 @@ def _heal(ctx: Ctx, side: Side, key: str, amount: int) -> None:
     top = (ctx.cat.by_name.get(ch.name) or ctx.cat.get(ch.name)).hp     # (a name as the board holds it: no call)
     before = ch.hp
     ch.hp = min(top, ch.hp + amount)
-    ch.statuses = [s for s in ch.statuses if s == "frozen"]
+    ch.statuses = ["frozen"] * ch.statuses.count("frozen")     # (healing cures the rest: no comprehension's frame)
     ctx.notes.append(f"{key} healed HP {before}→{ch.hp}")
 
 
@@ -1325,7 +1325,12 @@ def ap_bonus(cat: Catalogue, side: Side, mods: list[dict]) -> int:
     for mod in mods:
         if mod["mod"] == "ap_per_turn":
             per = mod.get("per_class")
-            count = sum(1 for c in side.characters if cat.get(c.name).klass == per) if per else 1
+            count = 1
+            if per:             # (a loop, each card found by its name as the board holds it: no generator, no call)
+                count = 0
+                for c in side.characters:
+                    if (cat.by_name.get(c.name) or cat.get(c.name)).klass == per:
+                        count += 1
             bonus += mod.get("amount", 0) * count
     return bonus
 
