@@ -137,6 +137,12 @@ class PlayerMeta(Record):
 
 #: makes an instance without calling its ``__init__`` (see :meth:`Meta.record` and :meth:`Chance.draw`)
 _new = object.__new__
+#: what an entry :meth:`Meta.record` makes holds when it publishes nothing (``published``, ``heads``) or used no
+#: random event (``events``): one empty dict and list shared by all such entries, not two dicts and a list made
+#: every move.  Nothing changes a recorded entry's tags (only :func:`_parse_entry` fills an entry's own, made by
+#: :class:`LogEntry`), so they stay empty.
+_UNTAGGED: dict = {}
+_NO_EVENTS: list = []
 
 
 class Event(Record):
@@ -322,21 +328,29 @@ class _LogIndex:
 
     def catch_up(self) -> None:
         """Read the entries appended since the last call."""
-        for e in self.log[self.count:]:
-            number = e.number
-            if e.commit:
-                self.commits.setdefault(e.player.casefold(), e)
-                if self.latest_commit is None or number > self.latest_commit:
-                    self.latest_commit = number
-                self.settled.clear()
-            for who, k in e.published.items():
-                key = who, k
-                self.first_pub.setdefault(key, number)
-                self.last_pub[key] = number
-                if k and (self.latest_commit is None or number >= self.latest_commit):
-                    self.settled[who] = k
-            self.last = e
-        self.count = len(self.log)
+        log = self.log
+        for e in log[self.count:]:
+            if e.commit or e.published:     # (most entries say nothing the index keeps)
+                self.read(e)
+        self.count = len(log)
+        if log:
+            self.last = log[-1]
+
+    def read(self, e: LogEntry) -> None:
+        """Take in the commitment and the publications of one entry (the caller counts it read)."""
+        number = e.number
+        if e.commit:
+            self.commits.setdefault(e.player.casefold(), e)
+            if self.latest_commit is None or number > self.latest_commit:
+                self.latest_commit = number
+            self.settled.clear()
+        latest = self.latest_commit
+        for who, k in e.published.items():
+            key = who, k
+            self.first_pub.setdefault(key, number)
+            self.last_pub[key] = number
+            if k and (latest is None or number >= latest):
+                self.settled[who] = k
 
 
 class Meta(Record):
@@ -401,18 +415,24 @@ class Meta(Record):
         if (pub is not None and index.settled.get(pub.name) != pub.chain_index
                 and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
             self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
-        tags, published = {}, self.published
+        tags, published = _UNTAGGED, self.published
         for p in fp:
             k = p.chain_index
             if k != published.get(p.name, 0):
+                if tags is _UNTAGGED:
+                    tags = {}
                 tags[p.name] = published[p.name] = k
+        events = self.pending_events
+        if events:
+            self.pending_events = []
+        else:                               # (most moves: no list made, the pending one stays empty)
+            events = _NO_EVENTS
         entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
-        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
-        entry.published, entry.heads, entry.fresh = tags, {}, True
+        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, events
+        entry.published, entry.heads, entry.fresh = tags, _UNTAGGED, True
         # every field set, none left to the class: an attribute read through the class, or one an entry gains
         # later, is read the slow way (see pbd.record)
         entry.commit, entry.seal, entry.mac, entry.hash = None, "", "", ""
-        self.pending_events = []
         heads = self.pending_heads
         if heads:                           # (a loop, not a comprehension: that would make ``tags`` a cell
             kept = entry.heads = {}         # in every call, which costs each move an allocation)
@@ -423,11 +443,10 @@ class Meta(Record):
         log.append(entry)
         if pub is not None and pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
             entry.commit = (pub.commitment, pub.chain)
-            index.catch_up()
+            index.read(entry)
         elif tags:
-            index.catch_up()
-        else:                               # nothing in it for the index to read (it read every entry before it)
-            index.count, index.last = index.count + 1, entry
+            index.read(entry)
+        index.count, index.last = index.count + 1, entry   # (the index read every entry before it)
         return entry
 
     def owes_value(self, name: str) -> bool:
