@@ -428,7 +428,10 @@ class Meta(Record):
         else:                               # (most moves: no list made, the pending one stays empty)
             events = _NO_EVENTS
         entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
-        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, events
+        entry.number = len(log) + 1         # (one field a statement: four at once would build a tuple)
+        entry.player = player
+        entry.text = text
+        entry.events = events
         entry.published, entry.heads, entry.fresh = tags, _UNTAGGED, True
         # every field set, none left to the class: an attribute read through the class, or one an entry gains
         # later, is read the slow way (see pbd.record)
@@ -1080,14 +1083,17 @@ class Chance:
         Each value hashes to the one before it, so anyone can check it; only the seed's
         holder can compute it.  With the last value of a chain goes the head of the next.
         """
-        pub = self.meta.player(player)
+        meta = self.meta                    # (the seat's record as Meta.record finds it: Meta.player's memo first,
+        pub = meta._found.get(player) if meta._found_in is meta.fairplay else None     # without the call)
+        if pub is None:
+            pub = meta.player(player)
         sec = self.secrets.get(player.casefold())
         if pub is None or sec is None or not pub.chain:
             return
         k = pub.chain_index = pub.chain_index + 1
         pub.chain = fairplay.published_value(sec.seed, k)
         if not k % fairplay.CHAIN_LENGTH:   # (fairplay.ends_generation(k), k > 0, without a call: every turn)
-            self.meta.pending_heads[pub.name] = fairplay.head(sec.seed, k // fairplay.CHAIN_LENGTH)
+            meta.pending_heads[pub.name] = fairplay.head(sec.seed, k // fairplay.CHAIN_LENGTH)
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
@@ -1103,7 +1109,10 @@ class Chance:
         name, events, deck, cards = pub.name if pub else player, self.meta.pending_events, sec.deck, []
         for counter, pos in enumerate(positions, counter):
             event = _new(Event)             # Event(name, counter, index), without a call to __init__ (one a card)
-            event.player, event.counter, event.beacon, event.kind = name, counter, index, "draw"
+            event.player = name             # (one field a statement: four at once would build a tuple)
+            event.counter = counter
+            event.beacon = index
+            event.kind = "draw"
             event.faces, event.face, event.purpose = (), 0, ""
             events.append(event)
             cards.append(deck[pos - 1])
