@@ -151,3 +151,29 @@ def test_entries_that_publish_and_draw_nothing_stay_empty_while_later_ones_fill(
     assert again.events == [] and again.published == {} and again.heads == {}
     assert len(drew.events) == 2 and ended.published == {"Ben": 1} and meta.pending_events == []
     assert quiet == LogEntry(quiet.number, "Ben", "play something", fresh=True)
+
+
+def test_a_beacon_names_every_other_seats_value_in_seat_order_however_many_there_are():
+    assert fairplay.beacon_text([]) == ""
+    assert fairplay.beacon_text([("Ann", 3, "ab")]) == "Ann=3:ab"
+    assert fairplay.beacon_text((("Ann", 3, "ab"), ("Cy", 0, "cd"))) == "Ann=3:ab;Cy=0:cd"
+
+
+def test_a_draw_among_three_seats_uses_both_other_seats_values():
+    meta, chance = _two_seats()
+    meta.seat("Cy", b"c" * 32, ["z"] * 20)
+    chance.secrets["cy"] = Secrets("m", "Cy", "cnc", b"c" * 32, ["z"] * 20)
+    meta.record("Cy", "joined")
+    chance.publish("Ben")
+    meta.record("Ben", "end")
+    chance.publish("Ann")
+    meta.record("Ann", "end")
+    chance.draw("Cy", 2)
+    assert [e.beacon for e in meta.pending_events] == [(2, 1), (2, 1)]
+    left = list(range(1, 21))
+    beacon = chance.beacon("Cy")
+    value = fairplay.published_value
+    assert beacon == f"Ann=2:{value(b'a' * 32, 2)};Ben=1:{value(b'b' * 32, 1)}"
+    for c, pos in enumerate(chance.secrets["cy"].drawn):
+        assert fairplay.draw(b"c" * 32, c, beacon, left) == pos
+        left.remove(pos)

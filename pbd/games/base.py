@@ -1038,16 +1038,16 @@ class Chance:
         if kept is None or kept[0] is not log or kept[1] is not fp or kept[2] != len(fp):
             kept = self._keep_seat(player)
         _, _, _, pub, others, first, mine = kept
-        values, numbers = [], []
+        values = numbers = ()               # (tuples grown a seat at a time: with one other seat, no list made)
         for p in others:
             k = p.chain_index
             if not k or first.get((p.name, k), 0) <= mine:
                 return pub, *self._beacon_or_refuse(player)     # not plainly fresh: the full check
-            values.append((p.name, k, p.chain))
-            numbers.append(k)
+            values += (p.name, k, p.chain),
+            numbers += k,
         if not values:
             return pub, *self._beacon_or_refuse(player)
-        return pub, fairplay.beacon_text(values), tuple(numbers)
+        return pub, fairplay.beacon_text(values), numbers
 
     def _keep_seat(self, player: str) -> tuple:
         """Return what :meth:`_seat` keeps: ``(log, seats, their number, record, others, first, commit)``.
@@ -1098,18 +1098,24 @@ class Chance:
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
         sec = self.secrets.get(player.casefold()) or self._secrets(player)    # (the call only to refuse)
-        remaining = sec._undrawn() if n > 0 else []
-        if not remaining:
+        remaining = sec._undrawn() if n > 0 else ()
+        size = len(remaining)
+        if not size:
             return []
+        if n > size:
+            n = size
         pub, beacon, index = self._seat(player)     # no chain value is published between the cards
         drawn = sec.drawn
         counter = pub.draws if pub else len(drawn)
-        positions = fairplay.draws(sec.seed, counter, beacon, remaining, min(n, len(remaining)))
+        positions = fairplay.draws(sec.seed, counter, beacon, remaining, n)
         # the events are tagged and counted here, not through _note: one draw is one run of cards
-        name, events, deck, cards = pub.name if pub else player, self.meta.pending_events, sec.deck, []
+        name = pub.name if pub else player  # (one name a statement: four at once would build a tuple)
+        events = self.meta.pending_events
+        deck = sec.deck
+        cards = []
         for counter, pos in enumerate(positions, counter):
             event = _new(Event)             # Event(name, counter, index), without a call to __init__ (one a card)
-            event.player = name             # (one field a statement: four at once would build a tuple)
+            event.player = name
             event.counter = counter
             event.beacon = index
             event.kind = "draw"
@@ -1117,9 +1123,9 @@ class Chance:
             events.append(event)
             cards.append(deck[pos - 1])
         if pub:
-            pub.draws += len(positions)
+            pub.draws += n
         drawn += positions
-        sec._undrawn_memo[3] = len(drawn)   # (remaining is the memo's list, kept up to date: see _undrawn)
+        sec._undrawn_memo[3] += n           # (remaining is the memo's list, kept up to date: see _undrawn)
         return cards
 
     def roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None, purpose: str = "") -> int:
