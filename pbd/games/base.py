@@ -410,7 +410,8 @@ class Meta(Record):
         pub = self._found.get(player) if self._found_in is fp else None
         if pub is None:
             pub = self.player(player)
-        if index is None or index.log is not log or index.count != len(log) or log and log[-1] is not index.last:
+        n = len(log)
+        if index is None or index.log is not log or index.count != n or n and log[-1] is not index.last:
             index = self.log_index()
         if (pub is not None and index.settled.get(pub.name) != pub.chain_index
                 and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
@@ -428,7 +429,8 @@ class Meta(Record):
         else:                               # (most moves: no list made, the pending one stays empty)
             events = _NO_EVENTS
         entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
-        entry.number = len(log) + 1         # (one field a statement: four at once would build a tuple)
+        n += 1
+        entry.number = n                    # (one field a statement: four at once would build a tuple)
         entry.player = player
         entry.text = text
         entry.events = events
@@ -449,7 +451,7 @@ class Meta(Record):
             index.read(entry)
         elif tags:
             index.read(entry)
-        index.count, index.last = index.count + 1, entry   # (the index read every entry before it)
+        index.count, index.last = n, entry  # (the index read every entry before it)
         return entry
 
     def owes_value(self, name: str) -> bool:
