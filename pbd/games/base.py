@@ -413,9 +413,14 @@ class Meta(Record):
         n = len(log)
         if index is None or index.log is not log or index.count != n or n and log[-1] is not index.last:
             index = self.log_index()
-        if (pub is not None and index.settled.get(pub.name) != pub.chain_index
-                and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
-            self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
+        commit = None
+        # most entries: the seat published its latest value after every commitment (the index's ``settled``, never
+        # value 0), so it owes no value (_owes's first answer, without the call) and its commitment is in the log
+        if pub is not None and index.settled.get(pub.name) != pub.chain_index:
+            if self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index):
+                self._publish(pub.name)
+            if pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
+                commit = pub.commitment, pub.chain      # the seat's first entry
         tags, published = _UNTAGGED, self.published
         for p in fp:
             k = p.chain_index
@@ -428,16 +433,16 @@ class Meta(Record):
             self.pending_events = []
         else:                               # (most moves: no list made, the pending one stays empty)
             events = _NO_EVENTS
-        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
+        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, commit, fresh=True)
         n += 1
         entry.number = n                    # (one field a statement: four at once would build a tuple)
         entry.player = player
         entry.text = text
         entry.events = events
-        entry.published, entry.heads, entry.fresh = tags, _UNTAGGED, True
+        entry.published, entry.heads, entry.commit = tags, _UNTAGGED, commit
         # every field set, none left to the class: an attribute read through the class, or one an entry gains
         # later, is read the slow way (see pbd.record)
-        entry.commit, entry.seal, entry.mac, entry.hash = None, "", "", ""
+        entry.seal, entry.mac, entry.hash, entry.fresh = "", "", "", True
         heads = self.pending_heads
         if heads:                           # (a loop, not a comprehension: that would make ``tags`` a cell
             kept = entry.heads = {}         # in every call, which costs each move an allocation)
@@ -446,10 +451,7 @@ class Meta(Record):
                     kept[k] = v
             heads.clear()
         log.append(entry)
-        if pub is not None and pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
-            entry.commit = (pub.commitment, pub.chain)
-            index.read(entry)
-        elif tags:
+        if commit or tags:
             index.read(entry)
         index.count, index.last = n, entry  # (the index read every entry before it)
         return entry
