@@ -1087,8 +1087,9 @@ class Chance:
         Each value hashes to the one before it, so anyone can check it; only the seed's
         holder can compute it.  With the last value of a chain goes the head of the next.
         """
-        meta = self.meta                    # (the seat's record as Meta.record finds it: Meta.player's memo first,
-        pub = meta._found.get(player) if meta._found_in is meta.fairplay else None     # without the call)
+        meta = self.meta
+        # the seat's record as Meta.record finds it (every turn): Meta.player's memo first, without the call
+        pub = meta._found.get(player) if meta._found_in is meta.fairplay else None
         if pub is None:
             pub = meta.player(player)
         sec = self.secrets.get(player.casefold())
