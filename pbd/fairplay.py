@@ -210,6 +210,8 @@ def chain_follows(value: str, previous: str) -> bool:
 
 def beacon_text(others: Sequence[tuple[str, int, str]]) -> str:
     """Return the beacon of an event: every other seat's ``(name, value number, value)``, in seat order."""
+    if len(others) == 1:                # (two seats: the other's part is the beacon, without a join)
+        return _BEACON_PART(*others[0])
     return ";".join(starmap(_BEACON_PART, others))       # (no generator: a beacon is made for every draw)
 
 

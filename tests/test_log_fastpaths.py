@@ -114,3 +114,66 @@ def test_a_published_value_is_the_chain_value_it_names():
         g = fairplay.generation(n)
         assert fairplay.published_value(seed, n) == fairplay.chain_value(seed, L - (n - g * L), g)
     assert fairplay.published_value(seed, 0) == fairplay.head(seed, 0)
+
+
+def _index_facts(index):
+    return (index.count, index.last, index.commits, index.latest_commit, index.first_pub, index.last_pub,
+            index.settled)
+
+
+def test_the_index_kept_up_by_record_is_the_index_read_anew_from_the_log():
+    meta, chance = _two_seats()
+    for turn in range(6):
+        seat = ("Ann", "Ben")[turn % 2]
+        chance.draw(seat, 1)
+        meta.record(seat, "draw")
+        meta.record(seat, "play something")         # (an entry the index has nothing to read in)
+        chance.publish(seat)
+        meta.record(seat, "end")
+    meta.seat("Cy", b"c" * 32, ["z"])                 # a seat committing late: every seat owes a value again
+    meta.record("Cy", "joined")
+    meta.record("Ann", "end")
+    kept = meta.log_index()
+    anew = type(kept)(meta.log)
+    anew.catch_up()
+    assert _index_facts(kept) == _index_facts(anew) and kept.settled == {"Ann": 5}
+
+
+def test_entries_that_publish_and_draw_nothing_stay_empty_while_later_ones_fill():
+    meta, chance = _two_seats()
+    quiet = meta.record("Ben", "play something")
+    chance.draw("Ben", 2)
+    drew = meta.record("Ben", "draw 2")
+    chance.publish("Ben")
+    ended = meta.record("Ben", "end")
+    again = meta.record("Ann", "play something")
+    assert quiet.events == [] and quiet.published == {} and quiet.heads == {}
+    assert again.events == [] and again.published == {} and again.heads == {}
+    assert len(drew.events) == 2 and ended.published == {"Ben": 1} and meta.pending_events == []
+    assert quiet == LogEntry(quiet.number, "Ben", "play something", fresh=True)
+
+
+def test_a_beacon_names_every_other_seats_value_in_seat_order_however_many_there_are():
+    assert fairplay.beacon_text([]) == ""
+    assert fairplay.beacon_text([("Ann", 3, "ab")]) == "Ann=3:ab"
+    assert fairplay.beacon_text((("Ann", 3, "ab"), ("Cy", 0, "cd"))) == "Ann=3:ab;Cy=0:cd"
+
+
+def test_a_draw_among_three_seats_uses_both_other_seats_values():
+    meta, chance = _two_seats()
+    meta.seat("Cy", b"c" * 32, ["z"] * 20)
+    chance.secrets["cy"] = Secrets("m", "Cy", "cnc", b"c" * 32, ["z"] * 20)
+    meta.record("Cy", "joined")
+    chance.publish("Ben")
+    meta.record("Ben", "end")
+    chance.publish("Ann")
+    meta.record("Ann", "end")
+    chance.draw("Cy", 2)
+    assert [e.beacon for e in meta.pending_events] == [(2, 1), (2, 1)]
+    left = list(range(1, 21))
+    beacon = chance.beacon("Cy")
+    value = fairplay.published_value
+    assert beacon == f"Ann=2:{value(b'a' * 32, 2)};Ben=1:{value(b'b' * 32, 1)}"
+    for c, pos in enumerate(chance.secrets["cy"].drawn):
+        assert fairplay.draw(b"c" * 32, c, beacon, left) == pos
+        left.remove(pos)

@@ -137,6 +137,12 @@ class PlayerMeta(Record):
 
 #: makes an instance without calling its ``__init__`` (see :meth:`Meta.record` and :meth:`Chance.draw`)
 _new = object.__new__
+#: what an entry :meth:`Meta.record` makes holds when it publishes nothing (``published``, ``heads``) or used no
+#: random event (``events``): one empty dict and list shared by all such entries, not two dicts and a list made
+#: every move.  Nothing changes a recorded entry's tags (only :func:`_parse_entry` fills an entry's own, made by
+#: :class:`LogEntry`), so they stay empty.
+_UNTAGGED: dict = {}
+_NO_EVENTS: list = []
 
 
 class Event(Record):
@@ -322,21 +328,29 @@ class _LogIndex:
 
     def catch_up(self) -> None:
         """Read the entries appended since the last call."""
-        for e in self.log[self.count:]:
-            number = e.number
-            if e.commit:
-                self.commits.setdefault(e.player.casefold(), e)
-                if self.latest_commit is None or number > self.latest_commit:
-                    self.latest_commit = number
-                self.settled.clear()
-            for who, k in e.published.items():
-                key = who, k
-                self.first_pub.setdefault(key, number)
-                self.last_pub[key] = number
-                if k and (self.latest_commit is None or number >= self.latest_commit):
-                    self.settled[who] = k
-            self.last = e
-        self.count = len(self.log)
+        log = self.log
+        for e in log[self.count:]:
+            if e.commit or e.published:     # (most entries say nothing the index keeps)
+                self.read(e)
+        self.count = len(log)
+        if log:
+            self.last = log[-1]
+
+    def read(self, e: LogEntry) -> None:
+        """Take in the commitment and the publications of one entry (the caller counts it read)."""
+        number = e.number
+        if e.commit:
+            self.commits.setdefault(e.player.casefold(), e)
+            if self.latest_commit is None or number > self.latest_commit:
+                self.latest_commit = number
+            self.settled.clear()
+        latest = self.latest_commit
+        for who, k in e.published.items():
+            key = who, k
+            self.first_pub.setdefault(key, number)
+            self.last_pub[key] = number
+            if k and (latest is None or number >= latest):
+                self.settled[who] = k
 
 
 class Meta(Record):
@@ -396,23 +410,39 @@ class Meta(Record):
         pub = self._found.get(player) if self._found_in is fp else None
         if pub is None:
             pub = self.player(player)
-        if index is None or index.log is not log or index.count != len(log) or log and log[-1] is not index.last:
+        n = len(log)
+        if index is None or index.log is not log or index.count != n or n and log[-1] is not index.last:
             index = self.log_index()
-        if (pub is not None and index.settled.get(pub.name) != pub.chain_index
-                and self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index)):
-            self._publish(pub.name)         # (_owes's first answers without the call: most entries owe nothing)
-        tags, published = {}, self.published
+        commit = None
+        # most entries: the seat published its latest value after every commitment (the index's ``settled``, never
+        # value 0), so it owes no value (_owes's first answer, without the call) and its commitment is in the log
+        if pub is not None and index.settled.get(pub.name) != pub.chain_index:
+            if self.published.get(pub.name, 0) == pub.chain_index and self._owes(pub, index):
+                self._publish(pub.name)
+            if pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
+                commit = pub.commitment, pub.chain      # the seat's first entry
+        tags, published = _UNTAGGED, self.published
         for p in fp:
             k = p.chain_index
             if k != published.get(p.name, 0):
+                if tags is _UNTAGGED:
+                    tags = {}
                 tags[p.name] = published[p.name] = k
-        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, fresh=True)
-        entry.number, entry.player, entry.text, entry.events = len(log) + 1, player, text, self.pending_events
-        entry.published, entry.heads, entry.fresh = tags, {}, True
+        events = self.pending_events
+        if events:
+            self.pending_events = []
+        else:                               # (most moves: no list made, the pending one stays empty)
+            events = _NO_EVENTS
+        entry = _new(LogEntry)              # LogEntry(len(log) + 1, player, text, events, tags, commit, fresh=True)
+        n += 1
+        entry.number = n                    # (one field a statement: four at once would build a tuple)
+        entry.player = player
+        entry.text = text
+        entry.events = events
+        entry.published, entry.heads, entry.commit = tags, _UNTAGGED, commit
         # every field set, none left to the class: an attribute read through the class, or one an entry gains
         # later, is read the slow way (see pbd.record)
-        entry.commit, entry.seal, entry.mac, entry.hash = None, "", "", ""
-        self.pending_events = []
+        entry.seal, entry.mac, entry.hash, entry.fresh = "", "", "", True
         heads = self.pending_heads
         if heads:                           # (a loop, not a comprehension: that would make ``tags`` a cell
             kept = entry.heads = {}         # in every call, which costs each move an allocation)
@@ -421,13 +451,9 @@ class Meta(Record):
                     kept[k] = v
             heads.clear()
         log.append(entry)
-        if pub is not None and pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
-            entry.commit = (pub.commitment, pub.chain)
-            index.catch_up()
-        elif tags:
-            index.catch_up()
-        else:                               # nothing in it for the index to read (it read every entry before it)
-            index.count, index.last = index.count + 1, entry
+        if commit or tags:
+            index.read(entry)
+        index.count, index.last = n, entry  # (the index read every entry before it)
         return entry
 
     def owes_value(self, name: str) -> bool:
@@ -1016,16 +1042,16 @@ class Chance:
         if kept is None or kept[0] is not log or kept[1] is not fp or kept[2] != len(fp):
             kept = self._keep_seat(player)
         _, _, _, pub, others, first, mine = kept
-        values, numbers = [], []
+        values = numbers = ()               # (tuples grown a seat at a time: with one other seat, no list made)
         for p in others:
             k = p.chain_index
             if not k or first.get((p.name, k), 0) <= mine:
                 return pub, *self._beacon_or_refuse(player)     # not plainly fresh: the full check
-            values.append((p.name, k, p.chain))
-            numbers.append(k)
+            values += (p.name, k, p.chain),
+            numbers += k,
         if not values:
             return pub, *self._beacon_or_refuse(player)
-        return pub, fairplay.beacon_text(values), tuple(numbers)
+        return pub, fairplay.beacon_text(values), numbers
 
     def _keep_seat(self, player: str) -> tuple:
         """Return what :meth:`_seat` keeps: ``(log, seats, their number, record, others, first, commit)``.
@@ -1061,37 +1087,50 @@ class Chance:
         Each value hashes to the one before it, so anyone can check it; only the seed's
         holder can compute it.  With the last value of a chain goes the head of the next.
         """
-        pub = self.meta.player(player)
+        meta = self.meta
+        # the seat's record as Meta.record finds it (every turn): Meta.player's memo first, without the call
+        pub = meta._found.get(player) if meta._found_in is meta.fairplay else None
+        if pub is None:
+            pub = meta.player(player)
         sec = self.secrets.get(player.casefold())
         if pub is None or sec is None or not pub.chain:
             return
         k = pub.chain_index = pub.chain_index + 1
         pub.chain = fairplay.published_value(sec.seed, k)
         if not k % fairplay.CHAIN_LENGTH:   # (fairplay.ends_generation(k), k > 0, without a call: every turn)
-            self.meta.pending_heads[pub.name] = fairplay.head(sec.seed, k // fairplay.CHAIN_LENGTH)
+            meta.pending_heads[pub.name] = fairplay.head(sec.seed, k // fairplay.CHAIN_LENGTH)
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         """Draw ``n`` cards for ``player`` uniformly among the positions not yet drawn."""
         sec = self.secrets.get(player.casefold()) or self._secrets(player)    # (the call only to refuse)
-        remaining = sec._undrawn() if n > 0 else []
-        if not remaining:
+        remaining = sec._undrawn() if n > 0 else ()
+        size = len(remaining)
+        if not size:
             return []
+        if n > size:
+            n = size
         pub, beacon, index = self._seat(player)     # no chain value is published between the cards
         drawn = sec.drawn
         counter = pub.draws if pub else len(drawn)
-        positions = fairplay.draws(sec.seed, counter, beacon, remaining, min(n, len(remaining)))
+        positions = fairplay.draws(sec.seed, counter, beacon, remaining, n)
         # the events are tagged and counted here, not through _note: one draw is one run of cards
-        name, events, deck, cards = pub.name if pub else player, self.meta.pending_events, sec.deck, []
+        name = pub.name if pub else player  # (one name a statement: four at once would build a tuple)
+        events = self.meta.pending_events
+        deck = sec.deck
+        cards = []
         for counter, pos in enumerate(positions, counter):
             event = _new(Event)             # Event(name, counter, index), without a call to __init__ (one a card)
-            event.player, event.counter, event.beacon, event.kind = name, counter, index, "draw"
+            event.player = name
+            event.counter = counter
+            event.beacon = index
+            event.kind = "draw"
             event.faces, event.face, event.purpose = (), 0, ""
             events.append(event)
             cards.append(deck[pos - 1])
         if pub:
-            pub.draws += len(positions)
+            pub.draws += n
         drawn += positions
-        sec._undrawn_memo[3] = len(drawn)   # (remaining is the memo's list, kept up to date: see _undrawn)
+        sec._undrawn_memo[3] += n           # (remaining is the memo's list, kept up to date: see _undrawn)
         return cards
 
     def roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None, purpose: str = "") -> int:
