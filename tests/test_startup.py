@@ -142,3 +142,15 @@ def test_the_pbd_script_leaves_without_teardown_but_with_its_output_exit_status_
     assert missing.returncode == 5 and "no such document" in missing.stderr and missing.stdout == "atexit ran\n"
     listed = run("games")                       # more output than a line: all of it arrives
     assert listed.returncode == 0 and "cnc" in listed.stdout and listed.stdout.endswith("atexit ran\n")
+
+
+def test_a_command_runs_with_the_collector_on_passing_over_young_objects_every_gc_young_allocations(tmp_path):
+    """At CPython's 700, the collector walked what a command keeps (catalogue, board, log) over and over."""
+    import os
+
+    probe = ("import gc, sys\nfrom pbd.cli import GC_YOUNG, main\nsys.argv = ['pbd', 'games']\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print('GC', gc.isenabled(), gc.get_threshold()[0] == GC_YOUNG > 700)")
+    out = subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PBD_HOME": str(tmp_path)},
+                         capture_output=True, text=True)
+    assert "GC True True" in out.stdout, out.stderr[-500:]
