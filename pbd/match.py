@@ -414,10 +414,10 @@ def _land(turn: Turn, before: dict | None) -> bool:
 
 def _remember_match(turn: Turn) -> None:
     """Add the match to the player's list of matches (``pbd status``), having seen its log up to here."""
-    from pbd import status
+    from pbd import matchlist
 
     try:
-        status.remember(turn.doc, turn.game, turn.state, turn.sec.player, len(turn.state.meta.log))
+        matchlist.remember(turn.doc, turn.game, turn.state, turn.sec.player, len(turn.state.meta.log))
     except BackendError as exc:
         turn.notes.append(f"warning: {exc.message} (pbd status will not list this match)")
 

@@ -154,3 +154,17 @@ def test_a_command_runs_with_the_collector_on_passing_over_young_objects_every_g
     out = subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PBD_HOME": str(tmp_path)},
                          capture_output=True, text=True)
     assert "GC True True" in out.stdout, out.stderr[-500:]
+
+
+def test_a_move_records_its_match_in_the_list_without_loading_pbd_status(pbd, match):
+    """The list of matches is :mod:`pbd.matchlist`; ``pbd status`` (what waits, what changed) is not a move's business."""
+    import os
+
+    probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
+             "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+             "print('LOADED', 'pbd.status' in sys.modules, 'pbd.matchlist' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe, "move", str(match), "--as", "Ann", "draw"],
+                         env={**os.environ}, capture_output=True, text=True)
+    assert "LOADED False True" in out.stdout, out.stderr[-500:]
+    listed = pbd("status", ok=True)
+    assert str(match) in listed.output or os.path.basename(str(match)) in listed.output
