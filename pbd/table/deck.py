@@ -865,7 +865,8 @@ _ESCAPE = set(" ,;%·@#=\t")
 
 def _esc(card: str) -> str:
     out = "".join(f"%{ord(c):02X}" if c in _ESCAPE or not c.isprintable() else c for c in card)
-    if re.fullmatch(r"\d+-\d+", out) or not out:
+    first, _, second = out.partition("-")   # re.fullmatch(r"\d+-\d+", out), never compiled
+    if first.isdecimal() and second.isdecimal() or not out:
         out = out.replace("-", "%2D") or "%"
     return out
 
