@@ -328,8 +328,9 @@ class SharedDeck(Record):
                 out.append(Duty(self.seats[len(gen.passes)], "shuffle", gen.slot_ids()))
         owed: dict[tuple[str, str, str | None], list[int]] = {}
         held = self._holders()
+        shuffled = [self.complete(gen) for gen in self.gens]    # complete(gen_of(slot)) by slot.gen, found once
         for slot in sorted(self.slots.values(), key=lambda s: s.id):
-            if slot.card is not None or slot.id in self.retired or not self.complete(self.gen_of(slot)):
+            if slot.card is not None or slot.id in self.retired or not shuffled[slot.gen - 1]:
                 continue
             if slot.want == "open":
                 for seat in self.seats:
