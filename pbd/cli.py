@@ -37,8 +37,9 @@ def _emit(result: Result, as_json: bool = False) -> None:
         click.echo(json.dumps(result.data if result.data is not None else {"lines": result.lines},
                               indent=2, ensure_ascii=False))
     else:
-        for line in _painted(result) if _colour_wanted() else result.lines:
-            click.echo(line)
+        lines = _painted(result) if _colour_wanted() else result.lines
+        if lines:       # one write for the lines: click.echo costs a command about 2k instructions a call (and a flush)
+            click.echo("\n".join(lines))
 
 
 def _colour_wanted() -> bool:
@@ -636,14 +637,23 @@ def attach_completion(group: click.Group) -> None:
                 param._custom_shell_complete = completion.card_names
 
 
+#: Allocations between two passes of the collector over the youngest objects.  A command makes
+#: some thousands of objects that live until it ends (a catalogue, a board, a log); at CPython's
+#: 700, passes walked them over and over (about 1.5M instructions of a move), while what a command
+#: drops is freed by reference counting all the same: only cycles wait for the next pass.
+GC_YOUNG = 5000
+
+
 def main() -> None:
     """Run the CLI; no traceback reaches the user for expected failures.
 
     What start-up loaded lives until the process ends, so it is frozen out of the cyclic
     garbage collector (no pass walks it again, nor the one at exit); the collector is on
-    (:func:`pbd.__main__.run` keeps it off while the modules load).
+    (:func:`pbd.__main__.run` keeps it off while the modules load), collecting the youngest
+    objects every :data:`GC_YOUNG` allocations rather than CPython's 700.
     """
     gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     gc.enable()
     try:
         if os.environ.get("_PBD_COMPLETE"):     # the shell asks for completions (click's variable for "pbd")

@@ -2,6 +2,8 @@
 
 The match is read and checked exactly as for a real move, the player's private state is
 read (never settled, locked or saved), and the move is applied to that copy in memory.
+The seat's hash chain is read from where real commands keep it (:class:`pbd.private.ChainStore`)
+rather than walked again; nothing is written there either.
 A move that would draw a card or roll a die is not previewed: its outcome comes from the
 player's seed, so showing it would tell the player their coming draws.  The document and
 everything under PBD_HOME stay byte-for-byte as they were.
@@ -77,13 +79,16 @@ def _preview(doc_spec: str, player: str, notation: str) -> Result:
                          hint="run pbd hand DOC (it settles it), then preview again")
     sec = private.load(meta.match_id, name)
     match._check_obligations(turn)
-    fairplay_checks.verify(game, state, sec)
-    game.attach(state, sec)
-    turn.sec, turn.attached = sec, True
-    for check in match.CHECKS:
-        check(turn)
-    match._stopped(state)
-    lines = game.play(state, name, notation, NoChance(meta, {name: sec}))
+    with match._keeping_chains(meta.match_id) as chains:
+        if private.kept_here(sec):      # the seat's hash chain as the last command kept it (read, never written)
+            chains.hold(sec.seed, sec.player)
+        fairplay_checks.verify(game, state, sec)
+        game.attach(state, sec)
+        turn.sec, turn.attached = sec, True
+        for check in match.CHECKS:
+            check(turn)
+        match._stopped(state)
+        lines = game.play(state, name, notation, NoChance(meta, {name: sec}))
     game.detach(state, sec)
     entries = meta.log[turn.logged:]
     frame = split_frame(game.render(state))

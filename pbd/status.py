@@ -8,88 +8,11 @@ together with the log position each seat last saw.  ``pbd status`` lists them;
 
 from __future__ import annotations
 
-import os
-
-from pbd import jsonfile, paths, private
+from pbd import private
 from pbd.errors import BackendError, PbdError, UsageError
+# the list of matches itself: in pbd.matchlist, which a move updates without loading this module
+from pbd.matchlist import REGISTRY, _entry, _read, doc_key, remember, remembered_documents  # noqa: F401
 from pbd.result import Result
-
-#: The file (in PBD_HOME) that lists this machine's matches.
-REGISTRY = "my-matches"
-
-
-# -- the registry --------------------------------------------------------------------------
-
-def _path() -> str:
-    return os.path.join(paths.home(), REGISTRY)
-
-
-def _read() -> dict:
-    """Return the registry (empty if there is none or it is damaged: it is only a convenience)."""
-    try:
-        data = jsonfile.read(_path())
-    except (OSError, ValueError):
-        return {"matches": []}
-    if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
-        return {"matches": []}
-    data["matches"] = [m for m in data["matches"] if isinstance(m, dict) and isinstance(m.get("doc"), str)]
-    return data
-
-
-def _update(change) -> None:
-    """Apply ``change(data)`` to the registry under its lock and save it (0600).
-
-    :raises BackendError: PBD_HOME cannot be written.
-    """
-    try:
-        paths.private_dir(paths.home())
-        with paths.locked(os.path.join(paths.home(), ".my-matches.lock")):
-            data = _read()
-            change(data)
-            paths.write_private(_path(), jsonfile.dumps(data).encode("utf-8"))
-    except (OSError, TimeoutError) as exc:
-        raise BackendError(f"cannot save the list of your matches under {paths.home()}: {exc}") from None
-
-
-def doc_key(doc) -> str:
-    """Return how the registry names a document: a local file's absolute path, else its label (URL)."""
-    path = getattr(doc, "path", None)
-    return os.path.abspath(path) if path is not None else doc.label
-
-
-def _entry(data: dict, key: str, match_id: str | None = None) -> dict | None:
-    for m in data["matches"]:
-        if m["doc"] == key and (match_id is None or m.get("match") == match_id):
-            return m
-    return None
-
-
-def remember(doc, game, state, name: str, seen: int | None = None) -> None:
-    """Record that ``name`` plays the match on ``doc`` from this machine (and has seen its log up to ``seen``).
-
-    :raises BackendError: PBD_HOME cannot be written.
-    """
-    key, match_id = doc_key(doc), state.meta.match_id
-
-    def change(data):
-        entry = _entry(data, key)
-        if entry is None or entry.get("match") != match_id:
-            if entry is not None:
-                data["matches"].remove(entry)
-            entry = {"doc": key, "match": match_id, "game": game.name, "seats": [], "seen": {}}
-            data["matches"].append(entry)
-        if name.casefold() not in (s.casefold() for s in entry["seats"]):
-            entry["seats"].append(name)
-        if seen is not None:
-            entry.setdefault("seen", {})[name.casefold()] = seen
-
-    _update(change)
-
-
-def remembered_documents() -> list[str]:
-    """Return the documents of the matches this machine remembers (local paths absolute, Google Docs as URLs)."""
-    return list(dict.fromkeys(m["doc"] for m in _read()["matches"]))
-
 
 def seats_here(doc, state) -> list[str]:
     """Return the seats of the match on ``doc`` that this machine holds (registry, else private state files)."""

@@ -172,3 +172,53 @@ def test_a_finished_twin_tower_city_board_comes_back_equal_from_the_cache(pbd, t
     monkeypatch.setattr(TwinTowerCity, "parse", lambda self, text: pytest.fail("parsed again"))
     _, _, again = pipeline.load(doc)
     assert again == first and again is not first
+
+
+def _notes() -> list[Path]:
+    folder = Path(cache.folder())
+    return sorted(folder.glob("*.stat")) if folder.is_dir() else []
+
+
+def test_a_catalogue_noted_as_unchanged_is_neither_read_nor_hashed_again(monkeypatch, tmp_path):
+    """Reading and hashing the bundled catalogue only to find its entry cost every C&C command about 0.9M instructions."""
+    from pbd import textfile
+
+    own = tmp_path / "cards.toml"
+    shutil.copyfile(BUNDLED, own)
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)         # the copy counts as long settled
+    first = cards.load_catalogue(own)
+    assert len(_notes()) == 1 and len(entries()) == 1
+    monkeypatch.setattr(textfile, "read_text_file", lambda *a: pytest.fail("read again"))
+    monkeypatch.setattr(cache, "_key", lambda *a: pytest.fail("hashed again"))
+    again = cards.load_catalogue(own)
+    assert again.cards == first.cards
+
+
+def test_a_catalogue_changed_after_it_was_noted_is_read_anew_even_with_its_size_and_mtime_kept(monkeypatch, tmp_path):
+    import time
+
+    own = tmp_path / "cards.toml"
+    shutil.copyfile(BUNDLED, own)
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    before = cards.load_catalogue(own)
+    stat = own.stat()
+    time.sleep(0.05)                    # (a later tick of the file system's clock: the change time moves)
+    own.write_text(own.read_text().replace('name = "Spider-Man"', 'name = "Spider-Mab"', 1))
+    os.utime(own, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert own.stat().st_size == stat.st_size and own.stat().st_mtime_ns == stat.st_mtime_ns
+    after = cards.load_catalogue(own)
+    assert "Spider-Mab" in after and "Spider-Mab" not in before
+    moved = tmp_path / "moved.toml"     # another file put in its place (a new inode, times copied)
+    shutil.copy2(BUNDLED, moved)
+    os.replace(moved, own)
+    assert "Spider-Man" in cards.load_catalogue(own)
+
+
+def test_a_catalogue_changed_moments_ago_or_read_in_a_dry_run_is_not_noted(tmp_path):
+    own = tmp_path / "cards.toml"
+    shutil.copyfile(BUNDLED, own)
+    cards.load_catalogue(own)           # changed less than SETTLED_NS ago: its figures may not stand for it yet
+    assert _notes() == [] and len(entries()) == 1
+    with cache.writing_nothing():
+        cards.load_catalogue(BUNDLED)
+    assert _notes() == []

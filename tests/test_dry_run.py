@@ -45,3 +45,31 @@ def test_dry_run_on_the_docs_server_writes_nothing(pbd, docs_server):
     out = pbd("move", spec, "--as", "Ann", "play Spider-Man; end turn", "--dry-run", ok=True).output
     assert "Ann: end turn" in out and "Turn 2: Ben to move" in out
     assert docs_server.text(gid) == text and docs_server.docs[gid].revision == revision and _home() == home
+
+
+def test_dry_run_reads_the_hash_chain_a_real_command_kept_instead_of_walking_it(pbd, match, monkeypatch):
+    """Walking a seat's chain is 1,025 hashes; the chain store beside the private state serves a dry run, read-only."""
+    from pbd import fairplay
+
+    pbd("move", match, "--as", "Ann", "play Spider-Man", ok=True)       # a real command keeps Ann's chain
+    kept = sorted(p.name for p in (Path(os.environ["PBD_HOME"]) / "matches").rglob("*.chain-*"))
+    assert kept
+    doc, home = match.read_bytes(), _home()
+    fairplay._chain.cache_clear()           # (the in-process memo of the real move's chain)
+    monkeypatch.setattr(fairplay, "_walk", lambda *a: pytest.fail("the chain was walked again"))
+    out = pbd("move", match, "--as", "Ann", "end turn", "--dry-run", ok=True).output
+    assert "Ann: end turn" in out
+    assert match.read_bytes() == doc and _home() == home
+
+
+def test_dry_run_without_a_kept_chain_walks_it_and_still_writes_nothing(pbd, match):
+    from pbd import fairplay
+
+    pbd("move", match, "--as", "Ann", "play Spider-Man", ok=True)
+    for p in (Path(os.environ["PBD_HOME"]) / "matches").rglob("*.chain-*"):
+        p.unlink()
+    doc, home = match.read_bytes(), _home()
+    fairplay._chain.cache_clear()
+    out = pbd("move", match, "--as", "Ann", "end turn", "--dry-run", ok=True).output
+    assert "Ann: end turn" in out
+    assert match.read_bytes() == doc and _home() == home

@@ -142,3 +142,29 @@ def test_the_pbd_script_leaves_without_teardown_but_with_its_output_exit_status_
     assert missing.returncode == 5 and "no such document" in missing.stderr and missing.stdout == "atexit ran\n"
     listed = run("games")                       # more output than a line: all of it arrives
     assert listed.returncode == 0 and "cnc" in listed.stdout and listed.stdout.endswith("atexit ran\n")
+
+
+def test_a_command_runs_with_the_collector_on_passing_over_young_objects_every_gc_young_allocations(tmp_path):
+    """At CPython's 700, the collector walked what a command keeps (catalogue, board, log) over and over."""
+    import os
+
+    probe = ("import gc, sys\nfrom pbd.cli import GC_YOUNG, main\nsys.argv = ['pbd', 'games']\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print('GC', gc.isenabled(), gc.get_threshold()[0] == GC_YOUNG > 700)")
+    out = subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PBD_HOME": str(tmp_path)},
+                         capture_output=True, text=True)
+    assert "GC True True" in out.stdout, out.stderr[-500:]
+
+
+def test_a_move_records_its_match_in_the_list_without_loading_pbd_status(pbd, match):
+    """The list of matches is :mod:`pbd.matchlist`; ``pbd status`` (what waits, what changed) is not a move's business."""
+    import os
+
+    probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
+             "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+             "print('LOADED', 'pbd.status' in sys.modules, 'pbd.matchlist' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe, "move", str(match), "--as", "Ann", "draw"],
+                         env={**os.environ}, capture_output=True, text=True)
+    assert "LOADED False True" in out.stdout, out.stderr[-500:]
+    listed = pbd("status", ok=True)
+    assert str(match) in listed.output or os.path.basename(str(match)) in listed.output

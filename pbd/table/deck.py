@@ -279,6 +279,18 @@ class SharedDeck(Record):
                 return seat
         return None
 
+    def _holders(self) -> dict[int, str]:
+        """Return ``{slot id: holder(slot id)}`` for every slot a hand or peek holds, in one pass over them.
+
+        (:attr:`duties` asks for every slot, and a Twin Tower City show for the duties some ten times.)
+        """
+        out: dict[int, str] = {}
+        for seat in reversed(self.seats):       # the first seat holding a slot is its holder, as in holder()
+            for ids in (self.hands.get(seat, ()), self.aside.get(seat, ())):
+                for slot_id in ids:
+                    out[slot_id] = seat
+        return out
+
     def pile_of(self, slot_id: int) -> str | None:
         """Return the pile that holds ``slot_id``, if any."""
         return next((name for name, ids in self.piles.items() if slot_id in ids), None)
@@ -315,15 +327,16 @@ class SharedDeck(Record):
             if not self.complete(gen) and any(i in self.slots for i in gen.slot_ids()):
                 out.append(Duty(self.seats[len(gen.passes)], "shuffle", gen.slot_ids()))
         owed: dict[tuple[str, str, str | None], list[int]] = {}
+        held = self._holders()
+        shuffled = [self.complete(gen) for gen in self.gens]    # complete(gen_of(slot)) by slot.gen, found once
         for slot in sorted(self.slots.values(), key=lambda s: s.id):
-            if slot.card is not None or slot.id in self.retired or not self.complete(self.gen_of(slot)):
+            if slot.card is not None or slot.id in self.retired or not shuffled[slot.gen - 1]:
                 continue
-            owner = self.holder(slot.id)
             if slot.want == "open":
                 for seat in self.seats:
                     if seat not in slot.opened:
                         owed.setdefault((seat, "open", None), []).append(slot.id)
-            elif owner is not None:
+            elif (owner := held.get(slot.id)) is not None:
                 for seat in self.seats:
                     if seat != owner and seat not in slot.opened:
                         owed.setdefault((seat, "unlock", owner), []).append(slot.id)
@@ -853,7 +866,8 @@ _ESCAPE = set(" ,;%·@#=\t")
 
 def _esc(card: str) -> str:
     out = "".join(f"%{ord(c):02X}" if c in _ESCAPE or not c.isprintable() else c for c in card)
-    if re.fullmatch(r"\d+-\d+", out) or not out:
+    first, _, second = out.partition("-")   # re.fullmatch(r"\d+-\d+", out), never compiled
+    if first.isdecimal() and second.isdecimal() or not out:
         out = out.replace("-", "%2D") or "%"
     return out
 

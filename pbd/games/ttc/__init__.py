@@ -635,7 +635,7 @@ def _log_groups(log) -> dict[int, str]:
     """Return the headings that group the log by round: "Setup", then "Round N" at the flip that turns it up."""
     out = {1: "Setup"} if log else {}
     for e in log:
-        if m := re.search(r"\bround (\d+) face up\b", e.text):
+        if "face up" in e.text and (m := re.search(r"\bround (\d+) face up\b", e.text)):   # (compiled when needed)
             out[e.number] = f"Round {m.group(1)}"
     return out
 

@@ -1,0 +1,86 @@
+"""The list of this machine's matches (``PBD_HOME/my-matches``): what every command that changes a match updates.
+
+Kept apart from :mod:`pbd.status`, which reads it to say whose turn it is and what changed: a move
+records its match here and needs none of that (importing it cost a move about 0.5M instructions).
+"""
+
+from __future__ import annotations
+
+import os
+
+from pbd import jsonfile, paths
+from pbd.errors import BackendError
+
+#: The file (in PBD_HOME) that lists this machine's matches.
+REGISTRY = "my-matches"
+
+
+def _path() -> str:
+    return os.path.join(paths.home(), REGISTRY)
+
+
+def _read() -> dict:
+    """Return the registry (empty if there is none or it is damaged: it is only a convenience)."""
+    try:
+        data = jsonfile.read(_path())
+    except (OSError, ValueError):
+        return {"matches": []}
+    if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
+        return {"matches": []}
+    data["matches"] = [m for m in data["matches"] if isinstance(m, dict) and isinstance(m.get("doc"), str)]
+    return data
+
+
+def _update(change) -> None:
+    """Apply ``change(data)`` to the registry under its lock and save it (0600).
+
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    try:
+        paths.private_dir(paths.home())
+        with paths.locked(os.path.join(paths.home(), ".my-matches.lock")):
+            data = _read()
+            change(data)
+            paths.write_private(_path(), jsonfile.dumps(data).encode("utf-8"))
+    except (OSError, TimeoutError) as exc:
+        raise BackendError(f"cannot save the list of your matches under {paths.home()}: {exc}") from None
+
+
+def doc_key(doc) -> str:
+    """Return how the registry names a document: a local file's absolute path, else its label (URL)."""
+    path = getattr(doc, "path", None)
+    return os.path.abspath(path) if path is not None else doc.label
+
+
+def _entry(data: dict, key: str, match_id: str | None = None) -> dict | None:
+    for m in data["matches"]:
+        if m["doc"] == key and (match_id is None or m.get("match") == match_id):
+            return m
+    return None
+
+
+def remember(doc, game, state, name: str, seen: int | None = None) -> None:
+    """Record that ``name`` plays the match on ``doc`` from this machine (and has seen its log up to ``seen``).
+
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    key, match_id = doc_key(doc), state.meta.match_id
+
+    def change(data):
+        entry = _entry(data, key)
+        if entry is None or entry.get("match") != match_id:
+            if entry is not None:
+                data["matches"].remove(entry)
+            entry = {"doc": key, "match": match_id, "game": game.name, "seats": [], "seen": {}}
+            data["matches"].append(entry)
+        if name.casefold() not in (s.casefold() for s in entry["seats"]):
+            entry["seats"].append(name)
+        if seen is not None:
+            entry.setdefault("seen", {})[name.casefold()] = seen
+
+    _update(change)
+
+
+def remembered_documents() -> list[str]:
+    """Return the documents of the matches this machine remembers (local paths absolute, Google Docs as URLs)."""
+    return list(dict.fromkeys(m["doc"] for m in _read()["matches"]))
