@@ -4,9 +4,7 @@ Reading a TOML catalogue and checking it card by card costs more than the rest o
 command, and the same file is read by every command.  :func:`cached` keeps what a
 parse returned in a file whose name carries a hash (:func:`~pbd.digest.fingerprint`) of the file's bytes: an
 edited file has a new key, so a stale entry is never read, and the entry left by the
-old content of the same file is removed when the new one is written.  :func:`cached_file` also
-notes a file's key beside its entries with what ``os.stat`` says of it, so an unchanged file
-(the bundled catalogue, read by every command) is not read and hashed again to find its entry.
+old content of the same file is removed when the new one is written.
 
 An entry is a pickle, and it is never trusted blindly: it is used only if it starts
 with this format's magic line, its payload matches the digest stored beside it, it
@@ -101,23 +99,11 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     :raises PbdError: whatever ``parse`` raises.
     """
     stamp = _code_stamp(classes)
-    return _cached(kind, _where(kind, source), _key(kind, stamp, data), parse, classes, expect)
-
-
-def _key(kind: str, stamp: str, data: bytes) -> str:
-    """Return the key of the entry for ``data`` parsed as ``kind`` by the code ``stamp`` identifies."""
-    return fingerprint(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hex()
-
-
-def _where(kind: str, source: str) -> str:
-    """Return what names the entries of ``source`` parsed as ``kind`` (one at a time: see :func:`_write`)."""
+    key = fingerprint(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hex()
     # (SHA-256 as before: entries an older pbd left for the same file still share the prefix and are removed)
-    return sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
-
-
-def _cached(kind: str, where: str, key: str, parse: Callable[[], T], classes: tuple[type, ...], expect: type) -> T:
-    """Return :func:`cached`'s result for the entry ``key`` of ``where`` (read, else parsed and written)."""
-    path, allowed = _entry(kind, where, key), _allowed(classes)
+    where = sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
+    path = os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache")
+    allowed = {_name(cls): cls for cls in classes}
     hit = _read(path, allowed, expect)
     if hit is not None:
         return hit
@@ -126,88 +112,6 @@ def _cached(kind: str, where: str, key: str, parse: Callable[[], T], classes: tu
     # what is used is what the cache gives, written or read: pickling an instance asks for its
     # ``__dict__``, after which CPython reads its attributes the slow way (see pbd.record)
     return value if payload is None else _Unpickler(payload, allowed).load()
-
-
-#: How long a file must have stood unchanged (by its modification and change times) before
-#: :func:`cached_file` lets its ``os.stat`` stand for its bytes.  A change made within the
-#: same tick of the file system's clock as the one recorded could leave every figure alike;
-#: no change made later can (the change time is the system's, set on every write, rename or utime).
-SETTLED_NS = 2_000_000_000
-
-
-def cached_file(kind: str, path: str, read: Callable[[], str], parse: Callable[[str], T],
-                classes: tuple[type, ...], expect: type) -> T:
-    """Return ``parse(read())`` for the file at ``path``, as :func:`cached` keeps it for the text's bytes.
-
-    Fast path: reading and hashing the file (the bundled C&C catalogue: about 0.9M instructions
-    of every command, its reader's import included) only tells again what the file's key was.
-    So the key is also noted beside the entries (``<kind>-<where>.stat``) with what ``os.stat``
-    says of the file (device, inode, size, modification and change times) and the code stamp,
-    once the file has stood unchanged :data:`SETTLED_NS`; while all of these are as noted, the
-    key is taken from there and the file is read only if the entry itself is missing or unsound.
-
-    :raises PbdError: whatever ``read`` or ``parse`` raises.
-    """
-    stamp, where = _code_stamp(classes), _where(kind, path)
-    note = os.path.join(folder(), f"{kind}-{where}.stat")
-    try:
-        st = os.stat(path)
-        figures = f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {stamp}"
-    except OSError:
-        figures = None
-    key = _noted(note, figures)
-    if key is not None:
-        hit = _read(_entry(kind, where, key), _allowed(classes), expect)
-        if hit is not None:
-            return hit
-    text = read()           # (a miss: the entry is made from this text, keyed by it, whatever was noted)
-    key = _key(kind, stamp, text.encode("utf-8"))
-    if figures is not None and not _READ_ONLY and _settled(st):
-        _note(note, f"{figures} {key}\n")
-    return _cached(kind, where, key, lambda: parse(text), classes, expect)
-
-
-def _noted(note: str, figures: str | None) -> str | None:
-    """Return the key noted at ``note`` if it was noted for ``figures`` (None: not noted, or the file changed)."""
-    if figures is None:
-        return None
-    try:
-        with open(note, encoding="utf-8") as fh:
-            noted = fh.read()
-    except (OSError, ValueError):
-        return None
-    head, _, key = noted.rstrip("\n").rpartition(" ")
-    return key if head == figures and len(key) == 2 * _DIGEST else None
-
-
-def _settled(st: os.stat_result) -> bool:
-    """Return True if the file ``st`` describes last changed :data:`SETTLED_NS` ago or more."""
-    import time
-
-    return time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) >= SETTLED_NS
-
-
-def _note(note: str, line: str) -> None:
-    """Write ``line`` to ``note`` atomically; never fail (the file is read and hashed again next time)."""
-    tmp = f"{note}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(note), mode=0o700, exist_ok=True)
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(line)
-        os.replace(tmp, note)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-
-
-def _entry(kind: str, where: str, key: str) -> str:
-    return os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache")
-
-
-def _allowed(classes: tuple[type, ...]) -> dict[str, type]:
-    return {_name(cls): cls for cls in classes}
 
 
 def _name(cls: type) -> str:

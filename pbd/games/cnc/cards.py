@@ -274,20 +274,16 @@ def load_catalogue(path: str | os.PathLike, require_porter: bool = True) -> Cata
     :raises DeckFormatError: the file is missing, not TOML, or a card breaks the schema.
     """
     from pbd import cache
+    from pbd.textfile import read_text_file
 
     path = os.fspath(path)
     if not os.path.exists(path):
         raise DeckFormatError("catalogue not found", source=path)
-
-    def read() -> str:
-        from pbd.textfile import read_text_file
-
-        return read_text_file(path, "catalogue")
-
+    text = read_text_file(path, "catalogue")
     # kept whole, its lookups with it: building them again costs a command more than reading them
-    cat = cache.cached_file(f"cnc-catalogue{'' if require_porter else '-partial'}", path, read,
-                            lambda text: Catalogue(_parse_catalogue(text, path, require_porter), path),
-                            (Catalogue, Card, Attack, Ability, FrozenDict), Catalogue)
+    cat = cache.cached(f"cnc-catalogue{'' if require_porter else '-partial'}", path, text.encode("utf-8"),
+                       lambda: Catalogue(_parse_catalogue(text, path, require_porter), path),
+                       (Catalogue, Card, Attack, Ability, FrozenDict), Catalogue)
     cat.source = path
     return cat
 
