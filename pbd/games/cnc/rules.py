@@ -99,9 +99,13 @@ class Ctx:
     ``naming`` is the move whose names the log writes in full, by ``full_names(state, player,
     move, cat)`` (the game sets both before a move it logs so): the move's handler sets it to
     None once the names are resolved as typed, or to the move written in full (see :func:`_in_full`).
+
+    ``other`` is the Ctx acting for the other player on the same state, cards and dice, made
+    when first needed (:func:`_for_other`) and kept: a Ctx costs as much to build as a small rule.
     """
 
-    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "naming", "full_names", "__dict__")
+    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "naming", "full_names", "other",
+                 "__dict__")
 
     def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
         self.state = state
@@ -111,6 +115,7 @@ class Ctx:
         self.notes = [] if notes is None else notes
         self.naming: Move | None = None
         self.full_names = None
+        self.other: Ctx | None = None
         sides = state.sides
         if len(sides) == 2:         # the common case, looked up at once
             a, b = sides
@@ -1354,9 +1359,22 @@ def start_turn(ctx: Ctx) -> None:
     # after Poison (a card it takes away acts no more; one it leaves in play stays quiet)
     effects = None if quiet else _each_turn(cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
-        owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
+        owner = _for_other(ctx) if side is ctx.opp else Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
             run_effect(owner, eff, None, None, name)
+
+
+def _for_other(ctx: Ctx) -> Ctx:
+    """Return the Ctx acting for the other player than ``ctx``'s, writing ``ctx``'s notes (kept in ``ctx.other``).
+
+    A Ctx's state, cards and dice never change, nor do a started match's sides, so the
+    one made first serves every later turn; only the notes are the move's own.
+    """
+    other = ctx.other
+    if other is None:
+        other = ctx.other = Ctx(ctx.state, ctx.cat, ctx.chance, ctx.opp.name)
+    other.notes = ctx.notes
+    return other
 
 
 def _poison(ctx: Ctx, side: Side) -> None:
