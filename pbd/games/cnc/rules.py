@@ -443,8 +443,7 @@ def _played_of_kind(ctx: Ctx, kind: str) -> int:
 class Target(Record):
     """A resolved target: a character on a side, a City card on a side, or a side's CP.
 
-    ``found`` (not a field) is the character as the target was resolved, if it was: true
-    only until something moves or removes characters (:func:`_char` finds it by its key).
+    An attack makes one only when something asks after its strike (see :func:`_attack`).
     """
 
     side: Side
@@ -453,11 +452,10 @@ class Target(Record):
 
     FIELDS = ("side", "kind", "key")
 
-    def __init__(self, side: Side, kind: str, key: str = "", found: Character | None = None):
+    def __init__(self, side: Side, kind: str, key: str = ""):
         self.side = side
         self.kind = kind
         self.key = key
-        self.found = found
 
 
 def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
@@ -472,7 +470,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
             raise illegal(f"{what} needs an opposing character to target, and {opp.name} has none in play")
         raise NotationError(f"{what} needs a target ({spec})", hint="write it as '... on NAME'")
     if spec == "opposing character or cp":
-        return _attack_target(ctx, text)
+        return _target_of(opp, _attack_target(ctx, text))
     if spec == "opposing character":
         return _char_target(ctx.cat, opp, text)
     if spec == "friendly character":
@@ -492,17 +490,24 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 
 
 def _char_target(cat: Catalogue, side: Side, text: str, kind: str = "") -> Target:
-    """Return the character of ``side`` that ``text`` names.
+    """Return the character of ``side`` that ``text`` names, as a Target (see :func:`_char_found`)."""
+    return Target(side, "character", _char_found(cat, side, text, kind)[0])
+
+
+def _char_found(cat: Catalogue, side: Side, text: str, kind: str = "") -> tuple[str, Character]:
+    """Return ``(key, character)`` of the character of ``side`` that ``text`` names.
 
     ``kind`` is what an unknown name is called (by default "character among <side>'s
     characters", worked out only for a name not written as the board holds it).
+
+    :raises IllegalMoveError: ``side`` has no characters in play.
+    :raises NotationError: the name matches none of them (or several).
     """
     chars = side.characters
     if not chars:
         raise illegal(f"{side.name} has no characters in play")
-    key, ch = _char_as_written(chars, text) or _picked_char(
+    return _char_as_written(chars, text) or _picked_char(
         cat, chars, text, kind or f"character among {side.name}'s characters")
-    return Target(side, "character", key, ch)
 
 
 def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character] | None:
@@ -636,7 +641,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
     ch.statuses.remove("confused")
     ctx.state.turn.acted.append(key)
     ctx.notes.append(f"{key} is confused: the act fails and {key} takes 5 HP")
-    _hurt(ctx, Target(ctx.me, "character", key), 5)
+    _hurt(ctx, ctx.me, key, 5, ch)
     return True
 
 
@@ -650,10 +655,10 @@ def _attack(ctx: Ctx, move: Move) -> None:
                                                                         f"attack of {ch.name}"))
     if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
         _can_act(ctx, key, ch)
-    target = _attack_target(ctx, move.target)
+    found = _attack_target(ctx, move.target)       # (key, character) hit, or None: the opponent's CP
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
-                      and (target.kind == "cp" or target.key == move.target) else _in_full(ctx, move))
+                      and (found is None or found[0] == move.target) else _in_full(ctx, move))
     me = ctx.me
     if me.ap < attack.cost:     # (_spend in line: most moves draw, play or attack)
         raise _too_dear(f"{key}'s {attack.name}", attack.cost, me.ap)
@@ -665,9 +670,13 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if key not in turn.attacked:
         turn.attacked.append(key)
     amount = attack_damage(ctx.state, ctx.cat, me, card, attack)
-    _strike(ctx, target, amount, attack.type, target.found)      # (found just now: nothing has moved)
+    opp, target = ctx.opp, None     # (the Target made only if asked for after the strike: most attacks need none)
+    if found is None:
+        _strike(ctx, target := _target_of(opp, found), amount, attack.type)
+    else:
+        _hit(ctx, opp, found[0], found[1], amount, attack.type)      # (found just now: nothing has moved)
     if attack.after:            # (they may move or remove the attacker: found again by its key)
-        _run_effects(ctx, attack.after, target, key, f"{key}'s {attack.name}")
+        _run_effects(ctx, attack.after, target or _target_of(opp, found), key, f"{key}'s {attack.name}")
         chars = me.characters
         i = find_key(chars, key)
         ch = None if i is None else chars[i]
@@ -683,10 +692,15 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if ch.combo >= 3:
         ch.combo, ch.combo_attack = 0, ""
         ctx.notes.append(f"combo: {TYPE_EFFECTS[attack.type]}")
-        type_effect(ctx, attack.type, key, target, move.then, attack.cost)
+        type_effect(ctx, attack.type, key, target or _target_of(opp, found), move.then, attack.cost)
 
 
-def _attack_target(ctx: Ctx, text: str) -> Target:
+def _attack_target(ctx: Ctx, text: str) -> tuple[str, Character] | None:
+    """Return ``(key, character)`` of the opposing character an attack on ``text`` hits; None: the opponent's CP.
+
+    :raises IllegalMoveError: the CP is screened or not yet to be attacked, or ``text`` names a City card.
+    :raises NotationError: the name matches nothing the attack can hit.
+    """
     opp = ctx.opp
     if _is_cp_word(text, opp.name):
         if opp.characters:
@@ -694,9 +708,9 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
                           + " or ".join(keys_of(opp.characters)) + " first")
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
-        return Target(opp, "cp")
+        return None
     try:
-        return _char_target(ctx.cat, opp, text)
+        return _char_found(ctx.cat, opp, text)
     except (NotationError, IllegalMoveError):
         city = _named_city(ctx, opp, text)
         if city is None:
@@ -704,6 +718,11 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
         instead = " or ".join(keys_of(opp.characters)) or f"{opp.name}'s CP"
         raise illegal(f"{city} is a City card: City cards can't be targeted by standard character attacks "
                       f"(rulebook); attack {instead}") from None
+
+
+def _target_of(side: Side, found: tuple[str, Character] | None) -> Target:
+    """Return the Target of :func:`_attack_target`'s answer for ``side``: the character ``found``, or (None) the CP."""
+    return Target(side, "cp") if found is None else Target(side, "character", found[0])
 
 
 def _named_city(ctx: Ctx, side: Side, text: str) -> str | None:
@@ -742,19 +761,19 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     return CAP if damage > CAP else damage if damage > 0 else 0
 
 
-def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: Character | None = None) -> None:
-    """Deal attack damage: to a character (immunities apply), or to CP.  No spillover.
-
-    ``ch`` is the target's character if it is known already (else it is found by its key).
-    """
+def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None) -> None:
+    """Deal attack damage: to a character (immunities apply: see :func:`_hit`), or to CP.  No spillover."""
     if target.kind == "cp":
         target.side.cp -= amount
         ctx.notes.append(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
         return
-    if ch is None:
-        ch = _char(target)
-        if ch is None:
-            return
+    ch = _char(target)
+    if ch is not None:
+        _hit(ctx, target.side, target.key, ch, amount, attack_type)
+
+
+def _hit(ctx: Ctx, side: Side, key: str, ch: Character, amount: int, attack_type: str | None) -> None:
+    """Deal attack damage to ``side``'s character ``ch`` (its key ``key``), unless it is immune."""
     known = ctx.cat.mods_by_name
     for mod in known[ch.name] if ch.name in known else ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
@@ -765,23 +784,24 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: 
             return
         if mod["mod"] == "damage_reduction":
             amount = max(0, amount - mod.get("amount", 0))
-    _hurt(ctx, target, amount, ch)
+    _hurt(ctx, side, key, amount, ch)
 
 
-def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) -> None:
-    """Take ``amount`` HP from a character (``ch`` if found already); at 0 it goes to its owner's discard pile."""
+def _hurt(ctx: Ctx, side: Side, key: str, amount: int, ch: Character | None = None) -> None:
+    """Take ``amount`` HP from ``side``'s character ``key`` (``ch`` if found already); at 0 it goes to the discards."""
     if ch is None:
-        ch = _char(target)
-    if ch is None:
-        return
+        i = find_key(side.characters, key)
+        if i is None:
+            return
+        ch = side.characters[i]
     before = ch.hp
     ch.hp -= amount
     if ch.hp <= 0:
-        _remove_character(ctx, target.side, target.key)
-        target.side.discards.append(ch.name)
-        ctx.notes.append(f"{target.key} HP {before}→0, discarded")
+        _remove_character(ctx, side, key)
+        side.discards.append(ch.name)
+        ctx.notes.append(f"{key} HP {before}→0, discarded")
     else:
-        ctx.notes.append(f"{target.key} HP {before}→{ch.hp}")
+        ctx.notes.append(f"{key} HP {before}→{ch.hp}")
 
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
@@ -933,7 +953,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
             if t.kind == "cp":
                 _strike(ctx, t, eff.get("amount", 0), None)
             else:
-                _hurt(ctx, t, eff.get("amount", 0))
+                _hurt(ctx, t.side, t.key, eff.get("amount", 0))
     elif verb == "heal":
         for t in targets:
             if t.kind == "character":
@@ -1287,7 +1307,7 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
         owners = [s for s in owners if s.name.casefold() == owner_name.casefold()] or owners
     side = owners[0]
     if move.amount < 0:
-        _hurt(ctx, Target(side, "character", name), -move.amount)
+        _hurt(ctx, side, name, -move.amount)
     else:
         _heal(ctx, side, name, move.amount)
 
@@ -1381,7 +1401,7 @@ def _poison(ctx: Ctx, side: Side) -> None:
     """Take 1 HP from each of ``side``'s poisoned characters, the last first (so the keys of the rest stay)."""
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
-            _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
+            _hurt(ctx, side, key_of(side.characters, i), 1)
 
 
 def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:
