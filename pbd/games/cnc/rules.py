@@ -709,6 +709,9 @@ def _attack_target(ctx: Ctx, text: str) -> tuple[str, Character] | None:
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
         return None
+    found = _char_as_written(opp.characters, text)      # (the usual: a name as the board holds it, no call more)
+    if found is not None:
+        return found
     try:
         return _char_found(ctx.cat, opp, text)
     except (NotationError, IllegalMoveError):
