@@ -491,7 +491,8 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 
 def _char_target(cat: Catalogue, side: Side, text: str, kind: str = "") -> Target:
     """Return the character of ``side`` that ``text`` names, as a Target (see :func:`_char_found`)."""
-    return Target(side, "character", _char_found(cat, side, text, kind)[0])
+    found = _char_as_written(side.characters, text) or _char_found(cat, side, text, kind)    # (the usual first)
+    return Target(side, "character", found[0])
 
 
 def _char_found(cat: Catalogue, side: Side, text: str, kind: str = "") -> tuple[str, Character]:
