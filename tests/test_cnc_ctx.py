@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from cnc_helpers import char, pos, side
 
+from pbd.errors import IllegalMoveError
 from pbd.games.base import Chance
 from pbd.games.cnc import GAME, rules
 
@@ -78,3 +79,14 @@ def test_the_kept_ctx_of_the_other_player_writes_each_moves_own_notes():
     assert ctx.other is other and other.notes is ctx.notes
     assert "CP 100→95" in first and "CP 95→90" in second and "CP 100→95" not in second
     assert g.ann.cp == 90
+
+
+def test_a_match_with_one_seat_is_refused_however_the_ctx_came_about():
+    # a Ctx that found both sides at once skips apply's count of the sides (Ctx.seated); one made while
+    # only one player is seated must still be refused with the rule, never a traceback
+    g = pos()
+    assert ctx_for(g, "Ann").seated and ctx_for(g, "ben").seated is False
+    del g.state.sides[1]
+    for name in ("Ann", "ann"):
+        with pytest.raises(IllegalMoveError, match="the match has not started"):
+            rules.apply(ctx_for(g, name), rules.parse_move("draw"))

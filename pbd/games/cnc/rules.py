@@ -100,11 +100,14 @@ class Ctx:
     move, cat)`` (the game sets both before a move it logs so): the move's handler sets it to
     None once the names are resolved as typed, or to the move written in full (see :func:`_in_full`).
 
+    ``seated`` is True for a Ctx that found both sides at once: a started match, whose sides a
+    rule or command never removes, so :func:`apply` need not count them again.
+
     ``other`` is the Ctx acting for the other player on the same state, cards and dice, made
     when first needed (:func:`_for_other`) and kept: a Ctx costs as much to build as a small rule.
     """
 
-    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "naming", "full_names", "other",
+    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "naming", "full_names", "other", "seated",
                  "__dict__")
 
     def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
@@ -120,11 +123,12 @@ class Ctx:
         if len(sides) == 2:         # the common case, looked up at once
             a, b = sides
             if a.name == player:
-                self.me, self.opp = a, b
+                self.me, self.opp, self.seated = a, b, True
                 return
             if b.name == player:
-                self.me, self.opp = b, a
+                self.me, self.opp, self.seated = b, a, True
                 return
+        self.seated = False
         self.__class__ = _SeatsLater
 
 
@@ -233,7 +237,7 @@ def apply(ctx: Ctx, move: Move) -> str:
     state = ctx.state
     if state.result:
         raise illegal(f"the match is over: {state.result}")
-    if len(state.sides) != 2:
+    if not ctx.seated and len(state.sides) != 2:     # (both sides found at once: a started match, not counted)
         raise illegal("the match has not started: waiting for player 2 to join")
     me = ctx.me
     ap_before = me.ap
