@@ -66,7 +66,7 @@ from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (_KEYS, ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, _keys,
-                                 find_key, key_of, keys_of, name_of, opening_owed)
+                                 find_key, key_of, keys_of, name_of, names_of, opening_owed)
 from pbd.record import Record
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
@@ -523,7 +523,7 @@ def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character]
     without calling :func:`_pick` or :func:`_written_as`.  None for any other name:
     :func:`_picked_char` finds it.
     """
-    names = tuple(map(name_of, chars))
+    names = names_of(chars)
     at = _WRITTEN_AT.get(names)
     if at is None:
         at = _written_at(names)
@@ -750,8 +750,12 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     bonus = 0
     plain = cat.without["attack_bonus"]     # (_none_in_play in line, for both sides: every attack asks)
     for owner in state.sides:
-        if plain.issuperset(owner.cities) and plain.issuperset(map(name_of, owner.characters)):
-            continue
+        if plain.issuperset(owner.cities):
+            for ch in owner.characters:     # (a loop, as _none_in_play's: map and attrgetter cost more)
+                if ch.name not in plain:
+                    break
+            else:
+                continue                    # (the common case: nothing of this side's adds to an attack)
         for mod in active_mods(state, cat, owner):
             if mod["mod"] != "attack_bonus":
                 continue
@@ -913,7 +917,7 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 
 def _use(ctx: Ctx, move: Move) -> None:
     key, ch, card = _actor(ctx, move.card)
-    names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
+    names = names_of(card.abilities)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
     i = _written_as(move.detail, names)     # (as match_name finds a name written as the card has it)
@@ -1329,7 +1333,7 @@ def _end(ctx: Ctx, move: Move) -> None:
     for i, ch in enumerate(chars):      # the marks the turn leaves end: a combo unless it attacked, Freeze
         if ch.combo or ch.combo_attack:
             if keys is None:            # (the keys only for a combo: the row's kept ones, no new list)
-                names = tuple(map(name_of, chars))
+                names = names_of(chars)
                 keys = _KEYS.get(names) or _keys(names)
             if keys[i] not in turn.attacked:
                 ch.combo, ch.combo_attack = 0, ""
