@@ -183,8 +183,13 @@ def names_of(chars: list[Character]) -> tuple[str, ...]:
 
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
-    keys = _keys(names_of(chars)) if "#" in key else names_of(chars)   # (else the first copy: the names will do)
-    return keys.index(key) if key in keys else None
+    if "#" in key:
+        keys = _keys(names_of(chars))
+        return keys.index(key) if key in keys else None
+    for i, c in enumerate(chars):       # (the first copy, by its own name: a loop, no row of names made)
+        if c.name == key:
+            return i
+    return None
 
 
 def clone(state: State) -> State:
