@@ -1332,10 +1332,10 @@ def _end(ctx: Ctx, move: Move) -> None:
     keys = None
     for i, ch in enumerate(chars):      # the marks the turn leaves end: a combo unless it attacked, Freeze
         if ch.combo or ch.combo_attack:
-            if keys is None:            # (the keys only for a combo: the row's kept ones, no new list)
-                names = names_of(chars)
+            if keys is None and turn.attacked:      # (the keys only for a combo in a turn that attacked:
+                names = names_of(chars)             # the row's kept ones, no new list)
                 keys = _KEYS.get(names) or _keys(names)
-            if keys[i] not in turn.attacked:
+            if keys is None or keys[i] not in turn.attacked:
                 ch.combo, ch.combo_attack = 0, ""
         if ch.statuses and "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
