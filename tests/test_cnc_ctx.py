@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from cnc_helpers import char, pos, side
 
+from pbd.errors import IllegalMoveError
 from pbd.games.base import Chance
 from pbd.games.cnc import GAME, rules
 
@@ -63,3 +64,29 @@ def test_start_turn_from_a_ctx_of_the_other_player_keeps_that_ctx():
     rules.start_turn(ctx)
     assert ctx.player == "Ann" and ctx.me is g.ann and ctx.opp is g.ben
     assert g.ann.cp == 95 and any("CP 100→95" in n for n in ctx.notes)
+
+
+def test_the_kept_ctx_of_the_other_player_writes_each_moves_own_notes():
+    # the Ctx that acts for Ben at the start of his turns is made once and kept (rules._for_other):
+    # each start of his turn must note into the move that began it, and act on the state as it is now
+    g = pos(side(), side(cities=["Protection Racket"]))
+    ctx = rules.Ctx(g.state, GAME.catalogue, Chance(g.state.meta, {}), "Ann")
+    first = rules.apply(ctx, rules.parse_move("end turn"))
+    other = ctx.other
+    assert other is not None and other.me is g.ben
+    rules.apply(rules.Ctx(g.state, GAME.catalogue, ctx.chance, "Ben"), rules.parse_move("end turn"))
+    second = rules.apply(ctx, rules.parse_move("end turn"))
+    assert ctx.other is other and other.notes is ctx.notes
+    assert "CP 100→95" in first and "CP 95→90" in second and "CP 100→95" not in second
+    assert g.ann.cp == 90
+
+
+def test_a_match_with_one_seat_is_refused_however_the_ctx_came_about():
+    # a Ctx that found both sides at once skips apply's count of the sides (Ctx.seated); one made while
+    # only one player is seated must still be refused with the rule, never a traceback
+    g = pos()
+    assert ctx_for(g, "Ann").seated and ctx_for(g, "ben").seated is False
+    del g.state.sides[1]
+    for name in ("Ann", "ann"):
+        with pytest.raises(IllegalMoveError, match="the match has not started"):
+            rules.apply(ctx_for(g, name), rules.parse_move("draw"))

@@ -66,7 +66,7 @@ from pbd.games.base import Chance
 from pbd.games.cnc.cards import Card, Catalogue, fold, match_name
 from pbd.games.cnc.notation import Move, parse_move
 from pbd.games.cnc.state import (_KEYS, ATTRITION_LIMIT, HAND_LIMIT, HIDDEN, Character, Pending, Side, State, _keys,
-                                 find_key, key_of, keys_of, name_of, opening_owed)
+                                 find_key, key_of, keys_of, name_of, names_of, opening_owed)
 from pbd.record import Record
 
 BASE_INCOME, OVERDRIVE_INCOME, OVERDRIVE_BELOW = 3, 5, 50
@@ -99,9 +99,16 @@ class Ctx:
     ``naming`` is the move whose names the log writes in full, by ``full_names(state, player,
     move, cat)`` (the game sets both before a move it logs so): the move's handler sets it to
     None once the names are resolved as typed, or to the move written in full (see :func:`_in_full`).
+
+    ``seated`` is True for a Ctx that found both sides at once: a started match, whose sides a
+    rule or command never removes, so :func:`apply` need not count them again.
+
+    ``other`` is the Ctx acting for the other player on the same state, cards and dice, made
+    when first needed (:func:`_for_other`) and kept: a Ctx costs as much to build as a small rule.
     """
 
-    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "naming", "full_names", "__dict__")
+    __slots__ = ("state", "cat", "chance", "player", "notes", "me", "opp", "naming", "full_names", "other", "seated",
+                 "__dict__")
 
     def __init__(self, state: State, cat: Catalogue, chance: Chance, player: str, notes: list[str] | None = None):
         self.state = state
@@ -111,15 +118,17 @@ class Ctx:
         self.notes = [] if notes is None else notes
         self.naming: Move | None = None
         self.full_names = None
+        self.other: Ctx | None = None
         sides = state.sides
         if len(sides) == 2:         # the common case, looked up at once
             a, b = sides
             if a.name == player:
-                self.me, self.opp = a, b
+                self.me, self.opp, self.seated = a, b, True
                 return
             if b.name == player:
-                self.me, self.opp = b, a
+                self.me, self.opp, self.seated = b, a, True
                 return
+        self.seated = False
         self.__class__ = _SeatsLater
 
 
@@ -228,7 +237,7 @@ def apply(ctx: Ctx, move: Move) -> str:
     state = ctx.state
     if state.result:
         raise illegal(f"the match is over: {state.result}")
-    if len(state.sides) != 2:
+    if not ctx.seated and len(state.sides) != 2:     # (both sides found at once: a started match, not counted)
         raise illegal("the match has not started: waiting for player 2 to join")
     me = ctx.me
     ap_before = me.ap
@@ -438,8 +447,7 @@ def _played_of_kind(ctx: Ctx, kind: str) -> int:
 class Target(Record):
     """A resolved target: a character on a side, a City card on a side, or a side's CP.
 
-    ``found`` (not a field) is the character as the target was resolved, if it was: true
-    only until something moves or removes characters (:func:`_char` finds it by its key).
+    An attack makes one only when something asks after its strike (see :func:`_attack`).
     """
 
     side: Side
@@ -448,11 +456,10 @@ class Target(Record):
 
     FIELDS = ("side", "kind", "key")
 
-    def __init__(self, side: Side, kind: str, key: str = "", found: Character | None = None):
+    def __init__(self, side: Side, kind: str, key: str = ""):
         self.side = side
         self.kind = kind
         self.key = key
-        self.found = found
 
 
 def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
@@ -467,7 +474,7 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
             raise illegal(f"{what} needs an opposing character to target, and {opp.name} has none in play")
         raise NotationError(f"{what} needs a target ({spec})", hint="write it as '... on NAME'")
     if spec == "opposing character or cp":
-        return _attack_target(ctx, text)
+        return _target_of(opp, _attack_target(ctx, text))
     if spec == "opposing character":
         return _char_target(ctx.cat, opp, text)
     if spec == "friendly character":
@@ -487,17 +494,25 @@ def _target(ctx: Ctx, spec: str, text: str, what: str) -> Target | None:
 
 
 def _char_target(cat: Catalogue, side: Side, text: str, kind: str = "") -> Target:
-    """Return the character of ``side`` that ``text`` names.
+    """Return the character of ``side`` that ``text`` names, as a Target (see :func:`_char_found`)."""
+    found = _char_as_written(side.characters, text) or _char_found(cat, side, text, kind)    # (the usual first)
+    return Target(side, "character", found[0])
+
+
+def _char_found(cat: Catalogue, side: Side, text: str, kind: str = "") -> tuple[str, Character]:
+    """Return ``(key, character)`` of the character of ``side`` that ``text`` names.
 
     ``kind`` is what an unknown name is called (by default "character among <side>'s
     characters", worked out only for a name not written as the board holds it).
+
+    :raises IllegalMoveError: ``side`` has no characters in play.
+    :raises NotationError: the name matches none of them (or several).
     """
     chars = side.characters
     if not chars:
         raise illegal(f"{side.name} has no characters in play")
-    key, ch = _char_as_written(chars, text) or _picked_char(
+    return _char_as_written(chars, text) or _picked_char(
         cat, chars, text, kind or f"character among {side.name}'s characters")
-    return Target(side, "character", key, ch)
 
 
 def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character] | None:
@@ -508,7 +523,7 @@ def _char_as_written(chars: list[Character], text: str) -> tuple[str, Character]
     without calling :func:`_pick` or :func:`_written_as`.  None for any other name:
     :func:`_picked_char` finds it.
     """
-    names = tuple(map(name_of, chars))
+    names = names_of(chars)
     at = _WRITTEN_AT.get(names)
     if at is None:
         at = _written_at(names)
@@ -631,7 +646,7 @@ def _confused(ctx: Ctx, key: str, ch: Character) -> bool:
     ch.statuses.remove("confused")
     ctx.state.turn.acted.append(key)
     ctx.notes.append(f"{key} is confused: the act fails and {key} takes 5 HP")
-    _hurt(ctx, Target(ctx.me, "character", key), 5)
+    _hurt(ctx, ctx.me, key, 5, ch)
     return True
 
 
@@ -645,10 +660,10 @@ def _attack(ctx: Ctx, move: Move) -> None:
                                                                         f"attack of {ch.name}"))
     if ch.statuses or key in ctx.state.turn.acted:     # (_can_act refuses only then: asked without a call)
         _can_act(ctx, key, ch)
-    target = _attack_target(ctx, move.target)
+    found = _attack_target(ctx, move.target)       # (key, character) hit, or None: the opponent's CP
     if ctx.naming is move:      # (the names resolved, nothing changed yet: see _in_full)
         ctx.naming = (None if key == move.card and (not move.detail or attack.name == move.detail)
-                      and (target.kind == "cp" or target.key == move.target) else _in_full(ctx, move))
+                      and (found is None or found[0] == move.target) else _in_full(ctx, move))
     me = ctx.me
     if me.ap < attack.cost:     # (_spend in line: most moves draw, play or attack)
         raise _too_dear(f"{key}'s {attack.name}", attack.cost, me.ap)
@@ -660,9 +675,13 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if key not in turn.attacked:
         turn.attacked.append(key)
     amount = attack_damage(ctx.state, ctx.cat, me, card, attack)
-    _strike(ctx, target, amount, attack.type, target.found)      # (found just now: nothing has moved)
+    opp, target = ctx.opp, None     # (the Target made only if asked for after the strike: most attacks need none)
+    if found is None:
+        _strike(ctx, target := _target_of(opp, found), amount, attack.type)
+    else:
+        _hit(ctx, opp, found[0], found[1], amount, attack.type)      # (found just now: nothing has moved)
     if attack.after:            # (they may move or remove the attacker: found again by its key)
-        _run_effects(ctx, attack.after, target, key, f"{key}'s {attack.name}")
+        _run_effects(ctx, attack.after, target or _target_of(opp, found), key, f"{key}'s {attack.name}")
         chars = me.characters
         i = find_key(chars, key)
         ch = None if i is None else chars[i]
@@ -678,10 +697,15 @@ def _attack(ctx: Ctx, move: Move) -> None:
     if ch.combo >= 3:
         ch.combo, ch.combo_attack = 0, ""
         ctx.notes.append(f"combo: {TYPE_EFFECTS[attack.type]}")
-        type_effect(ctx, attack.type, key, target, move.then, attack.cost)
+        type_effect(ctx, attack.type, key, target or _target_of(opp, found), move.then, attack.cost)
 
 
-def _attack_target(ctx: Ctx, text: str) -> Target:
+def _attack_target(ctx: Ctx, text: str) -> tuple[str, Character] | None:
+    """Return ``(key, character)`` of the opposing character an attack on ``text`` hits; None: the opponent's CP.
+
+    :raises IllegalMoveError: the CP is screened or not yet to be attacked, or ``text`` names a City card.
+    :raises NotationError: the name matches nothing the attack can hit.
+    """
     opp = ctx.opp
     if _is_cp_word(text, opp.name):
         if opp.characters:
@@ -689,9 +713,12 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
                           + " or ".join(keys_of(opp.characters)) + " first")
         if ctx.state.turn_number == 1:
             raise illegal("the first player cannot attack CP on their very first turn")
-        return Target(opp, "cp")
+        return None
+    found = _char_as_written(opp.characters, text)      # (the usual: a name as the board holds it, no call more)
+    if found is not None:
+        return found
     try:
-        return _char_target(ctx.cat, opp, text)
+        return _char_found(ctx.cat, opp, text)
     except (NotationError, IllegalMoveError):
         city = _named_city(ctx, opp, text)
         if city is None:
@@ -699,6 +726,11 @@ def _attack_target(ctx: Ctx, text: str) -> Target:
         instead = " or ".join(keys_of(opp.characters)) or f"{opp.name}'s CP"
         raise illegal(f"{city} is a City card: City cards can't be targeted by standard character attacks "
                       f"(rulebook); attack {instead}") from None
+
+
+def _target_of(side: Side, found: tuple[str, Character] | None) -> Target:
+    """Return the Target of :func:`_attack_target`'s answer for ``side``: the character ``found``, or (None) the CP."""
+    return Target(side, "cp") if found is None else Target(side, "character", found[0])
 
 
 def _named_city(ctx: Ctx, side: Side, text: str) -> str | None:
@@ -718,8 +750,12 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     bonus = 0
     plain = cat.without["attack_bonus"]     # (_none_in_play in line, for both sides: every attack asks)
     for owner in state.sides:
-        if plain.issuperset(owner.cities) and plain.issuperset(map(name_of, owner.characters)):
-            continue
+        if plain.issuperset(owner.cities):
+            for ch in owner.characters:     # (a loop, as _none_in_play's: map and attrgetter cost more)
+                if ch.name not in plain:
+                    break
+            else:
+                continue                    # (the common case: nothing of this side's adds to an attack)
         for mod in active_mods(state, cat, owner):
             if mod["mod"] != "attack_bonus":
                 continue
@@ -737,19 +773,19 @@ def attack_damage(state: State, cat: Catalogue, side: Side, card: Card, attack) 
     return CAP if damage > CAP else damage if damage > 0 else 0
 
 
-def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: Character | None = None) -> None:
-    """Deal attack damage: to a character (immunities apply), or to CP.  No spillover.
-
-    ``ch`` is the target's character if it is known already (else it is found by its key).
-    """
+def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None) -> None:
+    """Deal attack damage: to a character (immunities apply: see :func:`_hit`), or to CP.  No spillover."""
     if target.kind == "cp":
         target.side.cp -= amount
         ctx.notes.append(f"{target.side.name}'s CP {target.side.cp + amount}→{target.side.cp}")
         return
-    if ch is None:
-        ch = _char(target)
-        if ch is None:
-            return
+    ch = _char(target)
+    if ch is not None:
+        _hit(ctx, target.side, target.key, ch, amount, attack_type)
+
+
+def _hit(ctx: Ctx, side: Side, key: str, ch: Character, amount: int, attack_type: str | None) -> None:
+    """Deal attack damage to ``side``'s character ``ch`` (its key ``key``), unless it is immune."""
     known = ctx.cat.mods_by_name
     for mod in known[ch.name] if ch.name in known else ctx.cat.mods_of(ch.name):
         if attack_type and mod["mod"] == "immune" and attack_type in mod.get("types", ()):
@@ -760,23 +796,24 @@ def _strike(ctx: Ctx, target: Target, amount: int, attack_type: str | None, ch: 
             return
         if mod["mod"] == "damage_reduction":
             amount = max(0, amount - mod.get("amount", 0))
-    _hurt(ctx, target, amount, ch)
+    _hurt(ctx, side, key, amount, ch)
 
 
-def _hurt(ctx: Ctx, target: Target, amount: int, ch: Character | None = None) -> None:
-    """Take ``amount`` HP from a character (``ch`` if found already); at 0 it goes to its owner's discard pile."""
+def _hurt(ctx: Ctx, side: Side, key: str, amount: int, ch: Character | None = None) -> None:
+    """Take ``amount`` HP from ``side``'s character ``key`` (``ch`` if found already); at 0 it goes to the discards."""
     if ch is None:
-        ch = _char(target)
-    if ch is None:
-        return
+        i = find_key(side.characters, key)
+        if i is None:
+            return
+        ch = side.characters[i]
     before = ch.hp
     ch.hp -= amount
     if ch.hp <= 0:
-        _remove_character(ctx, target.side, target.key)
-        target.side.discards.append(ch.name)
-        ctx.notes.append(f"{target.key} HP {before}→0, discarded")
+        _remove_character(ctx, side, key)
+        side.discards.append(ch.name)
+        ctx.notes.append(f"{key} HP {before}→0, discarded")
     else:
-        ctx.notes.append(f"{target.key} HP {before}→{ch.hp}")
+        ctx.notes.append(f"{key} HP {before}→{ch.hp}")
 
 
 def _remove_character(ctx: Ctx, side: Side, key: str) -> Character:
@@ -880,7 +917,7 @@ def _add_status(ctx: Ctx, target: Target, status: str) -> None:
 
 def _use(ctx: Ctx, move: Move) -> None:
     key, ch, card = _actor(ctx, move.card)
-    names = list(map(name_of, card.abilities))     # (no Python frame: every use asks)
+    names = names_of(card.abilities)
     if not names:
         raise illegal(f"{ch.name} has no abilities")
     i = _written_as(move.detail, names)     # (as match_name finds a name written as the card has it)
@@ -928,7 +965,7 @@ def run_effect(ctx: Ctx, eff: dict, target: Target | None, actor: str | None, so
             if t.kind == "cp":
                 _strike(ctx, t, eff.get("amount", 0), None)
             else:
-                _hurt(ctx, t, eff.get("amount", 0))
+                _hurt(ctx, t.side, t.key, eff.get("amount", 0))
     elif verb == "heal":
         for t in targets:
             if t.kind == "character":
@@ -1282,7 +1319,7 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
         owners = [s for s in owners if s.name.casefold() == owner_name.casefold()] or owners
     side = owners[0]
     if move.amount < 0:
-        _hurt(ctx, Target(side, "character", name), -move.amount)
+        _hurt(ctx, side, name, -move.amount)
     else:
         _heal(ctx, side, name, move.amount)
 
@@ -1295,10 +1332,10 @@ def _end(ctx: Ctx, move: Move) -> None:
     keys = None
     for i, ch in enumerate(chars):      # the marks the turn leaves end: a combo unless it attacked, Freeze
         if ch.combo or ch.combo_attack:
-            if keys is None:            # (the keys only for a combo: the row's kept ones, no new list)
-                names = tuple(map(name_of, chars))
+            if keys is None and turn.attacked:      # (the keys only for a combo in a turn that attacked:
+                names = names_of(chars)             # the row's kept ones, no new list)
                 keys = _KEYS.get(names) or _keys(names)
-            if keys[i] not in turn.attacked:
+            if keys is None or keys[i] not in turn.attacked:
                 ch.combo, ch.combo_attack = 0, ""
         if ch.statuses and "frozen" in ch.statuses:
             ch.statuses.remove("frozen")
@@ -1354,16 +1391,29 @@ def start_turn(ctx: Ctx) -> None:
     # after Poison (a card it takes away acts no more; one it leaves in play stays quiet)
     effects = None if quiet else _each_turn(cat, side)
     if effects:         # they act for the side's owner, whoever ended the turn
-        owner = Ctx(state, cat, ctx.chance, side.name, ctx.notes)
+        owner = _for_other(ctx) if side is ctx.opp else Ctx(state, cat, ctx.chance, side.name, ctx.notes)
         for name, eff in effects:
             run_effect(owner, eff, None, None, name)
+
+
+def _for_other(ctx: Ctx) -> Ctx:
+    """Return the Ctx acting for the other player than ``ctx``'s, writing ``ctx``'s notes (kept in ``ctx.other``).
+
+    A Ctx's state, cards and dice never change, nor do a started match's sides, so the
+    one made first serves every later turn; only the notes are the move's own.
+    """
+    other = ctx.other
+    if other is None:
+        other = ctx.other = Ctx(ctx.state, ctx.cat, ctx.chance, ctx.opp.name)
+    other.notes = ctx.notes
+    return other
 
 
 def _poison(ctx: Ctx, side: Side) -> None:
     """Take 1 HP from each of ``side``'s poisoned characters, the last first (so the keys of the rest stay)."""
     for i in reversed(range(len(side.characters))):
         if "poisoned" in side.characters[i].statuses:
-            _hurt(ctx, Target(side, "character", key_of(side.characters, i)), 1)
+            _hurt(ctx, side, key_of(side.characters, i), 1)
 
 
 def _each_turn(cat: Catalogue, side: Side) -> list[tuple[str, dict]]:

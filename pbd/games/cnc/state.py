@@ -136,8 +136,8 @@ def key_of(chars: list[Character], i: int) -> str:
 
 def keys_of(chars: list[Character]) -> list[str]:
     """Return the identifying names of ``chars`` in row order (``key_of`` of each): a new list."""
-    names = tuple(map(name_of, chars))
-    return list(_KEYS.get(names) or _keys(names))   # (no Python loop, and a row seen before without a call)
+    names = names_of(chars)
+    return list(_KEYS.get(names) or _keys(names))   # (a row seen before without a call)
 
 
 #: the keys of each row of names :func:`_keys` worked out (a match shows the same few rows again and again)
@@ -165,14 +165,31 @@ def _numbered_keys(names: tuple[str, ...]) -> list[str]:
     return keys
 
 
-#: ``name_of(x)`` is ``x.name`` (for ``map``: no Python frame per item)
+#: ``name_of(x)`` is ``x.name`` (for ``map`` where a move seldom asks: see :func:`names_of`)
 name_of = attrgetter("name")
+
+
+def names_of(chars: list[Character]) -> tuple[str, ...]:
+    """Return the names of ``chars`` in row order.
+
+    A loop: the rules ask several times a move, and ``map(name_of, ...)`` costs more in
+    CPython 3.11, which calls an ``attrgetter`` through a new argument tuple for each item.
+    """
+    names = []
+    for c in chars:
+        names.append(c.name)
+    return tuple(names)
 
 
 def find_key(chars: list[Character], key: str) -> int | None:
     """Return the index of the character identified by ``key``, or None."""
-    keys = _keys(tuple(map(name_of, chars))) if "#" in key else list(map(name_of, chars))   # (else the first copy)
-    return keys.index(key) if key in keys else None
+    if "#" in key:
+        keys = _keys(names_of(chars))
+        return keys.index(key) if key in keys else None
+    for i, c in enumerate(chars):       # (the first copy, by its own name: a loop, no row of names made)
+        if c.name == key:
+            return i
+    return None
 
 
 def clone(state: State) -> State:
