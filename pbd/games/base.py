@@ -407,8 +407,9 @@ class Meta(Record):
         # the fast path of every move (issue 16): the seat's record, the log's index and the new entry are had
         # without a call when they can be (player's memo, log_index's own check, LogEntry's fields set here)
         fp, log, index = self.fairplay, self.log, self._log_index
-        pub = self._found.get(player) if self._found_in is fp else None
-        if pub is None:
+        try:                                # (a subscript, not a call of get: no name is missing but the first time)
+            pub = self._found[player] if self._found_in is fp else self.player(player)
+        except KeyError:
             pub = self.player(player)
         n = len(log)
         if index is None or index.log is not log or index.count != n or n and log[-1] is not index.last:
@@ -422,12 +423,18 @@ class Meta(Record):
             if pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
                 commit = pub.commitment, pub.chain      # the seat's first entry
         tags, published = _UNTAGGED, self.published
-        for p in fp:
-            k = p.chain_index
-            if k != published.get(p.name, 0):
-                if tags is _UNTAGGED:
-                    tags = {}
-                tags[p.name] = published[p.name] = k
+        while True:                         # (once, but for a seat never tagged: see the except)
+            try:                            # (subscripts, not calls of get: a seat missing is rare)
+                for p in fp:
+                    k = p.chain_index
+                    if k != published[p.name]:
+                        if tags is _UNTAGGED:
+                            tags = {}
+                        tags[p.name] = published[p.name] = k
+                break
+            except KeyError:                # a seat not tagged yet (appended to the list by hand): as value 0,
+                for p in fp:                # then the loop again (seats it went through are already tagged)
+                    published.setdefault(p.name, 0)
         events = self.pending_events
         if events:
             self.pending_events = []
