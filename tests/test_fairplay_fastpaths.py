@@ -191,3 +191,10 @@ def test_a_first_block_at_or_past_the_fast_paths_bound_is_taken_when_under_ns(mo
     sizes = [n for n in (3, 5, 7, 50, 51) if block < (1 << 64) - (1 << 64) % n]    # (every block is this one)
     assert len(sizes) >= 3
     assert [fairplay.uniform(seed, "m", n) for n in sizes] == [block % n for n in sizes]
+
+
+def test_a_seat_publishing_before_its_first_entry_is_found_past_the_memo():
+    meta, chance = _meta([("Ann", "new")])          # (Meta.player's memo holds Ann alone)
+    chance.publish("ben")
+    assert meta.fairplay[1].chain_index == 1 and meta.fairplay[1].chain == fairplay.published_value(SEEDS["Ben"], 1)
+    assert meta.record("Ben", "join").published == {"Ben": 1}

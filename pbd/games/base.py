@@ -412,7 +412,8 @@ class Meta(Record):
         except KeyError:
             pub = self.player(player)
         n = len(log)
-        if index is None or index.log is not log or index.count != n or n and log[-1] is not index.last:
+        # (log[n - 1], not log[-1]: the interpreter's fast subscript of a list takes no negative index)
+        if index is None or index.log is not log or index.count != n or n and log[n - 1] is not index.last:
             index = self.log_index()
         commit = None
         # most entries: the seat published its latest value after every commitment (the index's ``settled``, never
@@ -1095,9 +1096,11 @@ class Chance:
         holder can compute it.  With the last value of a chain goes the head of the next.
         """
         meta = self.meta
-        # the seat's record as Meta.record finds it (every turn): Meta.player's memo first, without the call
-        pub = meta._found.get(player) if meta._found_in is meta.fairplay else None
-        if pub is None:
+        # the seat's record as Meta.record finds it (every turn): Meta.player's memo first (by subscript, not a call
+        # of get: the seat's earlier entries put it there), without the call
+        try:
+            pub = meta._found[player] if meta._found_in is meta.fairplay else meta.player(player)
+        except KeyError:
             pub = meta.player(player)
         sec = self.secrets.get(player.casefold())
         if pub is None or sec is None or not pub.chain:
