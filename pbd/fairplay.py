@@ -227,9 +227,11 @@ def uniform(seed: bytes, message: str, n: int) -> int:
     """
     if n <= 0:
         raise ValueError("uniform() needs n >= 1")
-    # the fast path: the first block is taken but once in 2**64 / n times (every draw and roll comes here)
-    candidate = int.from_bytes(hmac_sha256(seed, f"{message}|0".encode())[:8], "big")
-    if candidate < _SPAN - _SPAN % n:
+    # the fast path: the first block is taken but once in 2**64 / n times (every draw and roll comes here); below
+    # _SURE it is under the bound of every n up to 2**32 (_SPAN % n < n), which is then not worked out (two
+    # big-int operations a draw); anything else takes the whole rejection sampling, from the first block
+    candidate = _big_endian(hmac_sha256(seed, f"{message}|0".encode())[:8])
+    if candidate < _SURE and n <= _SURE_N:
         return candidate % n
     return _rejection(seed, message, n)
 
@@ -241,7 +243,7 @@ def _rejection(seed: bytes, message: str, n: int) -> int:
     while True:
         digest = hmac_sha256(seed, f"{message}|{block}".encode())
         for off in _BLOCKS:
-            candidate = int.from_bytes(digest[off:off + 8], "big")
+            candidate = _big_endian(digest[off:off + 8])
             if candidate < limit:
                 return candidate % n
         block += 1
@@ -250,6 +252,12 @@ def _rejection(seed: bytes, message: str, n: int) -> int:
 #: 2**64, the number of values of a 64-bit block; the blocks' offsets in an HMAC's 32 bytes
 _SPAN = 1 << _LIMIT_BITS
 _BLOCKS = (0, 8, 16, 24)
+#: :func:`uniform`'s fast path: a block below ``_SURE`` is below the rejection bound of every ``n <= _SURE_N``
+_SURE_N = 1 << 32
+_SURE = _SPAN - _SURE_N
+#: ``int.from_bytes(block, "big")``: the bound method made once (reading ``int.from_bytes`` makes one each time),
+#: called with the default byte order ("big" since Python 3.11) rather than an argument checked at every draw
+_big_endian = int.from_bytes
 
 
 def hmac_sha256(key: bytes, message: bytes) -> bytes:

@@ -157,3 +157,44 @@ def test_a_seat_refused_before_it_committed_has_its_beacons_checked_in_line_once
     monkeypatch.setattr(chance, "_beacon_or_refuse", lambda player: full.append(player))
     assert len(chance.draw("Ann", 2)) == 2 and full == []
     assert [e.beacon for e in meta.pending_events] == [(1,), (1,)]
+
+
+def _reference_uniform(seed: bytes, message: str, n: int) -> int:
+    """Return uniform's answer by the standard library's HMAC and the whole rejection sampling."""
+    limit = (1 << 64) - (1 << 64) % n
+    blocks = (int.from_bytes(hmac.digest(seed, f"{message}|{b}".encode(), "sha256")[o:o + 8], "big")
+              for b in range(8) for o in (0, 8, 16, 24))
+    return next(x for x in blocks if x < limit) % n
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 50, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, (1 << 63) + 1, 3 << 62])
+def test_uniform_takes_the_same_blocks_as_the_whole_rejection_sampling_for_any_n(n):
+    seed = b"u" * 32
+    for i in range(40):                             # (n near 2**63: half the first blocks are rejected)
+        assert fairplay.uniform(seed, f"m{i}", n) == _reference_uniform(seed, f"m{i}", n)
+
+
+class _Block(_Rejected):
+    """A SHA-256 state whose digest starts with a given 8-byte block."""
+
+    def __init__(self, block: int):
+        self.block = block
+
+    def digest(self) -> bytes:
+        return self.block.to_bytes(8, "big") * 4
+
+
+@pytest.mark.parametrize("block", [(1 << 64) - (1 << 32) - 1, (1 << 64) - (1 << 32), (1 << 64) - 2])
+def test_a_first_block_at_or_past_the_fast_paths_bound_is_taken_when_under_ns(monkeypatch, block):
+    seed = b"v" * 32
+    monkeypatch.setitem(fairplay._PADS, seed, (_Block(block), _Block(block)))
+    sizes = [n for n in (3, 5, 7, 50, 51) if block < (1 << 64) - (1 << 64) % n]    # (every block is this one)
+    assert len(sizes) >= 3
+    assert [fairplay.uniform(seed, "m", n) for n in sizes] == [block % n for n in sizes]
+
+
+def test_a_seat_publishing_before_its_first_entry_is_found_past_the_memo():
+    meta, chance = _meta([("Ann", "new")])          # (Meta.player's memo holds Ann alone)
+    chance.publish("ben")
+    assert meta.fairplay[1].chain_index == 1 and meta.fairplay[1].chain == fairplay.published_value(SEEDS["Ben"], 1)
+    assert meta.record("Ben", "join").published == {"Ben": 1}

@@ -177,3 +177,14 @@ def test_a_draw_among_three_seats_uses_both_other_seats_values():
     for c, pos in enumerate(chance.secrets["cy"].drawn):
         assert fairplay.draw(b"c" * 32, c, beacon, left) == pos
         left.remove(pos)
+
+
+def test_a_seat_appended_to_the_list_by_hand_is_tagged_as_from_value_0():
+    meta, chance = _two_seats()
+    meta.record("Ann", "new")
+    meta.fairplay.append(PlayerMeta("Cy", "", "", 0))  # (as the audit and TTC do: never in Meta.published)
+    assert meta.record("Ben", "join").published == {}   # value 0 of every seat, as before: nothing to tag
+    meta.fairplay[2].chain_index = 1
+    meta.fairplay.append(PlayerMeta("Dee", "", "", 2))
+    assert meta.record("Ben", "draw").published == {"Cy": 1, "Dee": 2}
+    assert meta.record("Ben", "draw").published == {}

@@ -407,11 +407,13 @@ class Meta(Record):
         # the fast path of every move (issue 16): the seat's record, the log's index and the new entry are had
         # without a call when they can be (player's memo, log_index's own check, LogEntry's fields set here)
         fp, log, index = self.fairplay, self.log, self._log_index
-        pub = self._found.get(player) if self._found_in is fp else None
-        if pub is None:
+        try:                                # (a subscript, not a call of get: no name is missing but the first time)
+            pub = self._found[player] if self._found_in is fp else self.player(player)
+        except KeyError:
             pub = self.player(player)
         n = len(log)
-        if index is None or index.log is not log or index.count != n or n and log[-1] is not index.last:
+        # (log[n - 1], not log[-1]: the interpreter's fast subscript of a list takes no negative index)
+        if index is None or index.log is not log or index.count != n or n and log[n - 1] is not index.last:
             index = self.log_index()
         commit = None
         # most entries: the seat published its latest value after every commitment (the index's ``settled``, never
@@ -422,12 +424,18 @@ class Meta(Record):
             if pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
                 commit = pub.commitment, pub.chain      # the seat's first entry
         tags, published = _UNTAGGED, self.published
-        for p in fp:
-            k = p.chain_index
-            if k != published.get(p.name, 0):
-                if tags is _UNTAGGED:
-                    tags = {}
-                tags[p.name] = published[p.name] = k
+        while True:                         # (once, but for a seat never tagged: see the except)
+            try:                            # (subscripts, not calls of get: a seat missing is rare)
+                for p in fp:
+                    k = p.chain_index
+                    if k != published[p.name]:
+                        if tags is _UNTAGGED:
+                            tags = {}
+                        tags[p.name] = published[p.name] = k
+                break
+            except KeyError:                # a seat not tagged yet (appended to the list by hand): as value 0,
+                for p in fp:                # then the loop again (seats it went through are already tagged)
+                    published.setdefault(p.name, 0)
         events = self.pending_events
         if events:
             self.pending_events = []
@@ -1088,9 +1096,11 @@ class Chance:
         holder can compute it.  With the last value of a chain goes the head of the next.
         """
         meta = self.meta
-        # the seat's record as Meta.record finds it (every turn): Meta.player's memo first, without the call
-        pub = meta._found.get(player) if meta._found_in is meta.fairplay else None
-        if pub is None:
+        # the seat's record as Meta.record finds it (every turn): Meta.player's memo first (by subscript, not a call
+        # of get: the seat's earlier entries put it there), without the call
+        try:
+            pub = meta._found[player] if meta._found_in is meta.fairplay else meta.player(player)
+        except KeyError:
             pub = meta.player(player)
         sec = self.secrets.get(player.casefold())
         if pub is None or sec is None or not pub.chain:
