@@ -80,7 +80,11 @@ def test_a_private_state_file_is_named_as_urllib_parse_quote_named_it(name):
 
 
 def test_showing_a_twin_tower_city_board_loads_no_gmp_openssl_or_pathlib(tmp_path):
-    """Showing a board checked before does no arithmetic in the dealing group: GMP, OpenSSL and pathlib wait."""
+    """Showing a board checked before does no arithmetic in the dealing group: GMP, OpenSSL and pathlib wait.
+
+    Nor does it copy anything: ``copy`` (with its failed import of ``org.python.core``, about 1M instructions)
+    is loaded only by a replay from the first entry.
+    """
     import os
 
     doc, env = tmp_path / "t.txt", {**os.environ, "PBD_HOME": str(tmp_path / "home")}
@@ -90,7 +94,7 @@ def test_showing_a_twin_tower_city_board_loads_no_gmp_openssl_or_pathlib(tmp_pat
     probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd', 'show', sys.argv[1]]\n"
              "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
              "print('LOADED', sorted(m for m in sys.modules if m in ('gmpy2', 'hashlib', 'pathlib', 'base64', "
-             "'importlib.util', 'dataclasses')))")
+             "'importlib.util', 'dataclasses', 'copy')))")
     subprocess.run([sys.executable, "-m", "pbd", "show", str(doc)], env=env, check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-c", probe, str(doc)], env=env, capture_output=True, text=True)
     assert "LOADED []" in out.stdout, (out.stdout, out.stderr[-500:])      # the first show checked the board

@@ -7,7 +7,6 @@ order, legal moves), :mod:`.notation`, :mod:`.board` (render/parse).
 
 from __future__ import annotations
 
-import copy
 import re
 
 from pbd import fairplay
@@ -254,6 +253,8 @@ class TwinTowerCity(Playable):
         """
         text, player = entry.text, entry.player
         if state is None:
+            import copy     # here: only a replay from the first entry copies the options (copy costs every command)
+
             m = re.match(r"new match \((Light|Dark), first: (Light|Dark|Random)\)", text)
             if not m:
                 raise IllegalMoveError("the log does not start with 'new match (Side, first: Side)'")
