@@ -424,18 +424,12 @@ class Meta(Record):
             if pub.chain_index == 0 and pub.commitment and pub.name.casefold() not in index.commits:
                 commit = pub.commitment, pub.chain      # the seat's first entry
         tags, published = _UNTAGGED, self.published
-        while True:                         # (once, but for a seat never tagged: see the except)
-            try:                            # (subscripts, not calls of get: a seat missing is rare)
-                for p in fp:
-                    k = p.chain_index
-                    if k != published[p.name]:
-                        if tags is _UNTAGGED:
-                            tags = {}
-                        tags[p.name] = published[p.name] = k
-                break
-            except KeyError:                # a seat not tagged yet (appended to the list by hand): as value 0,
-                for p in fp:                # then the loop again (seats it went through are already tagged)
-                    published.setdefault(p.name, 0)
+        for p in fp:
+            k = p.chain_index
+            if k != published.get(p.name, 0):      # (a seat not tagged yet: as value 0)
+                if tags is _UNTAGGED:
+                    tags = {}
+                tags[p.name] = published[p.name] = k
         events = self.pending_events
         if events:
             self.pending_events = []
@@ -1096,12 +1090,7 @@ class Chance:
         holder can compute it.  With the last value of a chain goes the head of the next.
         """
         meta = self.meta
-        # the seat's record as Meta.record finds it (every turn): Meta.player's memo first (by subscript, not a call
-        # of get: the seat's earlier entries put it there), without the call
-        try:
-            pub = meta._found[player] if meta._found_in is meta.fairplay else meta.player(player)
-        except KeyError:
-            pub = meta.player(player)
+        pub = meta.player(player)
         sec = self.secrets.get(player.casefold())
         if pub is None or sec is None or not pub.chain:
             return
