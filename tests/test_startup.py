@@ -15,21 +15,10 @@ def _run(code: str) -> str:
     return out.stdout.strip()
 
 
-def test_the_dealing_group_loads_gmp_without_importlib_metadata_and_gmpy2_knows_its_version():
-    pytest.importorskip("gmpy2")
-    got = _run("import sys\nfrom pbd.table import group\n"
-               "print(group.FAST, 'importlib.metadata' in sys.modules, group._gmpy2.__version__)\n"
-               "import importlib.metadata\nprint(importlib.metadata.version('gmpy2'))")
-    fast, metadata_loaded, version, real = got.split()
-    assert (fast, metadata_loaded) == ("True", "False")
-    assert version == real
-
-
-def test_the_gmp_stand_in_is_gone_once_gmpy2_is_loaded():
-    pytest.importorskip("gmpy2")
-    got = _run("import sys\nfrom pbd.table import group\nimport importlib.metadata as m\n"
-               "print(hasattr(m, 'entry_points'), hasattr(m, 'distributions'))")
-    assert got == "True True"
+def test_the_dealing_group_loads_no_importlib_metadata():
+    """Loading the group (PyNaCl's libsodium) must not scan the installed packages' metadata."""
+    got = _run("import sys\nfrom pbd.table import group, shuffle\nprint('importlib.metadata' in sys.modules)")
+    assert got == "False"
 
 
 def test_a_cnc_show_and_move_load_neither_openssl_pathlib_locale_nor_json(tmp_path):

@@ -59,7 +59,7 @@ def test_group_membership_keys_and_proofs():
     k = group.derive_key(b"s" * 32, "x")
     y = group.public_key(k)
     x = group.code("card")
-    assert group.is_member(x) and group.is_member(y) and not group.is_member(group.P - x) and not group.is_member(1)
+    assert group.is_member(x) and group.is_member(y) and not group.is_member(group.IDENTITY)
     locked = group.lock(x, k)
     proof = group.prove(k, x, locked, "ctx")
     assert group.verify(y, x, locked, proof, "ctx")
@@ -68,15 +68,35 @@ def test_group_membership_keys_and_proofs():
     assert not group.verify(y, x, locked, (proof[0], proof[1] + 1), "ctx")
     assert group.unlock(locked, k) == x
     assert group.decode_proof(group.encode_proof(proof)) == proof
+    assert len(group.encode(x)) == 43 and len(group.encode_proof(proof)) == 64
 
 
-def test_a_non_residue_survives_locking_and_marks_a_card_so_it_is_refused():
-    # the attack: a number outside the group keeps its quadratic character through every odd lock
-    x = group.P - group.code("card")                       # -code: a non-residue (P = 3 mod 4)
-    k = group.derive_key(b"t" * 32, "x") | 1
-    assert pow(group.lock(x, k), group.Q, group.P) == group.P - 1   # still a non-residue: the card is marked
-    with pytest.raises(ValueError, match="not in the dealing group"):
-        group.decode(group.encode(x))
+# Points of small order on edwards25519 (the identity and the 2-, 4- and 8-torsion), as libsodium lists them.
+SMALL_ORDER = ["0100000000000000000000000000000000000000000000000000000000000000",
+               "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+               "0000000000000000000000000000000000000000000000000000000000000080",
+               "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"]
+
+
+@pytest.mark.parametrize("hex_point", SMALL_ORDER)
+def test_a_point_with_a_small_order_part_marks_a_card_so_it_is_refused(hex_point):
+    # the attack: a point plus a small-order point keeps that part through every lock of odd order
+    # 8-torsion component, so the card it marks can be followed; libsodium's membership test refuses it
+    torsion = bytes.fromhex(hex_point)
+    marked = group.add(group.code("card"), torsion) if torsion != group.IDENTITY else torsion
+    with pytest.raises(ValueError, match="not a point of the dealing group"):
+        group.decode(group.encode(marked))
+
+
+def test_a_non_canonical_encoding_and_the_generator_as_a_key_are_refused():
+    x = group.code("card")
+    y_plus_p = (int.from_bytes(group.IDENTITY, "little") + 2 ** 255 - 19).to_bytes(32, "little")   # 1 + p: not canonical
+    for bad in (y_plus_p, b"\xff" * 32):
+        with pytest.raises(ValueError):
+            group.decode(group.b64(bad))
+    assert group.key_problem(group.G) and group.key_problem(x, [x]) and group.key_problem(x) is None
+    with pytest.raises(ValueError):
+        group.decode(group.encode(x)[:-1] + ("A" if group.encode(x)[-1] != "A" else "B"))
 
 
 def test_shuffle_in_deal_unlock_and_read_with_three_seats(table):
@@ -130,7 +150,7 @@ def test_proofs_and_retired_slots_are_pruned_once_every_seat_has_checked_them(ta
         table.write(seat)
     deck = table.deck
     assert all(not s.steps for s in deck.slots.values()) and not deck.retired and deck.gone
-    assert all(p.product is None for g in deck.gens for p in g.passes)
+    assert all(p.piles is None for g in deck.gens for p in g.passes)
 
 
 def _tampered(table, seat, edit):
@@ -163,12 +183,12 @@ def test_every_tampering_is_named_by_the_next_honest_seat():
 
     def non_residue(ls):
         value = other.split()[2]
-        bad = group.encode(group.P - group.decode(value))
+        bad = group.encode(group.add(group.decode(value), bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")))      # an 8-torsion part
         return [ln.replace(value, bad) for ln in ls]
 
     assert any("numbers swapped or replaced" in p for p in _tampered(t, "Ann", swap))
     assert any("no valid proof" in p for p in _tampered(t, "Cy", forge))
-    assert any("not in the dealing group" in p for p in _tampered(t, "Ann", non_residue))
+    assert any("not a point of the dealing group" in p for p in _tampered(t, "Ann", non_residue))
     assert any("slot" in p and "appeared" in p or "no slot line" in p or "taken from below" in p
                for p in _tampered(t, "Ann", lambda ls: [ln for ln in ls if not ln.startswith(other[:12])]))
 

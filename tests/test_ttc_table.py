@@ -43,8 +43,8 @@ def test_a_non_residue_in_the_deal_is_refused(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()
     value = slot_line(text, 5).split()[2]                     # Light's round-5 card, locked by both
-    bad = group.encode(group.P - group.decode(value))
-    refused(pbd, doc, text.replace(value, bad), "Lia", "hand", "not in the dealing group")
+    bad = group.encode(group.add(group.decode(value), bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")))      # an 8-torsion part
+    refused(pbd, doc, text.replace(value, bad), "Lia", "hand", "not a point of the dealing group")
 
 
 def test_a_forged_unlock_proof_is_refused(pbd, tmp_path):

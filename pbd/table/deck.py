@@ -55,6 +55,8 @@ from pbd.errors import DocumentFormatError
 from pbd.record import Record
 from pbd.regex import pattern
 from pbd.table import group
+from pbd.table import shuffle as proofs
+from pbd.table.shuffle import ShuffleProof
 
 #: Bounds on what a document may hold (counts read from it are checked against these).
 MAX_SEATS = 16
@@ -66,13 +68,13 @@ class Step(Record):
     """One proven lock removal: ``seat`` took its lock off, leaving ``value``."""
 
     seat: str
-    value: int | None
+    value: bytes | None
     proof: group.Proof | None
     stamp: int
 
     FIELDS = ("seat", "value", "proof", "stamp")
 
-    def __init__(self, seat: str, value: int | None, proof: group.Proof | None, stamp: int):
+    def __init__(self, seat: str, value: bytes | None, proof: group.Proof | None, stamp: int):
         self.seat = seat
         self.value = value
         self.proof = proof
@@ -83,19 +85,19 @@ class Slot(Record):
     """A place for one card: its number now, who unlocked it, and the card once face up."""
 
     id: int
-    value: int | None
+    value: bytes | None
     opened: list[str]
     card: str | None
     gen: int
-    base: int | None                 # the number before the unpruned steps
+    base: bytes | None                 # the number before the unpruned steps
     steps: list[Step]
     want: str                        # "open": every seat owes an unlock (it goes face up)
     index: int | None                # manifest number of the card once face up
 
     FIELDS = ("id", "value", "opened", "card", "gen", "base", "steps", "want", "index")
 
-    def __init__(self, id: int, value: int | None, opened: list[str] | None = None, card: str | None = None,
-                 gen: int = 1, base: int | None = None, steps: list[Step] | None = None, want: str = "",
+    def __init__(self, id: int, value: bytes | None, opened: list[str] | None = None, card: str | None = None,
+                 gen: int = 1, base: bytes | None = None, steps: list[Step] | None = None, want: str = "",
                  index: int | None = None):
         self.id = id
         self.value = value
@@ -112,20 +114,26 @@ class Pass(Record):
     """One seat's lock-and-shuffle pass over a generation's piles."""
 
     seat: str
-    key: int | None                  # the seat's public key for this generation
-    product: int | None              # product of the generation's numbers after the pass (pruned later)
-    proof: group.Proof | None
+    key: bytes | None                # the seat's public key for this generation
+    #: Each pile's numbers after the pass and the proof that they are the numbers before it,
+    #: permuted and locked with ``key`` (:mod:`pbd.table.shuffle`); None once pruned.
+    piles: dict[str, tuple[list[bytes], ShuffleProof]] | None
     stamp: int
 
-    FIELDS = ("seat", "key", "product", "proof", "stamp")
+    FIELDS = ("seat", "key", "piles", "stamp")
 
-    def __init__(self, seat: str, key: int | None, product: int | None = None, proof: group.Proof | None = None,
-                 stamp: int = 0):
+    def __init__(self, seat: str, key: bytes | None,
+                 piles: dict[str, tuple[list[bytes], ShuffleProof]] | None = None, stamp: int = 0):
         self.seat = seat
         self.key = key
-        self.product = product
-        self.proof = proof
+        self.piles = piles
         self.stamp = stamp
+
+    def outputs(self, gen: Gen) -> dict[int, bytes] | None:
+        """Return ``{slot id: number}`` after this pass (None once pruned)."""
+        if self.piles is None:
+            return None
+        return {i: v for name, (values, _) in self.piles.items() for i, v in zip(gen.piles[name], values)}
 
 
 class Gen(Record):
@@ -262,11 +270,11 @@ class SharedDeck(Record):
 
     # -- codes ------------------------------------------------------------------------
 
-    def code(self, index: int) -> int:
+    def code(self, index: int) -> bytes:
         """Return the code of manifest card ``index`` (1-based)."""
         return _code(self.match_id, index, self.cards[index - 1])
 
-    def code_table(self) -> dict[int, int]:
+    def code_table(self) -> dict[bytes, int]:
         """Return ``{code: manifest number}`` for every card."""
         return _table(self.match_id, tuple(self.cards))
 
@@ -583,15 +591,17 @@ class SharedDeck(Record):
             gen.passes.append(Pass(seat, None, stamp=self.clock))
             return
         k = self.key(secret, gen.number)
-        before = group.product(self.slots[i].value for i in gen.slot_ids())
+        done: dict[str, tuple[list[bytes], ShuffleProof]] = {}
         for name, ids in gen.piles.items():
-            values = shuffle([group.lock(self.slots[i].value, k) for i in ids], secret,
-                             f"{self.match_id}|gen{gen.number}|{name}")
+            if not ids:
+                continue
+            perm = shuffle(list(range(len(ids))), secret, f"{self.match_id}|gen{gen.number}|{name}")
+            values, proof = proofs.prove(k, [self.slots[i].value for i in ids], perm,
+                                         _pass_context(self.match_id, gen.number, seat, name))
             for i, v in zip(ids, values):
                 self.slots[i].value = self.slots[i].base = v
-        after = group.product(self.slots[i].value for i in gen.slot_ids())
-        proof = group.prove(k, before, after, f"{self.match_id}|pass|{gen.number}|{seat}")
-        gen.passes.append(Pass(seat, group.public_key(k), after, proof, self.clock))
+            done[name] = (values, proof)
+        gen.passes.append(Pass(seat, group.public_key(k), done, self.clock))
 
     def _unlock(self, slot: Slot, seat: str, secret: bytes | None) -> None:
         last = len(slot.opened) + 1 == len(self.seats)
@@ -680,8 +690,8 @@ class SharedDeck(Record):
         for gen in self.gens:
             if gen.passes and self.complete(gen) and self.checked_by_all(gen.passes[-1].stamp, gen.passes[-1].seat):
                 for p in gen.passes:
-                    p.product, p.proof, p.stamp = None, None, 0
-            if any(p.product is not None for p in gen.passes) or not self.complete(gen):
+                    p.piles, p.stamp = None, 0
+            if any(p.piles is not None for p in gen.passes) or not self.complete(gen):
                 busy |= set(gen.slot_ids())
         for i, stamp in sorted(self.retired.items()):
             slot = self.slots.get(i)
@@ -693,7 +703,7 @@ class SharedDeck(Record):
 
     # -- verification -----------------------------------------------------------------
 
-    def verify(self, previous: SharedDeck | None, public_keys: dict[str, dict[int, int]] | None = None,
+    def verify(self, previous: SharedDeck | None, public_keys: dict[str, dict[int, bytes]] | None = None,
                seat: str | None = None) -> list[str]:
         """Return every problem with what changed since ``previous`` (the seat's private record).
 
@@ -761,7 +771,7 @@ class SharedDeck(Record):
         for gen, theirs in zip(self.gens, board.gens):
             for p, q in zip(gen.passes, theirs.passes):
                 if p.seat == q.seat:
-                    p.key, p.product, p.proof, p.stamp = q.key, q.product, q.proof, q.stamp
+                    p.key, p.piles, p.stamp = q.key, q.piles, q.stamp
         for i, slot in list(self.slots.items()):
             theirs = board.slots.get(i)
             if theirs is None:
@@ -804,11 +814,11 @@ def shuffle(values: list, seed: bytes, label: str) -> list:
     return out
 
 
-_CODES: dict[tuple, int] = {}
-_TABLES: dict[tuple, dict[int, int]] = {}
+_CODES: dict[tuple, bytes] = {}
+_TABLES: dict[tuple, dict[bytes, int]] = {}
 
 
-def _code(match_id: str, index: int, card: str) -> int:
+def _code(match_id: str, index: int, card: str) -> bytes:
     key = (match_id, index, card)
     if key not in _CODES:
         if len(_CODES) > 50000:
@@ -817,7 +827,7 @@ def _code(match_id: str, index: int, card: str) -> int:
     return _CODES[key]
 
 
-def _table(match_id: str, cards: tuple[str, ...]) -> dict[int, int]:
+def _table(match_id: str, cards: tuple[str, ...]) -> dict[bytes, int]:
     key = (match_id, cards)
     if key not in _TABLES:
         if len(_TABLES) > 64:
@@ -826,8 +836,12 @@ def _table(match_id: str, cards: tuple[str, ...]) -> dict[int, int]:
     return _TABLES[key]
 
 
-def _tag(value: int) -> str:
-    return hexdigest(value.to_bytes(group.BYTES, "big"))[:16]
+def _tag(value: bytes) -> str:
+    return hexdigest(value)[:16]
+
+
+def _pass_context(match_id: str, gen: int, seat: str, pile: str) -> str:
+    return f"{match_id}|pass|{gen}|{seat}|{pile}"
 
 
 def _initial_order(gen: Gen) -> list[int]:
@@ -848,10 +862,12 @@ def _check_name(name: str) -> None:
 
 # -- the document format ------------------------------------------------------------------------
 #
-#   deck 7f3a9c2e · seats Lia, Max · clock 5 · seen 5 4
+#   deck 7f3a9c2e v2 · seats Lia, Max · clock 5 · seen 5 4
 #   cards 1-50 101-110 …                    the manifest (ids escaped; runs of integers as a-b)
 #   gen 1 · battle 1-50 · army 51-60 · cards 1-60
-#   pass 1 1 <key> <product> <proof> @3      generation, seat number, public key [, product, proof, stamp]
+#   pass 1 1 <key> @3                         generation, seat number, public key [, stamp while proven]
+#   proof 1 1 battle <base64>                 the pile's numbers after the pass and its shuffle proof,
+#                                             in lines of at most 4,000 characters (until pruned)
 #   pile battle 27-50                         slot ids, top first ('-': empty)
 #   hand 1 6-13 · aside 2 40
 #   retired 7@5 9@5 · gone 51-60
@@ -861,6 +877,13 @@ def _check_name(name: str) -> None:
 # number it left, its proof, its clock stamp); '=N' is the code of manifest card N (face up).
 
 MAX_SLOT_ID = 4 * MAX_CARDS
+#: The deck format this pbd writes: ``v2`` (edwards25519, shuffles proven card by card).
+FORMAT = "v2"
+#: Characters of a shuffle proof per document line (a Google Doc paragraph stays short).
+PROOF_CHUNK = 4000
+OLD_FORMAT = ("this match's shared deck was dealt by an earlier pbd (0.1), whose shuffles are proven only as a "
+              "product; pbd 0.2 cannot check them card by card and will not play on it. Finish this match with "
+              "pbd 0.1 (pip install 'pbd==0.1.*', or that release's checkout), or start a new match")
 _ESCAPE = set(" ,;%·@#=\t")
 
 
@@ -906,7 +929,7 @@ def _manifest(cards: list[str]) -> str:
     return " ".join(tokens)
 
 
-def _num(value: int | None, deck: SharedDeck, index: int | None = None) -> str:
+def _num(value: bytes | None, deck: SharedDeck, index: int | None = None) -> str:
     if index is not None:
         return f"={index}"
     return "?" if value is None else group.encode(value)
@@ -914,15 +937,19 @@ def _num(value: int | None, deck: SharedDeck, index: int | None = None) -> str:
 
 def _render(deck: SharedDeck) -> list[str]:
     no = {s: str(i) for i, s in enumerate(deck.seats, 1)}
-    lines = [f"  deck {deck.match_id} · seats {', '.join(_esc(s) for s in deck.seats)} · clock {deck.clock} · seen "
+    lines = [f"  deck {deck.match_id} {FORMAT} · seats {', '.join(_esc(s) for s in deck.seats)} · clock {deck.clock} · seen "
              + " ".join(str(deck.seen.get(s, 0)) for s in deck.seats),
              f"  cards {_manifest(deck.cards)}"]
     for gen in deck.gens:
         piles = " · ".join(f"{name} {_ranges(ids)}" for name, ids in gen.piles.items())
         lines.append(f"  gen {gen.number} · {piles} · cards {_ranges(gen.cards)}")
         for p in gen.passes:
-            tail = "" if p.product is None else f" {group.encode(p.product)} {group.encode_proof(p.proof)} @{p.stamp}"
+            tail = "" if p.piles is None else f" @{p.stamp}"
             lines.append(f"  pass {gen.number} {no[p.seat]} {_num(p.key, deck)}{tail}")
+            for name, (values, proof) in (p.piles or {}).items():
+                blob = group.b64(b"".join(values) + proofs.to_bytes(proof))
+                lines += [f"  proof {gen.number} {no[p.seat]} {name} {blob[i:i + PROOF_CHUNK]}"
+                          for i in range(0, len(blob), PROOF_CHUNK)]
     lines += [f"  pile {name} {_ranges(ids)}" for name, ids in deck.piles.items()]
     for kind, where in (("hand", deck.hands), ("aside", deck.aside)):
         lines += [f"  {kind} {no[s]} {_ranges(where[s])}" for s in deck.seats if where.get(s)]
@@ -949,6 +976,8 @@ class _Reader:
 
     def __init__(self):
         self.number: int | None = None
+        self.blobs: dict[tuple[int, str, str], list[str]] = {}
+        self.last_blob: tuple[int, str, str] | None = None
 
     def fail(self, message: str):
         raise DocumentFormatError(f"shared deck: {message}", line=self.number)
@@ -971,7 +1000,7 @@ class _Reader:
             out.extend(range(lo, hi + 1))
         return out
 
-    def element(self, text: str, deck: SharedDeck | None = None) -> tuple[int | None, int | None]:
+    def element(self, text: str, deck: SharedDeck | None = None) -> tuple[bytes | None, int | None]:
         """Return ``(value, manifest index)`` of a number token."""
         if text == "?":
             return None, None
@@ -1023,19 +1052,23 @@ def _parse(cls, lines) -> SharedDeck:
             continue
         handler = _LINES.get(word)
         if handler is None:
-            rd.fail(f"expected a deck line (cards, gen, pass, pile, hand, aside, retired, gone, slot), not {word[:20]!r}")
+            rd.fail(f"expected a deck line (cards, gen, pass, proof, pile, hand, aside, retired, gone, slot), "
+                    f"not {word[:20]!r}")
         handler(deck, rd, rest, seen_ids)
     if deck is None:
         raise DocumentFormatError("shared deck: the section is empty")
     rd.number = None
+    _attach_proofs(deck, rd)
     _check_structure(deck, rd)
     return deck
 
 
 def _parse_head(cls, rd: _Reader, rest: str) -> SharedDeck:
-    m = re.fullmatch(r"(\S+) · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
+    if re.fullmatch(r"\S+ · seats .*", rest):
+        rd.fail(OLD_FORMAT)
+    m = re.fullmatch(r"(\S+) v2 · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
     if not m:
-        rd.fail("expected 'deck MATCH · seats A, B · clock N · seen N N'")
+        rd.fail("expected 'deck MATCH v2 · seats A, B · clock N · seen N N'")
     seats = [_unesc(s.strip()) for s in m.group(2).split(",")]
     seen = m.group(4).split()
     if not 1 <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) or len(seen) != len(seats):
@@ -1081,8 +1114,8 @@ def _line_gen(deck, rd, rest, _):
 
 def _line_pass(deck, rd, rest, _):
     tokens = rest.split()
-    if len(tokens) not in (3, 6):
-        rd.fail("expected 'pass GEN SEAT KEY [PRODUCT PROOF @STAMP]'")
+    if len(tokens) not in (3, 4):
+        rd.fail("expected 'pass GEN SEAT KEY [@STAMP]'")
     number = rd.int_(tokens[0], len(deck.gens), "a generation number")
     if number < 1:
         rd.fail("generations start at 1")
@@ -1090,13 +1123,45 @@ def _line_pass(deck, rd, rest, _):
     seat = rd.seat(tokens[1], deck)
     key, _ = rd.element(tokens[2])
     p = Pass(seat, key)
-    if len(tokens) == 6:
-        p.product, _ = rd.element(tokens[3])
-        p.proof = rd.proof(tokens[4])
-        p.stamp = rd.stamp(tokens[5])
+    if len(tokens) == 4:
+        p.piles, p.stamp = {}, rd.stamp(tokens[3])
     if len(gen.passes) >= len(deck.seats) or deck.seats[len(gen.passes)] != seat:
         rd.fail(f"generation {number}: the passes go in seat order, one per seat ({', '.join(deck.seats)})")
     gen.passes.append(p)
+
+
+def _line_proof(deck, rd, rest, _):
+    tokens = rest.split()
+    if len(tokens) != 4:
+        rd.fail("expected 'proof GEN SEAT PILE DIGITS'")
+    number = rd.int_(tokens[0], len(deck.gens), "a generation number")
+    seat = rd.seat(tokens[1], deck)
+    gen = deck.gens[number - 1] if number else None
+    p = next((p for p in gen.passes if p.seat == seat), None) if gen else None
+    if p is None or p.piles is None or not gen.piles.get(tokens[2]):
+        rd.fail(f"a shuffle proof for no pass of {seat} over a pile {tokens[2][:20]!r} of generation {number}")
+    key = (number, seat, tokens[2])
+    parts = rd.blobs.setdefault(key, [])
+    if parts and rd.last_blob != key:
+        rd.fail("the lines of one shuffle proof must follow each other")
+    rd.last_blob = key
+    parts.append(tokens[3])
+
+
+def _attach_proofs(deck: SharedDeck, rd: _Reader) -> None:
+    """Decode the shuffle proofs read (each pile's numbers after the pass, then its proof) into their passes."""
+    for (number, seat, name), parts in rd.blobs.items():
+        gen = deck.gens[number - 1]
+        p = next(p for p in gen.passes if p.seat == seat)
+        n = len(gen.piles[name])
+        try:
+            raw = group.unb64("".join(parts))
+            values = [raw[i:i + group.BYTES] for i in range(0, min(len(raw), n * group.BYTES), group.BYTES)]
+            if len(values) != n or not all(map(group.is_member, values)):
+                raise ValueError("its numbers are not points of the dealing group")
+            p.piles[name] = (values, proofs.from_bytes(raw[n * group.BYTES:], n))
+        except ValueError as exc:
+            rd.fail(f"generation {number}: {seat}'s shuffle proof of {name} is damaged ({exc})")
 
 
 def _line_pile(deck, rd, rest, _):
@@ -1168,8 +1233,8 @@ def _line_slot(deck, rd, rest, seen_ids):
     deck.slots[sid] = slot
 
 
-_LINES = {"cards": _line_cards, "gen": _line_gen, "pass": _line_pass, "pile": _line_pile, "hand": _line_hand("hand"),
-          "aside": _line_hand("aside"), "retired": _line_retired, "gone": _line_gone, "slot": _line_slot}
+_LINES = {"cards": _line_cards, "gen": _line_gen, "pass": _line_pass, "proof": _line_proof, "pile": _line_pile,
+          "hand": _line_hand("hand"), "aside": _line_hand("aside"), "retired": _line_retired, "gone": _line_gone, "slot": _line_slot}
 
 
 def _check_structure(deck: SharedDeck, rd: _Reader) -> None:
@@ -1215,7 +1280,7 @@ def _check_structure(deck: SharedDeck, rd: _Reader) -> None:
 class _Verifier:
     """Check a deck against the verifying seat's private record of it (see :meth:`SharedDeck.verify`)."""
 
-    def __init__(self, deck: SharedDeck, prev: SharedDeck | None, keys: dict[str, dict[int, int]], seat: str | None):
+    def __init__(self, deck: SharedDeck, prev: SharedDeck | None, keys: dict[str, dict[int, bytes]], seat: str | None):
         self.d, self.r, self.keys, self.me = deck, prev, keys, seat
         self.problems: list[str] = []
 
@@ -1252,40 +1317,61 @@ class _Verifier:
             if rg.piles != gen.piles or rg.cards != gen.cards:
                 self.problems.append(f"generation {gen.number}'s piles or cards changed")
                 return
-            if [(p.seat, p.key) for p in rg.passes] != [(p.seat, p.key) for p in gen.passes[:len(rg.passes)]]:
+            if [(p.seat, p.key) for p in rg.passes] != [(p.seat, p.key) for p in gen.passes[:len(rg.passes)]] or any(
+                    q.piles is not None and p.piles is not None and q.outputs(gen) != p.outputs(gen)
+                    for p, q in zip(gen.passes, rg.passes)):
                 self.problems.append(f"generation {gen.number}: a pass you saw was changed")
                 return
             known = len(rg.passes)
-        for p in gen.passes:
+        keys = [p.key for p in gen.passes]
+        for j, p in enumerate(gen.passes):
             mine = self.keys.get(p.seat, {}).get(gen.number)
             if mine is not None and p.key != mine:
                 self.problems.append(f"generation {gen.number}: {p.seat}'s public key is not {p.seat}'s")
+            elif p.key is not None and (why := group.key_problem(p.key, keys[:j] + keys[j + 1:])):
+                self.problems.append(f"generation {gen.number}: {p.seat}'s public key is refused: {why}")
         if known == len(gen.passes) and (rg is None or d.complete(gen) == r.complete(rg)):
             return
-        if r is None and all(p.product is None for p in gen.passes):
+        if r is None and all(p.piles is None for p in gen.passes):
             return
-        if any(p.product is None or p.key is None for p in gen.passes[known:]) or (
-                known and gen.passes[known - 1].product is None and rg.passes[known - 1].product is None):
+        if any(p.piles is None or p.key is None for p in gen.passes[known:]):
             self.problems.append(f"generation {gen.number}: a pass's proof was pruned before you checked it")
             return
         if any(i not in d.slots for i in gen.slot_ids()):
             self.problems.append(f"generation {gen.number}: slots were pruned before you checked its passes")
             return
-        product = group.product(d.code(c) for c in gen.cards)
-        for j, p in enumerate(gen.passes):
-            if j >= known and not group.verify(p.key, product, p.product, p.proof,
-                                               f"{d.match_id}|pass|{gen.number}|{p.seat}"):
-                self.problems.append(f"generation {gen.number}: {p.seat}'s shuffle pass carries no valid proof "
-                                     "(its numbers are not the previous ones locked with its key)")
+        numbers = self._numbers_before(gen, rg, known)
+        if numbers is None:
+            self.problems.append(f"generation {gen.number}: a pass's proof was pruned before you checked it")
+            return
+        for p in gen.passes[known:]:
+            numbers = self._check_pass(gen, p, numbers)
+            if numbers is None:
                 return
-            product = p.product if p.product is not None else (rg.passes[j].product if rg else None)
-            if product is None:
-                self.problems.append(f"generation {gen.number}: a pass's product is missing")
-                return
-        now = group.product(d.slots[i].base for i in gen.slot_ids())
-        if now != product:
+        if any(d.slots[i].base != v for i, v in numbers.items()):
             self.problems.append(f"generation {gen.number}: the numbers are not the ones {gen.passes[-1].seat}'s pass "
                                  "produced (swapped or replaced)")
+
+    def _numbers_before(self, gen: Gen, rg: Gen | None, known: int) -> dict[int, bytes] | None:
+        """Return the numbers the first pass not yet checked started from (the codes, or what you checked last)."""
+        if known == 0:
+            return {i: self.d.code(c) for i, c in zip(_initial_order(gen), gen.cards)}
+        return rg.passes[known - 1].outputs(gen)
+
+    def _check_pass(self, gen: Gen, p: Pass, before: dict[int, bytes]) -> dict[int, bytes] | None:
+        """Check every pile's shuffle proof of one pass; return the numbers after it (None: a problem noted)."""
+        if set(p.piles) != {name for name, ids in gen.piles.items() if ids}:
+            self.problems.append(f"generation {gen.number}: {p.seat}'s shuffle pass does not cover every pile")
+            return None
+        for name, (values, proof) in p.piles.items():
+            ids = gen.piles[name]
+            if not proofs.verify(p.key, [before[i] for i in ids], values, proof,
+                                 _pass_context(self.d.match_id, gen.number, p.seat, name)):
+                self.problems.append(f"generation {gen.number}: {p.seat}'s shuffle pass of {name} carries no valid "
+                                     "proof (its numbers are not the previous ones, each locked with its key and "
+                                     "shuffled: the document was altered, or a player's pbd cheated)")
+                return None
+        return p.outputs(gen)
 
     def _slot(self, slot: Slot, fresh: set[int]) -> None:
         d, r = self.d, self.r

@@ -25,6 +25,7 @@ from pbd.games.ttc.state import Options, Play, Round, Seat, State, other
 from pbd.regex import pattern
 from pbd.table import group
 from pbd.table.deck import Gen, Pass, SharedDeck, Slot, Step
+from pbd.table.shuffle import ShuffleProof
 
 OPTION_HELP = "face-up, open-hands, no-environments, no-bonuses, team=N, side=light|dark"
 NAME_RE = pattern(r"^[^(),:;·|]+$")
@@ -85,8 +86,8 @@ class TwinTowerCity(Playable):
     summary = "five rounds of three cards a side, dealt from one shared 80-card deck"
     players = (2, 8)
     parsed_classes = (State, Options, Play, Round, Seat, Meta, PlayerMeta, LogEntry, Event, Reveal,
-                      SharedDeck, Slot, Step, Pass, Gen, catalogue.Deck, catalogue.Catalogue, catalogue.Warrior,
-                      catalogue.Item, catalogue.Environment, catalogue.Bonus, catalogue.Battle, catalogue.Army,
+                      SharedDeck, Slot, Step, Pass, Gen, ShuffleProof, catalogue.Deck, catalogue.Catalogue,
+                      catalogue.Warrior, catalogue.Item, catalogue.Environment, catalogue.Bonus, catalogue.Battle, catalogue.Army,
                       catalogue.Levelled)
 
     # -- documents -------------------------------------------------------------------------
