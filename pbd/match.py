@@ -921,16 +921,47 @@ def audit(doc_spec: str) -> Result:
         if rebuilt.complete and rebuilt.state is not None:
             problems += au.board_differences(game, rebuilt.state, state)
     problems += [f"position: {x}" for x in game.problems(state)]
+    problems += _deal_problems(state)
     problems = list(dict.fromkeys(problems))
     lines.insert(0, f"{doc_spec}: {len(meta.log)} log entries")
     if problems:
         raise ProblemsFound("\n".join(lines + [f"audit: {len(problems)} problem(s) found"]), problems)
+    unrevealed = [p.name for p in meta.fairplay if meta.revealed_by(p.name) is None]
+    if unrevealed:
+        raise ProblemsFound("\n".join(lines + [
+            f"audit: incomplete — nothing wrong found so far, but {', '.join(unrevealed)} "
+            f"{'has' if len(unrevealed) == 1 else 'have'} not revealed, so their draws, rolls, entries"
+            f"{' and the deal' if getattr(state, 'deck', None) is not None else ''} cannot be checked yet"]),
+            [f"{name} has not revealed: pbd reveal {doc_spec} --as {name} (once the match is over)"
+             for name in unrevealed])
     replays = (", every logged move replays to the board" if rebuilt is not None else
                " (the moves themselves were not replayed)")
     lines.append("audit: clean — the log chain and its seal hold, every commitment, chain value, entry writer, "
                  f"revealed deck, draw and roll checks out{replays}, and the position breaks no rule")
     return Result(lines, {"problems": [], "players": [p.name for p in meta.fairplay],
                           "revealed": [r.name for r in meta.revealed]})
+
+
+def _deal_problems(state) -> list[str]:
+    """Return every slot of a shared deck that the revealed seeds do not derive (once every seat revealed).
+
+    The table's own check, run by the audit for every game dealt from a shared deck: no game can skip it.
+    """
+    from pbd.table.deck import SharedDeck
+
+    deck = getattr(state, "deck", None)
+    if not isinstance(deck, SharedDeck):
+        return []
+    seeds = {}
+    for seat in deck.seats:
+        reveal = state.meta.revealed_by(seat)
+        if reveal is None:
+            return []
+        try:
+            seeds[seat] = bytes.fromhex(reveal.seed)
+        except ValueError:
+            return [f"the shared deck: {seat}'s revealed seed is not hex"]
+    return [f"the shared deck: {p}" for p in deck.audit(seeds)]
 
 
 def replay(doc_spec: str) -> Result:

@@ -81,8 +81,14 @@ def test_a_full_random_game_through_the_cli_audits_clean_and_replays_to_the_boar
 def test_audit_before_anyone_revealed_checks_the_log_and_says_what_waits(pbd, tmp_path):
     doc = new_match(pbd, tmp_path)
     play_randomly(pbd, doc, random.Random(2), 15)
-    result = pbd("audit", doc, ok=True)
+    result = pbd("audit", doc)
+    assert result.exit_code == 1, result.output                  # never "clean" before every seat revealed
     assert "Ann: not revealed" in result.output and "Ben: not revealed" in result.output
+    assert "audit: incomplete" in result.output and "clean" not in result.output
+    assert "Ann has not revealed" in result.output and "Ben has not revealed" in result.output
+    pbd("reveal", doc, "--as", "Ann", "--now", ok=True)
+    result = pbd("audit", doc)
+    assert result.exit_code == 1 and "Ben has not revealed" in result.output and "Ann has not" not in result.output
 
 
 # -- the mutation test: every tampering is caught -------------------------------------------

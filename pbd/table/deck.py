@@ -9,9 +9,11 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
 * **Shuffle-in.**  Each seat in seat order locks every number of the new piles with a key
   of its own (one key per *generation*: each shuffle-in or reshuffle uses fresh keys, so a
   reshuffled card cannot be recognised by its old lock) and shuffles each pile secretly.
-  The pass publishes the seat's public key ``y = G^k``, the product of the piles after it,
-  and a Chaum–Pedersen proof that this product is the previous product raised to ``k``.
-  After every seat's pass nobody knows which slot holds which card.
+  The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and a
+  proof of a shuffle (:mod:`pbd.table.shuffle`, Terelius–Wikström 2010) that they are the
+  numbers before it, each locked with ``k`` and permuted — card by card, so no number can be
+  replaced, copied or made from others.  After every seat's pass nobody knows which slot
+  holds which card.
 * **Slots.**  A slot is a place for one card (ids 1..n, stable for the match).  Piles,
   hands and the cards set aside by a peek are lists of slot ids; the game passes the
   layout in and moves slots with the operations below.
@@ -26,23 +28,23 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   every command :meth:`SharedDeck.verify` checks everything that changed since: every number
   in the group, no two slots with one number, every changed number reached from the recorded
   one by proven unlocks of the right seats (so numbers cannot be swapped between slots:
-  that is how an unlock is never turned into an oracle), every pass's proof and product,
-  slots taken only from the top of a face-down pile, nothing pruned before it was checked.
+  that is how an unlock is never turned into an oracle), every pass's shuffle proof from the
+  numbers it started with to the numbers on the board, every pass key (not the generator, not
+  another seat's), slots taken only from the top of a face-down pile, nothing pruned before
+  it was checked.
 * **Audit.**  Once seeds are revealed, :meth:`SharedDeck.audit` re-derives every key, pass
   and permutation and checks every number and face-up card in the document.
 
-Document size (a Google Doc): numbers are 342 characters of base64, proofs about 100.
-A proof, a pass's product and a retired slot are kept only until every other seat has
-written after it (``seen`` counters: each seat's write stamps the deck with a clock tick,
-and a seat's pbd verifies before it writes), then pruned: what stays is one number per
-live slot, one public key per seat and generation, and the manifest.
+Document size: numbers are 43 characters of base64, unlock proofs 64, a pass about 215 per
+card of the pile (its numbers and its shuffle proof).  A proof, a pass's numbers and proof and a
+retired slot are kept only until every other seat has written after it (``seen`` counters: each
+seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes),
+then pruned: what stays is one number per live slot, one public key per seat and generation,
+and the manifest.
 
-What it does not protect against: a shuffle pass is proven only through the product of its
-pile (a full verifiable shuffle, Neff 2001 / Bayer–Groth 2012, costs too much here), so a
-pass that replaces numbers is caught when a replaced card is unlocked (it unlocks to no
-card), by duplicates, or at the audit after the reveal; a seat can stall by never doing
-its duties; whoever removes the last lock of a face-up card sees it one write before the
-others; anyone who reads a player's private state reads their hand.
+What it does not protect against: a seat can stall by never doing its duties; whoever removes
+the last lock of a face-up card sees it one write before the others; anyone who reads a
+player's private state reads their hand.
 """
 
 from __future__ import annotations
@@ -733,6 +735,7 @@ class SharedDeck(Record):
             keys = {s: self.key(seeds[s], gen.number) for s in self.seats}
             order = _initial_order(gen)
             cards = {i: c for i, c in zip(order, gen.cards)}
+            after: list[dict[int, int]] = []
             for p in gen.passes:
                 if p.key is not None and p.key != group.public_key(keys[p.seat]):
                     problems.append(f"generation {gen.number}: {p.seat}'s published key is not the one their seed gives")
@@ -740,6 +743,7 @@ class SharedDeck(Record):
                     live = [i for i in _pile_at_start(gen, name)]
                     moved = shuffle([cards[i] for i in live], seeds[p.seat], f"{self.match_id}|gen{gen.number}|{name}")
                     cards.update(zip(live, moved))
+                after.append(dict(cards))
             for i, c in cards.items():
                 dealt[i] = self.cards[c - 1]
                 slot = self.slots.get(i)
@@ -750,14 +754,35 @@ class SharedDeck(Record):
                         problems.append(f"slot {i}: the document shows {self.cards[slot.index - 1]}, the deal put "
                                         f"{self.cards[c - 1]} there")
                     continue
-                want = self.code(c)
-                for s in self.seats:
-                    if s not in slot.opened:
-                        want = group.lock(want, keys[s])
-                if want != slot.value:
-                    problems.append(f"slot {i}: its number is not the deal's with "
-                                    f"{', '.join(slot.opened) or 'no'} unlock(s) removed")
+                problem = self._slot_derives(gen, slot, after, keys)
+                if problem:
+                    problems.append(f"slot {i}: {problem}")
         return dealt, problems
+
+    def _slot_derives(self, gen: Gen, slot: Slot, after: list[dict[int, int]], keys: dict[str, int]) -> str | None:
+        """Return whose pass or unlock gave ``slot`` a number the seeds do not (None if every number derives)."""
+        def locked(card: int, seats) -> bytes:
+            out = self.code(card)
+            for s in seats:
+                out = group.lock(out, keys[s])
+            return out
+
+        stepped = [st.seat for st in slot.steps]
+        pruned = [s for s in slot.opened if s not in stepped]
+        card = after[-1][slot.id]
+        if slot.base != locked(card, [s for s in self.seats if s not in pruned]):
+            for j, p in enumerate(gen.passes):
+                out = p.outputs(gen)
+                if out is not None and out.get(slot.id) != locked(after[j][slot.id], self.seats[:j + 1]):
+                    return f"{p.seat}'s shuffle pass gave it a number the seeds do not give"
+            return ("its number is not the deal's; the passes' proofs are pruned, so it was "
+                    + (f"one of the unlocks by {', '.join(pruned)} or a pass" if pruned else "a pass"))
+        gone = list(pruned)
+        for st in slot.steps:
+            gone.append(st.seat)
+            if st.value is not None and st.value != locked(card, [s for s in self.seats if s not in gone]):
+                return f"{st.seat}'s unlock left a number the seeds do not give"
+        return None
 
     def audit(self, seeds: dict[str, bytes]) -> list[str]:
         """Return every problem found re-deriving the deck from every seat's seed."""

@@ -1,0 +1,102 @@
+"""Issue 25: attacks on the shared deck by a seat running a modified pbd, in every game dealt from it.
+
+The modified pbd is pbd itself with one function replaced, run as a subprocess, exactly as a
+player who edited their copy of pbd would run it.  The honest seats run this pbd; each attack
+must be refused by every honest seat on its next command (exit 3, naming the seat and the
+pass), before that seat's pbd removes a lock or shows a card — the document is left unchanged.
+
+1. **The last seat's oracle pass.**  The last seat to shuffle writes, into a slot of its pass,
+   the sum of two other slots' numbers and puts the difference into a fourth slot, so the sum
+   of the pile (what the previous pbd's product proof covered) is unchanged.  Unlocked "as its
+   card", that slot would tell the cheater which two cards the others hold.
+2. **A key that locks nothing.**  A seat whose pass uses the key 1: its public key is the
+   group's generator, its proof is valid, and its "lock" does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ORACLE = """
+from pbd.table import deck as D, group
+honest = D.SharedDeck._pass
+def cheating_pass(self, gen, seat, secret):
+    honest(self, gen, seat, secret)
+    if secret is None:
+        return
+    p = gen.passes[-1]
+    name = next(n for n, (values, _) in p.piles.items() if len(values) >= 4)
+    values, proof = p.piles[name]
+    a, b, c, d = values[:4]
+    values = [group.add(b, c), b, c, group.sub(group.add(a, d), group.add(b, c))] + values[4:]
+    p.piles[name] = (values, proof)
+    for i, v in zip(gen.piles[name], values):
+        self.slots[i].value = self.slots[i].base = v
+D.SharedDeck._pass = cheating_pass
+"""
+
+NO_LOCK = """
+from pbd.table import deck as D
+D.SharedDeck.key = lambda self, secret, gen: 1
+"""
+
+RUN = "\nimport sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\nmain()\n"
+
+#: game, the seats in joining order (the last one cheats), extra options of `new`
+GAMES = [("tower", ["Ann", "Ben", "Cy"]), ("boystown", ["Ann", "Ben", "Cy"]), ("2xd6", ["Ann", "Ben", "Cy"]),
+         ("ttc", ["Lia", "Max"]), ("highcard", ["Ann", "Ben", "Cy"])]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A scratch site folder with examples/highcard installed (the plugin game)."""
+    folder = tmp_path_factory.mktemp("highcard-site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+                    "--target", str(folder), str(ROOT / "examples" / "highcard")], check=True, capture_output=True)
+    return folder
+
+
+def run(site, tmp_path, seat, *args, patch: str = ""):
+    """Run pbd (modified by ``patch`` when given) as ``seat``, with that seat's own PBD_HOME."""
+    env = {**os.environ, "PYTHONPATH": str(site), "PBD_HOME": str(tmp_path / f"home-{seat}")}
+    command = [sys.executable, "-c", patch + RUN] if patch else [sys.executable, "-m", "pbd"]
+    return subprocess.run([*command, *map(str, args), "--as", seat], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+
+
+def seat_table(site, tmp_path, game, seats, patch):
+    """Ann starts, the others join in order; the last joins with the modified pbd."""
+    doc = tmp_path / "m.txt"
+    players = ["--players", len(seats)] if game != "ttc" else ["--deck", "sample"]
+    done = run(site, tmp_path, seats[0], "new", game, doc, *players, "--seed", seats[0])
+    assert done.returncode == 0, done.stderr
+    for seat in seats[1:]:
+        done = run(site, tmp_path, seat, "join", doc, "--seed", seat, patch=patch if seat == seats[-1] else "")
+        assert done.returncode == 0, (seat, done.stderr)
+    return doc
+
+
+@pytest.mark.parametrize("game,seats", GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize("attack,words", [(ORACLE, "shuffle pass of .* carries no valid proof"),
+                                          (NO_LOCK, "public key is refused: it is the group's generator")],
+                         ids=["oracle-pass", "key-that-locks-nothing"])
+def test_every_honest_seat_refuses_a_cheating_pass_before_it_unlocks_anything(site, tmp_path, game, seats, attack,
+                                                                             words):
+    doc = seat_table(site, tmp_path, game, seats, attack)
+    cheater = seats[-1]
+    for seat in seats[:-1]:
+        before = doc.read_bytes()
+        done = run(site, tmp_path, seat, "hand", doc)
+        assert done.returncode == 3, (seat, done.stdout, done.stderr)
+        message = done.stderr + done.stdout
+        assert cheater in message and "generation 1" in message, message
+        assert re.search(words, message), message
+        assert doc.read_bytes() == before           # no unlock written: no card shown to anyone
