@@ -1,23 +1,45 @@
-"""Print what the shared deck costs: group operations, a Twin Tower City deal, document size.
+"""Print what the shared deck costs: the group, the shuffle proof, a 6-seat deal and match per game.
 
-Run: python benchmarks/bench_table.py   (figures only; nothing is asserted)
+For The Tower, Boys' Town and 2Xd6, at 2 and at 6 seats: every seat joins, then random legal
+moves are played through the real CLI (each command a fresh ``python -m pbd`` process with the
+seat's own PBD_HOME, as players run it), every seat that owes a duty running ``pbd status``
+after each move.  Printed per game: the peak document size (target at most 40 KB at 6 seats),
+the median CPU of a command at 6 seats against 2 seats (target at most 1.5x), and the shuffle
+proof's size and check time per pass for that game's piles.
+
+Run: python benchmarks/bench_table.py [--moves N] [--games tower,boystown,2xd6]
+(figures only; nothing is asserted; a seat's commands are taken with the machine's noise)
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from pbd import fairplay
-from pbd.games.base import Chance
-from pbd.games.ttc import GAME
-from pbd.table import group
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pbd.table import group, shuffle  # noqa: E402
+
+NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 
 
-def timed(label: str, fn, n: int = 5) -> None:
+def timed(label: str, fn, n: int = 5) -> float:
     start = time.perf_counter()
     for _ in range(n):
         fn()
-    print(f"{label:<42} {(time.perf_counter() - start) / n * 1000:8.1f} ms")
+    ms = (time.perf_counter() - start) / n * 1000
+    print(f"{label:<52} {ms:8.2f} ms")
+    return ms
 
 
 def group_figures() -> None:
@@ -26,41 +48,113 @@ def group_figures() -> None:
     y = group.public_key(k)
     locked = group.lock(x, k)
     proof = group.prove(k, x, locked)
-    timed("membership (Legendre symbol)", lambda: group._legendre.__wrapped__(x), 20)
-    timed("lock (256-bit exponent)", lambda: group.lock(x, k))
-    timed("unlock (2048-bit exponent)", lambda: group.unlock(locked, k))
-    timed("prove (Chaum-Pedersen)", lambda: group.prove(k, x, locked))
-    timed("verify (Chaum-Pedersen)", lambda: group.verify.__wrapped__(y, x, locked, proof))
+    timed("membership test (libsodium)", lambda: group.is_member(x), 200)
+    timed("lock (scalar multiplication)", lambda: group.lock(x, k), 200)
+    timed("unlock (scalar multiplication)", lambda: group.unlock(locked, k), 200)
+    timed("prove an unlock (Chaum-Pedersen)", lambda: group.prove(k, x, locked), 50)
+    timed("verify an unlock (Chaum-Pedersen)", lambda: group.verify.__wrapped__(y, x, locked, proof), 50)
 
 
-def ttc_figures() -> None:
-    seeds = [fairplay.seed_from_text(t) for t in ("lia", "max")]
-    t0 = time.perf_counter()
-    state, lia = GAME.create("be0c4001", "Lia", "sample", seeds[0], {})
-    t1 = time.perf_counter()
-    state = GAME.parse(GAME.render(state))
-    state, mx = GAME.join(state, "Max", None, seeds[1])
-    t2 = time.perf_counter()
-    text = GAME.render(state)
-    print(f"{'TTC new (lock and shuffle 80 cards)':<42} {(t1 - t0) * 1000:8.1f} ms")
-    print(f"{'TTC join (verify, shuffle, deal, unlock)':<42} {(t2 - t1) * 1000:8.1f} ms")
-    print(f"{'document after the join':<42} {len(text):8d} chars")
-    state = GAME.parse(text)
-    t3 = time.perf_counter()
-    GAME.attach(state, lia)
-    GAME.play(state, "Lia", "flip", Chance(state.meta, {"Lia": lia}))
-    GAME.detach(state, lia)
-    t4 = time.perf_counter()
-    print(f"{'TTC Lia: verify, read hand, unlock, flip':<42} {(t4 - t3) * 1000:8.1f} ms")
-    text = GAME.render(state)
-    print(f"{'document after Lia wrote (proofs pruned)':<42} {len(text):8d} chars")
-    state = GAME.parse(text)
-    t5 = time.perf_counter()
-    GAME.attach(state, mx)
-    t6 = time.perf_counter()
-    print(f"{'TTC Max: verify and read his hand':<42} {(t6 - t5) * 1000:8.1f} ms")
+def shuffle_figures(n: int) -> tuple[int, float]:
+    """Print and return the size (characters) and check time (ms) of the proof of one pile of ``n`` cards."""
+    k = group.derive_key(b"s" * 32, "bench")
+    xs = [group.code(f"c{i}") for i in range(n)]
+    perm = list(range(n))
+    random.Random(n).shuffle(perm)
+    t0 = time.process_time()
+    ys, proof = shuffle.prove(k, xs, perm, "bench")
+    t1 = time.process_time()
+    assert shuffle.verify(group.public_key(k), xs, ys, proof, "bench")
+    t2 = time.process_time()
+    chars = len(group.b64(b"".join(ys) + shuffle.to_bytes(proof)))
+    print(f"{'shuffle pass of ' + str(n) + ' cards: proof (with its numbers)':<52} {chars:8d} chars, "
+          f"prove {(t1 - t0) * 1000:6.1f} ms, check {(t2 - t1) * 1000:6.1f} ms CPU")
+    return chars, (t2 - t1) * 1000
+
+
+class Table:
+    """Seats playing one match through subprocesses; CPU of every command kept by kind."""
+
+    def __init__(self, folder: Path, game: str, seats: int, seed: int):
+        self.folder, self.game, self.names = folder, game, NAMES[:seats]
+        self.doc = folder / "m.txt"
+        self.cpu: dict[str, list[float]] = {}
+        self.peak = 0
+        self.rng = random.Random(seed)
+
+    def pbd(self, seat: str | None, *args) -> subprocess.CompletedProcess:
+        env = {**os.environ, "PBD_HOME": str(self.folder / f"home-{seat or 'all'}")}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run([sys.executable, "-m", "pbd", *map(str, args), *(["--as", seat] if seat else [])],
+                              cwd=self.folder, env=env, capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        self.cpu.setdefault(args[0], []).append(cpu)
+        self.peak = max(self.peak, self.doc.stat().st_size if self.doc.exists() else 0)
+        return done
+
+    def start(self) -> None:
+        self.pbd(self.names[0], "new", self.game, self.doc, "--players", len(self.names), "--seed", self.names[0])
+        for name in self.names[1:]:
+            self.pbd(name, "join", self.doc, "--seed", name)
+
+    def play(self, moves: int) -> int:
+        """Play up to ``moves`` random legal moves (duties paid after each); return how many were played."""
+        played = 0
+        while played < moves:
+            view = json.loads(self.pbd(None, "show", self.doc, "--json").stdout)
+            if view.get("result"):
+                break
+            movers = [s for s in view.get("to_move", []) if s in self.names]
+            moved = False
+            for seat in movers:
+                listed = json.loads(self.pbd(seat, "legal", self.doc, "--json").stdout or "{}").get("moves", [])
+                if listed:
+                    self.pbd(seat, "move", self.doc, self.rng.choice(listed))
+                    played, moved = played + 1, True
+                    break
+                self.pbd(seat, "status", self.doc)          # a seat that only owes duties pays them
+            if not moved and not movers:
+                break
+        return played
+
+
+def match_figures(game: str, moves: int) -> None:
+    sizes: dict[int, int] = {}
+    medians: dict[int, float] = {}
+    deals: dict[int, int] = {}
+    for seats in (2, 6):
+        with tempfile.TemporaryDirectory() as tmp:
+            table = Table(Path(tmp), game, seats, seed=seats)
+            table.start()
+            deals[seats] = table.peak
+            played = table.play(moves)
+            sizes[seats] = table.peak
+            every = [c for kind in ("show", "legal", "move", "status") for c in table.cpu.get(kind, [])]
+            medians[seats] = statistics.median(every) * 1000 if every else 0.0
+            print(f"{game}/{seats}: {played} moves; after the deal {deals[seats] / 1024:6.1f} KB, peak document "
+                  f"{sizes[seats] / 1024:6.1f} KB; median CPU a command {medians[seats]:6.1f} ms "
+                  f"(join {statistics.median(table.cpu['join']) * 1000:6.1f} ms)")
+    ratio = medians[6] / medians[2] if medians[2] else float("nan")
+    print(f"peak document {game}/6: {sizes[6] / 1024:.1f} KB (target 40)")
+    print(f"cpu per command {game} 6 seats/2 seats: {ratio:.2f} (target 1.50)")
+
+
+PILES = {"tower": [40], "boystown": [60], "2xd6": [18, 36]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=40, help="random moves a match plays (default 40)")
+    parser.add_argument("--games", default="tower,boystown,2xd6")
+    args = parser.parse_args()
+    group_figures()
+    for game in args.games.split(","):
+        for n in PILES[game]:
+            shuffle_figures(n)
+    for game in args.games.split(","):
+        match_figures(game, args.moves)
 
 
 if __name__ == "__main__":
-    group_figures()
-    ttc_figures()
+    main()

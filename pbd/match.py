@@ -632,7 +632,16 @@ def _settle(doc: Document, player: str) -> Turn:
             turn.name = name
         turn.reading = True
         _begin(turn, seated=True, held=held)
+        _keep_checked(turn)
     return turn
+
+
+def _keep_checked(turn: Turn) -> None:
+    """Save what a reading command verified (PBD_HOME only, never under --dry-run), so the next starts there."""
+    from pbd import cache
+
+    if cache.writable() and private.kept_here(turn.sec) and turn.game.keep_checked(turn.state, turn.sec):
+        private.save(turn.sec)
 
 
 def hand(doc_spec: str, player: str) -> Result:

@@ -1220,6 +1220,15 @@ class Playable(Game):
         """Copy a player's private information back out of ``state`` into ``secrets``."""
         raise NotImplementedError
 
+    def keep_checked(self, state, secrets: Secrets) -> bool:
+        """Note in ``secrets`` what :meth:`attach` verified, for a command that writes no document.
+
+        The next command then checks only what changed since (a shared deck's proofs are checked
+        once per seat, not on every read until the seat writes).  Returns True if ``secrets``
+        changed (the pipeline then saves it).  Default: nothing to keep.
+        """
+        return False
+
     def play(self, state, player: str, notation: str, chance: Chance) -> list[str]:
         """Parse and apply ``notation`` (moves joined by ';') for ``player``, in place.
 

@@ -358,6 +358,16 @@ class CardGame(Playable, metaclass=ABCMeta):
             secrets.extra["deck"] = state.deck.render()
             secrets.hand = [c for c in state.deck.hand_cards(seat) if c is not None]
 
+    def keep_checked(self, state: TableState, secrets: Secrets) -> bool:
+        """Keep the deck this command verified as the seat's record (see :meth:`Playable.keep_checked`)."""
+        if state.deck is None:
+            return False
+        text = state.deck.render()
+        if secrets.extra.get("deck") == text:
+            return False
+        secrets.extra["deck"] = text
+        return True
+
     def pending(self, state: TableState, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck (done by its next command)."""
         return state.deck is not None and bool(state.deck.owed(self._name(state, player)))
