@@ -585,26 +585,47 @@ def status_command(doc, player, as_json):
 
 
 @cli.command("watch")
-@argument("doc")
+@argument("doc", required=False)
 @option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@option("--once", is_flag=True, help="One look at each match (duties paid), then exit: for cron or a login script.")
 @option("--timeout", type=click.FloatRange(min=0), metavar="S",
-        help="Stop after S seconds with exit 6 if nothing waits on you by then.")
+        help="Stop after S seconds (with DOC: exit 6 if nothing waits on you by then).")
 @option("--interval", type=click.FloatRange(min=0.01), metavar="S",
         help="Seconds between looks (default: 1 for a file, 10 for a Google Doc, never less; "
              "or PBD_WATCH_INTERVAL).")
 @json_option
-def watch_command(doc, player, timeout, interval, as_json):
-    """Wait until it is your turn or something waits on you, then print pbd status DOC (exit 6 on --timeout).
+def watch_command(doc, player, once, timeout, interval, as_json):
+    """Do your pbd's duties (unlocks, shuffles) as they appear; wake you only when you must decide.
+
+    With DOC, watch one match and print pbd status DOC once a person must decide (exit 6 on
+    --timeout). Without DOC, watch every match pbd status lists and print a line (with a bell)
+    whenever one needs you, until --timeout or Ctrl-C.
 
     \b
     Examples:
-      pbd watch match.txt
+      pbd watch                      # every match: keep it running in a terminal tab
+      pbd watch --once               # one pass, for cron: */5 * * * * pbd watch --once
       pbd watch match.txt --timeout 600
     """
     from pbd import watch
 
-    result = watch.watch(doc, player, timeout, interval)
-    if sys.stdout.isatty() and not as_json:
+    bell = sys.stdout.isatty() and not as_json
+
+    def say(line: str, wake: bool) -> None:
+        if not as_json:
+            click.echo(line)
+        if wake and bell:
+            click.echo("\a", nl=False)
+            watch.notify(line)
+
+    result = watch.watch(doc, player, timeout, interval, once=once, say=say)
+    if doc is None:
+        if as_json:
+            _emit(result, as_json)
+        elif not result.data.get("lines"):
+            click.echo(result.lines[0])
+        return
+    if bell:
         click.echo("\a", nl=False)          # a terminal bell, and a desktop notification where there is one
         watch.notify(" · ".join(result.lines[1:3]))
     _emit(result, as_json)

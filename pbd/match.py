@@ -216,16 +216,18 @@ class Turn(Record):
 
     A step may replace ``state`` (``undo`` puts the earlier board back) or set ``sec``
     (``join`` seats a new player).  ``reading``: a read command, whose CHECKS warn (``warnings``)
-    instead of refusing.
+    instead of refusing.  ``duty``: the step only does work the seat's pbd owed (the player read nothing).
     """
 
     FIELDS = ("doc", "snap", "game", "state", "name", "sec", "chance", "attached", "logged", "notes", "reading",
-              "warnings")
+              "warnings", "duty")
 
     def __init__(self, doc: Document, snap: Snapshot | None, game: Any, state: Any, name: str = "",
                  sec: Secrets | None = None, chance: Chance | None = None, attached: bool = False, logged: int = 0,
-                 notes: list[str] | None = None, reading: bool = False, warnings: list[str] | None = None):
+                 notes: list[str] | None = None, reading: bool = False, warnings: list[str] | None = None,
+                 duty: bool = False):
         self.doc, self.snap, self.game, self.state, self.name = doc, snap, game, state, name
+        self.duty = duty
         self.sec, self.chance, self.attached, self.logged, self.reading = sec, chance, attached, logged, reading
         self.notes = [] if notes is None else notes
         self.warnings = [] if warnings is None else warnings
@@ -314,7 +316,7 @@ def _check_obligations(turn: Turn) -> None:
 
 
 def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: bool = True,
-         undoable: bool = False) -> Result:
+         undoable: bool = False, duty: bool = False) -> Result:
     """Run ``step`` through the pipeline once, retrying on a board that changed meanwhile.
 
     If the step is no longer legal on the new board, that is reported as a conflict.
@@ -329,6 +331,7 @@ def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: 
             if attempt or _behind(turn, held):
                 turn = _read(doc)
             turn.name = name
+            turn.duty = duty
             before = _begin(turn, seated, held)
             try:
                 result = step(turn)
@@ -417,7 +420,8 @@ def _remember_match(turn: Turn) -> None:
     from pbd import matchlist
 
     try:
-        matchlist.remember(turn.doc, turn.game, turn.state, turn.sec.player, len(turn.state.meta.log))
+        seen = None if turn.duty else len(turn.state.meta.log)      # a duty paid: no one read the moves
+        matchlist.remember(turn.doc, turn.game, turn.state, turn.sec.player, seen)
     except BackendError as exc:
         turn.notes.append(f"warning: {exc.message} (pbd status will not list this match)")
 
@@ -642,6 +646,26 @@ def _keep_checked(turn: Turn) -> None:
 
     if cache.writable() and private.kept_here(turn.sec) and turn.game.keep_checked(turn.state, turn.sec):
         private.save(turn.sec)
+
+
+def pay_duties(doc: Document, player: str | None) -> tuple[str, list[str]]:
+    """Do the work ``player``'s pbd owes on the match (unlocks, shuffle passes), as any command would.
+
+    Returns ``(the seat's name, what was done in words)`` — nothing done when nothing is owed.
+    ``player`` None: the one seat this PBD_HOME holds there.
+
+    :raises PbdError: the document cannot be read, or what was owed cannot be done (tampering).
+    """
+    from pbd import status
+
+    if player is None:
+        player = status.whoami(doc.label)
+    turn = _read(doc)
+    name = _seat(turn.game, turn.state, player)
+    if not turn.game.pending(turn.state, name):
+        return name, []
+    done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True)
+    return name, [line for line in done.lines if line]
 
 
 def hand(doc_spec: str, player: str) -> Result:

@@ -3,7 +3,9 @@
 pbd remembers each match a player creates, joins or moves in (the document, the match id,
 the game and the seats held here) in ``PBD_HOME/my-matches`` (JSON, 0600, folders 0700),
 together with the log position each seat last saw.  ``pbd status`` lists them;
-``pbd status DOC`` explains one.  Nothing here writes a match document.
+``pbd status DOC`` explains one.  Like any pbd command, ``status`` first does the work the
+seat's pbd owes on a match (unlocks, shuffle passes: :func:`pbd.match.pay_duties`), so "your
+move" is said only when a person must decide; that is the only write it makes.
 """
 
 from __future__ import annotations
@@ -73,7 +75,11 @@ def waiting(game, state, name: str) -> list[str]:
         if isinstance(d, dict) and str(d.get("seat", "")).casefold() == name.casefold() and d.get("prompt"):
             out.append(f"decide: {d['prompt']}")
     if not out and name.casefold() in (n.casefold() for n in view.get("to_move") or ()):
-        out.append("your move")
+        turn = view.get("turn")
+        if game.pending(state, name) and isinstance(turn, str) and turn.casefold() != name.casefold():
+            out.append("your pbd owes work on the deck (pbd watch does it at once; so does any pbd command here)")
+        else:
+            out.append("your move")
     return list(dict.fromkeys(out))
 
 
@@ -107,7 +113,10 @@ def status_all() -> Result:
     lines, rows = [], []
     for entry in entries:
         try:
-            _, game, state = match.load(open_document(entry["doc"]))
+            doc = open_document(entry["doc"])
+            for seat in entry["seats"]:
+                match.pay_duties(doc, seat)
+            _, game, state = match.load(doc)
             if state.meta.match_id != entry.get("match"):
                 raise UsageError(f"it now holds another match ({state.meta.match_id or 'none'}, not "
                                  f"{entry.get('match')})")
@@ -193,8 +202,6 @@ def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], d
         lines.append(f"Since your last look (log entry {seen}):" if moved else
                      f"Nothing new since your last look (log entry {seen}).")
     lines += [f"  {m['n']}. {m['player']}: {m['text']}" for m in moved]
-    if game.pending(state, name):
-        lines.append("Your pbd owes a step (your next pbd command on this match takes it, e.g. pbd hand DOC).")
     res = _resources(game, state, name)
     if res:
         lines.append(f"You: {res}")
@@ -213,8 +220,8 @@ def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], d
 def status(doc_spec: str | None, player: str | None = None) -> Result:
     """Return ``pbd status``: every match (no ``doc_spec``), or what changed in one since I last looked.
 
-    Reading one match remembers how far its log was seen (in PBD_HOME); the document is
-    never written.
+    Reading one match remembers how far its log was seen (in PBD_HOME).  The document is
+    written only to do the work the seat's pbd owes there (:func:`pbd.match.pay_duties`).
 
     :raises UsageError: ``--as`` is needed (several seats here, or none), or names no player.
     :raises PbdError: the document cannot be read or parsed.
@@ -228,9 +235,14 @@ def status(doc_spec: str | None, player: str | None = None) -> Result:
     _, game, state = match.load(doc)
     match._need_match(state, doc.label)
     name = match._seat(game, state, player) if player else whoami(doc_spec)
+    name, paid = match.pay_duties(doc, name)
+    if paid:
+        _, game, state = match.load(doc)
     entry = _entry(_read(), doc_key(doc), state.meta.match_id)
     seen = (entry or {}).get("seen", {}).get(name.casefold())
     lines, data = summary(doc, game, state, name, seen)
+    if paid:
+        lines.insert(1, f"Your pbd just did what it owed here: {'; '.join(paid)}.")
     try:
         remember(doc, game, state, name, len(state.meta.log))
     except BackendError as exc:

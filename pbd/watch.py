@@ -1,10 +1,18 @@
-"""``pbd watch DOC``: wait politely until it is my turn or something waits on me, then say what changed.
+"""``pbd watch``: pay the seat's duties as soon as they appear; wake the player only when a person must decide.
 
-A local file is looked at every second or so (its size and modification time; it is read
-only when they change).  A Google Doc is read at most every 10 seconds, and less often
-(doubling up to a minute) while nothing changes or Google is busy: a handful of reads a
-minute, far inside the quota of 300.  Nothing is ever written to the document; the
-summary at the end is :func:`pbd.status.status`'s (which remembers what was seen).
+``pbd watch DOC`` watches one match: while it runs, every duty the seat's pbd owes there
+(unlocks, shuffle passes: the work that used to wait for the player's next command) is done at
+once, in one guarded write each, and the watch returns with ``pbd status DOC`` when a person must
+decide (their turn, a question put to them, the match's end).  ``pbd watch`` with no DOC watches
+every match ``pbd status`` lists (one inbox): it pays duties everywhere, prints one line per
+match when a person must decide there (the CLI adds a terminal bell and a desktop notification),
+keeps going until ``--timeout`` or Ctrl-C, and names a match it cannot read without stopping the
+others.  ``--once`` does one pass and exits (for cron or a login script).
+
+A local file is looked at every second or so (its size and modification time; it is read only
+when they change).  A Google Doc is read at most every 10 seconds, and less often (doubling up
+to a minute) while nothing changes or Google is busy: a handful of reads a minute per match, far
+inside the quota of 300 (and a write only when a duty is owed, against 60).
 """
 
 from __future__ import annotations
@@ -58,30 +66,36 @@ def _stamp(doc):
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def _look(doc, doc_spec: str, name: str | None) -> tuple[str, bool, str]:
-    """Read the match once; return (the player's name, whether something waits on them or the match is over,
-    the document's revision).
+def _look(doc, doc_spec: str, name: str | None) -> tuple[str, bool, str, list[str]]:
+    """Pay the seat's duties, then read the match; return (the player's name, whether a person must decide
+    or the match is over, the document's revision, what the duties were).
 
     :raises PbdError: the document cannot be read or parsed; the player is not in the match.
     """
     from pbd import match
 
+    name, paid = match.pay_duties(doc, name)
     snap, game, state = match.load(doc)
     match._need_match(state, doc.label)
-    name = match._seat(game, state, name) if name else status.whoami(doc_spec)
-    return name, bool(game.outcome(state) or status.waiting(game, state, name)), snap.revision
+    return name, bool(game.outcome(state) or status.waiting(game, state, name)), snap.revision, paid
 
 
-def watch(doc_spec: str, player: str | None = None, timeout: float | None = None, interval: float | None = None,
-          sleep=time.sleep, clock=time.monotonic) -> Result:
-    """Wait until it is the player's turn, something waits on them, or the match is over; return the status.
+def watch(doc_spec: str | None, player: str | None = None, timeout: float | None = None,
+          interval: float | None = None, once: bool = False, say=None, sleep=time.sleep,
+          clock=time.monotonic) -> Result:
+    """Pay duties and wait until a person must decide (see the module); return the status, or the inbox's lines.
 
-    :raises WatchTimeout: ``timeout`` seconds passed first (exit 6).
+    ``say(line, wake)`` is called for each line of the inbox as it happens (``wake``: a person
+    must decide).
+
+    :raises WatchTimeout: one match: ``timeout`` seconds passed first (exit 6).
     :raises UsageError: a bad interval or timeout; ``--as`` is needed; not a player of the match.
-    :raises PbdError: the document cannot be read at the first look; Google refuses the credentials.
+    :raises PbdError: one match: the document cannot be read at the first look; Google refuses the credentials.
     """
     if timeout is not None and timeout < 0:
         raise UsageError("--timeout takes a number of seconds, 0 or more")
+    if doc_spec is None:
+        return _inbox(player, timeout, interval, once, say or (lambda line, wake: None), sleep, clock)
     doc = open_document(doc_spec)
     first, longest = _interval(doc, interval)
     pause, start, name = first, clock(), player
@@ -90,7 +104,7 @@ def watch(doc_spec: str, player: str | None = None, timeout: float | None = None
         stamp = _stamp(doc)
         if stamp is None or stamp != seen:
             try:
-                name, ready, now = _look(doc, doc_spec, name)
+                name, ready, now, _ = _look(doc, doc_spec, name)
             except AuthError:
                 raise
             except (BackendError, DocumentFormatError):
@@ -98,9 +112,9 @@ def watch(doc_spec: str, player: str | None = None, timeout: float | None = None
                     raise                              # not even the first look worked: say why
                 pause = min(pause * 2, longest)        # Google busy, or a half-typed edit: look again later
             else:
-                if ready:
+                if ready or once:
                     return status.status(doc_spec, name)
-                seen = stamp
+                seen = _stamp(doc)                     # (after our own write, if a duty was paid)
                 if stamp is None:                      # Google: back off while nothing changes
                     pause = first if now != revision else min(pause * 2, longest)
                 revision = now
@@ -109,6 +123,89 @@ def watch(doc_spec: str, player: str | None = None, timeout: float | None = None
             raise WatchTimeout(f"nothing waits on {name or 'you'} after {timeout:g} s of watching {doc.label}",
                                hint="pbd status DOC shows where the match stands")
         sleep(min(pause, timeout - waited) if timeout is not None else pause)
+
+
+class _Watched:
+    """One seat of one match in the inbox: when to look next, what was said last."""
+
+    def __init__(self, doc_spec: str, seat: str):
+        self.spec, self.seat = doc_spec, seat
+        self.doc = None
+        self.stamp: object = object()
+        self.due = 0.0
+        self.pause = self.first = self.longest = 1.0
+        self.revision = None
+        self.said: str | None = None
+
+
+def _inbox(player: str | None, timeout: float | None, interval: float | None, once: bool, say, sleep,
+           clock) -> Result:
+    """Watch every match of this PBD_HOME (see the module); return every line said."""
+    from pbd.matchlist import _read
+
+    lines: list[str] = []
+
+    def tell(line: str, wake: bool) -> None:
+        lines.append(line)
+        say(line, wake)
+
+    watched = [_Watched(m["doc"], seat) for m in _read()["matches"] for seat in m["seats"]
+               if player is None or seat.casefold() == player.casefold()]
+    if not watched:
+        raise UsageError("no match to watch in this PBD_HOME" + (f" for {player}" if player else ""),
+                         hint="pbd new GAME DOC --as NAME, or pbd join DOC --as NAME")
+    start = clock()
+    while True:
+        for w in watched:
+            if clock() >= w.due:
+                _inbox_look(w, interval, tell, clock)
+        if once:
+            return Result(lines or ["Nothing waits on you."], {"lines": lines})
+        waited = clock() - start
+        if timeout is not None and waited + 1e-9 >= timeout:
+            return Result(lines + [f"(watched {len(watched)} seat(s) for {timeout:g} s)"], {"lines": lines})
+        pause = max(0.0, min(w.due for w in watched) - clock())
+        sleep(min(pause, timeout - waited) if timeout is not None else pause)
+
+
+def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
+    """Look at one watched seat once: pay its duties, say (once) what a person must decide, or why it cannot."""
+    from pbd import match
+    from pbd.errors import PbdError
+
+    try:
+        if w.doc is None:
+            w.doc = open_document(w.spec)
+            w.first, w.longest = _interval(w.doc, interval)
+            w.pause = w.first
+        stamp = _stamp(w.doc)
+        if stamp is not None and stamp == w.stamp:
+            w.due = clock() + w.pause
+            return
+        name, paid = match.pay_duties(w.doc, w.seat)
+        snap, game, state = match.load(w.doc)
+        match._need_match(state, w.doc.label)
+    except PbdError as exc:
+        line = f"{w.spec}: cannot be read ({exc.message})"
+        if line != w.said:
+            tell(line, False)
+            w.said = line
+        w.pause = min(w.pause * 2, w.longest)
+        w.due = clock() + w.pause
+        return
+    for what in paid:
+        tell(f"{game.title} on {w.spec}: {name}'s pbd {what}", False)
+    waits = status.waiting(game, state, name) if not game.outcome(state) else [f"the match is over: "
+                                                                                f"{game.outcome(state)}"]
+    line = f"{game.title} on {w.spec}: {name}: {'; '.join(waits)}" if waits else None
+    if line is not None and line != w.said:
+        tell(line, True)
+    w.said = line
+    w.stamp = _stamp(w.doc)
+    if w.stamp is None:                               # Google: back off while nothing changes
+        w.pause = w.first if snap.revision != w.revision else min(w.pause * 2, w.longest)
+        w.revision = snap.revision
+    w.due = clock() + w.pause
 
 
 def notify(text: str) -> None:

@@ -93,10 +93,12 @@ def test_status_on_the_docs_server(pbd, docs_server, monkeypatch, tmp_path):
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "b"))
     pbd("join", f"gdoc:{gid}", "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b", ok=True)
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "a"))
-    before = docs_server.text(gid)
-    assert "Ann vs Ben" in pbd("status", ok=True).output
+    assert "Ann: opening hand" not in docs_server.text(gid)
+    assert "Ann vs Ben" in pbd("status", ok=True).output           # like any command, status pays what Ann owes
+    paid = docs_server.text(gid)
+    assert "Ann: opening hand" in paid
     out = pbd("status", f"gdoc:{gid}", ok=True).output
-    assert "Ben: joined" in out and docs_server.text(gid) == before
+    assert "Ben: joined" in out and "your move" in out and docs_server.text(gid) == paid    # nothing more owed
 
 
 @pytest.mark.parametrize("game", ["cnc", "ttc", "tower", "boystown", "2xd6"])

@@ -42,13 +42,16 @@ def test_watch_returns_at_once_when_it_is_my_turn(pbd, duel):
     assert "Waiting on you: your move" in out and "\a" not in out       # no bell in a pipe
 
 
-def test_watch_timeout_has_its_own_exit_code_and_writes_nothing(pbd, duel):
+def test_watch_timeout_has_its_own_exit_code_and_writes_only_the_seats_duty(pbd, duel):
     spec, home_of = duel
     home_of("Ben")
     before = open(spec, "rb").read()
     r = pbd("watch", spec, "--timeout", "0.2", "--interval", "0.05")
     assert r.exit_code == 6 and "nothing waits on Ben after 0.2 s" in r.output
-    assert open(spec, "rb").read() == before
+    after = open(spec, "rb").read()
+    assert after != before and "Ben: opening hand" in after.decode()    # Ben's owed opening draw, paid at once
+    r = pbd("watch", spec, "--timeout", "0.2", "--interval", "0.05")
+    assert r.exit_code == 6 and open(spec, "rb").read() == after         # nothing owed: nothing written
 
 
 def test_watch_wakes_up_when_the_opponent_ends_the_turn(pbd, duel):
@@ -60,7 +63,7 @@ def test_watch_wakes_up_when_the_opponent_ends_the_turn(pbd, duel):
     pbd("move", spec, "play Spider-Man; end turn", ok=True)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
-    assert "Ann: play Spider-Man" in out and "Waiting on you: your move" in out
+    assert "Ann: play Spider-Man" in out and "Waiting on you: your move" in out, out
 
 
 def test_watch_on_the_docs_server(pbd, docs_server, monkeypatch, tmp_path):
