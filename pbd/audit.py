@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from pbd import fairplay
-from pbd.errors import PbdError
+from pbd.errors import PbdError, RollWaits
 # the document's own checks live with the checks every command runs (which need no more of the audit):
 # part of the audit's interface too
 from pbd.fairplay_checks import (OLD_LOG, chain_problems, commit_problems, log_problems, mac_problems,  # noqa: F401
@@ -248,12 +248,17 @@ class ReplayChance(Chance):
 
 
 class Rebuilt(Record):
-    """The outcome of replaying a log: the state it leads to and every problem met."""
+    """The outcome of replaying a log: the state it leads to and every problem met.
 
-    FIELDS = ("state", "problems", "complete")
+    ``forged``: problems no honest pbd can have written (a die rolled before the chain value it
+    had to wait for), which every command refuses, not only the audit.
+    """
 
-    def __init__(self, state: object, problems: list[str], complete: bool):
+    FIELDS = ("state", "problems", "complete", "forged")
+
+    def __init__(self, state: object, problems: list[str], complete: bool, forged: list[str] | None = None):
         self.state, self.problems, self.complete = state, problems, complete
+        self.forged = [] if forged is None else forged
 
 
 def _seat_meta(board_meta: Meta, meta: Meta, name: str) -> None:
@@ -300,6 +305,10 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
         chance.start(entry, None)
         try:
             state = _replay_entry(game, state, entry, chance, board, before, strict=True)
+        except RollWaits as exc:
+            forged = (f"log entry {entry.number}: {entry.player}'s die was rolled before the chain value it had to "
+                      f"wait for ({exc.message}): a modified pbd foresaw it")
+            return Rebuilt(state, problems + [forged] + chance.problems, False, [forged])
         except PbdError as exc:
             problems.append(f"log entry {entry.number}: {entry.player}: {entry.text} — {exc.message}")
             state, meta.fairplay = _snapshot(before[entry.number]), copy.deepcopy(saved)

@@ -33,6 +33,17 @@ class IllegalMoveError(PbdError):
     exit_code = 1
 
 
+class RollWaits(IllegalMoveError):
+    """A die rolled after a choice waits on a chain value another seat publishes after that choice."""
+
+    def __init__(self, player: str, seats: list[str]):
+        who = " or ".join(seats)
+        super().__init__(f"{player}'s roll comes after a choice, so it waits on a chain value that {who} "
+                         "publishes after it (nobody can foresee the die)",
+                         hint=f"{who}'s pbd publishes it with its next command (pbd watch at once); then roll")
+        self.seats = seats
+
+
 class ProblemsFound(PbdError):
     """``check`` or ``deck check`` found problems; ``problems`` lists every one."""
 

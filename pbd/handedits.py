@@ -74,6 +74,9 @@ def _rebuild(game, board, start):
         return None
     except (PbdError, KeyError, ValueError, IndexError, AttributeError, TypeError):
         return None         # a replay that breaks on this board: pbd replay DOC says why
+    if rebuilt.forged:
+        raise DocumentFormatError("the log holds a move no honest pbd writes; nothing was written: "
+                                  + "; ".join(rebuilt.forged), hint="see every problem with pbd audit DOC")
     return rebuilt if rebuilt.complete and rebuilt.state is not None else None
 
 

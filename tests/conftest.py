@@ -59,6 +59,16 @@ class Pbd:
         """Run a command with --json and return the parsed output."""
         return _json.loads(self(*args, "--json", ok=True).stdout)
 
+    def audit_clean(self, doc):
+        """Run ``pbd audit DOC``: it must find nothing wrong — "clean" (exit 0) once every seat revealed,
+        else "incomplete" (exit 1: the audit never says clean early) naming who has not revealed."""
+        result = self("audit", doc)
+        if "audit: incomplete" in result.output:
+            assert result.exit_code == 1 and "nothing wrong found so far" in result.output, result.output
+        else:
+            assert result.exit_code == 0 and "audit: clean" in result.output, result.output
+        return result
+
 
 _SETUPS: dict[tuple, tuple] = {}
 

@@ -1142,6 +1142,21 @@ class Chance:
         """
         return self._roll(player, "roll", sides, faces, purpose)
 
+    def roll_after(self, player: str, entry: int, sides: int = 6, faces: Sequence[int] | None = None,
+                   purpose: str = "") -> int:
+        """Roll a die that follows a choice logged in ``entry``: its beacon must hold a chain value published after it.
+
+        Such a die could be foreseen otherwise (copy the document, try the move on the copy, then
+        choose).  The other seats owe that value (:func:`published_after`).
+
+        :raises RollWaits: no other seat has published a chain value after ``entry`` yet.
+        """
+        if not published_after(self.meta, player, entry):
+            from pbd.errors import RollWaits
+
+            raise RollWaits(player, [p.name for p in self._others(player)])
+        return self.roll(player, sides, faces, purpose)
+
     def free_roll(self, player: str, sides: int = 6, faces: Sequence[int] | None = None) -> int:
         """Roll a die of ``pbd roll`` (no rule asked for it): its own counter, so it moves no other event."""
         return self._roll(player, "free", sides, faces, "")
@@ -1173,6 +1188,24 @@ def _stale(meta: Meta, player: str, others: list[PlayerMeta]) -> list[str]:
     log_index = meta.log_index()
     mine = log_index.commits.get(player.casefold())
     return [p.name for p in others if not _fresh(meta, log_index, mine, player, p.name, p.chain_index)]
+
+
+def published_after(meta: Meta, player: str, entry: int) -> list[str]:
+    """Return the other seats whose latest chain value was first published after log entry ``entry``.
+
+    A die rolled after a choice logged in ``entry`` takes such a value into its beacon
+    (:meth:`Chance.roll_after`): nobody could know it when the choice was made, not even the
+    roller with a copy of the document.  A value not yet in any entry (published in this command,
+    by a seat whose seed this pbd holds) counts too.
+    """
+    index = meta.log_index()
+    out = []
+    for p in meta.fairplay:
+        if p.name.casefold() != player.casefold() and p.chain_index:
+            where = index.first_pub.get((p.name, p.chain_index))
+            if where is None or where > entry:
+                out.append(p.name)
+    return out
 
 
 def _fresh(meta: Meta, log_index: _LogIndex, mine: LogEntry | None, player: str, other: str, index: int) -> bool:

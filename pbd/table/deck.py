@@ -782,6 +782,9 @@ class SharedDeck(Record):
             gone.append(st.seat)
             if st.value is not None and st.value != locked(card, [s for s in self.seats if s not in gone]):
                 return f"{st.seat}'s unlock left a number the seeds do not give"
+        if slot.value != locked(card, [s for s in self.seats if s not in slot.opened]):
+            return (f"its number is not the deal's with {', '.join(slot.opened) or 'no'} unlock(s) removed (the "
+                    "document was altered)")
         return None
 
     def audit(self, seeds: dict[str, bytes]) -> list[str]:

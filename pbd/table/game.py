@@ -32,8 +32,8 @@ from abc import ABCMeta, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, UsageError
-from pbd.games.base import Chance, LogEntry, Meta, Playable, Secrets, render_frame, split_frame
+from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
+from pbd.games.base import Chance, LogEntry, Meta, Playable, Secrets, published_after, render_frame, split_frame
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table.deck import SharedDeck
@@ -45,6 +45,10 @@ TURN_RE = pattern(r"^Turn:\s*(?P<name>.+?)\s*$")
 RESULT_RE = pattern(r"^Result:\s*(?P<text>.+?)\s*$")
 OPTIONS_RE = pattern(r"^Options:\s*(?P<words>.*?)\s*$")
 DECK_HEADING = "Deck"
+
+
+#: The start of a log entry in which a seat publishes a chain value another seat's die waits on.
+CHAIN_DUTY = "a chain value for "
 
 
 @dataclass
@@ -358,6 +362,22 @@ class CardGame(Playable, metaclass=ABCMeta):
             secrets.extra["deck"] = state.deck.render()
             secrets.hand = [c for c in state.deck.hand_cards(seat) if c is not None]
 
+    def awaited_roll(self, state: TableState) -> tuple[str, int] | None:
+        """Return ``(seat, entry)`` if ``seat``'s next die follows a choice logged in ``entry`` (None: no such die).
+
+        Such a die is rolled with :meth:`Chance.roll_after`: it waits on a chain value another seat
+        publishes after ``entry``, and the base makes that publication a duty of the other seats
+        (paid by any command of theirs, or at once by ``pbd watch``).  Default: none.
+        """
+        return None
+
+    def _owes_chain(self, state: TableState, seat: str) -> bool:
+        """Return True if ``seat`` owes a chain value for another seat's die that follows a choice."""
+        awaited = self.awaited_roll(state)
+        if awaited is None or state.result or awaited[0].casefold() == seat.casefold():
+            return False
+        return not published_after(state.meta, awaited[0], awaited[1])
+
     def keep_checked(self, state: TableState, secrets: Secrets) -> bool:
         """Keep the deck this command verified as the seat's record (see :meth:`Playable.keep_checked`)."""
         if state.deck is None:
@@ -369,23 +389,28 @@ class CardGame(Playable, metaclass=ABCMeta):
         return True
 
     def pending(self, state: TableState, player: str) -> bool:
-        """Return True if ``player``'s pbd owes work on the deck (done by its next command)."""
-        return state.deck is not None and bool(state.deck.owed(self._name(state, player)))
+        """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
+        seat = self._name(state, player)
+        return state.deck is not None and bool(state.deck.owed(seat)) or self._owes_chain(state, seat)
 
     def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
-        """Do the deck work ``player`` owes, in place, and log it; return the summary."""
+        """Do the work ``player`` owes (a chain value a die waits on, the deck's), in place, and log it; return the summary."""
         seat = self._name(state, player)
+        done = []
+        if self._owes_chain(state, seat) and chance.can_draw_for(seat):
+            chance.publish(seat)
+            done.append(state.meta.record(seat, f"{CHAIN_DUTY}{self.awaited_roll(state)[0]}'s roll").text)
         if state.deck is None:
-            return []
+            return done
         if not state.deck.owed(seat):
             self._learn(state, chance)
-            return []
+            return done
         lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
         if lines:
             state.meta.record(seat, "; ".join(lines))
         self._learn(state, chance)
         self.update(state)
-        return lines
+        return done + lines
 
     def _learn(self, state: TableState, chance: Chance) -> None:
         """Read the hands of the seats whose seeds ``chance`` holds (a simulation holds every seat's;
@@ -400,6 +425,9 @@ class CardGame(Playable, metaclass=ABCMeta):
     def play(self, state: TableState, player: str, notation: str, chance: Chance) -> list[str]:
         """Apply ``notation`` (moves joined by ';') for ``player``, all or nothing; the base does the chores.
 
+        One exception to "all or nothing": a die that follows a choice and must wait for another
+        seat's chain value (:class:`~pbd.errors.RollWaits`) stops the moves there; those before it stand.
+
         First the seat's owed deck work; then each move (an answer to an open decision, or
         the game's move), logged; a move that ends the turn publishes the seat's next chain
         value and passes the turn.
@@ -412,10 +440,16 @@ class CardGame(Playable, metaclass=ABCMeta):
         if not moves:
             raise NotationError("no move given", hint=f"legal now: {', '.join(self.legal(state, seat)[:5])}")
         lines = self.settle(state, seat, chance)
-        for text in moves:
+        for i, text in enumerate(moves):
             if state.result:
                 raise IllegalMoveError(f"the match is over: {state.result}")
-            self._step(state, seat, text, chance)
+            try:
+                self._step(state, seat, text, chance)
+            except RollWaits as exc:
+                if not i:
+                    raise
+                lines.append(f"{text}: {exc.message}; {exc.hint}")   # the moves before it stand
+                break
             lines.append(state.meta.log[-1].text)
             if state.deck is not None and state.deck.owed(seat):
                 lines += self.settle(state, seat, chance)
@@ -476,6 +510,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         out = seats_to_answer(state.decisions)
         if state.deck is not None:
             out += [s for s in state.deck.waiting_on() if s not in out]
+        out += [s for s in state.seats if s not in out and self._owes_chain(state, s)]
         if not state.decisions and state.on_turn not in out:
             out.append(state.on_turn)
         return out
@@ -575,6 +610,10 @@ class CardGame(Playable, metaclass=ABCMeta):
             if state.started:
                 self.start(state)
                 state.deck.settle(seat, None)
+        elif text.startswith(CHAIN_DUTY):
+            if not self._owes_chain(state, seat):
+                raise IllegalMoveError(f"{seat} owed no chain value for a roll here")
+            chance.publish(seat)
         elif text.startswith(("locked and shuffled", "published")):
             state.deck.settle(seat, None)
             self.update(state)

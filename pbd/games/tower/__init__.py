@@ -145,6 +145,11 @@ class TheTower(CardGame):
         """Return every move the seat on turn may make now, in notation."""
         return rules.moves(state, seat)
 
+    def awaited_roll(self, state: State) -> tuple[str, int] | None:
+        """Return the mover and the entry of the card it placed this turn: its move roll waits on a fresh value."""
+        chosen = rules.choice_entry(state)
+        return (state.mover, chosen) if chosen and state.mover not in state.webbed else None
+
     def apply(self, state: State, seat: str, move: str, chance: Chance) -> Move:
         """Apply one move of the seat on turn; the turn passes when its draw is dealt.
 

@@ -61,6 +61,8 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from pbd.errors import IllegalMoveError
@@ -307,7 +309,8 @@ def roll(ctx: Ctx) -> str:
     if seat in s.webbed:
         raise IllegalMoveError(f"a Spider Web holds {seat} this turn: 'stay', or 'play Sword' to cut free")
     _ready_to_move(s)
-    k = die(ctx)
+    chosen = choice_entry(s)
+    k = ctx.chance.roll_after(ctx.actor, chosen, 6) if chosen else die(ctx)
     start = s.tile_of(seat)
     s.tokens[seat] = advance(s, start, k)
     s.step = "resolve"
@@ -351,6 +354,25 @@ def cut_web(ctx: Ctx) -> str:
     s.spent.append((seat, "Sword"))
     s.webbed.remove(seat)
     return "plays a Sword: cuts the Spider Web"
+
+
+def choice_entry(s: State) -> int | None:
+    """Return the log entry of the card the mover placed this turn, if any: the choice the move roll follows.
+
+    That roll must not be foreseeable when the card is chosen, so it waits on a chain value
+    another seat publishes after this entry (:meth:`pbd.games.base.Chance.roll_after`).  A roll
+    with no card placed before it this turn is rolled at once (reading: nothing was chosen, so
+    nothing could be chosen knowing it).
+    """
+    if not s.placed or s.step != "main":
+        return None
+    for e in reversed(s.meta.log):
+        if e.player == s.mover and _PLACED.search(e.text):
+            return e.number
+    return None
+
+
+_PLACED = re.compile(r" — plays [^;]+ on \d+")
 
 
 def advance(s: State, tile: int, k: int) -> int:
