@@ -39,6 +39,9 @@ def _play_to_the_end(pbd, doc, limit: int = 80) -> None:
             return
         who = data["to_move"][0]
         moves = pbd.json("legal", doc, "--as", who)["moves"]
+        if not moves:                       # only a duty: a chain value the mover's roll waits on
+            pbd("status", doc, "--as", who, ok=True)
+            continue
         place = [m for m in moves if " on " in m]
         pick = place[0] + "; roll" if place and "roll" in moves else \
             next((m for m in ("play Sword", "pass", "roll", "stay") if m in moves), moves[-1])

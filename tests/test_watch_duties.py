@@ -112,3 +112,30 @@ def test_status_pays_a_duty_and_says_your_move_only_for_a_decision(tmp_path):
     assert "Your pbd just did what it owed here" in done.stdout
     assert "Waiting on you: nothing" in done.stdout and "your move" not in done.stdout
     assert "next pbd command" not in done.stdout
+
+
+def test_every_way_the_readme_keeps_watch_running_runs(tmp_path):
+    """The README's terminal tab, cron line, systemd unit and launchd agent all run `pbd watch`: each command,
+    run here for one pass, pays a duty and exits 0 (systemd and launchd themselves cannot run in a test)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = re.search(r"```watch-setup\n(.*?)```", readme, re.S).group(1)
+    commands = [line for line in block.splitlines() if line == "pbd watch"]
+    commands += [line.split(None, 5)[5] for line in block.splitlines() if line.startswith("*/5 ")]
+    commands += [line.split("/", 3)[-1].replace(".local/bin/", "") for line in block.splitlines()
+                 if line.startswith("ExecStart=")]
+    commands += [" ".join(re.findall(r"<string>([^<]+)</string>", line)) for line in block.splitlines()
+                 if "ProgramArguments" in line]
+    assert commands == ["pbd watch", "pbd watch --once", "pbd watch", "pbd watch"], commands
+    for i, command in enumerate(commands):
+        doc = tmp_path / f"m{i}.txt"                    # a match of its own for each way
+        seat(tmp_path, doc, NAMES[:3])
+        drew = pbd(tmp_path, "Ann", "move", doc, "--as", "Ann", "draw")
+        assert drew.returncode == 0, drew.stderr
+        before = doc.read_text()
+        args = command.split()[1:] + ([] if "--once" in command else ["--once"])
+        done = pbd(tmp_path, "Ben", *args)
+        assert done.returncode == 0 and doc.read_text() != before, (command, done.stderr)
+        assert f"{doc}: Ben's pbd" in done.stdout
