@@ -77,6 +77,7 @@ class Table:
 
     def __init__(self, folder: Path, game: str, seats: int, seed: int):
         self.folder, self.game, self.names = folder, game, NAMES[:seats]
+        folder.mkdir(parents=True, exist_ok=True)
         self.doc = folder / "m.txt"
         self.cpu: dict[str, list[float]] = {}
         self.peak = 0
@@ -143,17 +144,72 @@ def match_figures(game: str, moves: int) -> None:
 PILES = {"tower": [40], "boystown": [60], "2xd6": [18, 36]}
 
 
+def _cpu(command: list[str], folder: Path, home: Path) -> float:
+    """Return the CPU seconds one run of ``command`` takes (in ``folder``, with PBD_HOME ``home``)."""
+    env = {**os.environ, "PBD_HOME": str(home)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, cwd=folder, env=env, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def startup_figures(game: str, seats: int, late_moves: int, runs: int) -> float:
+    """Print and return the largest CPU ratio of show/legal/status/hand/move to ``python -c pass``.
+
+    Taken at the start of a match and after ``late_moves`` random moves; each command runs on a
+    fresh copy of the document and the seat's PBD_HOME (so a move is the same move every run),
+    alternating with ``python -c pass``; medians of ``runs`` runs.
+    """
+    import shutil
+
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Table(Path(tmp) / "m", game, seats, seed=seats)
+        table.start()
+        for snap in ("start", "late"):
+            if snap == "late":
+                table.play(late_moves)
+            view = json.loads(table.pbd(None, "show", table.doc, "--json").stdout)
+            seat = next((s for s in view.get("to_move", []) if s in table.names), table.names[0])
+            table.pbd(seat, "status", table.doc)                    # its duties paid: the commands only read
+            listed = json.loads(table.pbd(seat, "legal", table.doc, "--json").stdout or "{}").get("moves", [])
+            commands = {"show": ["show", "m.txt"], "legal": ["legal", "m.txt", "--as", seat],
+                        "status": ["status", "m.txt", "--as", seat], "hand": ["hand", "m.txt", "--as", seat]}
+            if listed:
+                commands["move"] = ["move", "m.txt", "--as", seat, listed[0]]
+            ratios = {}
+            for kind, args in commands.items():
+                base, cost = [], []
+                for _ in range(runs):
+                    copy = Path(tmp) / "copy"
+                    shutil.rmtree(copy, ignore_errors=True)
+                    shutil.copytree(table.folder, copy)
+                    base.append(_cpu([sys.executable, "-c", "pass"], copy, copy))
+                    cost.append(_cpu([sys.executable, "-m", "pbd", *args], copy, copy / f"home-{seat}"))
+                ratios[kind] = statistics.median(cost) / statistics.median(base)
+            print(f"  {game}/{seats} {snap}: " + ", ".join(f"{k} {v:.2f}" for k, v in ratios.items()))
+            worst = max(worst, *ratios.values())
+    return worst
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40, help="random moves a match plays (default 40)")
     parser.add_argument("--games", default="tower,boystown,2xd6")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each command for the start-up medians")
+    parser.add_argument("--skip-matches", action="store_true", help="only the group, proofs and start-up figures")
     args = parser.parse_args()
     group_figures()
-    for game in args.games.split(","):
+    games = args.games.split(",")
+    for game in games:
         for n in PILES[game]:
             shuffle_figures(n)
-    for game in args.games.split(","):
-        match_figures(game, args.moves)
+    if not args.skip_matches:
+        for game in games:
+            match_figures(game, args.moves)
+    worst = {(game, seats): startup_figures(game, seats, args.moves, args.runs) for game in games for seats in (2, 6)}
+    for (game, seats), ratio in worst.items():
+        print(f"startup {game}/{seats} max/python-c-pass: {ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ Every card of a shared deck is a public point (a *code*) of the subgroup of prim
 ``L = 2^252 + 27742317777372353535851937790883648493`` of the curve edwards25519, the group
 of Ed25519 (RFC 8032).  Elements are 32-byte points (43 characters of base64 in the
 document); scalars are integers modulo ``L``.  All point arithmetic is libsodium's
-(``crypto_scalarmult_ed25519_noclamp``, ``crypto_core_ed25519_add``), reached through PyNaCl:
+(``crypto_scalarmult_ed25519_noclamp``, ``crypto_core_ed25519_add``), reached through PyNaCl (:mod:`pbd.sodium`):
 nothing here computes on the curve by hand.  (ristretto255 would hide the cofactor by
 construction, but PyNaCl does not bind libsodium's ristretto255 functions; the prime-order
 subgroup with libsodium's membership test gives the same guarantees for what we do.)
@@ -42,8 +42,7 @@ from __future__ import annotations
 import binascii
 from functools import lru_cache
 
-from nacl import bindings as _na
-
+from pbd import sodium
 from pbd.digest import sha256
 from pbd.fairplay import hmac_sha256
 
@@ -53,7 +52,7 @@ L = 2 ** 252 + 27742317777372353535851937790883648493
 BYTES = 32
 ELEMENT_CHARS = 43
 #: The standard base point B (the generator of the subgroup).
-G = _na.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(BYTES, "little"))
+G = sodium.scalarmult_base_noclamp((1).to_bytes(BYTES, "little"))
 CHALLENGE_BITS = 128
 
 Element = bytes
@@ -66,7 +65,7 @@ def _sc(k: int) -> bytes:
 
 def is_member(x: object) -> bool:
     """Return True if ``x`` is the canonical encoding of a point of the prime-order subgroup, not the identity."""
-    return isinstance(x, bytes) and len(x) == BYTES and bool(_na.crypto_core_ed25519_is_valid_point(x))
+    return sodium.is_valid_point(x)
 
 
 #: The identity (the neutral point), which no document may hold but a sum may reach.
@@ -77,22 +76,22 @@ def mul(k: int, x: Element) -> Element:
     """Return ``k·x`` (``k`` taken modulo L; the identity for ``k = 0`` or the identity ``x``)."""
     if k % L == 0 or x == IDENTITY:
         return IDENTITY
-    return _na.crypto_scalarmult_ed25519_noclamp(_sc(k), x)
+    return sodium.scalarmult_noclamp(_sc(k), x)
 
 
 def base_mul(k: int) -> Element:
     """Return ``k·B``."""
-    return IDENTITY if k % L == 0 else _na.crypto_scalarmult_ed25519_base_noclamp(_sc(k))
+    return IDENTITY if k % L == 0 else sodium.scalarmult_base_noclamp(_sc(k))
 
 
 def add(x: Element, y: Element) -> Element:
     """Return ``x + y``."""
-    return _na.crypto_core_ed25519_add(x, y)
+    return sodium.add(x, y)
 
 
 def sub(x: Element, y: Element) -> Element:
     """Return ``x - y``."""
-    return _na.crypto_core_ed25519_sub(x, y)
+    return sodium.sub(x, y)
 
 
 def combine(terms) -> Element:
@@ -134,8 +133,8 @@ def hash_to_group(label: str) -> Element:
     hash_to_curve); libsodium's map clears the cofactor.
     """
     digest = sha256(f"pbd-table-hash-to-group-v2|{label}".encode()).digest()
-    a = _na.crypto_core_ed25519_from_uniform(hmac_sha256(digest, b"0"))
-    b = _na.crypto_core_ed25519_from_uniform(hmac_sha256(digest, b"1"))
+    a = sodium.from_uniform(hmac_sha256(digest, b"0"))
+    b = sodium.from_uniform(hmac_sha256(digest, b"1"))
     return add(a, b)
 
 
