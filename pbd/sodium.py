@@ -87,3 +87,33 @@ def from_uniform(r: bytes) -> bytes:
     if lib.crypto_core_ed25519_from_uniform(out, r) != 0:    # pragma: no cover - never fails for 32 bytes
         raise SodiumError("no point")
     return ffi.buffer(out, POINT)[:]
+
+
+# -- Ed25519 signatures (RFC 8032) ---------------------------------------------------------------
+
+def sign_seed_keypair(seed: bytes) -> tuple[bytes, bytes]:
+    """Return the Ed25519 ``(public key, secret key)`` of a 32-byte seed (libsodium's 64-byte secret key)."""
+    _need(seed, POINT)
+    pk, sk = _out(POINT), _out(SECRET_KEY)
+    if lib.crypto_sign_seed_keypair(pk, sk, seed) != 0:      # pragma: no cover - never fails for 32 bytes
+        raise SodiumError("no key pair")
+    return ffi.buffer(pk, POINT)[:], ffi.buffer(sk, SECRET_KEY)[:]
+
+
+def sign(message: bytes, secret_key: bytes) -> bytes:
+    """Return the 64-byte Ed25519 signature of ``message``."""
+    _need(secret_key, SECRET_KEY)
+    out, size = _out(SIGNATURE + len(message)), ffi.new("unsigned long long *")
+    if lib.crypto_sign(out, size, message, len(message), secret_key) != 0:   # pragma: no cover
+        raise SodiumError("cannot sign")
+    return ffi.buffer(out, SIGNATURE)[:]
+
+
+def verify(signature: bytes, message: bytes, public_key: bytes) -> bool:
+    """Return True if ``signature`` is ``public_key``'s Ed25519 signature of ``message``."""
+    if not isinstance(signature, bytes) or len(signature) != SIGNATURE:
+        return False
+    _need(public_key, POINT)
+    signed = signature + message
+    out, size = _out(len(signed)), ffi.new("unsigned long long *")
+    return lib.crypto_sign_open(out, size, signed, len(signed), public_key) == 0
