@@ -37,6 +37,11 @@ DEFAULT_SEATS = (2, 3, 6)
 RARE = {"show": 40.0, "give": 8.0, "draw-offer": 6.0, "offer": 3.0, "accept": 3.0, "reject": 3.0,
         "withdraw": 3.0, "target": 6.0, "advance": 3.0, "resist": 3.0, "decide": 3.0,
         "redraw": 3.0, "nullify": 3.0, "resign": 1.0, "flip": 2.0}
+#: a game's own weights on top (2Xd6: targeting and advancing up, so debts and shown hands happen)
+GAME_WEIGHTS = {"2xd6": {"target": 30.0, "advance": 10.0, "recycle": 0.3, "draw": 0.5, "play": 2.0}}
+#: a move that gets rid of a card the seat could pay a debt with (``recycle X`` while ``give X to N`` is
+#: listed) is this much likelier: a seat left with no card to pay shows its hand
+SHED = 300.0
 #: kinds of move each game has (beside those seen offered during the soak), for "never played"
 KINDS = {
     "2xd6": ("roll", "play", "recycle", "replace", "advance", "target", "give", "show", "draw", "draw-offer",
@@ -117,11 +122,14 @@ def kind(move: str) -> str:
     return text.split()[0] if text else ""
 
 
-def weight(game, move: str) -> float:
-    """Return how likely ``move`` is picked: the game's ``move_weights`` for its first word times :data:`RARE`."""
+def weight(game, move: str, payable: set[str] = frozenset()) -> float:
+    """Return how likely ``move`` is picked: the game's ``move_weights`` for its first word times :data:`RARE`
+    and :data:`GAME_WEIGHTS`, times :data:`SHED` for recycling a card in ``payable`` (one a debt could take)."""
     own = game.move_weights
-    first = move.split()[0].lower() if move.split() else ""
-    return own.get(first, own.get("*", 1.0)) * RARE.get(kind(move), 1.0)
+    words = move.split()
+    first = words[0].lower() if words else ""
+    w = own.get(first, own.get("*", 1.0)) * RARE.get(kind(move), 1.0) * GAME_WEIGHTS.get(game.name, {}).get(first, 1.0)
+    return w * SHED if first == "recycle" and len(words) > 1 and words[1] in payable else w
 
 
 def pick(game, options: list[tuple[str, str]], rng: random.Random) -> tuple[str, str]:
@@ -129,7 +137,8 @@ def pick(game, options: list[tuple[str, str]], rng: random.Random) -> tuple[str,
     seats = list(dict.fromkeys(s for s, _ in options))
     seat = rng.choice(seats)
     moves = [m for s, m in options if s == seat]
-    return seat, rng.choices(moves, [weight(game, m) for m in moves])[0]
+    payable = {m.split()[1] for m in moves if m.startswith("give ") and len(m.split()) > 1}
+    return seat, rng.choices(moves, [weight(game, m, payable) for m in moves])[0]
 
 
 class Match:
