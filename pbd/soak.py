@@ -49,8 +49,16 @@ KINDS = {
     "tower": ("draw", "roll", "stay", "pass", "play", "discard"),
     "ttc": ("flip", "play", "nullify"),
     "boystown": ("draw", "keep", "redraw", "build", "done", "attack", "pass"),
-    "cnc": ("draw", "play", "attack", "withdraw", "discard", "end"),
+    "cnc": ("draw", "play", "attack", "use", "withdraw", "discard", "end"),
 }
+#: a move that starts with a card's name (C&C's ``Spider-Man attacks Nill``) is of the kind its verb says
+INNER = {"attacks": "attack", "uses": "use"}
+INNER_RE = re.compile(r"\s(attacks|uses)\s")
+#: first words that are verbs, never card names (a ``play X`` whose card's name holds "uses" is a play)
+VERBS = frozenset({"play", "cast", "put", "attack", "discard", "withdraw", "return",
+                   "build", "defend", "give", "offer", "recycle"})
+#: what ``pbd replay`` says for a game that cannot replay its log (a known limit, not a failure)
+NO_REPLAY = "cannot replay its log yet"
 #: what a hand-edit warning or refusal says (pbd.handedits._sentence)
 HAND_EDIT_RE = re.compile(r"changed by hand|by hand \(the log does not explain it\)")
 #: the most seats' commands run to pay duties before a move (a duty may leave another seat one)
@@ -106,6 +114,9 @@ class MatchReport:
 
 #: failure kinds, in the order the report prints them
 CATEGORIES = ("exit 70", "refused", "audit", "stall", "false warning")
+#: how each failure kind is counted in the report
+LABELS = {"exit 70": "exit 70s", "refused": "refusals", "audit": "audit failures", "stall": "stalls",
+          "false warning": "false warnings"}
 
 
 def seat_counts(game) -> tuple[int, ...]:
@@ -119,6 +130,9 @@ def kind(move: str) -> str:
     text = move.strip().lower()
     if re.match(r"draw\s*(?:;|and|,)\s*offer", text):
         return "draw-offer"
+    inner = INNER_RE.search(text)
+    if inner and text.split()[0] not in VERBS:
+        return INNER[inner.group(1)]
     return text.split()[0] if text else ""
 
 
@@ -223,9 +237,7 @@ class Match:
                   or any(isinstance(d, dict) and d.get("seat") == n for d in data.get("decisions") or ())]
         options = self.legal(likely) or self.legal([n for n in self.names if n not in likely])
         if not options:
-            self.report.failures.append(Failure("stall", "legal", f"no seat has a legal move (to_move "
-                                                                  f"{data.get('to_move')}), no duty owed"))
-            return False
+            return self.unstick(likely, data)
         self.report.offered.update(kind(m) for _, m in options)
         seat, move = pick(self.game, options, self.rng)
         if self.cmd(self.homes[seat], "move", self.doc, "--as", seat, move).code:
@@ -234,12 +246,28 @@ class Match:
         self.report.played[kind(move)] += 1
         return True
 
+    def unstick(self, names: list[str], data: dict) -> bool:
+        """Let the seats on move that list no move run a command (a duty ``waiting_on`` does not name, such
+        as a Boys' Town flip, is paid by the seat's next command); return True if that changed the document,
+        else count a stall."""
+        before = self.doc.read_bytes()
+        for name in names:
+            self.cmd(self.homes[name], "hand", self.doc, "--as", name)
+        if self.doc.read_bytes() != before:
+            return True
+        self.report.failures.append(Failure("stall", "legal", f"no seat has a legal move (to_move "
+                                                              f"{data.get('to_move')}), no duty owed"))
+        return False
+
     def finish(self) -> None:
         """Every seat reveals; a spectator audits, replays and checks the document (each must exit 0)."""
         for name in self.names:
             self.cmd(self.homes[name], "reveal", self.doc, "--as", name, what="audit")
-        for command in ("audit", "replay", "check"):
-            self.cmd(self.spectator, command, self.doc, what="audit")
+        self.cmd(self.spectator, "audit", self.doc, what="audit")
+        got = self.cmd(self.spectator, "replay", self.doc, what=None)
+        if got.code not in (0, 70) and not (got.code == 2 and NO_REPLAY in got.err):
+            self.report.failures.append(Failure("audit", "replay", f"exit {got.code}: {_excerpt(got.text)}"))
+        self.cmd(self.spectator, "check", self.doc, what="audit")
 
 
 def play(run: Run, folder: Path, game, seats: int, seed: int, max_moves: int = 2000) -> MatchReport:
@@ -289,8 +317,7 @@ class Summary:
 
     def lines(self) -> list[str]:
         """Return the summary as printed lines."""
-        figures = ", ".join(f"{self.counts[c]} {c}s" if c != "exit 70" else f"{self.counts[c]} exit 70s"
-                            for c in CATEGORIES)
+        figures = ", ".join(f"{self.counts[c]} {LABELS[c]}" for c in CATEGORIES)
         out = [f"{self.game} {self.seats} seats: {self.matches} matches, {self.moves} moves; {figures}",
                f"  never played: {', '.join(self.never_played()) or 'none'}"]
         out += [f"  seed {seed}: {line}" for seed, line in self.failed]
