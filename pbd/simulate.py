@@ -52,7 +52,7 @@ def pick(moves: list, rng: random.Random, weights: dict[str, float] | None = Non
     return rng.choices(moves, [weights.get(m.split()[0].lower(), other) for m in moves])[0]
 
 
-def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: bool = True,
+def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: bool = True, choose=None,
                 **seat_args) -> Iterator[tuple]:
     """Play random legal moves until the match ends; yield ``(state, player, move)`` after each.
 
@@ -61,9 +61,16 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
 
     ``exhaustive`` lists every legal move before picking one (what ``pbd legal`` does);
     otherwise candidates are tried in random order until one is legal, which is much
-    faster and picks among the same moves.
+    faster and picks among the same moves.  ``choose(moves, rng)`` picks among the listed
+    moves instead of :func:`pick` (the soak weights rare kinds up: :func:`pbd.soak.pick`).
     """
     state, chance = seat(game, rng, **seat_args)
+    yield from play_random(game, state, chance, rng, max_moves, exhaustive, choose)
+
+
+def play_random(game, state, chance, rng: random.Random, max_moves: int = 3000, exhaustive: bool = True,
+                choose=None) -> Iterator[tuple]:
+    """Play random legal moves on a seated match (:func:`seat`) until it ends: see :func:`random_game`."""
     for _ in range(max_moves):
         for _ in range(4 * len(game.player_names(state)) + 1):  # one seat's work may leave another some
             owing = [p for p in game.actors(state) if game.pending(state, p)]
@@ -72,8 +79,12 @@ def random_game(game, rng: random.Random, max_moves: int = 3000, exhaustive: boo
             for player in owing:  # what that seat's pbd does on its next command
                 game.settle(state, player, chance)
         for player in game.actors(state):
-            move = (pick(game.legal(state, player) or [None], rng, game.move_weights) if exhaustive
-                    else _first_legal(game, state, player, rng))
+            if choose is not None:
+                listed = game.legal(state, player)
+                move = choose(listed, rng) if listed else None
+            else:
+                move = (pick(game.legal(state, player) or [None], rng, game.move_weights) if exhaustive
+                        else _first_legal(game, state, player, rng))
             if move is not None:
                 break
         else:

@@ -116,9 +116,14 @@ def reveal(deck, seat: str, slot: int) -> str:
     return deck.reveal(seat, slot)
 
 
-def show_hand(deck, seat: str) -> list[str]:
-    """Show the seat's whole deck hand to everyone; return the cards."""
-    return deck.show_hand(seat)
+def show_hand(deck, seat: str) -> list[str | None]:
+    """Show the seat's whole deck hand to everyone; return the cards as :func:`read` reads them.
+
+    Replaying (``pbd audit``, ``pbd replay``, the hand-edit check) no seat's cards are known,
+    and every card shown is read from the document's deck, where it ended face up.
+    """
+    deck.show_hand(seat)
+    return [read(deck, slot, seat) for slot in deck.hands.get(seat, [])]
 
 
 def waiting_on(deck) -> list[str]:
