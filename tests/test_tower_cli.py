@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from unittest import mock
 
+import pytest
+
 from tower_helpers import give, hand_of, put, show, start, start_rolling, tile_of, upcoming
 
 from pbd.games.tower import GAME
@@ -310,6 +312,15 @@ def test_arcane_trap_two_with_a_shield_stays(pbd, tmp_path):
     doc = _trap_board(pbd, tmp_path, 2, holding="Shield")
     move(pbd, doc, "Ann", "roll; play Shield")
     assert tile_of(pbd, doc, "Ann") == 20
+
+
+@pytest.mark.parametrize("second", [3, 4, 5])
+def test_arcane_trap_three_to_five_stays_with_traps_on_both_sides(pbd, tmp_path, second):
+    doc = _trap_board(pbd, tmp_path, second, holding="Shield")
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 20
+    assert f"Arcane Trap on 20: rolls {second}, stays" in log_of(doc)
+    assert show(pbd, doc)["asking"] is None and show(pbd, doc)["to_move"] == ["Ben"]
 
 
 def test_arcane_trap_without_another_trap_stays(pbd, tmp_path):
