@@ -173,9 +173,12 @@ def test_ending_the_act_on_another_player_s_side_pays_them_a_pip_card(pbd, duel)
 
 
 def test_the_central_columns_take_no_toll(pbd, duel):
-    doc, p1, _ = duel
-    position(doc, cells={"A4": (p1, ["QG"])})
-    pbd("move", doc, "--as", p1, "draw", ok=True)
+    doc, p1, p2 = duel
+    position(doc, cells={"A4": (p1, ["QG"])}, shown={p1: ["7O"]})
+    out = pbd("move", doc, "--as", p1, "draw", ok=True).output
+    assert "toll" not in out and last_log(doc) == f"draw — draws a card; {p2}'s act"
+    data = pbd.json("show", doc)
+    assert data["acting"] == p2 and data["shown"] == {p1: ["7O"], p2: []}     # the act ended, no card paid
 
 
 # -- the large board (4 to 6 players) and the Mod's second deck --------------------------------------
