@@ -33,7 +33,8 @@ It prints, per module: mutants (made and run; ``--max`` samples), killed, surviv
 killed, and every survivor as ``file:line  before -> after``.  A run on one rules module with
 its own test files and ``--max 40`` takes 5 to 15 minutes on the 2-core VM (a survivor costs a
 whole run of the test files; a killed mutant stops at the first failure).  Options:
-``--list`` prints the mutants without running anything; ``--jobs N`` runs N copies at once.
+``--list`` prints the mutants without running anything; ``--jobs N`` runs N copies at once;
+``--line N`` keeps the mutants of one line (to re-check survivors after writing a test).
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def _changes(node: ast.AST) -> list[tuple[str, ast.AST, str]]:
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         out.append(("not", node, ast.unparse(node.operand)))
     elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) \
-            and not any(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in (node.left, node.right)):
+            and not any(isinstance(v, ast.JoinedStr) or isinstance(v, ast.Constant) and isinstance(v.value, str)
+                        for v in (node.left, node.right)):                # text joined, not arithmetic
         other = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
         out.append(("arith", node, ast.unparse(ast.BinOp(node.left, other, node.right))))
     elif isinstance(node, ast.If) and len(node.body) == 1 and isinstance(node.body[0], (ast.Return, ast.Raise)):
@@ -264,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="mutants run at once, each in its own copy")
     ap.add_argument("--seed", default="pbd", help="the sample's seed (default: pbd)")
     ap.add_argument("--timeout", type=float, default=0, help="seconds per mutant (default: 3x the clean run + 30)")
+    ap.add_argument("--line", type=int, action="append", default=[],
+                    help="only the mutants on this line (repeatable; re-checks survivors after a new test)")
     ap.add_argument("--list", action="store_true", help="print the mutants and stop")
     args = ap.parse_args(argv)
 
@@ -271,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     for module in args.module:
         rel = str(Path(module).resolve().relative_to(ROOT))
         every = mutants_of(rel, (ROOT / rel).read_text())
+        if args.line:
+            every = [m for m in every if m.line in args.line]
         pick = every
         if args.max and len(every) > args.max:
             pick = sorted(random.Random(f"{args.seed}:{rel}").sample(every, args.max), key=lambda m: m.start)

@@ -153,9 +153,11 @@ def test_where_a_card_may_go(pbd, tmp_path):
     refused(pbd, doc, "Ann", "play Torch on 12", "no card can be played on top of another")
     refused(pbd, doc, "Ann", "play Rope on 44", "no tile above")
     refused(pbd, doc, "Ann", "play Trapdoor on 5", "bottom floor")
-    refused(pbd, doc, "Ann", "play Sword on 5", "not placed on a tile")
-    refused(pbd, doc, "Ann", "play Shield on 5", "a Shield is not placed on a tile")
+    refused(pbd, doc, "Ann", "play Sword on 5", "not placed on a tile: it is played in a duel or against a Spider Web")
+    refused(pbd, doc, "Ann", "play Shield on 5", "a Shield is not placed on a tile: it is played in a duel, against a "
+                                                 "Guard or an Arcane Trap's 2")
     refused(pbd, doc, "Ann", "play Torch on 49", "not on the path")
+    refused(pbd, doc, "Ann", "play Torch on 0", "tile 0 is not on the path (tiles 1 to 48)")
     refused(pbd, doc, "Ann", "play Guard on 5", "Ann holds no Guard")
     move(pbd, doc, "Ann", "place torch on 5")
     assert show(pbd, doc)["cards"]["5"] == "Torch"
@@ -336,6 +338,18 @@ def _duel(doc):
     """Ann's roll lands on Ben's tile 20."""
     face = upcoming(doc, "Ann", 1)[0]
     put(doc, tiles={"Ann": 20 - face, "Ben": 20})
+
+
+def test_a_duel_decision_names_the_move_that_asked_it(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    move(pbd, doc, "Ann", "roll")                   # Ann and Ben have moves in the log before the duel
+    move(pbd, doc, "Ben", "roll")
+    _duel(doc)
+    move(pbd, doc, "Ann", "roll; pass")
+    last = GAME.parse(doc.read_text()).meta.log[-1]
+    assert last.player == "Ann" and "Ben: Sword or pass" in last.text
+    assert f"Waiting on: Ben — play Sword (an extra die in the duel with Ann on 20), or pass · from {last.number}\n" \
+        in doc.read_text()
 
 
 def test_a_duel_moves_the_winner_on_and_the_loser_back(pbd, tmp_path):
