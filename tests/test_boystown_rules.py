@@ -106,12 +106,23 @@ def test_keep_adds_the_card_and_discards_the_next_one(pbd, doc):
 
 
 def test_redraw_discards_the_card_and_the_next_one_must_be_kept(pbd, doc):
-    arrange(doc, draw=["Bully", "Arcade"])
+    arrange(doc, draw=["Bully", "Arcade", "Gym"])
+    before = pbd.json("show", doc)["draw_pile"]
     move(pbd, doc, "Ann", "draw")
     move(pbd, doc, "Ann", "redraw")
-    assert discard_pile(doc) == ["Bully"]
-    assert "Arcade" in hand_names(doc, "Ann")
-    move(pbd, doc, "Ann", "keep", code=1)
+    assert discard_pile(doc) == ["Bully"]                   # no card milled, as a keep would
+    hand = hand_names(doc, "Ann")
+    assert "Arcade" in hand and len(hand) == 5 and "Gym" not in hand
+    assert pbd.json("show", doc)["draw_pile"] == before - 2
+    phase = next(line for line in doc.read_text().splitlines() if line.startswith("Phase:"))
+    assert phase.startswith("Phase: build") and "redrawn" in phase, phase    # the board tells the others too
+    # the second card is kept: the turn goes on to the Build Phase, with no second draw, keep or redraw
+    assert not {"draw", "keep", "redraw"} & set(pbd.json("legal", doc, "--as", "Ann")["moves"])
+    text = doc.read_bytes()
+    for again in ("keep", "redraw", "draw"):
+        out = move(pbd, doc, "Ann", again, code=1)
+        assert "now: Build Phase" in out, out
+    assert doc.read_bytes() == text
 
 
 def test_an_empty_draw_pile_is_rebuilt_from_all_but_the_top_discard(pbd, doc):

@@ -334,14 +334,14 @@ def test_a_bug_is_reported_without_a_traceback(pbd, match, monkeypatch):
     assert "internal error" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("moves, words", [
-    ("Hawkeye attacks", "say whom Hawkeye attacks"),
-    ("Batman attacks Nill", "Batman is not in play"),
+@pytest.mark.parametrize("moves, words, code", [
+    ("Hawkeye attacks", "say whom Hawkeye attacks", 2),          # notation: the move cannot be read
+    ("Batman attacks Nill", "Batman is not in play", 1),         # read, and breaks a rule
 ])
-def test_messages_say_what_a_player_got_wrong(pbd, match, moves, words):
+def test_messages_say_what_a_player_got_wrong(pbd, match, moves, words, code):
     before = match.read_bytes()
     result = pbd("move", match, "--as", "Ann", moves)
-    assert result.exit_code in (1, 2)
+    assert result.exit_code == code, result.output
     assert words in result.output
     assert match.read_bytes() == before
 

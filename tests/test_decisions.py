@@ -32,6 +32,13 @@ def test_too_many_open_decisions_are_refused():
         parse_lines(lines)
 
 
+def test_at_most_64_open_decisions_are_read():
+    lines = [(i, "Waiting on: Ben — pass · from 3") for i in range(65)]
+    assert len(parse_lines(lines[:64])) == 64
+    with pytest.raises(DocumentFormatError, match="65 open decisions; a match has at most 64"):
+        parse_lines(lines)
+
+
 def test_who_must_answer_in_order_each_once():
     ds = [Decision("Ben", "a", origin=3), Decision("Cy", "b", origin=3), Decision("Ben", "c", origin=3)]
     assert seats_to_answer(ds) == ["Ben", "Cy"]
@@ -45,6 +52,8 @@ def test_a_decision_the_log_explains_passes():
 @pytest.mark.parametrize("decision, says", [
     (Decision("Zed", "play Shield or pass", origin=3), "names no seat"),
     (Decision("Ben", "play Shield or pass", origin=9), "does not exist"),
+    (Decision("Ben", "play Shield or pass", origin=0), "does not exist"),          # entries count from 1
+    (Decision("Ben", "play Shield or pass"), "does not exist"),                    # no origin given: none
     (Decision("Ann", "play Shield or pass", origin=3), "own move"),
     (Decision("Ben", "reveal your hand", origin=3), "typed by hand"),
     (Decision("Ben", "play Shield or pass", origin=1), "typed by hand"),

@@ -166,12 +166,23 @@ def test_strange_cnc_catalogues_get_a_format_error(pbd, tmp_path, toml, why):
 
 
 def test_a_log_entry_by_someone_who_is_not_playing(pbd, match):
-    text = match.read_text()
-    text = re.sub(r"^3\. Ann:", "3. Zed:", text + "3. Ann: draw · #00000000\n", flags=re.M)
+    text = re.sub(r"^3\. Ann:", "3. Zed:", match.read_text(), count=1, flags=re.M)
+    assert "3. Zed: opening hand" in text
     match.write_text(text)
-    for command in ("audit", "replay", "log", "check", "show"):
+    before = match.read_bytes()
+    for command in ("audit", "replay"):                     # the log's checkers name the stranger: exit 1
         result = pbd(command, match)
-        assert result.exit_code in (0, 1, 3) and "internal error" not in result.output, (command, result.output)
+        assert result.exit_code == 1, (command, result.output)
+        assert "log entry 3 is by 'Zed', who is not playing in this match" in result.output, (command, result.output)
+    result = pbd("log", match)                              # the log is listed (exit 0), its chain shown broken
+    assert result.exit_code == 0 and "log chain: BROKEN" in result.output, result.output
+    result = pbd("hand", match, "--as", "Ben")              # a seat's pbd refuses to act on it: tampering
+    assert result.exit_code == 3 and "tampered" in result.output and "published by Zed" in result.output, result.output
+    # show and check read only the board, whose position is untouched (the log is audit's to judge): exit 0
+    for command in ("show", "check"):
+        result = pbd(command, match)
+        assert result.exit_code == 0, (command, result.output)
+    assert match.read_bytes() == before
 
 
 def test_http_401_from_the_docs_server_is_an_auth_error(pbd, docs_server):

@@ -72,7 +72,8 @@ def test_a_note_above_twin_tower_citys_rounds_stops_nobody(pbd, tmp_path):
     for name in ("Lia", "Max"):
         assert pbd("hand", doc, "--as", name).exit_code == 0
     assert "Notes\nround 5 decides it\n\nRound 1" in doc.read_text()
-    assert pbd("check", doc).exit_code in (0, 1)  # read, not refused as malformed
+    result = pbd("check", doc)                      # read, not refused as malformed; the note breaks no rule
+    assert result.exit_code == 0 and "the board is consistent with the rules" in result.output, result.output
 
 
 # -- Google Docs ------------------------------------------------------------------------

@@ -141,6 +141,10 @@ def test_playing_works_where_os_fchmod_does_not_exist(pbd, tmp_path, monkeypatch
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", ok=True)
     pbd("move", doc, "--as", "Ann", "draw", ok=True)
+    assert "Ann: hand 6" in doc.read_text() and len(pbd.json("hand", doc, "--as", "Ann")["hand"]) == 6
+    home = Path(os.environ["PBD_HOME"])
+    saved = list(home.rglob("*.json"))
+    assert saved and all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in saved)   # still private without it
 
 
 def test_locks_work_with_windows_semantics(pbd, match, monkeypatch):

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from unittest import mock
 
+import pytest
+
 from tower_helpers import give, hand_of, put, show, start, start_rolling, tile_of, upcoming
 
 from pbd.games.tower import GAME
@@ -155,9 +157,11 @@ def test_where_a_card_may_go(pbd, tmp_path):
     refused(pbd, doc, "Ann", "play Torch on 12", "no card can be played on top of another")
     refused(pbd, doc, "Ann", "play Rope on 44", "no tile above")
     refused(pbd, doc, "Ann", "play Trapdoor on 5", "bottom floor")
-    refused(pbd, doc, "Ann", "play Sword on 5", "not placed on a tile")
-    refused(pbd, doc, "Ann", "play Shield on 5", "a Shield is not placed on a tile")
+    refused(pbd, doc, "Ann", "play Sword on 5", "not placed on a tile: it is played in a duel or against a Spider Web")
+    refused(pbd, doc, "Ann", "play Shield on 5", "a Shield is not placed on a tile: it is played in a duel, against a "
+                                                 "Guard or an Arcane Trap's 2")
     refused(pbd, doc, "Ann", "play Torch on 49", "not on the path")
+    refused(pbd, doc, "Ann", "play Torch on 0", "tile 0 is not on the path (tiles 1 to 48)")
     refused(pbd, doc, "Ann", "play Guard on 5", "Ann holds no Guard")
     move(pbd, doc, "Ann", "place torch on 5")
     assert show(pbd, doc)["cards"]["5"] == "Torch"
@@ -316,6 +320,15 @@ def test_arcane_trap_two_with_a_shield_stays(pbd, tmp_path):
     assert tile_of(pbd, doc, "Ann") == 20
 
 
+@pytest.mark.parametrize("second", [3, 4, 5])
+def test_arcane_trap_three_to_five_stays_with_traps_on_both_sides(pbd, tmp_path, second):
+    doc = _trap_board(pbd, tmp_path, second, holding="Shield")
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 20
+    assert f"Arcane Trap on 20: rolls {second}, stays" in log_of(doc)
+    assert show(pbd, doc)["asking"] is None and show(pbd, doc)["to_move"] == ["Ben"]
+
+
 def test_arcane_trap_without_another_trap_stays(pbd, tmp_path):
     doc, (first, _) = start_rolling(pbd, tmp_path, "Ann", lambda f: f[1] == 6, 2)
     put(doc, tiles={"Ann": 20 - first}, cards={20: "Arcane Trap"})
@@ -329,6 +342,18 @@ def _duel(doc):
     """Ann's roll lands on Ben's tile 20."""
     face = upcoming(doc, "Ann", 1)[0]
     put(doc, tiles={"Ann": 20 - face, "Ben": 20})
+
+
+def test_a_duel_decision_names_the_move_that_asked_it(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    move(pbd, doc, "Ann", "roll")                   # Ann and Ben have moves in the log before the duel
+    move(pbd, doc, "Ben", "roll")
+    _duel(doc)
+    move(pbd, doc, "Ann", "roll; pass")
+    last = GAME.parse(doc.read_text()).meta.log[-1]
+    assert last.player == "Ann" and "Ben: Sword or pass" in last.text
+    assert f"Waiting on: Ben — play Sword (an extra die in the duel with Ann on 20), or pass · from {last.number}\n" \
+        in doc.read_text()
 
 
 def test_a_duel_moves_the_winner_on_and_the_loser_back(pbd, tmp_path):

@@ -182,3 +182,29 @@ def test_hand_shows_each_card_with_a_one_line_summary(pbd, tmp_path):
     assert "  Rope — tile card · a token that stops here climbs to the tile above (and on, up more ropes)" in out
     assert "  Shield — hand card · stops a duel's Sword, a Guard, or an Arcane Trap's 2" in out
     assert pbd.json("hand", doc, "--as", "Ann")["hand"].count("Rope") >= 1       # --json keeps the plain names
+
+
+def _later_start(pbd, tmp_path, card: str):
+    """A 2 x 5 tower whose tokens start on tile 3, every card of the deck a ``card``; Ann holds one."""
+    deck = _deck(tmp_path, f'name = "{card}s"\n[cards]\n{card} = 6\n', f"{card}.toml")
+    board = _deck(tmp_path, 'floors = 2\ntiles_per_floor = 5\nstart = 3\n', "later.toml")
+    doc = start(pbd, tmp_path, 2, "--deck", deck, "-O", f"board={board}")
+    assert pbd.json("hand", doc, "--as", "Ann")["hand"] == [card]
+    return doc
+
+
+def test_on_a_board_starting_past_tile_1_a_guard_on_tile_1_is_refused(pbd, tmp_path):
+    doc = _later_start(pbd, tmp_path, "Guard")
+    before = doc.read_bytes()
+    result = pbd("move", doc, "--as", "Ann", "play Guard on 1")
+    assert result.exit_code == 1 and "a Guard on tile 1 would send tokens back off the tower" in result.output
+    assert doc.read_bytes() == before
+    assert "play Guard on 1" not in pbd.json("legal", doc, "--as", "Ann")["moves"]
+    pbd("move", doc, "--as", "Ann", "play Guard on 2", ok=True)
+
+
+def test_on_a_board_starting_past_tile_1_tile_1_takes_a_card(pbd, tmp_path):
+    doc = _later_start(pbd, tmp_path, "Torch")
+    assert "play Torch on 1" in pbd.json("legal", doc, "--as", "Ann")["moves"]
+    pbd("move", doc, "--as", "Ann", "play Torch on 1", ok=True)
+    assert show(pbd, doc)["cards"]["1"] == "Torch"

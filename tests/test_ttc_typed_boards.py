@@ -31,7 +31,7 @@ def test_the_separators_players_type_are_accepted(pbd, tmp_path, sep):
     board = _board(tmp_path, f"Twin Tower City\nRound 1\n  Dark: {line}\n  Light: army 111{sep}Don Triumph -> "
                              "Patriot Anon\n")
     result = pbd("show", board)
-    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    assert result.exit_code == 0, result.output
     assert "Dark card 1: battle · dark Doctor Sickle + Virus · light" in result.stdout
     assert "army 111 · ~~Don Triumph~~ -> Patriot Anon" in result.stdout
 

@@ -173,9 +173,67 @@ def test_ending_the_act_on_another_player_s_side_pays_them_a_pip_card(pbd, duel)
 
 
 def test_the_central_columns_take_no_toll(pbd, duel):
-    doc, p1, _ = duel
-    position(doc, cells={"A4": (p1, ["QG"])})
-    pbd("move", doc, "--as", p1, "draw", ok=True)
+    doc, p1, p2 = duel
+    position(doc, cells={"A4": (p1, ["QG"])}, shown={p1: ["7O"]})
+    out = pbd("move", doc, "--as", p1, "draw", ok=True).output
+    assert "toll" not in out and last_log(doc) == f"draw — draws a card; {p2}'s act"
+    data = pbd.json("show", doc)
+    assert data["acting"] == p2 and data["shown"] == {p1: ["7O"], p2: []}     # the act ended, no card paid
+
+
+# -- the large board (4 to 6 players) and the Mod's second deck --------------------------------------
+
+@pytest.fixture(scope="module")
+def four_mod(tmp_path_factory):
+    """A 4-seat match with the Mod (two decks: every card twice) on the large board, built once per module."""
+    from twoxd6_helpers import build
+
+    return build(tmp_path_factory.mktemp("twoxd6-four-mod"), ["Ann", "Ben", "Cid", "Dot"],
+                 ["ann", "ben", "cid", "dot"], "-O", "mod")
+
+
+@pytest.fixture
+def quad(four_mod, tmp_path, monkeypatch):
+    """A copy of the 4-seat Mod match; returns ``(doc, p1)``, Player 1's outermost cell being A1."""
+    from twoxd6_helpers import copy, order
+
+    doc = copy(four_mod, tmp_path, monkeypatch)
+    assert _board_name(doc) == "large"
+    return doc, order(doc)[0]
+
+
+def _board_name(doc):
+    from pbd.games.twoxd6 import GAME
+
+    return GAME.parse(doc.read_text()).board.name
+
+
+# On the large board a straight row from A1 runs 4 cells closer to the Basic Square (C5:D6),
+# so a limit one cell too long or too short moves or refuses a chain the rule does not.
+@pytest.mark.parametrize("face,dest,ok", [
+    ("JO", "A3", True), ("JO", "A4", False),                      # J: 2 linear cells, not 3
+    ("KO", "A4", True), ("KO", "A5", False),                      # K: 3 linear cells, not 2 nor 4
+    ("KO", "D4", True),                                           # ... diagonally too
+    ("QG", "B4", True), ("QG", "A5", False),                      # Q: 3 cells with turns, not 4
+    ("AO", "A5", True), ("AO", "B6", False),                      # A: 4 cells with turns, not 5
+    ("10O", "B2", True), ("10O", "A3", False),                    # 10: 1 cell, not 2
+])
+def test_each_advancement_limit_on_the_large_board(pbd, quad, face, dest, ok):
+    doc, p1 = quad
+    position(doc, cells={"A1": (p1, [face])}, points=60)
+    if ok:
+        pbd("move", doc, "--as", p1, f"advance A1 to {dest}", ok=True)
+        assert list(pbd.json("show", doc)["cells"]) == [dest]
+    else:
+        refused(pbd, doc, p1, f"advance A1 to {dest}", "cannot advance")
+
+
+def test_an_equal_number_of_the_same_colour_is_not_lower(pbd, quad):
+    doc, p1 = quad
+    position(doc, cells={"A1": (p1, ["9G"])}, shown={p1: ["9G.2", "8G.2"]})
+    refused(pbd, doc, p1, "play 9G.2 on A1", "must be lower")
+    pbd("move", doc, "--as", p1, "play 8G.2 on A1", ok=True)
+    assert pbd.json("show", doc)["cells"]["A1"]["cards"] == ["9G", "8G.2"]
 
 
 # -- Targeting ------------------------------------------------------------------------------------

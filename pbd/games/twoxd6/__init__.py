@@ -28,6 +28,11 @@ OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjace
 DRAW_OFFER = re.compile(r"\bdraw\s*;\s*offer\b", re.I)
 
 
+def _flag(key: str, value):
+    """Return an option's value, a bare ``-O mod`` (the CLI passes ``yes``) as the flag it is."""
+    return None if key.strip().lower() == "mod" and str(value).strip().lower() in ("yes", "true") else value
+
+
 class TwoXd6(CardGame):
     """2Xd6 for pbd: the table hooks (see the module docstring)."""
 
@@ -51,6 +56,7 @@ class TwoXd6(CardGame):
             raise UsageError("2Xd6 matches use the bundled deck 'standard' for now",
                              hint="check your own deck with: pbd deck check FILE --game 2xd6")
         players = int(options.get("players", self.players[0]))
+        options = {k: _flag(k, v) for k, v in options.items()}
         words = self.parse_options({k: v for k, v in options.items() if k not in ("players", "first")})
         try:
             opts = options_of(words, players)
