@@ -229,6 +229,8 @@ class Turn(Record):
         self.sec, self.chance, self.attached, self.logged, self.reading = sec, chance, attached, logged, reading
         self.notes = [] if notes is None else notes
         self.warnings = [] if warnings is None else warnings
+        #: hand edits the log does not explain, found by a reading command (a write would be refused)
+        self.unexplained: list[str] = []
 
 
 #: Checks run by every command after the player's private state is attached and before
@@ -673,6 +675,11 @@ def legal(doc_spec: str, player: str) -> Result:
     """List every move legal now for the player."""
     turn = _settle(open_document(doc_spec), player)
     game, state, name = turn.game, turn.state, turn.name
+    if turn.unexplained:     # every move would be refused on this board: list none (pbd move says why)
+        return Result(["(no legal moves for you now: the board was changed by hand in a way the log does not "
+                       "explain, so pbd writes no move on it)",
+                       "put it back as the log gives it, or see every difference with pbd replay DOC"],
+                      {"moves": []}, warnings=turn.warnings)
     moves = game.legal(state, name)
     if not moves:
         return Result(["(no legal moves for you now)", *game.status(state)], {"moves": moves},
@@ -693,8 +700,23 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
     problems = game.check_text(snap.text)
     if problems:
         raise ProblemsFound(f"{doc_spec}: {len(problems)} problem(s) found", problems)
-    return Result([f"{doc_spec}: the board is consistent with the rules."], {"problems": []},
-                  warnings=_hand_edits(game, doc, snap.text, from_start=True))
+    lines = [f"{doc_spec}: the board is consistent with the rules."]
+    if (waiting := _waiting_for(game, snap.text, doc.label)):
+        lines.append(waiting)
+    return Result(lines, {"problems": []}, warnings=_hand_edits(game, doc, snap.text, from_start=True))
+
+
+def _waiting_for(game, text: str, label: str) -> str:
+    """Return a line saying how many seats are still empty at a table waiting for players ('' if none)."""
+    try:
+        state = parse_board(game, text, label)
+    except PbdError:
+        return ""
+    seats, players = getattr(state, "seats", None), getattr(state, "players", None)
+    if not isinstance(seats, list) or not isinstance(players, int) or len(seats) >= players:
+        return ""
+    return (f"waiting for players: {len(seats)} of {players} seated ({', '.join(seats)}); "
+            f"the match starts when {players - len(seats)} more join")
 
 
 def _hand_edits(game, doc: Document, text: str, from_start: bool, state=None) -> list[str]:

@@ -1,0 +1,80 @@
+"""Reliability (issue 31): a stale pasted decision, a waiting table's check, an audit of a hostile 2Xd6 document,
+and private temp files a kill leaves behind.
+
+Each test is the fault that found it, run through the CLI on real files.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hostile_helpers import started
+from tower_helpers import put, start, upcoming
+
+
+def _moved(pbd, doc, name, moves):
+    result = pbd("move", doc, "--as", name, moves)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+# -- a Waiting on line pasted back once answered --------------------------------------------------
+
+def test_a_pasted_back_answered_decision_lists_no_answers(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    face = upcoming(doc, "Ann", 1)[0]
+    put(doc, tiles={"Ann": 20 - face, "Ben": 20})
+    _moved(pbd, doc, "Ann", "roll; pass")
+    waiting = next(ln for ln in doc.read_text().split("\n") if ln.startswith("Waiting on: Ben"))
+    _moved(pbd, doc, "Ben", "pass")
+    text = doc.read_text()
+    assert waiting not in text
+    lines = text.split("\n")
+    lines.insert(2, waiting)                     # someone pastes pbd's own line back
+    doc.write_text("\n".join(lines))
+    before = doc.read_bytes()
+    refused = pbd("move", doc, "--as", "Ben", "pass")
+    assert refused.exit_code == 3 and doc.read_bytes() == before, refused.output
+    assert pbd.json("legal", doc, "--as", "Ben")["moves"] == []
+    said = pbd("legal", doc, "--as", "Ben").output
+    assert "no legal moves for you now: the board was changed by hand" in said and "decisions" in said, said
+    assert doc.read_bytes() == before
+
+
+# -- pbd check on a table still waiting for players ----------------------------------------------------
+
+def test_check_agrees_on_a_table_waiting_for_players(pbd, tmp_path):
+    for game in ("boystown", "tower", "2xd6"):
+        doc = tmp_path / f"{game}.txt"
+        pbd("new", game, doc, "--as", "Ann", "--players", 3, "--seed", "ann", ok=True)
+        pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+        result = pbd("check", doc)
+        assert result.exit_code == 0, (game, result.output)
+        assert "waiting for players: 2 of 3 seated (Ann, Ben)" in result.output, result.output
+
+
+# -- pbd audit on a hostile 2Xd6 document ---------------------------------------------------------
+
+def test_audit_of_a_2xd6_document_with_an_unknown_option_names_the_line(pbd, tmp_path):
+    doc = started("2xd6", tmp_path)
+    doc.write_text(doc.read_text().replace("Turn: Ann", "Options: foo=bar\nTurn: Ann", 1))
+    before = doc.read_bytes()
+    for command in ("audit", "replay", "show", "check"):
+        result = pbd(command, doc)
+        assert result.exit_code == 3, (command, result.output)
+        assert "line 3: the Options line: 'foo=bar' is no option of 2Xd6" in result.output, result.output
+        assert doc.read_bytes() == before
+
+
+def test_audit_of_a_2xd6_document_with_a_card_the_deck_lacks(pbd, tmp_path):
+    doc = started("2xd6", tmp_path)
+    text = doc.read_text()
+    for hostile in (text.replace("shown - · cold -", "shown Torch · cold -", 1),
+                    text.replace("Cells\n", "Cells\nB1 Ann: Torch\n", 1),
+                    text.replace("shown - · cold -", "shown - · cold Torch", 1)):
+        assert hostile != text
+        doc.write_text(hostile)
+        result = pbd("audit", doc)
+        assert result.exit_code in (1, 3), result.output
+        assert ("Torch" in result.output or "line " in result.output) and "internal error" not in result.output, \
+            result.output
