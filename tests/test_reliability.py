@@ -78,3 +78,34 @@ def test_audit_of_a_2xd6_document_with_a_card_the_deck_lacks(pbd, tmp_path):
         assert result.exit_code in (1, 3), result.output
         assert ("Torch" in result.output or "line " in result.output) and "internal error" not in result.output, \
             result.output
+
+
+# -- a kill leaves temp files with private state --------------------------------------------------
+
+KILL_AT_RENAME = """
+import os, signal, sys
+real = os.replace
+def replace(src, dst, *a, **k):
+    if str(dst).endswith(sys.argv[1]):
+        os.kill(os.getpid(), signal.SIGKILL)       # killed between writing the temp file and renaming it
+    return real(src, dst, *a, **k)
+os.replace = replace
+from pbd.cli import cli
+cli(sys.argv[2:])
+"""
+
+
+def test_temp_files_a_kill_leaves_in_pbd_home_are_removed_by_the_next_command(pbd, tmp_path):
+    import subprocess
+    import sys
+
+    doc = started("boystown", tmp_path)
+    home = tmp_path / "pbd-home"
+    env = {**os.environ, "PBD_HOME": str(home)}
+    killed = subprocess.run([sys.executable, "-c", KILL_AT_RENAME, "ann.json", "hand", str(doc), "--as", "Ann"],
+                            env=env, capture_output=True, text=True)
+    assert killed.returncode == -9, killed.stderr
+    left = [p for p in home.rglob("*.tmp")]
+    assert left and any(b'"seed"' in p.read_bytes() for p in left), left     # the seat's seed, in a temp file
+    pbd("hand", doc, "--as", "Ann", ok=True)
+    assert not list(home.rglob("*.tmp"))
