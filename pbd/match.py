@@ -399,8 +399,9 @@ def _land(turn: Turn, before: dict | None) -> bool:
     try:
         turn.doc.write(text, turn.snap, styles=game.styles(text) if turn.doc.styled else None)
     except StaleRevision:
-        _unstage(turn)
-        return False
+        if not _own_entry_landed(turn, entry):      # a refused copy of a write that landed is not "stale"
+            _unstage(turn)
+            return False
     except WriteUncertain as exc:
         if not _landed(turn, entry, text, exc):
             _unstage(turn)
@@ -438,6 +439,27 @@ def _landed(turn: Turn, entry: tuple[int, str] | None, text: str, exc: WriteUnce
         number, digest = entry
         return len(log) >= number and log[number - 1].hash == digest
     return now == text
+
+
+def _own_entry_landed(turn: Turn, entry: tuple[int, str] | None) -> bool:
+    """After a refused or stale write, re-read and say whether this command's staged log entry is in it anyway.
+
+    A write whose answer was lost may have landed, and a copy of it sent again (by the HTTP
+    library, unasked) is then refused as stale: the staged private state is kept for such a
+    write, never dropped blindly.  Without a new log entry there is nothing to look for.
+    """
+    if not entry:
+        return False
+    try:
+        now = getattr(turn.doc, "peek", turn.doc.read)()      # Google Docs: the read the retry then uses
+        log = turn.game.parse(now.text).meta.log
+    except PbdError:
+        return False
+    number, digest = entry
+    if len(log) >= number and log[number - 1].hash == digest:
+        turn.doc.read()            # hand out the kept read: nothing later may take it for a fresh one
+        return True
+    return False
 
 
 def _unstage(turn: Turn) -> None:

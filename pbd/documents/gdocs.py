@@ -597,6 +597,18 @@ class GoogleDocument:
         fresh, self._fresh = self._fresh, None
         return (fresh or self._read()).snapshot()
 
+    def peek(self) -> Snapshot:
+        """Return the document as :meth:`read` would, and keep that read for the next :meth:`read`.
+
+        After a refused write the pipeline looks for its own log entry here, then reads again
+        to retry: one documents.get serves both.
+
+        :raises BackendError: Google cannot be reached, or the document cannot be read.
+        """
+        if self._fresh is None:
+            self._fresh = self._read()
+        return self._fresh.snapshot()
+
     def write(self, text: str, base: Snapshot | None, styles=None) -> Snapshot:
         """Apply the minimal edit from ``base`` to ``text`` as one guarded batchUpdate.
 
