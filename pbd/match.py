@@ -263,6 +263,8 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
     now (None if not seated).
     """
     meta = turn.state.meta
+    if seated:
+        _check_same_document(turn)
     settled = private.recover(meta.match_id, turn.name, [e.hash for e in meta.log])
     if settled == "adopted":
         turn.notes.append("(pbd first finished saving your private state from a command that was interrupted)")
@@ -284,6 +286,25 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
         check(turn)
     turn.chance = Chance(meta, {turn.name: sec})
     return before
+
+
+def _check_same_document(turn: Turn) -> None:
+    """Refuse a seat's command on a document other than the one this machine plays its match on (a copy).
+
+    Paying an unlock or moving on a copy would leave the real document without an entry the
+    seat's private state remembers, and every later command of the seat refused there.
+
+    :raises DocumentFormatError: (exit 3) the match is recorded on another document for this seat.
+    """
+    from pbd import matchlist
+
+    others = matchlist.elsewhere(turn.doc, turn.state.meta.match_id, turn.name)
+    if others:
+        raise DocumentFormatError(
+            f"{turn.doc.label} holds match {turn.state.meta.match_id}, which {turn.name} plays on "
+            f"{' and '.join(others)}: a copy of the match document is not the match, and pbd wrote nothing",
+            hint=f"play on {others[0]}; if this document is the match now (the other was lost or moved), "
+                 f"say so once: pbd status {turn.doc.label} --as {turn.name} --adopt")
 
 
 def _obligations(game, state, name: str) -> list[dict]:

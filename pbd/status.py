@@ -210,11 +210,12 @@ def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], d
     return lines, data
 
 
-def status(doc_spec: str | None, player: str | None = None) -> Result:
+def status(doc_spec: str | None, player: str | None = None, adopt: bool = False) -> Result:
     """Return ``pbd status``: every match (no ``doc_spec``), or what changed in one since I last looked.
 
     Reading one match remembers how far its log was seen (in PBD_HOME); the document is
-    never written.
+    never written.  A document holding a match this machine plays on another document (a
+    copy) is named with both; ``adopt`` makes it the match's document from now on.
 
     :raises UsageError: ``--as`` is needed (several seats here, or none), or names no player.
     :raises PbdError: the document cannot be read or parsed.
@@ -228,11 +229,26 @@ def status(doc_spec: str | None, player: str | None = None) -> Result:
     _, game, state = match.load(doc)
     match._need_match(state, doc.label)
     name = match._seat(game, state, player) if player else whoami(doc_spec)
+    from pbd.matchlist import adopt as adopt_here, elsewhere
+
     entry = _entry(_read(), doc_key(doc), state.meta.match_id)
     seen = (entry or {}).get("seen", {}).get(name.casefold())
+    others = elsewhere(doc, state.meta.match_id, name)
     lines, data = summary(doc, game, state, name, seen)
+    data["elsewhere"] = others
+    if others and not adopt:
+        lines += [f"Copy: {name} plays match {state.meta.match_id} on {' and '.join(others)}, not on {doc.label}; "
+                  "pbd refuses your commands here and writes nothing to it",
+                  f"  if this document is the match now: pbd status {doc.label} --as {name} --adopt"]
+        return Result(lines, data)
     try:
-        remember(doc, game, state, name, len(state.meta.log))
+        if others:
+            dropped = adopt_here(doc, game, state, name)
+            lines.append(f"Adopted: {doc.label} is now the document of match {state.meta.match_id} for {name} "
+                         f"(instead of {' and '.join(dropped)})")
+            data["elsewhere"] = []
+        else:
+            remember(doc, game, state, name, len(state.meta.log))
     except BackendError as exc:
         lines.append(f"(warning: {exc.message}; the next status shows these moves again)")
     return Result(lines, data)

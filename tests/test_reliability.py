@@ -109,3 +109,37 @@ def test_temp_files_a_kill_leaves_in_pbd_home_are_removed_by_the_next_command(pb
     assert left and any(b'"seed"' in p.read_bytes() for p in left), left     # the seat's seed, in a temp file
     pbd("hand", doc, "--as", "Ann", ok=True)
     assert not list(home.rglob("*.tmp"))
+
+
+# -- a copy of the match document ------------------------------------------------------------------
+
+def test_a_copy_of_the_match_document_is_refused_before_anything_is_written(pbd, tmp_path):
+    doc = started("boystown", tmp_path)
+    pbd("hand", doc, "--as", "Ben", ok=True)                 # each seat's pbd has recorded the match on m.txt
+    backup = tmp_path / "backup.txt"
+    backup.write_bytes(doc.read_bytes())                    # Ann owes unlocks: her next command would pay them
+    for command in (["hand", "--as", "Ann"], ["legal", "--as", "Ann"], ["move", "--as", "Ann", "draw"],
+                    ["hand", "--as", "Ben"]):
+        result = pbd(command[0], backup, *command[1:])
+        assert result.exit_code == 3, (command, result.output)
+        assert str(doc) in result.output and "backup.txt" in result.output, result.output
+        assert f"pbd status {backup} --as {command[2]} --adopt" in result.output, result.output
+        assert backup.read_bytes() == doc.read_bytes()
+    status = pbd("status", backup, "--as", "Ann")
+    assert status.exit_code == 0 and str(doc) in status.output and "Copy:" in status.output, status.output
+    assert pbd.json("status", backup, "--as", "Ann")["elsewhere"] == [str(doc)]
+    pbd("hand", doc, "--as", "Ann", ok=True)                 # the real document plays on, nobody locked out
+    pbd("legal", doc, "--as", "Ben", ok=True)
+    assert pbd("show", backup).exit_code == 0                # reading a copy without a seat is fine
+
+
+def test_a_match_moved_to_another_document_is_adopted_once(pbd, tmp_path):
+    doc = started("boystown", tmp_path)
+    moved = tmp_path / "moved.txt"
+    moved.write_bytes(doc.read_bytes())
+    doc.unlink()                                            # the old document is gone
+    assert pbd("hand", moved, "--as", "Ann").exit_code == 3
+    adopted = pbd("status", moved, "--as", "Ann", "--adopt")
+    assert adopted.exit_code == 0 and "Adopted:" in adopted.output, adopted.output
+    pbd("hand", moved, "--as", "Ann", ok=True)
+    assert pbd("status", "--adopt").exit_code == 2
