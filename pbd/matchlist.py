@@ -92,10 +92,15 @@ def elsewhere(doc, match_id: str, name: str) -> list[str]:
     Empty when the seat plays the match on ``doc`` (or on no recorded document): a non-empty
     answer means ``doc`` is a copy of the match document (or the match moved there).
     """
-    key, folded = doc_key(doc), name.casefold()
+    key, folded = _same(doc_key(doc)), name.casefold()
     docs = [m["doc"] for m in _read()["matches"] if m.get("match") == match_id
             and folded in (str(s).casefold() for s in m.get("seats") or [])]
-    return [] if key in docs else list(dict.fromkeys(docs))
+    return [] if key in map(_same, docs) else list(dict.fromkeys(docs))
+
+
+def _same(key: str) -> str:
+    """Return ``key`` as one file's name however it is reached (a symbolic link to the match's file is that file)."""
+    return os.path.realpath(key) if os.path.isabs(key) else key
 
 
 def adopt(doc, game, state, name: str) -> list[str]:
