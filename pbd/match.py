@@ -719,8 +719,8 @@ def legal(doc_spec: str, player: str) -> Result:
     turn = _settle(open_document(doc_spec), player)
     game, state, name = turn.game, turn.state, turn.name
     if turn.unexplained:     # every move would be refused on this board: list none (pbd move says why)
-        return Result(["(no legal moves for you now: the board was changed by hand in a way the log does not "
-                       "explain, so pbd writes no move on it)",
+        return Result(["(no legal moves for you now: the board disagrees with its log, see the warning, "
+                       "so pbd writes no move on it)",
                        "put it back as the log gives it, or see every difference with pbd replay DOC"],
                       {"moves": []}, warnings=turn.warnings)
     moves = game.legal(state, name)

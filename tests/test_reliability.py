@@ -37,7 +37,7 @@ def test_a_pasted_back_answered_decision_lists_no_answers(pbd, tmp_path):
     assert refused.exit_code == 3 and doc.read_bytes() == before, refused.output
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] == []
     said = pbd("legal", doc, "--as", "Ben").output
-    assert "no legal moves for you now: the board was changed by hand" in said and "decisions" in said, said
+    assert "no legal moves for you now: the board disagrees with its log" in said and "decisions" in said, said
     assert doc.read_bytes() == before
 
 
