@@ -419,8 +419,8 @@ def _land(turn: Turn, before: dict | None) -> bool:
             private.stage(sec, entry)
     try:
         turn.doc.write(text, turn.snap, styles=game.styles(text) if turn.doc.styled else None)
-    except StaleRevision:
-        if not _own_entry_landed(turn, entry):      # a refused copy of a write that landed is not "stale"
+    except StaleRevision as exc:
+        if not (exc.sent and _own_entry_landed(turn, entry)):     # a refused copy of a write that landed
             _unstage(turn)
             return False
     except WriteUncertain as exc:

@@ -700,7 +700,9 @@ class GoogleDocument:
             raise self._uncertain_error(exc.message)
         if now.revision != current.revision:
             self._fresh = now  # the pipeline's next read: no second documents.get
-            raise StaleRevision(f"{self.label} changed since pbd read it (the other player edited it)")
+            stale = StaleRevision(f"{self.label} changed since pbd read it (the other player edited it)")
+            stale.sent = True       # our write went out: a copy of it may have landed before (httplib2 re-sends)
+            raise stale
         raise BackendError(f"Google Docs refused the edit: {exc.message}; {self.label} was not changed")
 
     def _after_lost_answer(self, current: Read, wanted: str, exc: _Failed) -> Snapshot:
