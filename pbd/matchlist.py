@@ -95,7 +95,9 @@ def elsewhere(doc, match_id: str, name: str) -> list[str]:
     key, folded = _same(doc_key(doc)), name.casefold()
     docs = [m["doc"] for m in _read()["matches"] if m.get("match") == match_id
             and folded in (str(s).casefold() for s in m.get("seats") or [])]
-    return [] if key in map(_same, docs) else list(dict.fromkeys(docs))
+    if key in map(_same, docs):
+        return []
+    return [d for d in dict.fromkeys(docs) if not os.path.isabs(d) or os.path.exists(d)]   # a file renamed: moved
 
 
 def _same(key: str) -> str:

@@ -137,9 +137,17 @@ def test_a_match_moved_to_another_document_is_adopted_once(pbd, tmp_path):
     doc = started("boystown", tmp_path)
     moved = tmp_path / "moved.txt"
     moved.write_bytes(doc.read_bytes())
-    doc.unlink()                                            # the old document is gone
     assert pbd("hand", moved, "--as", "Ann").exit_code == 3
     adopted = pbd("status", moved, "--as", "Ann", "--adopt")
-    assert adopted.exit_code == 0 and "Adopted:" in adopted.output, adopted.output
+    assert adopted.exit_code == 0 and "Adopted:" in adopted.output and str(doc) in adopted.output, adopted.output
     pbd("hand", moved, "--as", "Ann", ok=True)
+    refused = pbd("hand", doc, "--as", "Ann")                # now the old document is the copy
+    assert refused.exit_code == 3 and str(moved) in refused.output, refused.output
     assert pbd("status", "--adopt").exit_code == 2
+
+
+def test_a_renamed_match_file_is_followed(pbd, tmp_path):
+    doc = started("boystown", tmp_path)
+    renamed = tmp_path / "our match.txt"
+    doc.rename(renamed)                                     # the recorded file is gone: the match moved, no copy
+    pbd("hand", renamed, "--as", "Ann", ok=True)
