@@ -570,18 +570,23 @@ def card_command(name, game, as_json):
 @cli.command("status")
 @argument("doc", required=False)
 @option("--as", "player", metavar="NAME", help="Your player name (needed only if PBD_HOME holds several seats).")
+@option("--adopt", is_flag=True, help="Make DOC the document of its match from now on (it moved, or the one "
+                                        "pbd recorded was lost); pbd then refuses the old one.")
 @json_option
-def status_command(doc, player, as_json):
+def status_command(doc, player, adopt, as_json):
     """List your matches; with DOC, what changed since your last look, your hand and what waits on you.
 
     \b
     Examples:
       pbd status
       pbd status match.txt
+      pbd status moved-here.txt --adopt
     """
     from pbd import status
 
-    _emit(status.status(doc, player), as_json)
+    if adopt and not doc:
+        raise click.UsageError("--adopt needs DOC: the document that is the match now")
+    _emit(status.status(doc, player, adopt), as_json)
 
 
 @cli.command("watch")

@@ -129,7 +129,13 @@ class ConflictError(PbdError):
 
 
 class StaleRevision(ConflictError):
-    """A guarded write was refused because the revision moved; the pipeline may retry."""
+    """A guarded write was refused because the revision moved; the pipeline may retry.
+
+    ``sent``: the write went out before it was refused (an earlier copy of it may have
+    landed, its answer lost), so the pipeline looks for its own log entry first.
+    """
+
+    sent = False
 
 
 # -- 5: the outside world failed ---------------------------------------------------

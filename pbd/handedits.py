@@ -218,6 +218,7 @@ def check(turn) -> None:
         return
     if getattr(turn, "reading", False):
         turn.warnings.extend(found)
+        turn.unexplained = found
         return
     raise DocumentFormatError(
         "the board was changed by hand in a way the log does not explain; nothing was written:\n"

@@ -231,6 +231,8 @@ class Turn(Record):
         self.sec, self.chance, self.attached, self.logged, self.reading = sec, chance, attached, logged, reading
         self.notes = [] if notes is None else notes
         self.warnings = [] if warnings is None else warnings
+        #: hand edits the log does not explain, found by a reading command (a write would be refused)
+        self.unexplained: list[str] = []
 
 
 #: Checks run by every command after the player's private state is attached and before
@@ -263,6 +265,8 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
     now (None if not seated).
     """
     meta = turn.state.meta
+    if seated:
+        _check_same_document(turn)
     settled = private.recover(meta.match_id, turn.name, [e.hash for e in meta.log])
     if settled == "adopted":
         turn.notes.append("(pbd first finished saving your private state from a command that was interrupted)")
@@ -284,6 +288,25 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
         check(turn)
     turn.chance = Chance(meta, {turn.name: sec})
     return before
+
+
+def _check_same_document(turn: Turn) -> None:
+    """Refuse a seat's command on a document other than the one this machine plays its match on (a copy).
+
+    Paying an unlock or moving on a copy would leave the real document without an entry the
+    seat's private state remembers, and every later command of the seat refused there.
+
+    :raises DocumentFormatError: (exit 3) the match is recorded on another document for this seat.
+    """
+    from pbd import matchlist
+
+    others = matchlist.elsewhere(turn.doc, turn.state.meta.match_id, turn.name)
+    if others:
+        raise DocumentFormatError(
+            f"{turn.doc.label} holds match {turn.state.meta.match_id}, which {turn.name} plays on "
+            f"{' and '.join(others)}: a copy of the match document is not the match, and pbd wrote nothing",
+            hint=f"play on {others[0]}; if this document is the match now (the other was lost or moved), "
+                 f"say so once: pbd status {turn.doc.label} --as {turn.name} --adopt")
 
 
 def _obligations(game, state, name: str) -> list[dict]:
@@ -399,9 +422,10 @@ def _land(turn: Turn, before: dict | None) -> bool:
             private.stage(sec, entry)
     try:
         turn.doc.write(text, turn.snap, styles=game.styles(text) if turn.doc.styled else None)
-    except StaleRevision:
-        _unstage(turn)
-        return False
+    except StaleRevision as exc:
+        if not (exc.sent and _own_entry_landed(turn, entry)):     # a refused copy of a write that landed
+            _unstage(turn)
+            return False
     except WriteUncertain as exc:
         if not _landed(turn, entry, text, exc):
             _unstage(turn)
@@ -440,6 +464,27 @@ def _landed(turn: Turn, entry: tuple[int, str] | None, text: str, exc: WriteUnce
         number, digest = entry
         return len(log) >= number and log[number - 1].hash == digest
     return now == text
+
+
+def _own_entry_landed(turn: Turn, entry: tuple[int, str] | None) -> bool:
+    """After a refused or stale write, re-read and say whether this command's staged log entry is in it anyway.
+
+    A write whose answer was lost may have landed, and a copy of it sent again (by the HTTP
+    library, unasked) is then refused as stale: the staged private state is kept for such a
+    write, never dropped blindly.  Without a new log entry there is nothing to look for.
+    """
+    if not entry:
+        return False
+    try:
+        now = getattr(turn.doc, "peek", turn.doc.read)()      # Google Docs: the read the retry then uses
+        log = turn.game.parse(now.text).meta.log
+    except PbdError:
+        return False
+    number, digest = entry
+    if len(log) >= number and log[number - 1].hash == digest:
+        turn.doc.read()            # hand out the kept read: nothing later may take it for a fresh one
+        return True
+    return False
 
 
 def _unstage(turn: Turn) -> None:
@@ -706,6 +751,11 @@ def legal(doc_spec: str, player: str) -> Result:
     """List every move legal now for the player."""
     turn = _settle(open_document(doc_spec), player)
     game, state, name = turn.game, turn.state, turn.name
+    if turn.unexplained:     # every move would be refused on this board: list none (pbd move says why)
+        return Result(["(no legal moves for you now: the board disagrees with its log, see the warning, "
+                       "so pbd writes no move on it)",
+                       "put it back as the log gives it, or see every difference with pbd replay DOC"],
+                      {"moves": []}, warnings=turn.warnings)
     moves = game.legal(state, name)
     if not moves:
         return Result(["(no legal moves for you now)", *game.status(state)], {"moves": moves},
@@ -726,8 +776,23 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
     problems = game.check_text(snap.text)
     if problems:
         raise ProblemsFound(f"{doc_spec}: {len(problems)} problem(s) found", problems)
-    return Result([f"{doc_spec}: the board is consistent with the rules."], {"problems": []},
-                  warnings=_hand_edits(game, doc, snap.text, from_start=True))
+    lines = [f"{doc_spec}: the board is consistent with the rules."]
+    if (waiting := _waiting_for(game, snap.text, doc.label)):
+        lines.append(waiting)
+    return Result(lines, {"problems": []}, warnings=_hand_edits(game, doc, snap.text, from_start=True))
+
+
+def _waiting_for(game, text: str, label: str) -> str:
+    """Return a line saying how many seats are still empty at a table waiting for players ('' if none)."""
+    try:
+        state = parse_board(game, text, label)
+    except PbdError:
+        return ""
+    seats, players = getattr(state, "seats", None), getattr(state, "players", None)
+    if not isinstance(seats, list) or not isinstance(players, int) or len(seats) >= players:
+        return ""
+    return (f"waiting for players: {len(seats)} of {players} seated ({', '.join(seats)}); "
+            f"the match starts when {players - len(seats)} more join")
 
 
 def _hand_edits(game, doc: Document, text: str, from_start: bool, state=None) -> list[str]:

@@ -84,3 +84,45 @@ def remember(doc, game, state, name: str, seen: int | None = None) -> None:
 def remembered_documents() -> list[str]:
     """Return the documents of the matches this machine remembers (local paths absolute, Google Docs as URLs)."""
     return list(dict.fromkeys(m["doc"] for m in _read()["matches"]))
+
+
+def elsewhere(doc, match_id: str, name: str) -> list[str]:
+    """Return the documents this machine records ``name`` playing ``match_id`` on, when ``doc`` is none of them.
+
+    Empty when the seat plays the match on ``doc`` (or on no recorded document): a non-empty
+    answer means ``doc`` is a copy of the match document (or the match moved there).
+    """
+    key, folded = _same(doc_key(doc)), name.casefold()
+    docs = [m["doc"] for m in _read()["matches"] if m.get("match") == match_id
+            and folded in (str(s).casefold() for s in m.get("seats") or [])]
+    if key in map(_same, docs):
+        return []
+    return [d for d in dict.fromkeys(docs) if not os.path.isabs(d) or os.path.exists(d)]   # a file renamed: moved
+
+
+def _same(key: str) -> str:
+    """Return ``key`` as one file's name however it is reached (a symbolic link to the match's file is that file)."""
+    return os.path.realpath(key) if os.path.isabs(key) else key
+
+
+def adopt(doc, game, state, name: str) -> list[str]:
+    """Record ``doc`` as the one document of ``name``'s match (it moved there); return the documents it replaces.
+
+    :raises BackendError: PBD_HOME cannot be written.
+    """
+    key, match_id, folded = doc_key(doc), state.meta.match_id, name.casefold()
+    dropped: list[str] = []
+
+    def change(data):
+        for m in list(data["matches"]):
+            if m.get("match") == match_id and m["doc"] != key:
+                seats = [s for s in m.get("seats") or [] if str(s).casefold() != folded]
+                if len(seats) != len(m.get("seats") or []):
+                    dropped.append(m["doc"])
+                m["seats"] = seats
+                if not seats:
+                    data["matches"].remove(m)
+
+    _update(change)
+    remember(doc, game, state, name, len(state.meta.log))
+    return dropped

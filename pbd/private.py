@@ -70,12 +70,28 @@ def lock(match_id: str, player: str):
     try:
         paths.private_dir(folder)
         with paths.locked(os.path.join(folder, f"{_stem(player)}.lock")):
+            _sweep(folder, _stem(player))
             yield
     except TimeoutError:
         raise ConflictError(f"another pbd command for {player} in match {match_id} is still running",
                             hint="wait for it to finish, then try again") from None
     except OSError as exc:
         raise BackendError(f"cannot lock private state under {paths.home()}: {exc}") from None
+
+
+def _sweep(folder: str, stem: str) -> None:
+    """Remove the temp files a killed command of this seat left beside its private files (they hold its seed).
+
+    Called with the seat's lock held: every write of the seat's private state, pending state
+    and kept chains happens under that lock, so no live command owns such a file now.
+    """
+    pattern = re.compile(rf"^\.{re.escape(stem)}\.(?:json|pending\.json|chain-\d+)\.[0-9a-f]{{12}}\.tmp$")
+    for name in os.listdir(folder):
+        if name.endswith(".tmp") and pattern.match(name):
+            try:
+                os.unlink(os.path.join(folder, name))
+            except FileNotFoundError:
+                pass
 
 
 def load(match_id: str, player: str) -> Secrets:

@@ -221,11 +221,13 @@ def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], d
     return lines, data
 
 
-def status(doc_spec: str | None, player: str | None = None) -> Result:
+def status(doc_spec: str | None, player: str | None = None, adopt: bool = False) -> Result:
     """Return ``pbd status``: every match (no ``doc_spec``), or what changed in one since I last looked.
 
     Reading one match remembers how far its log was seen (in PBD_HOME).  The document is
-    written only to do the work the seat's pbd owes there (:func:`pbd.match.pay_duties`).
+    written only to do the work the seat's pbd owes there (:func:`pbd.match.pay_duties`).  A
+    document holding a match this machine plays on another document (a copy) is named with both
+    and never written; ``adopt`` makes it the match's document from now on.
 
     :raises UsageError: ``--as`` is needed (several seats here, or none), or names no player.
     :raises PbdError: the document cannot be read or parsed.
@@ -234,20 +236,35 @@ def status(doc_spec: str | None, player: str | None = None) -> Result:
         return status_all()
     from pbd import match
     from pbd.documents import open_document
+    from pbd.matchlist import adopt as adopt_here, elsewhere
 
     doc = open_document(doc_spec)
     _, game, state = match.load(doc)
     match._need_match(state, doc.label)
     name = match._seat(game, state, player) if player else whoami(doc_spec)
-    name, paid = match.pay_duties(doc, name)
-    if paid:
-        _, game, state = match.load(doc)
+    others = elsewhere(doc, state.meta.match_id, name)
+    paid: list[str] = []
+    if not others or adopt:
+        if others:
+            dropped = adopt_here(doc, game, state, name)
+        name, paid = match.pay_duties(doc, name)
+        if paid:
+            _, game, state = match.load(doc)
     entry = _entry(_read(), doc_key(doc), state.meta.match_id)
     seen = (entry or {}).get("seen", {}).get(name.casefold())
     lines, data = summary(doc, game, state, name, seen)
+    data["elsewhere"] = others if not adopt else []
     if paid:
         lines.insert(1, f"Your pbd just did what it owed here: {'; '.join(paid)}.")
+    if others and not adopt:
+        lines += [f"Copy: {name} plays match {state.meta.match_id} on {' and '.join(others)}, not on {doc.label}; "
+                  "pbd refuses your commands here and writes nothing to it",
+                  f"  if this document is the match now: pbd status {doc.label} --as {name} --adopt"]
+        return Result(lines, data)
     try:
+        if others:
+            lines.append(f"Adopted: {doc.label} is now the document of match {state.meta.match_id} for {name} "
+                         f"(instead of {' and '.join(dropped)})")
         remember(doc, game, state, name, len(state.meta.log))
     except BackendError as exc:
         lines.append(f"(warning: {exc.message}; the next status shows these moves again)")

@@ -121,6 +121,27 @@ def copy_of_setup(key: tuple, tmp_path, build):
     return tmp_path / made.relative_to(folder)
 
 
+def moved_registry(home, old, new) -> None:
+    """Make the copied PBD_HOME ``home`` name documents under folder ``new`` where its original named ``old``.
+
+    pbd records the document each match is played on (``my-matches``) and refuses a seat's
+    command on another document holding the match (a copy); a test that copies a started
+    match (document and private state) to a folder of its own moves that record with it.
+    """
+    from pathlib import Path
+
+    registry = Path(home) / "my-matches"
+    if registry.exists():
+        registry.write_text(registry.read_text(encoding="utf-8").replace(str(old), str(new)), encoding="utf-8")
+
+
+def forget_documents(home) -> None:
+    """Make the copied PBD_HOME ``home`` remember no document (the match's next document is the one it plays on)."""
+    from pathlib import Path
+
+    (Path(home) / "my-matches").unlink(missing_ok=True)
+
+
 @_pytest.fixture
 def pbd():
     """The CLI, run in process as a user would run it."""

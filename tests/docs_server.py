@@ -212,6 +212,8 @@ class DocsServer:
         self.untick: set[str] = set()
         self._failures: list[tuple[int, str, float | None]] = []
         self._lost_answers: list[tuple[int, str]] = []
+        #: writes to apply and then answer by closing the connection (no answer at all)
+        self._dropped: list[tuple[str, object]] = []
         self.forbidden: set[str] = set()
         self._before_write: list = []
         self._lock = threading.RLock()
@@ -256,6 +258,16 @@ class DocsServer:
         """Apply the next ``count`` writes whose path has ``match`` but answer ``status`` (the answer got lost)."""
         with self._lock:
             self._lost_answers.extend([(status, match)] * count)
+
+    def drop_after_write(self, count: int = 1, match: str = ":batchUpdate", then=None) -> None:
+        """Apply the next ``count`` writes whose path has ``match``, then close the connection without answering.
+
+        The client's HTTP library may send the very same request again on a fresh connection
+        (httplib2 does, once): the revision guard then refuses the copy.  ``then(server)`` runs
+        right after the write is applied (another seat's pbd or a person editing meanwhile).
+        """
+        with self._lock:
+            self._dropped.extend([(match, then)] * count)
 
     def grant(self, refresh_token: str, scopes) -> None:
         """Record the scopes a refresh token was granted (for token files made by a test)."""
@@ -421,6 +433,12 @@ class DocsServer:
                 if method in ("POST", "DELETE", "PATCH") and match in path and status < 300:
                     del self._lost_answers[i]
                     raise ApiError(lost, "Internal error encountered.")
+            for i, (match, then) in enumerate(self._dropped):
+                if method in ("POST", "DELETE", "PATCH") and match in path and status < 300:
+                    del self._dropped[i]
+                    if then:
+                        then(self)
+                    raise ConnectionDropped()
             return status, answer, headers
 
     def _serve(self, method: str, path: str, query: dict, body: bytes) -> tuple[int, dict | None, dict]:
@@ -988,6 +1006,10 @@ def method_scopes(method: str, path: str) -> set[str]:
     return set()
 
 
+class ConnectionDropped(Exception):
+    """The request was served but the connection is closed with no answer (see :meth:`DocsServer.drop_after_write`)."""
+
+
 class _Handler(BaseHTTPRequestHandler):
     """HTTP glue: JSON in, JSON out, errors shaped like Google's."""
 
@@ -1007,6 +1029,9 @@ class _Handler(BaseHTTPRequestHandler):
                                                          auth=self.headers.get("Authorization"))
         except ApiError as exc:
             status, payload, headers = exc.code, exc.body(), exc.headers
+        except ConnectionDropped:
+            self.close_connection = True
+            return
         except (ValueError, KeyError) as exc:
             status, payload = 400, ApiError(400, f"Invalid JSON payload received. {exc}").body()
         data = b"" if payload is None else json.dumps(payload).encode()

@@ -48,10 +48,17 @@ def played(tmp_path_factory):
 
 @pytest.fixture
 def match_doc(played, monkeypatch, tmp_path):
+    import shutil
+
+    from conftest import moved_registry
+
     doc, home, _ = played
-    monkeypatch.setenv("PBD_HOME", str(home))
+    own = tmp_path / "pbd-home"
+    shutil.copytree(home, own, dirs_exist_ok=True)
+    monkeypatch.setenv("PBD_HOME", str(own))
     copy = tmp_path / "match.txt"
     copy.write_text(doc.read_text())
+    moved_registry(own, doc, copy)
     return copy
 
 

@@ -12,6 +12,7 @@ import shutil
 import pytest
 
 from boystown_helpers import arrange, catch_up, discard_pile, hand_names, start
+from conftest import moved_registry
 
 
 
@@ -40,6 +41,7 @@ def doc(started, tmp_path):
     d = tmp_path / "match.txt"
     shutil.copytree(started[1], tmp_path / "pbd-home", dirs_exist_ok=True)
     shutil.copy(started[0], d)
+    moved_registry(tmp_path / "pbd-home", started[0], d)
     return d
 
 

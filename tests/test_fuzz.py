@@ -87,6 +87,7 @@ def _documents(pbd, started, tmp_path, monkeypatch, edits, command):
     own = tmp_path / "home"
     shutil.rmtree(own, ignore_errors=True)
     shutil.copytree(home, own)
+    (own / "my-matches").unlink(missing_ok=True)     # it names the started file: this copy is the match here
     monkeypatch.setenv("PBD_HOME", str(own))
     doc = tmp_path / "m.txt"
     _run(pbd, doc, own, _edit(text, edits), [command[0], doc, *command[1:]])
@@ -116,6 +117,7 @@ def _notation(pbd, started, tmp_path, monkeypatch, notation):
     own = tmp_path / "home"
     shutil.rmtree(own, ignore_errors=True)
     shutil.copytree(home, own)
+    (own / "my-matches").unlink(missing_ok=True)     # it names the started file: this copy is the match here
     monkeypatch.setenv("PBD_HOME", str(own))
     doc = tmp_path / "m.txt"
     _run(pbd, doc, own, text, ["move", doc, "--as", "Ben", notation])

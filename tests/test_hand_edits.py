@@ -140,10 +140,11 @@ def test_a_twin_tower_city_hand_edit_is_named_too(pbd, tmp_path):
     pbd("move", doc, "--as", "Lia", "flip", ok=True)
     pbd("hand", doc, "--as", "Max", ok=True)
     honest = doc.read_text()
+    legal = pbd.json("legal", doc, "--as", "Lia")["moves"][0]
     doc.write_text(honest.replace("Round 2: face down", "  Nullified: Dark Virus\nRound 2: face down", 1))
     said = pbd("hand", doc, "--as", "Lia", ok=True).stderr
     assert "round 1's nullified dark gained Virus by hand" in said
-    legal = pbd.json("legal", doc, "--as", "Lia")["moves"][0]
+    assert pbd.json("legal", doc, "--as", "Lia")["moves"] == []       # every move would be refused: none listed
     before = doc.read_bytes()
     assert pbd("move", doc, "--as", "Lia", legal).exit_code == 3 and doc.read_bytes() == before
     doc.write_text(honest)

@@ -63,8 +63,11 @@ def finished_copy(finished, tmp_path):
     """Return this test's own copy of the finished match (document and every seat's private state)."""
     import shutil
 
+    from conftest import moved_registry
+
     shutil.copytree(finished / "pbd-home", tmp_path / "pbd-home", dirs_exist_ok=True)
     shutil.copy(finished / "match.txt", tmp_path / "match.txt")
+    moved_registry(tmp_path / "pbd-home", finished, tmp_path)
     return tmp_path / "match.txt"
 
 

@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from pbd.games.twoxd6 import GAME
+from conftest import moved_registry
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +39,7 @@ def _built(tmp_path_factory):
 def started(pbd, tmp_path, _built, monkeypatch):
     """A copy of the built match (document and private state); returns (doc, first, second)."""
     shutil.copytree(_built, tmp_path / "m")
+    moved_registry(tmp_path / "m" / "pbd-home", _built, tmp_path / "m")
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "m" / "pbd-home"))
     doc = tmp_path / "m" / "match.txt"
     order = pbd.json("show", doc)["order"]

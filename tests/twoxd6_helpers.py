@@ -19,6 +19,7 @@ import pytest
 from pbd.games.twoxd6 import GAME
 from pbd.games.twoxd6.state import Act, Owe, Stack
 from agreed import agree
+from conftest import moved_registry
 
 
 def build(base: Path, names: list[str], seeds: list[str], *extra: str) -> Path:
@@ -48,6 +49,7 @@ def copy(built: Path, tmp_path: Path, monkeypatch, name: str = "m") -> Path:
     PBD_HOME then points at the copy's private states.
     """
     shutil.copytree(built, tmp_path / name)
+    moved_registry(tmp_path / name / "pbd-home", built, tmp_path / name)
     monkeypatch.setenv("PBD_HOME", str(tmp_path / name / "pbd-home"))
     return tmp_path / name / "match.txt"
 

@@ -597,6 +597,18 @@ class GoogleDocument:
         fresh, self._fresh = self._fresh, None
         return (fresh or self._read()).snapshot()
 
+    def peek(self) -> Snapshot:
+        """Return the document as :meth:`read` would, and keep that read for the next :meth:`read`.
+
+        After a refused write the pipeline looks for its own log entry here, then reads again
+        to retry: one documents.get serves both.
+
+        :raises BackendError: Google cannot be reached, or the document cannot be read.
+        """
+        if self._fresh is None:
+            self._fresh = self._read()
+        return self._fresh.snapshot()
+
     def write(self, text: str, base: Snapshot | None, styles=None) -> Snapshot:
         """Apply the minimal edit from ``base`` to ``text`` as one guarded batchUpdate.
 
@@ -688,7 +700,9 @@ class GoogleDocument:
             raise self._uncertain_error(exc.message)
         if now.revision != current.revision:
             self._fresh = now  # the pipeline's next read: no second documents.get
-            raise StaleRevision(f"{self.label} changed since pbd read it (the other player edited it)")
+            stale = StaleRevision(f"{self.label} changed since pbd read it (the other player edited it)")
+            stale.sent = True       # our write went out: a copy of it may have landed before (httplib2 re-sends)
+            raise stale
         raise BackendError(f"Google Docs refused the edit: {exc.message}; {self.label} was not changed")
 
     def _after_lost_answer(self, current: Read, wanted: str, exc: _Failed) -> Snapshot:

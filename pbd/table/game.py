@@ -44,6 +44,8 @@ SEATS_RE = pattern(r"^Seats:\s*(?P<names>.*?)\s*\((?P<n>\d{1,2}) of (?P<of>\d{1,
 TURN_RE = pattern(r"^Turn:\s*(?P<name>.+?)\s*$")
 RESULT_RE = pattern(r"^Result:\s*(?P<text>.+?)\s*$")
 OPTIONS_RE = pattern(r"^Options:\s*(?P<words>.*?)\s*$")
+#: an option's value in a document: a short name or a content hash, never a path
+OPTION_VALUE_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9:'’._-]{0,39}$")
 DECK_HEADING = "Deck"
 
 
@@ -230,7 +232,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         return state
 
     def _read_header(self, state: TableState, lines: list) -> None:
-        seen_seats = False
+        seen_seats, options_line = False, None
         for line in lines:
             text = line.text.strip()
             if m := SEATS_RE.match(text):
@@ -244,6 +246,7 @@ class CardGame(Playable, metaclass=ABCMeta):
                 seen_seats = True
             elif m := OPTIONS_RE.match(text):
                 state.options = m.group("words").split()
+                options_line = line.number
             elif m := RESULT_RE.match(text):
                 state.result = m.group("text")
             elif m := TURN_RE.match(text):
@@ -258,6 +261,23 @@ class CardGame(Playable, metaclass=ABCMeta):
                                           "'Owed:' in the header", line=line.number)
         if not seen_seats:
             raise DocumentFormatError("the header has no 'Seats: NAME, NAME (n of N)' line", line=1)
+        if state.options and (problem := self.option_problem(state.options, state.players)):
+            raise DocumentFormatError(f"the Options line: {problem}", line=options_line,
+                                      hint=f"{self.title} options: {', '.join(self.option_words) or 'none'}")
+
+    def option_problem(self, words: list[str], players: int) -> str:
+        """Return what is wrong with the ``Options:`` words a document shows ('' if nothing).
+
+        A word is one of :attr:`option_words` (``key=`` ones with any value a game's override
+        does not refuse); a document never names a file, so a value is never opened here.
+        """
+        for word in words:
+            key = word.split("=", 1)[0].lower()
+            if word.lower() not in self.option_words and f"{key}=" not in self.option_words:
+                return f"{_short(word)!r} is no option of {self.title}"
+            if "=" in word and not OPTION_VALUE_RE.match(word.split("=", 1)[1]):
+                return f"{_short(word)!r}: an option's value is a short name (letters, digits, . _ - :), never a file"
+        return ""
 
     def sniff(self, text: str) -> bool:
         """Return True for a blank board of this game (its title on the first line)."""
@@ -648,6 +668,11 @@ def _public_key(deck: SharedDeck, seed: bytes, gen: int) -> int:
     from pbd.table import group
 
     return group.public_key(deck.key(seed, gen))
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """Return ``text`` cut to ``limit`` characters (an excerpt of the document for a message)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _check_name(name: str) -> None:

@@ -77,7 +77,7 @@ class BoysTown(CardGame):
     def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
         """Return the catalogue's deck, face down in the draw pile (card ids: positions in its deck list)."""
         ref = next((w.split("=", 1)[1] for w in options if w.startswith("catalogue=")), "standard")
-        return cards.piles(load(ref, remember=False).deck())
+        return cards.piles(load(ref, remember=False, from_document=True).deck())
 
     def start(self, state: State) -> None:
         """Deal 4 cards to each player and begin the first turn."""

@@ -226,13 +226,15 @@ def _store() -> Path:
 _CACHE: dict[str, Catalogue] = {}
 
 
-def load(spec: str, remember: bool = True) -> Catalogue:
+def load(spec: str, remember: bool = True, from_document: bool = False) -> Catalogue:
     """Return the catalogue ``spec`` names: a bundled name, a content hash, or a file path.
 
     A file is remembered under PBD_HOME by its hash (``remember``), so that later commands
-    find it by the hash the document names.
+    find it by the hash the document names.  With ``from_document`` the name was read from
+    a match document: only a bundled name or a hash is accepted, and no file is opened.
 
-    :raises DeckFormatError: not found, unreadable, or not a valid catalogue (every problem listed).
+    :raises DeckFormatError: not found, unreadable, or not a valid catalogue (every problem listed);
+        a document naming anything but a bundled catalogue or a hash.
     """
     spec = spec.strip()
     ref = _hash_in(spec)
@@ -240,6 +242,11 @@ def load(spec: str, remember: bool = True) -> Catalogue:
         return _by_hash(ref)
     if CATALOGUE_NAME_RE.match(spec) and (bundled_dir() / f"{spec}.toml").is_file():
         return _from_bytes((bundled_dir() / f"{spec}.toml").read_bytes(), spec, bundled=True)
+    if from_document:
+        raise DeckFormatError(f"the document names the catalogue {_excerpt(spec)!r}, which is neither bundled "
+                              "nor a content hash; a match never names a file",
+                              hint="bundled: " + ", ".join(bundled_names())
+                                   + "; a player's own catalogue is named by its hash (sha256:...)")
     path = Path(spec).expanduser()
     if not path.is_file():
         raise DeckFormatError(f"no Boys' Town catalogue {spec!r}",
@@ -253,6 +260,10 @@ def load(spec: str, remember: bool = True) -> Catalogue:
         if not target.exists():
             paths.write_private(target, data)
     return cat
+
+
+def _excerpt(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _hash_in(spec: str) -> str:

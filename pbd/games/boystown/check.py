@@ -39,7 +39,8 @@ def _seats(state: State) -> list[str]:
         out.append(f"{len(state.seats)} players sit at a {state.players}-player match")
     if state.mover and not state.seat(state.mover):
         out.append(f"the turn is {state.mover}'s, who is not playing")
-    if state.first and not state.seat(state.first) and state.first.casefold() != "random":
+    seated = {n.casefold() for n in state.seats}
+    if state.first and state.first.casefold() not in seated and state.first.casefold() != "random":
         out.append(f"first player {state.first} is not playing")
     return out
 

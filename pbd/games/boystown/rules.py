@@ -69,7 +69,7 @@ def cat(state: State) -> Catalogue:
 
     :raises DeckFormatError: it cannot be found or read.
     """
-    return load(state.catalogue, remember=False)
+    return load(state.catalogue, remember=False, from_document=True)
 
 
 def card_at(state: State, slot: int, seat: str | None = None) -> Card | None:

@@ -66,9 +66,22 @@ class TwoXd6(CardGame):
             raise UsageError("the Mod combines one deck per two players: it needs an even number of players")
         b = grid.load(opts.board)
         grid.layout(b, players)
+        if not grid.is_bundled(opts.board):     # a board of the player's own: the document carries it, not its path
+            options = {**options, "board": "custom"}
         state, sec = super().create(match_id, player, None, seed, options)
         state.board = b
         return state, sec
+
+    def option_problem(self, words: list[str], players: int) -> str:
+        """Return what is wrong with a document's ``Options:`` words ('' if nothing): unknown words or values."""
+        problem = super().option_problem(words, players)
+        if problem:
+            return problem
+        try:
+            options_of(words, players)
+        except ValueError as exc:
+            return f"{str(exc)[:40]!r} is no 2Xd6 option ({OPTION_HELP})"
+        return ""
 
     def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
         """Return the Face and Pip stacks of the bundled deck (one deck per two players with the Mod)."""
@@ -78,7 +91,7 @@ class TwoXd6(CardGame):
     def start(self, state: State) -> None:
         """Deal every seat its Face and Pip cards; then everyone rolls for the order of acts."""
         if state.board is None:
-            state.board = grid.load(state.opts.board)
+            state.board = grid.load(state.opts.board, from_document=True)
         rules.deal(state)
         state.turn = 0
 
@@ -275,7 +288,7 @@ class TwoXd6(CardGame):
         """Return the board lines: order of acts, the act, the Basic Square, the grid, stacks, hands."""
         if state.board is None:
             state = copy.copy(state)
-            state.board = grid.load(state.opts.board)
+            state.board = grid.load(state.opts.board, from_document=True)
             grid.layout(state.board, state.players)
         return board.render(state)
 

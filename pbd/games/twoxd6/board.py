@@ -165,7 +165,7 @@ def _body_line(state: State, section: str, text: str, line: Line) -> None:
         state.cells[m.group(1).upper()] = Stack(m.group(2).strip(), m.group(3).split())
         return
     if section == "hands" and not text.startswith(("Draw Patch", "Debt", "Targeting", "Trade")):
-        m = re.fullmatch(r"(.+?):\s*\d+ cards\s*·\s*shown\s+(.+?)\s*·\s*cold\s+(.+)", text)
+        m = re.fullmatch(r"(.+?):\s*\d+ cards\s*·\s*shown\s+(.+?)\s*·\s*cold\s+(-|\d{1,3}(?:\s+\d{1,3})*)", text)
         if not m:
             _fail(line, "a hand like 'Ann: 10 cards · shown - · cold -'")
         state.shown[m.group(1)] = [] if m.group(2) == "-" else m.group(2).split()

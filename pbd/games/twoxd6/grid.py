@@ -189,11 +189,24 @@ def from_data(data: dict, default_name: str) -> Board:
     return board
 
 
-def load(spec: str) -> Board:
+def is_bundled(name: str) -> bool:
+    """Return True if ``name`` is a bundled board's name (``standard``, ``large``)."""
+    return bool(re.fullmatch(r"[a-z0-9-]{1,32}", name)) and \
+        (paths.resource_dir("decks") / "2xd6" / "boards" / f"{name}.toml").is_file()
+
+
+def load(spec: str, from_document: bool = False) -> Board:
     """Return the board ``spec`` names: a bundled board name or a path to a board TOML.
 
-    :raises DeckFormatError: it cannot be read or breaks a board rule (every problem listed).
+    With ``from_document`` the name was read from a match document: only a bundled board
+    is opened (a document carries a board of a player's own line by line, never a file).
+
+    :raises DeckFormatError: it cannot be read or breaks a board rule (every problem listed);
+        a document naming anything but a bundled board.
     """
+    if from_document and not is_bundled(spec):
+        raise DeckFormatError(f"the document names the board {spec[:40]!r} and has no 'Board:' lines; "
+                              "a document names a bundled board (standard, large) or carries its own")
     bundled = paths.resource_dir("decks") / "2xd6" / "boards" / f"{spec}.toml"
     path = bundled if "/" not in spec and not spec.endswith(".toml") else Path(spec)
     try:
