@@ -1,0 +1,165 @@
+"""Issue 25, attack 2: an entry written in another seat's name, refused by every honest seat at once.
+
+The attacker runs a modified pbd: it builds a log entry the way pbd would, in Ben's name, and
+seals, MACs, signs and chains it with everything the attacker has — Cy's own seed and signing
+key (a seat of the match), or a key of its own (a non-player editing the document) — never
+Ben's.  Before signed entries, a third seat's pbd could not tell (the MAC is checked only after
+Ben reveals his seed) and carried on (exit 0).  Now every seat checks the signature of every
+entry new to it on its next command, read-only ones included, and refuses (exit 3), leaving the
+document byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbd import private
+from pbd.games.base import LogEntry
+
+ROOT = Path(__file__).resolve().parent.parent
+REFUSAL = (r"log entry {n} is written in Ben's name but Ben's key did not sign it: the document was altered "
+           r"or a player's pbd cheated")
+
+
+def mid(doc: Path) -> str:
+    import re
+
+    return re.search(r"pbd match (\w+)", doc.read_text()).group(1)
+
+
+def forge_in_name(doc: Path, game, victim: str, text: str, seed: bytes) -> int:
+    """Append, as a modified pbd would, an entry in ``victim``'s name: sealed, MACed and signed with
+    ``seed`` (the forger's own, not the victim's), the chain hash recomputed.  Returns its number."""
+    state = game.parse(doc.read_text())
+    meta = state.meta
+    meta.signers = {victim.casefold(): seed}        # what the forger has, under the victim's name
+    entry = LogEntry(len(meta.log) + 1, victim, text, fresh=True)
+    meta.log.append(entry)
+    doc.write_text(game.render(state))
+    return entry.number
+
+
+def refused_by(run, doc: Path, n: int, *args) -> str:
+    """Run an honest seat's command: exit 3, the forged entry named, the document unchanged."""
+    import re
+
+    before = doc.read_bytes()
+    code, out = run(*args)
+    assert code == 3, out
+    assert re.search(REFUSAL.format(n=n), out), out
+    assert doc.read_bytes() == before
+    return out
+
+
+def _cli(pbd):
+    def run(*args):
+        result = pbd(*args)
+        return result.exit_code, result.output
+    return run
+
+
+# -- the games on the shared deck, 3 seats (Twin Tower City: 2 seats and a non-player) ----------
+
+def _tower(pbd, tmp_path):
+    from tower_helpers import start
+
+    from pbd.games.tower import GAME
+
+    doc = start(pbd, tmp_path, 3)
+    return doc, GAME, "passes"
+
+
+def _boystown(pbd, tmp_path):
+    from boystown_helpers import start
+
+    from pbd.games.boystown import GAME
+
+    doc = tmp_path / "m.txt"
+    start(pbd, doc, 3)
+    return doc, GAME, "pass"
+
+
+def _twoxd6(pbd, tmp_path):
+    from pbd.games.twoxd6 import GAME
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "2xd6", doc, "--as", "Ann", "--seed", "ann", "--players", 3, ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    pbd("join", doc, "--as", "Cy", "--seed", "cy", ok=True)
+    return doc, GAME, "pass"
+
+
+GAMES = {"tower": _tower, "boystown": _boystown, "2xd6": _twoxd6}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_entry_cy_writes_in_bens_name_is_refused_by_ann_at_once(pbd, tmp_path, game):
+    doc, module, text = GAMES[game](pbd, tmp_path)
+    for seat in ("Ann", "Ben", "Cy"):                  # every seat's pbd has read the match (and paid what it owed)
+        pbd("hand", doc, "--as", seat, ok=True)
+    cy = private.load(mid(doc), "Cy").seed
+    n = forge_in_name(doc, module, "Ben", text, cy)
+    refused_by(_cli(pbd), doc, n, "hand", doc, "--as", "Ann")          # a read-only command
+    refused_by(_cli(pbd), doc, n, "legal", doc, "--as", "Ann")
+    refused_by(_cli(pbd), doc, n, "show", doc)                          # no seat at all: the document's own
+    refused_by(_cli(pbd), doc, n, "hand", doc, "--as", "Ben")          # Ben's own pbd, as before
+
+
+def test_twin_tower_city_an_entry_a_non_player_writes_in_bens_name_is_refused(pbd, tmp_path):
+    from test_ttc_match import start
+
+    from pbd.games.ttc import GAME
+
+    doc = start(pbd, tmp_path)
+    doc = doc.rename(doc.with_name("m.txt"))
+    for seat in ("Lia", "Max"):
+        pbd("hand", doc, "--as", seat, ok=True)
+    n = forge_in_name(doc, GAME, "Max", "passes", os.urandom(32))     # a key of the intruder's own
+    refused = REFUSAL.replace("Ben", "Max")
+    import re
+
+    for args in (("hand", doc, "--as", "Lia"), ("legal", doc, "--as", "Lia"), ("show", doc)):
+        before = doc.read_bytes()
+        result = pbd(*args)
+        assert result.exit_code == 3, result.output
+        assert re.search(refused.format(n=n), result.output), result.output
+        assert doc.read_bytes() == before
+
+
+# -- examples/highcard, installed as a plugin and run as a subprocess -------------------------
+
+@pytest.fixture(scope="module")
+def plugin(tmp_path_factory):
+    site = tmp_path_factory.mktemp("highcard-site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+                    "--target", str(site), str(ROOT / "examples" / "highcard")], check=True, capture_output=True)
+    return site
+
+
+def test_highcard_an_entry_cy_writes_in_bens_name_is_refused_by_ann_at_once(plugin, tmp_path, monkeypatch):
+    env = {**os.environ, "PYTHONPATH": str(plugin), "PBD_HOME": os.environ["PBD_HOME"]}
+
+    def run(*args):
+        done = subprocess.run([sys.executable, "-m", "pbd", *map(str, args)], cwd=tmp_path, env=env,
+                              capture_output=True, text=True)
+        return done.returncode, done.stdout + done.stderr
+
+    doc = tmp_path / "m.txt"
+    assert run("new", "highcard", doc, "--as", "Ann", "--players", 3, "--seed", "ann")[0] == 0
+    assert run("join", doc, "--as", "Ben", "--seed", "ben")[0] == 0
+    assert run("join", doc, "--as", "Cy", "--seed", "cy")[0] == 0
+    for seat in ("Ann", "Ben", "Cy"):
+        assert run("hand", doc, "--as", seat)[0] == 0
+    monkeypatch.syspath_prepend(str(plugin))
+    from highcard import GAME
+
+    n = forge_in_name(doc, GAME, "Ben", "passes", private.load(mid(doc), "Cy").seed)
+    refused_by(run, doc, n, "hand", doc, "--as", "Ann")
+    refused_by(run, doc, n, "show", doc)
+    assert json.loads(run("log", doc, "--json")[1])["entries"][-1]["player"] == "Ben"
