@@ -276,6 +276,8 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
     if fairplay.chain_store is not None and private.kept_here(sec):
         fairplay.chain_store.hold(sec.seed, sec.player)
     fairplay_checks.verify(turn.game, turn.state, sec)
+    if turn.reading and fairplay_checks.checked(sec, meta):
+        private.save(sec)               # a read command keeps what it checked too (a write keeps it when it lands)
     turn.game.attach(turn.state, sec)
     turn.sec, turn.attached = sec, True
     for check in CHECKS:
@@ -587,6 +589,9 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     """
     doc = open_document(doc_spec)
     snap, game, state = load(doc, game_name)
+    from pbd import fairplay_checks
+
+    fairplay_checks.verify_signatures(state)
     data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
     text = game.render(state)
     lines = text.rstrip("\n").split("\n")

@@ -108,7 +108,11 @@ def test_an_entry_cy_writes_in_bens_name_is_refused_by_ann_at_once(pbd, tmp_path
     refused_by(_cli(pbd), doc, n, "hand", doc, "--as", "Ann")          # a read-only command
     refused_by(_cli(pbd), doc, n, "legal", doc, "--as", "Ann")
     refused_by(_cli(pbd), doc, n, "show", doc)                          # no seat at all: the document's own
-    refused_by(_cli(pbd), doc, n, "hand", doc, "--as", "Ben")          # Ben's own pbd, as before
+    before = doc.read_bytes()
+    result = pbd("hand", doc, "--as", "Ben")                            # Ben's own pbd, by its MAC as before
+    assert result.exit_code == 3
+    assert f"log entry {n} ({text}) is in Ben's name but Ben's pbd did not write it" in result.output
+    assert doc.read_bytes() == before
 
 
 def test_twin_tower_city_an_entry_a_non_player_writes_in_bens_name_is_refused(pbd, tmp_path):
