@@ -356,7 +356,7 @@ def signature_problems(meta: Meta, sec: Secrets | None) -> list[str]:
         who = e.player.casefold()
         key = keys.get(who)
         if who != me and key is not None and (e.sig or not droppable(e)) and not (
-                e.sig and signing.verifies(key, meta.match_id, previous, f"{e.body()} · seal {e.seal}", e.sig)):
+                e.sig and signing.verifies(key, meta.match_id, previous, e.sealed(), e.sig)):
             out.append(SIGNED_BY.format(n=e.number, who=e.player) + (" (its signature is missing)" if not e.sig
                                                                      else " (its signature does not verify)"))
         previous = e.hash or log_link(previous, e)

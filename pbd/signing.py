@@ -10,12 +10,12 @@ The scheme
     key from its seed, domain-separated per match: the 32-byte Ed25519 seed is
     ``HMAC-SHA256(seed, "pbd-sign-key-v1|<match id>")``.  The seat's first entry (``new`` /
     ``join``) commits the verify key next to its commitment and chain head
-    (``commits C head H key K``, ``K`` the 32-byte key in unpadded base64url, 43 characters).
+    (``commits C head H · key K``, ``K`` the 32-byte key in unpadded base64url, 43 characters).
     Every entry the seat writes then ends in ``· sig S`` (64 bytes, 86 characters), a
     signature over ``"pbd-entry-sig-v1"``, the match id, the previous entry's chain hash and
-    the entry's body with its seal: what its MAC covers.  The signature sits after the
-    entry's chain hash, which does not cover it, so it can be dropped without breaking the
-    chain (below).
+    the entry's body with its key (if any) and seal (:meth:`~pbd.games.base.LogEntry.sealed`).
+    The signature sits after the entry's chain hash, which does not cover it, so it can be
+    dropped without breaking the chain (below).
 
 The checks (:mod:`pbd.fairplay_checks`)
     Every seat's pbd checks the signature of every entry new to it on its next command, read

@@ -24,8 +24,8 @@ frame common to all games is::
 
 Log entries end with fair-play tags, in this order:
 
-* ``commits C head H key K`` — the seat's full commitment, the head of its hash chain and its
-  Ed25519 verify key (:mod:`pbd.signing`), in the first entry the seat writes (``new`` / ``join``).
+* ``commits C head H`` — the seat's full commitment and the head of its hash chain, in the
+  first entry the seat writes (``new`` / ``join``).
 * ``rng …`` — the random events the entry used, one token per event or run of draws:
   ``A-B@J`` draws number A..B of the seat's *draw* counter; ``rK@J d6=4`` the K-th roll the
   rules call for and its face; ``fK@J d6=4`` the K-th free roll (``pbd roll``); a die with
@@ -35,6 +35,8 @@ Log entries end with fair-play tags, in this order:
   they were when not the entry's player.
 * ``chain K`` — the seat published chain value number K; ``chain K next H`` also publishes
   the head of its next chain (with the last value of the current one).
+* ``key K`` — with ``commits``: the seat's Ed25519 verify key (:mod:`pbd.signing`), 43 base64url
+  characters.
 * ``seal S`` — 16 hex digits of SHA-256 over the Fair play and Revealed sections (and any
   section the game seals, like Twin Tower City's Deal) as this entry's write left them.
 * ``mac M`` — the writer's MAC of the entry (a key derived from the writer's committed
@@ -81,8 +83,8 @@ LOG_RE = pattern(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
 HASH_RE = pattern(r"\s*·?\s*#(?P<hash>[0-9a-f]{64}|[0-9a-f]{8})$")
 MAC_RE = pattern(r"\s*·\s*mac\s+(?P<mac>[0-9a-f]{16})$")
 SEAL_RE = pattern(r"\s*·\s*seal\s+(?P<seal>[0-9a-f]{16})$")
-COMMIT_RE = pattern(r"\s*·\s*commits\s+(?P<commit>[0-9a-f]{64})\s+head\s+(?P<head>[0-9a-f]{64})"
-                    r"(?:\s+key\s+(?P<key>[A-Za-z0-9_-]{43}))?$")
+COMMIT_RE = pattern(r"\s*·\s*commits\s+(?P<commit>[0-9a-f]{64})\s+head\s+(?P<head>[0-9a-f]{64})$")
+KEY_TAG_RE = pattern(r"\s*·\s*key\s+(?P<key>[A-Za-z0-9_-]{43})$")
 SIG_TAG_RE = pattern(r"\s*·\s*sig\s+(?P<sig>[A-Za-z0-9_-]{86})$")
 _BEACON = r"(?:-|\d+(?:\.\d+)*)"
 _DIE = r"d(?:\d+|\(\d+(?: \d+)*\))"
@@ -205,7 +207,7 @@ class LogEntry(Record):
         """Return what the move says: number, player, text and the commit, rng and chain tags."""
         out = f"{self.number}. {self.player}: {self.text}"
         if self.commit:
-            out += f" · commits {self.commit[0]} head {self.commit[1]}" + (f" key {self.key}" if self.key else "")
+            out += f" · commits {self.commit[0]} head {self.commit[1]}"
         if self.events:
             out += " · rng " + ", ".join(_event_tokens(self.player, self.events))
         if self.published:
@@ -215,11 +217,18 @@ class LogEntry(Record):
                 for name, k in self.published.items())
         return out
 
-    def line(self) -> str:
-        """Return the entry as written in the document, without its hash (what the hash covers)."""
+    def sealed(self) -> str:
+        """Return the body with its verify key and seal: what the writer's signature covers."""
         out = self.body()
+        if self.key:
+            out += f" · key {self.key}"
         if self.seal:
             out += f" · seal {self.seal}"
+        return out
+
+    def line(self) -> str:
+        """Return the entry as written in the document, without its hash (what the hash covers)."""
+        out = self.sealed()
         if self.mac:
             out += f" · mac {self.mac}"
         return out
@@ -277,7 +286,8 @@ def _event_tokens(owner: str, events: list[Event]) -> list[str]:
 def _parse_entry(number: int, player: str, text: str) -> LogEntry:
     entry = LogEntry(number, player, text)
     # each tag's word is looked for first: a regex search anchored at the end tries every start
-    for regex, attr, word in ((SIG_TAG_RE, "sig", "sig"), (HASH_RE, "hash", "#"), (MAC_RE, "mac", "mac"), (SEAL_RE, "seal", "seal")):
+    for regex, attr, word in ((SIG_TAG_RE, "sig", "sig"), (HASH_RE, "hash", "#"), (MAC_RE, "mac", "mac"),
+                              (SEAL_RE, "seal", "seal"), (KEY_TAG_RE, "key", "key")):
         if word in text and (m := regex.search(text)):
             setattr(entry, attr, m.group(attr))
             text = text[:m.start()]
@@ -295,7 +305,6 @@ def _parse_entry(number: int, player: str, text: str) -> LogEntry:
         text = text[:m.start()]
     if "commits" in text and (m := COMMIT_RE.search(text)):
         entry.commit = (m.group("commit"), m.group("head"))
-        entry.key = m.group("key") or ""
         text = text[:m.start()]
     entry.text = text.rstrip()
     return entry
@@ -533,12 +542,11 @@ class Meta(Record):
 
                     entry.key = signing.verify_key(seed, self.match_id)
                     signed = True
-                body = f"{entry.body()} · seal {seal}"
-                entry.mac = fairplay.entry_mac(seed, previous, body) if seed else ""
+                entry.mac = fairplay.entry_mac(seed, previous, f"{entry.body()} · seal {seal}") if seed else ""
                 if seed and signed:
                     from pbd import signing
 
-                    entry.sig = signing.sign(seed, self.match_id, previous, body)
+                    entry.sig = signing.sign(seed, self.match_id, previous, entry.sealed())
                 entry.hash = fairplay.log_link(previous, entry.line())
                 entry.fresh = False
             previous = entry.hash or previous
