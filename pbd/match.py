@@ -821,10 +821,15 @@ def log(doc_spec: str) -> Result:
     game = identify(snap.text)
     state = game.parse(snap.text)
     problems = audit.log_problems(state.meta, audit.entry_lines(snap.text), audit.sections(game, state))
+    if state.meta.version >= 2:
+        from pbd import fairplay_checks
+
+        problems += fairplay_checks.signature_problems(state.meta, None)
     lines = [_short(e) for e in state.meta.log] or ["(the log is empty)"]
     lines.append(f"log chain: {'intact' if not problems else 'BROKEN'} ({len(state.meta.log)} entries)")
     lines += [f"  - {p}" for p in problems]
     entries = [{"n": e.number, "player": e.player, "text": e.text, "hash": e.hash, "seal": e.seal, "mac": e.mac,
+                "key": e.key, "sig": e.sig,
                 "commit": list(e.commit) if e.commit else None, "heads": e.heads,
                 "events": [vars(ev) for ev in e.events], "published": e.published} for e in state.meta.log]
     return Result(lines, {"entries": entries, "problems": problems})
@@ -899,11 +904,12 @@ def audit(doc_spec: str) -> Result:
         raise ProblemsFound(f"{doc_spec}: cannot be audited", [au.OLD_LOG])
     problems = au.log_problems(meta, au.entry_lines(snap.text), au.sections(game, state))
     problems += au.chain_problems(meta) + au.reveal_problems(meta)
+    from pbd import fairplay_checks
+
+    problems += fairplay_checks.signature_problems(meta, None)
     for p in meta.fairplay:
         if private.exists(meta.match_id, p.name):
             sec = private.load(meta.match_id, p.name)
-            from pbd import fairplay_checks
-
             problems += fairplay_checks.seen_problems(meta, sec) + fairplay_checks.own_problems(meta, sec)
     derived, lines = {}, []
     for p in meta.fairplay:

@@ -167,3 +167,149 @@ def test_highcard_an_entry_cy_writes_in_bens_name_is_refused_by_ann_at_once(plug
     refused_by(run, doc, n, "hand", doc, "--as", "Ann")
     refused_by(run, doc, n, "show", doc)
     assert json.loads(run("log", doc, "--json")[1])["entries"][-1]["player"] == "Ben"
+
+
+# -- what is signed, what is kept, what is dropped --------------------------------------------
+
+def _play(pbd, doc, moves: int) -> None:
+    """Play ``moves`` moves, each the first legal move of the first seat to act."""
+    for _ in range(moves):
+        view = pbd.json("show", doc)
+        for seat in view["to_move"]:
+            legal = pbd.json("legal", doc, "--as", seat)["moves"]
+            if legal:
+                pbd("move", doc, "--as", seat, legal[0], ok=True)
+                break
+
+
+def test_every_seat_commits_a_key_signs_its_entries_and_signatures_are_dropped_once_all_wrote_after(pbd, tmp_path):
+    from tower_helpers import start
+
+    from pbd import signing
+    from pbd.games.tower import GAME
+
+    doc = start(pbd, tmp_path, 3)
+    _play(pbd, doc, 12)
+    meta = GAME.parse(doc.read_text()).meta
+    keys = {e.player: e.key for e in meta.log if e.commit}
+    assert sorted(keys) == ["Ann", "Ben", "Cy"]
+    for name, key in keys.items():
+        assert key == signing.verify_key(private.load(meta.match_id, name).seed, meta.match_id)
+        assert len(key) == 43 and signing.key_problem(key) == ""
+    last = {}
+    for e in meta.log:
+        last[e.player] = e.number
+    signed = [e for e in meta.log if e.sig]
+    assert signed and len(signed) < len(meta.log) // 2       # most signatures are gone: the document stays small
+    for e in meta.log:
+        others_wrote_after = all(n > e.number for who, n in last.items() if who != e.player)
+        assert bool(e.sig) == (not others_wrote_after), e.written()
+        if e.sig:
+            assert len(e.sig) == 86
+    assert pbd("log", doc, ok=True).output.count("log chain: intact")
+    for seat in ("Ann", "Ben", "Cy"):
+        pbd("hand", doc, "--as", seat, ok=True)
+
+
+def test_a_seat_checks_each_entry_once_and_keeps_its_progress_on_read_commands(pbd, tmp_path, monkeypatch):
+    from tower_helpers import start
+
+    from pbd import signing
+    from pbd.games.tower import GAME
+
+    doc = start(pbd, tmp_path, 3)
+    _play(pbd, doc, 3)
+    pbd("hand", doc, "--as", "Cy", ok=True)
+    checked = []
+    real = signing.verifies
+    monkeypatch.setattr(signing, "verifies", lambda *a: checked.append(a) or real(*a))
+    meta = GAME.parse(doc.read_text()).meta
+    pbd("hand", doc, "--as", "Cy", ok=True)
+    assert checked == []                                      # nothing new since Cy's last command
+    assert private.load(meta.match_id, "Cy").extra["signed"] == [len(meta.log), meta.log[-1].hash]
+    _play(pbd, doc, 1)
+    checked.clear()
+    pbd("legal", doc, "--as", "Cy", ok=True)
+    writer = GAME.parse(doc.read_text()).meta.log[-1]
+    assert len(checked) == (0 if writer.player == "Cy" else 1)    # only the entry new to Cy
+    checked.clear()
+    pbd("legal", doc, "--as", "Cy", ok=True)
+    assert checked == []
+
+
+def test_a_verify_key_that_is_another_seats_or_not_a_valid_point_is_refused(pbd, tmp_path, monkeypatch):
+    import base64
+
+    from pbd import signing
+
+    for bad, words in ((None, "Cy's signing key is Ann's: refused"),
+                       (base64.urlsafe_b64encode(b"\x01" + bytes(31)).rstrip(b"=").decode(),
+                        "Cy's signing key is not a valid Ed25519 public key")):
+        folder = tmp_path / ("same" if bad is None else "small")
+        folder.mkdir()
+        doc = folder / "m.txt"
+        pbd("new", "tower", doc, "--as", "Ann", "--players", 3, "--seed", "ann", ok=True)
+        pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+        real = signing.verify_key
+        key = bad or real(private.load(mid(doc), "Ann").seed, mid(doc))
+        with monkeypatch.context() as m:                       # Cy's modified pbd commits that key
+            m.setattr(signing, "verify_key", lambda seed, match_id: key)
+            pbd("join", doc, "--as", "Cy", "--seed", "cy", ok=True)
+        before = doc.read_bytes()
+        result = pbd("hand", doc, "--as", "Ann")
+        assert result.exit_code == 3 and words in result.output, result.output
+        assert doc.read_bytes() == before
+        assert pbd("show", doc).exit_code == 3
+
+
+def test_a_match_an_older_pbd_started_is_played_on_unsigned(pbd, tmp_path, monkeypatch):
+    """Our choice for old documents: a match whose first entry commits no key (an older pbd started it) is
+    carried on with no signatures (the MACs and the seats' private records check it as before)."""
+    from pbd import signing
+    from pbd.games.tower import GAME
+
+    doc = tmp_path / "m.txt"
+    with monkeypatch.context() as m:                            # the older pbd: no key, no signature
+        m.setattr(signing, "verify_key", lambda seed, match_id: "")
+        m.setattr(signing, "sign", lambda *a: "")
+        pbd("new", "tower", doc, "--as", "Ann", "--players", 3, "--seed", "ann", ok=True)
+    assert " key " not in doc.read_text() and " sig " not in doc.read_text()
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    pbd("join", doc, "--as", "Cy", "--seed", "cy", ok=True)
+    _play(pbd, doc, 4)
+    meta = GAME.parse(doc.read_text()).meta
+    assert len(meta.log) > 4 and not any(e.key or e.sig for e in meta.log)
+    assert pbd("log", doc, ok=True).output.count("log chain: intact")
+
+
+def test_in_a_signed_match_a_seat_whose_pbd_commits_no_key_is_refused(pbd, tmp_path, monkeypatch):
+    from pbd import signing
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", 3, "--seed", "ann", ok=True)
+    with monkeypatch.context() as m:                            # Ben runs the older pbd
+        m.setattr(signing, "verify_key", lambda seed, match_id: "")
+        m.setattr(signing, "sign", lambda *a: "")
+        pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    before = doc.read_bytes()
+    result = pbd("hand", doc, "--as", "Ann")
+    assert result.exit_code == 3, result.output
+    assert ("log entry 2: Ben's first entry commits no signing key, so Ben's pbd is older than this one"
+            in result.output)
+    assert "Ben must update pbd" in result.output
+    assert doc.read_bytes() == before
+
+
+def test_pbd_log_and_audit_name_the_entry_whose_signature_fails(pbd, tmp_path):
+    from tower_helpers import start
+
+    from pbd.games.tower import GAME
+
+    doc = start(pbd, tmp_path, 3)
+    n = forge_in_name(doc, GAME, "Ben", "passes", private.load(mid(doc), "Cy").seed)
+    result = pbd("log", doc)
+    assert "log chain: BROKEN" in result.output
+    assert f"log entry {n} is written in Ben's name but Ben's key did not sign it" in result.output
+    result = pbd("audit", doc)
+    assert result.exit_code == 1 and f"log entry {n} is written in Ben's name but Ben's key did not sign it" in \
+        result.output
