@@ -47,7 +47,6 @@ Pure functions; no files.
 
 from __future__ import annotations
 
-import base64
 import binascii
 from functools import lru_cache
 
@@ -60,29 +59,34 @@ KEY_RE = pattern(r"^[A-Za-z0-9_-]{43}$")
 SIG_RE = pattern(r"^[A-Za-z0-9_-]{86}$")
 
 
+#: base64url and standard base64 (binascii's, a built-in module: no ``base64`` import on every command)
+_TO_STD, _TO_URL = str.maketrans("-_", "+/"), bytes.maketrans(b"+/", b"-_")
+
+
 def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+    return binascii.b2a_base64(data, newline=False).translate(_TO_URL).rstrip(b"=").decode("ascii")
 
 
 def _unb64(text: str, size: int) -> bytes | None:
     """Return the bytes ``text`` encodes, or None if it is not their canonical unpadded base64url."""
     try:
-        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        data = binascii.a2b_base64((text + "=" * (-len(text) % 4)).translate(_TO_STD), strict_mode=True)
     except (binascii.Error, ValueError):
         return None
     return data if len(data) == size and _b64(data) == text else None
 
 
 @lru_cache(maxsize=64)
-def _signing_key(seed: bytes, match_id: str):
-    from nacl.signing import SigningKey
+def _keypair(seed: bytes, match_id: str) -> tuple[bytes, bytes]:
+    """Return the seat's Ed25519 ``(verify key, secret key)`` in match ``match_id`` (libsodium's layout)."""
+    from nacl.bindings import crypto_sign_seed_keypair
 
-    return SigningKey(hmac_sha256(seed, f"pbd-sign-key-v1|{match_id}".encode("utf-8")))
+    return crypto_sign_seed_keypair(hmac_sha256(seed, f"pbd-sign-key-v1|{match_id}".encode("utf-8")))
 
 
 def verify_key(seed: bytes, match_id: str) -> str:
     """Return the verify key a seat with ``seed`` commits in match ``match_id`` (43 base64url characters)."""
-    return _b64(bytes(_signing_key(seed, match_id).verify_key))
+    return _b64(_keypair(seed, match_id)[0])
 
 
 def _message(match_id: str, previous: str, body: str) -> bytes:
@@ -91,7 +95,9 @@ def _message(match_id: str, previous: str, body: str) -> bytes:
 
 def sign(seed: bytes, match_id: str, previous: str, body: str) -> str:
     """Return the seat's signature of an entry: its ``body`` with its seal, chained to the ``previous`` hash."""
-    return _b64(_signing_key(seed, match_id).sign(_message(match_id, previous, body)).signature)
+    from nacl.bindings import crypto_sign
+
+    return _b64(crypto_sign(_message(match_id, previous, body), _keypair(seed, match_id)[1])[:64])
 
 
 def key_problem(key: str) -> str:
@@ -110,25 +116,19 @@ def key_problem(key: str) -> str:
     return ""
 
 
-@lru_cache(maxsize=64)
-def _verify_key(key: str):
-    from nacl.signing import VerifyKey
-
-    return VerifyKey(_unb64(key, 32))
-
-
 def verifies(key: str, match_id: str, previous: str, body: str, signature: str) -> bool:
     """Return True if ``signature`` is ``key``'s signature of the entry ``body`` chained to ``previous``.
 
     ``key`` must have passed :func:`key_problem`.
     """
+    from nacl.bindings import crypto_sign_open
     from nacl.exceptions import BadSignatureError
 
     raw = _unb64(signature, 64) if SIG_RE.match(signature) else None
     if raw is None:
         return False
     try:
-        _verify_key(key).verify(_message(match_id, previous, body), raw)
+        crypto_sign_open(raw + _message(match_id, previous, body), _unb64(key, 32))
     except (BadSignatureError, ValueError, TypeError):
         return False
     return True
