@@ -313,3 +313,17 @@ def test_pbd_log_and_audit_name_the_entry_whose_signature_fails(pbd, tmp_path):
     result = pbd("audit", doc)
     assert result.exit_code == 1 and f"log entry {n} is written in Ben's name but Ben's key did not sign it" in \
         result.output
+
+
+def test_a_joiner_checks_every_signature_in_the_document_before_it_joins(pbd, tmp_path):
+    from pbd.games.tower import GAME
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", 3, "--seed", "ann", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    n = forge_in_name(doc, GAME, "Ben", "passes", os.urandom(32))     # an intruder's key
+    before = doc.read_bytes()
+    result = pbd("join", doc, "--as", "Cy", "--seed", "cy")
+    assert result.exit_code == 3, result.output
+    assert f"log entry {n} is written in Ben's name but Ben's key did not sign it" in result.output
+    assert doc.read_bytes() == before
