@@ -43,9 +43,9 @@ Log entries end with fair-play tags, in this order:
   seed): only the writer's pbd can make it; anyone checks it after ``pbd reveal``.
 * ``#hash`` — the full SHA-256 over the previous entry's hash and this entry's line; the
   chain starts from the match id, so an edited, inserted or deleted entry breaks it.
-* ``sig S`` — after the hash, which does not cover it: the writer's Ed25519 signature of what
-  its MAC covers, checked by every seat at once; dropped once every other seat has written
-  after the entry (:mod:`pbd.signing`).
+* ``sig S`` — after the hash, which does not cover it: the writer's Ed25519 signature of the
+  entry up to its seal (:meth:`LogEntry.sealed`) and the previous entry's hash, checked by every
+  seat at once; dropped once every other seat has written after the entry (:mod:`pbd.signing`).
 
 Documents written by an older pbd (8-digit hashes) still parse; :attr:`Meta.version` says
 which, and the fair-play checks refuse to carry such a match on.
