@@ -783,6 +783,9 @@ def score(doc_spec: str, game_name: str | None = None) -> Result:
     :raises UsageError: the game has no scoring to explain.
     """
     _, game, state = load(open_document(doc_spec), game_name)
+    from pbd import fairplay_checks
+
+    fairplay_checks.verify_signatures(state)
     lines, data = game.score(state)
     return Result(lines, data)
 

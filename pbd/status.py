@@ -97,7 +97,7 @@ def status_all() -> Result:
 
     A document that cannot be read is reported on its line; the others are still listed.
     """
-    from pbd import match
+    from pbd import fairplay_checks, match
     from pbd.documents import open_document
 
     entries = _read()["matches"]
@@ -108,6 +108,7 @@ def status_all() -> Result:
     for entry in entries:
         try:
             _, game, state = match.load(open_document(entry["doc"]))
+            fairplay_checks.verify_signatures(state)
             if state.meta.match_id != entry.get("match"):
                 raise UsageError(f"it now holds another match ({state.meta.match_id or 'none'}, not "
                                  f"{entry.get('match')})")
@@ -214,19 +215,21 @@ def status(doc_spec: str | None, player: str | None = None) -> Result:
     """Return ``pbd status``: every match (no ``doc_spec``), or what changed in one since I last looked.
 
     Reading one match remembers how far its log was seen (in PBD_HOME); the document is
-    never written.
+    never written.  A document holding an entry whose signature fails is refused (listed as
+    unreadable, among every match).
 
     :raises UsageError: ``--as`` is needed (several seats here, or none), or names no player.
     :raises PbdError: the document cannot be read or parsed.
     """
     if doc_spec is None:
         return status_all()
-    from pbd import match
+    from pbd import fairplay_checks, match
     from pbd.documents import open_document
 
     doc = open_document(doc_spec)
     _, game, state = match.load(doc)
     match._need_match(state, doc.label)
+    fairplay_checks.verify_signatures(state)        # (a forged entry is never listed as a player's move)
     name = match._seat(game, state, player) if player else whoami(doc_spec)
     entry = _entry(_read(), doc_key(doc), state.meta.match_id)
     seen = (entry or {}).get("seen", {}).get(name.casefold())

@@ -108,6 +108,8 @@ def test_an_entry_cy_writes_in_bens_name_is_refused_by_ann_at_once(pbd, tmp_path
     refused_by(_cli(pbd), doc, n, "hand", doc, "--as", "Ann")          # a read-only command
     refused_by(_cli(pbd), doc, n, "legal", doc, "--as", "Ann")
     refused_by(_cli(pbd), doc, n, "show", doc)                          # no seat at all: the document's own
+    refused_by(_cli(pbd), doc, n, "status", doc, "--as", "Ann")
+    assert "cannot be read" in pbd("status", ok=True).output             # every match: that one unreadable
     before = doc.read_bytes()
     result = pbd("hand", doc, "--as", "Ben")                            # Ben's own pbd, by its MAC as before
     assert result.exit_code == 3
