@@ -24,7 +24,7 @@ Pure functions over a parsed state and a :class:`~pbd.games.base.Secrets`; no I/
 
 from __future__ import annotations
 
-from pbd import fairplay
+from pbd import __version__, fairplay
 from pbd.errors import DocumentFormatError
 from pbd.games.base import REVEAL_TEXT, LogEntry, Meta, Secrets, log_genesis, log_link
 
@@ -336,8 +336,9 @@ def signature_problems(meta: Meta, sec: Secrets | None) -> list[str]:
             continue                        # (commit_problems names it)
         if not entry.key:
             out.append(f"log entry {entry.number}: {p.name}'s first entry commits no signing key, so {p.name}'s "
-                       f"pbd is older than this one (which signs every entry): {p.name} must update pbd; entries "
-                       f"in {p.name}'s name cannot be told from forgeries")
+                       f"pbd is older than this one (pbd {__version__}, which signs every entry) and entries in "
+                       f"{p.name}'s name cannot be told from forgeries: {p.name} must update pbd, and the match "
+                       f"be started again (or finished by everyone with the older pbd)")
             continue
         why = signing.key_problem(entry.key)
         if why:

@@ -298,7 +298,10 @@ def test_in_a_signed_match_a_seat_whose_pbd_commits_no_key_is_refused(pbd, tmp_p
     assert result.exit_code == 3, result.output
     assert ("log entry 2: Ben's first entry commits no signing key, so Ben's pbd is older than this one"
             in result.output)
-    assert "Ben must update pbd" in result.output
+    from pbd import __version__
+
+    assert f"(pbd {__version__}, which signs every entry)" in result.output
+    assert "Ben must update pbd, and the match be started again" in result.output
     assert doc.read_bytes() == before
 
 

@@ -67,7 +67,7 @@ places, and the parsers skip it:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from pbd import fairplay
@@ -560,8 +560,12 @@ class Meta(Record):
         """Return True if the match's entries are signed: its first entry commits a key (or it has none yet)."""
         return not self.log or bool(self.log[0].key)
 
-    def droppable(self):
-        """Return a test of whether an entry's signature may be dropped: every other seat wrote after it."""
+    def droppable(self) -> Callable[[LogEntry], bool]:
+        """Return a test of whether an entry's signature may be dropped: every other seat wrote after it.
+
+        Each of them then checked it (a seat checks every entry new to it before it writes), so the
+        rule is read from the document alone: see :mod:`pbd.signing`.
+        """
         last: dict[str, int] = {}
         for e in self.log:
             last[e.player.casefold()] = e.number
