@@ -213,30 +213,26 @@ def test_every_seat_commits_a_key_signs_its_entries_and_signatures_are_dropped_o
         pbd("hand", doc, "--as", seat, ok=True)
 
 
-def test_a_seat_checks_each_entry_once_and_keeps_its_progress_on_read_commands(pbd, tmp_path, monkeypatch):
-    from tower_helpers import start
-
+def test_a_seat_checks_each_entry_once_and_keeps_its_progress_on_read_commands(pbd, match, monkeypatch):
     from pbd import signing
-    from pbd.games.tower import GAME
+    from pbd.games.cnc import GAME
 
-    doc = start(pbd, tmp_path, 3)
-    _play(pbd, doc, 3)
-    pbd("hand", doc, "--as", "Cy", ok=True)
     checked = []
     real = signing.verifies
     monkeypatch.setattr(signing, "verifies", lambda *a: checked.append(a) or real(*a))
-    meta = GAME.parse(doc.read_text()).meta
-    pbd("hand", doc, "--as", "Cy", ok=True)
-    assert checked == []                                      # nothing new since Cy's last command
-    assert private.load(meta.match_id, "Cy").extra["signed"] == [len(meta.log), meta.log[-1].hash]
-    _play(pbd, doc, 1)
+    pbd("move", match, "--as", "Ann", "draw", ok=True)
     checked.clear()
-    pbd("legal", doc, "--as", "Cy", ok=True)
-    writer = GAME.parse(doc.read_text()).meta.log[-1]
-    assert len(checked) == (0 if writer.player == "Cy" else 1)    # only the entry new to Cy
+    before = match.read_bytes()
+    pbd("hand", match, "--as", "Ben", ok=True)
+    assert match.read_bytes() == before                     # a read: Ben's pbd wrote nothing
+    meta = GAME.parse(match.read_text()).meta
+    assert len(checked) == 1 and checked[0][-1] == meta.log[-1].sig     # Ann's new entry, checked by Ben
+    assert private.load(meta.match_id, "Ben").extra["signed"] == [len(meta.log), meta.log[-1].hash]
     checked.clear()
-    pbd("legal", doc, "--as", "Cy", ok=True)
-    assert checked == []
+    pbd("legal", match, "--as", "Ben", ok=True)
+    pbd("hand", match, "--as", "Ben", ok=True)
+    assert checked == []                                     # never twice
+    assert match.read_bytes() == before
 
 
 def test_a_verify_key_that_is_another_seats_or_not_a_valid_point_is_refused(pbd, tmp_path, monkeypatch):
@@ -332,3 +328,18 @@ def test_a_joiner_checks_every_signature_in_the_document_before_it_joins(pbd, tm
     assert result.exit_code == 3, result.output
     assert f"log entry {n} is written in Ben's name but Ben's key did not sign it" in result.output
     assert doc.read_bytes() == before
+
+
+def test_an_entry_in_bens_name_with_its_signature_left_out_is_refused_too(pbd, tmp_path):
+    import re
+
+    from tower_helpers import start
+
+    from pbd.games.tower import GAME
+
+    doc = start(pbd, tmp_path, 3)
+    n = forge_in_name(doc, GAME, "Ben", "passes", private.load(mid(doc), "Cy").seed)
+    doc.write_text(re.sub(r" · sig [\w-]{86}$", "", doc.read_text(), flags=re.M))   # no signature at all
+    for args in (("hand", doc, "--as", "Ann"), ("show", doc)):
+        out = refused_by(_cli(pbd), doc, n, *args)
+        assert f"log entry {n} is written in Ben's name" in out and "(its signature is missing)" in out
