@@ -32,9 +32,13 @@ Keeping the document bounded
     could not be dropped before that write), and each keeps its progress privately; the
     writer's own pbd checks its own entries by their hashes and MACs.  pbd drops such
     signatures whenever it writes, so a document holds signatures only on the entries since
-    the earliest "latest entry" among the seats: about one round of play.  The rule is
-    read from the document alone, so a joining seat (which checked nothing yet) accepts an
-    entry without a signature only where the rule allows it, and checks every other one.
+    the earliest "latest entry" among the seats: about one round of play (a seat that stops
+    writing altogether keeps every signature after its last entry).  The rule is read from
+    the document alone, so a joining seat (which checked nothing yet) accepts an entry
+    without a signature only where the rule allows it, and checks every other one; for the
+    ones dropped before it joined, it relies on the seats before it, each of which checked
+    them (a forger would need every other seat's entry after its forgery, and the last such
+    entry in an honest seat's name would need that seat's signature or MAC).
 
 Older documents
     A match whose first entry commits no key was started by a pbd before signed entries: its
