@@ -10,6 +10,10 @@ consistency; after a successful write, :func:`remember` updates the record.
   back to it (within a chain) or to the next head the log published.
 * ``wrote``: every log entry this seat's pbd wrote (number, hash, text): each must still be
   there, unchanged; and every entry in the seat's name must carry the seat's own MAC.
+* ``signed``: how far this seat's pbd has checked the entries' signatures (the number of
+  entries and the last one's hash): every entry after that, in another seat's name, must carry
+  that seat's signature (:func:`signature_problems`, :mod:`pbd.signing`).  Kept by every
+  command, read commands too (:func:`checked`).
 
 The document's own consistency checks (:func:`log_problems`, :func:`chain_problems`,
 :func:`reveal_problems`, :func:`mac_problems`) are here too, and :mod:`pbd.audit` imports them
@@ -20,7 +24,7 @@ Pure functions over a parsed state and a :class:`~pbd.games.base.Secrets`; no I/
 
 from __future__ import annotations
 
-from pbd import fairplay
+from pbd import __version__, fairplay
 from pbd.errors import DocumentFormatError
 from pbd.games.base import REVEAL_TEXT, LogEntry, Meta, Secrets, log_genesis, log_link
 
@@ -42,12 +46,26 @@ def verify(game, state, sec: Secrets | None) -> None:
             hint="run pbd audit DOC; compare with the document's version history")
 
 
+def verify_signatures(state) -> None:
+    """Refuse a match document holding an entry whose signature is missing or wrong (a command with no seat).
+
+    :raises DocumentFormatError: (exit 3) naming each such entry and the seat whose name it bears.
+    """
+    meta = getattr(state, "meta", None)
+    found = signature_problems(meta, None) if meta is not None and meta.match_id and meta.version >= 2 else []
+    if found:
+        raise DocumentFormatError(
+            "the match document was tampered with:\n" + "\n".join(f"  - {p}" for p in found),
+            hint="run pbd audit DOC; compare with the document's version history")
+
+
 def problems(game, state, sec: Secrets | None) -> list[str]:
     """Return every sign of tampering this seat's pbd can see (empty: none); without ``sec``, the document's own."""
     meta = state.meta
     if meta.version < 2:
         return [OLD_LOG]
     out = log_problems(meta, sections=sections(game, state))
+    out += signature_problems(meta, sec)
     out += reveal_problems(meta)
     if sec is not None:
         out += seen_problems(meta, sec) + own_problems(meta, sec)
@@ -68,6 +86,10 @@ def seen_problems(meta, sec: Secrets) -> list[str]:
             if pub.commitment != was["commitment"] or entry and entry.commit[0] != was["commitment"]:
                 out.append(f"{pub.name}'s commitment changed since this pbd first saw it "
                            f"({was['commitment'][:12]}…, now {pub.commitment[:12]}…)")
+            key = entry.key if entry else ""
+            if was.get("key") and key != was["key"]:
+                out.append(f"{pub.name}'s signing key changed since this pbd first saw it "
+                           f"({was['key'][:12]}…, now {(key or 'none')[:12]}…)")
             for g, head in was.get("heads", {}).items():
                 if heads.get(int(g)) != head:
                     out.append(f"{pub.name}'s chain head {g} changed since this pbd first saw it "
@@ -117,9 +139,13 @@ def remember(sec: Secrets, state) -> None:
     chains = sec.extra.setdefault("chains", {})
     for pub in meta.fairplay:
         record = seen.setdefault(pub.name, {"commitment": pub.commitment, "heads": {}})
+        entry = meta.commit_entry(pub.name)
+        if entry is not None and entry.key:
+            record.setdefault("key", entry.key)
         for g, head in meta.heads(pub.name).items():
             record["heads"].setdefault(str(g), head)
         chains[pub.name] = [pub.chain_index, pub.chain]
+    checked(sec, meta)
     known = {n for n, _, _ in sec.extra.get("wrote", [])}
     wrote = sec.extra.setdefault("wrote", [])
     for e in meta.log:
@@ -282,3 +308,81 @@ def mac_problems(meta: Meta, name: str, seed: bytes) -> list[str]:
                            f"altered")
         previous = e.hash or log_link(previous, e)
     return out
+
+
+# -- signatures (:mod:`pbd.signing`) -----------------------------------------------------------
+
+SIGNED_BY = ("log entry {n} is written in {who}'s name but {who}'s key did not sign it: the document was altered "
+             "or a player's pbd cheated")
+
+
+def signature_problems(meta: Meta, sec: Secrets | None) -> list[str]:
+    """Return every entry new to this seat (all, without ``sec``) whose signature is missing or wrong, and every
+    seat's verify key that is malformed, shared with another seat, or missing in a match of signed entries.
+
+    An entry of this seat's own is left to :func:`own_problems`; one whose signature was dropped is accepted
+    where every other seat wrote after it (:mod:`pbd.signing`); a match an older pbd started (its first entry
+    commits no key) has no signatures to check.
+    """
+    from pbd import signing
+
+    log = meta.log
+    if not log or not log[0].key:
+        return []
+    out, keys, owners = [], {}, {}
+    start = _progress(meta, sec)
+    for p in meta.fairplay:
+        entry = meta.commit_entry(p.name)
+        if entry is None:
+            continue                        # (commit_problems names it)
+        if entry.number <= start:           # checked before, on an earlier command (about 0.15 ms a key)
+            why = ""
+        elif not entry.key:
+            out.append(f"log entry {entry.number}: {p.name}'s first entry commits no signing key, so {p.name}'s "
+                       f"pbd is older than this one (pbd {__version__}, which signs every entry) and entries in "
+                       f"{p.name}'s name cannot be told from forgeries: {p.name} must update pbd, and the match "
+                       f"be started again (or finished by everyone with the older pbd)")
+            continue
+        else:
+            why = signing.key_problem(entry.key)
+        if why:
+            out.append(f"log entry {entry.number}: {p.name}'s signing key {why}")
+            continue
+        if entry.key in owners:
+            out.append(f"log entry {entry.number}: {p.name}'s signing key is {owners[entry.key]}'s: refused")
+            continue
+        owners[entry.key] = p.name
+        keys[p.name.casefold()] = entry.key
+    me = sec.player.casefold() if sec is not None else None
+    droppable = meta.droppable()
+    previous = log[start - 1].hash if start else log_genesis(meta.match_id)
+    for e in log[start:]:
+        who = e.player.casefold()
+        key = keys.get(who)
+        if who != me and key is not None and (e.sig or not droppable(e)) and not (
+                e.sig and signing.verifies(key, meta.match_id, previous, e.sealed(), e.sig)):
+            out.append(SIGNED_BY.format(n=e.number, who=e.player) + (" (its signature is missing)" if not e.sig
+                                                                     else " (its signature does not verify)"))
+        previous = e.hash or log_link(previous, e)
+    return out
+
+
+def _progress(meta: Meta, sec: Secrets | None) -> int:
+    """Return how many entries, from the first, this seat's pbd already checked the signatures of (0: none)."""
+    kept = sec.extra.get("signed") if sec is not None else None
+    if not kept:
+        return 0
+    n, digest = kept
+    return n if 0 < n <= len(meta.log) and meta.log[n - 1].hash == digest else 0
+
+
+def checked(sec: Secrets, meta: Meta) -> bool:
+    """Note that this seat has checked every entry of ``meta``'s log; return True if that is news."""
+    log = meta.log
+    if not log or not log[-1].hash:
+        return False
+    now = [len(log), log[-1].hash]
+    if sec.extra.get("signed") == now:
+        return False
+    sec.extra["signed"] = now
+    return True

@@ -282,6 +282,8 @@ def _begin(turn: Turn, seated: bool, held: Secrets | None = None) -> dict | None
     if fairplay.chain_store is not None and private.kept_here(sec):
         fairplay.chain_store.hold(sec.seed, sec.player)
     fairplay_checks.verify(turn.game, turn.state, sec)
+    if turn.reading and fairplay_checks.checked(sec, meta):
+        private.save(sec)               # a read command keeps what it checked too (a write keeps it when it lands)
     turn.game.attach(turn.state, sec)
     turn.sec, turn.attached = sec, True
     for check in CHECKS:
@@ -636,6 +638,9 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     """
     doc = open_document(doc_spec)
     snap, game, state = load(doc, game_name)
+    from pbd import fairplay_checks
+
+    fairplay_checks.verify_signatures(state)
     data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
     text = game.render(state)
     lines = text.rstrip("\n").split("\n")
@@ -876,6 +881,9 @@ def score(doc_spec: str, game_name: str | None = None) -> Result:
     :raises UsageError: the game has no scoring to explain.
     """
     _, game, state = load(open_document(doc_spec), game_name)
+    from pbd import fairplay_checks
+
+    fairplay_checks.verify_signatures(state)
     lines, data = game.score(state)
     return Result(lines, data)
 
@@ -914,10 +922,15 @@ def log(doc_spec: str) -> Result:
     game = identify(snap.text)
     state = game.parse(snap.text)
     problems = audit.log_problems(state.meta, audit.entry_lines(snap.text), audit.sections(game, state))
+    if state.meta.version >= 2:
+        from pbd import fairplay_checks
+
+        problems += fairplay_checks.signature_problems(state.meta, None)
     lines = [_short(e) for e in state.meta.log] or ["(the log is empty)"]
     lines.append(f"log chain: {'intact' if not problems else 'BROKEN'} ({len(state.meta.log)} entries)")
     lines += [f"  - {p}" for p in problems]
     entries = [{"n": e.number, "player": e.player, "text": e.text, "hash": e.hash, "seal": e.seal, "mac": e.mac,
+                "key": e.key, "sig": e.sig,
                 "commit": list(e.commit) if e.commit else None, "heads": e.heads,
                 "events": [vars(ev) for ev in e.events], "published": e.published} for e in state.meta.log]
     return Result(lines, {"entries": entries, "problems": problems})
@@ -992,11 +1005,12 @@ def audit(doc_spec: str) -> Result:
         raise ProblemsFound(f"{doc_spec}: cannot be audited", [au.OLD_LOG])
     problems = au.log_problems(meta, au.entry_lines(snap.text), au.sections(game, state))
     problems += au.chain_problems(meta) + au.reveal_problems(meta)
+    from pbd import fairplay_checks
+
+    problems += fairplay_checks.signature_problems(meta, None)
     for p in meta.fairplay:
         if private.exists(meta.match_id, p.name):
             sec = private.load(meta.match_id, p.name)
-            from pbd import fairplay_checks
-
             problems += fairplay_checks.seen_problems(meta, sec) + fairplay_checks.own_problems(meta, sec)
     derived, lines = {}, []
     for p in meta.fairplay:

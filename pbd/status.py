@@ -107,7 +107,7 @@ def status_all() -> Result:
 
     A document that cannot be read is reported on its line; the others are still listed.
     """
-    from pbd import match
+    from pbd import fairplay_checks, match
     from pbd.documents import open_document
 
     entries = _read()["matches"]
@@ -121,6 +121,7 @@ def status_all() -> Result:
             for seat in entry["seats"]:
                 match.pay_duties(doc, seat)
             _, game, state = match.load(doc)
+            fairplay_checks.verify_signatures(state)
             if state.meta.match_id != entry.get("match"):
                 raise UsageError(f"it now holds another match ({state.meta.match_id or 'none'}, not "
                                  f"{entry.get('match')})")
@@ -227,20 +228,22 @@ def status(doc_spec: str | None, player: str | None = None, adopt: bool = False)
     Reading one match remembers how far its log was seen (in PBD_HOME).  The document is
     written only to do the work the seat's pbd owes there (:func:`pbd.match.pay_duties`).  A
     document holding a match this machine plays on another document (a copy) is named with both
-    and never written; ``adopt`` makes it the match's document from now on.
+    and never written; ``adopt`` makes it the match's document from now on.  A document holding
+    an entry whose signature fails is refused (listed as unreadable, among every match).
 
     :raises UsageError: ``--as`` is needed (several seats here, or none), or names no player.
     :raises PbdError: the document cannot be read or parsed.
     """
     if doc_spec is None:
         return status_all()
-    from pbd import match
+    from pbd import fairplay_checks, match
     from pbd.documents import open_document
     from pbd.matchlist import adopt as adopt_here, elsewhere
 
     doc = open_document(doc_spec)
     _, game, state = match.load(doc)
     match._need_match(state, doc.label)
+    fairplay_checks.verify_signatures(state)        # (a forged entry is never listed as a player's move)
     name = match._seat(game, state, player) if player else whoami(doc_spec)
     others = elsewhere(doc, state.meta.match_id, name)
     paid: list[str] = []

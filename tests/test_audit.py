@@ -274,7 +274,8 @@ def test_undo_takes_back_a_move_that_revealed_nothing(pbd, tmp_path):
     after = doc.read_text()
     board = lambda t: t.split("\nLog\n")[0]  # noqa: E731
     assert board(after) == board(before)
-    assert re.search(rf"^6\. Ann: takes back 5: {re.escape(move)} · seal \w+ · mac \w+ · #[0-9a-f]{{64}}$", after, re.M)
+    assert re.search(rf"^6\. Ann: takes back 5: {re.escape(move)} · seal \w+ · mac \w+ · #[0-9a-f]{{64}}"
+                     rf"(?: · sig [\w-]{{86}})?$", after, re.M)
     assert pbd.json("hand", doc, "--as", "Ann")["hand"] == hand
     assert pbd("undo", doc, "--as", "Ann").exit_code == 1           # once only
     pbd("move", doc, "--as", "Ann", move, ok=True)                   # the move can be made again

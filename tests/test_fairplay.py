@@ -174,9 +174,12 @@ def test_log_tags_render_readably_and_parse_back():
                                "r0@0 d2=1 (first) · chain 1 · seal ") for line in lines)
     assert any(line.startswith("4. Ann: end turn · rng Player 2 f0@1 d(1 3 4 5 6 8)=8, Player 2 0@1 · seal ")
                for line in lines)
-    assert all(re.search(r" · seal [0-9a-f]{16} · mac [0-9a-f]{16} · #[0-9a-f]{64}$", line)
+    assert all(re.search(r" (?:· key [A-Za-z0-9_-]{43} )?· seal [0-9a-f]{16} · mac [0-9a-f]{16} · #[0-9a-f]{64}"
+                         r"(?: · sig [A-Za-z0-9_-]{86})?$", line)
                for line in lines if re.match(r"\d+\. ", line))
     assert back.log == meta.log
+    assert [bool(e.key) for e in back.log] == [True, True, False, False]        # with each seat's commitment
+    assert [(e.key, e.sig) for e in back.log] == [(e.key, e.sig) for e in meta.log]
     assert audit.log_problems(back, sections=back.section_lines()) == []
     assert audit.chain_problems(back) == []
 

@@ -35,12 +35,17 @@ Log entries end with fair-play tags, in this order:
   they were when not the entry's player.
 * ``chain K`` — the seat published chain value number K; ``chain K next H`` also publishes
   the head of its next chain (with the last value of the current one).
+* ``key K`` — with ``commits``: the seat's Ed25519 verify key (:mod:`pbd.signing`), 43 base64url
+  characters.
 * ``seal S`` — 16 hex digits of SHA-256 over the Fair play and Revealed sections (and any
   section the game seals, like Twin Tower City's Deal) as this entry's write left them.
 * ``mac M`` — the writer's MAC of the entry (a key derived from the writer's committed
   seed): only the writer's pbd can make it; anyone checks it after ``pbd reveal``.
 * ``#hash`` — the full SHA-256 over the previous entry's hash and this entry's line; the
   chain starts from the match id, so an edited, inserted or deleted entry breaks it.
+* ``sig S`` — after the hash, which does not cover it: the writer's Ed25519 signature of the
+  entry up to its seal (:meth:`LogEntry.sealed`) and the previous entry's hash, checked by every
+  seat at once; dropped once every other seat has written after the entry (:mod:`pbd.signing`).
 
 Documents written by an older pbd (8-digit hashes) still parse; :attr:`Meta.version` says
 which, and the fair-play checks refuse to carry such a match on.
@@ -62,7 +67,7 @@ places, and the parsers skip it:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from pbd import fairplay
@@ -79,6 +84,8 @@ HASH_RE = pattern(r"\s*·?\s*#(?P<hash>[0-9a-f]{64}|[0-9a-f]{8})$")
 MAC_RE = pattern(r"\s*·\s*mac\s+(?P<mac>[0-9a-f]{16})$")
 SEAL_RE = pattern(r"\s*·\s*seal\s+(?P<seal>[0-9a-f]{16})$")
 COMMIT_RE = pattern(r"\s*·\s*commits\s+(?P<commit>[0-9a-f]{64})\s+head\s+(?P<head>[0-9a-f]{64})$")
+KEY_TAG_RE = pattern(r"\s*·\s*key\s+(?P<key>[A-Za-z0-9_-]{43})$")
+SIG_TAG_RE = pattern(r"\s*·\s*sig\s+(?P<sig>[A-Za-z0-9_-]{86})$")
 _BEACON = r"(?:-|\d+(?:\.\d+)*)"
 _DIE = r"d(?:\d+|\(\d+(?: \d+)*\))"
 _EVENT = rf"(?:[^,@·]+?\s+)?[rf]?\d+(?:-\d+)?@{_BEACON}(?:\s+{_DIE}=\d+(?:\s+\([a-z][a-z0-9-]*\))?)?"
@@ -119,6 +126,8 @@ class PlayerMeta(Record):
                  rolls: int = 0, free: int = 0):
         self.name, self.commitment, self.chain, self.chain_index = name, commitment, chain, chain_index
         self.draws, self.rolls, self.free = draws, rolls, free
+        #: the seat's verify key, for its first entry (set by :meth:`Meta.seat`; not in the Fair play line)
+        self.key = ""
 
     def count(self, kind: str) -> int:
         """Return how many random events of ``kind`` (draw, roll, free) the seat made."""
@@ -176,7 +185,9 @@ class LogEntry(Record):
     """One numbered line of the move log, with its fair-play tags, seal, MAC and chain hash.
 
     ``fresh``: recorded in this command and not yet sealed, signed and hashed (see
-    :meth:`Meta.finalize`); not compared.
+    :meth:`Meta.finalize`); not compared.  ``key``: the verify key a seat's first entry commits
+    (with ``commit``); ``sig``: the writer's signature (after the hash, which does not cover it;
+    '' once dropped, see :mod:`pbd.signing`); neither compared.
     """
 
     FIELDS = ("number", "player", "text", "events", "published", "heads", "commit", "seal", "mac", "hash")
@@ -190,6 +201,7 @@ class LogEntry(Record):
         self.published = {} if published is None else published
         self.heads = {} if heads is None else heads
         self.commit, self.seal, self.mac, self.hash, self.fresh = commit, seal, mac, hash, fresh
+        self.key, self.sig = "", ""
 
     def body(self) -> str:
         """Return what the move says: number, player, text and the commit, rng and chain tags."""
@@ -205,18 +217,25 @@ class LogEntry(Record):
                 for name, k in self.published.items())
         return out
 
-    def line(self) -> str:
-        """Return the entry as written in the document, without its hash (what the hash covers)."""
+    def sealed(self) -> str:
+        """Return the body with its verify key and seal: what the writer's signature covers."""
         out = self.body()
+        if self.key:
+            out += f" · key {self.key}"
         if self.seal:
             out += f" · seal {self.seal}"
+        return out
+
+    def line(self) -> str:
+        """Return the entry as written in the document, without its hash (what the hash covers)."""
+        out = self.sealed()
         if self.mac:
             out += f" · mac {self.mac}"
         return out
 
     def written(self) -> str:
         """Return the whole line as written in the document."""
-        return self.line() + (f" · #{self.hash}" if self.hash else "")
+        return self.line() + (f" · #{self.hash}" if self.hash else "") + (f" · sig {self.sig}" if self.sig else "")
 
 
 class Reveal(Record):
@@ -267,7 +286,8 @@ def _event_tokens(owner: str, events: list[Event]) -> list[str]:
 def _parse_entry(number: int, player: str, text: str) -> LogEntry:
     entry = LogEntry(number, player, text)
     # each tag's word is looked for first: a regex search anchored at the end tries every start
-    for regex, attr, word in ((HASH_RE, "hash", "#"), (MAC_RE, "mac", "mac"), (SEAL_RE, "seal", "seal")):
+    for regex, attr, word in ((SIG_TAG_RE, "sig", "sig"), (HASH_RE, "hash", "#"), (MAC_RE, "mac", "mac"),
+                              (SEAL_RE, "seal", "seal"), (KEY_TAG_RE, "key", "key")):
         if word in text and (m := regex.search(text)):
             setattr(entry, attr, m.group(attr))
             text = text[:m.start()]
@@ -394,6 +414,10 @@ class Meta(Record):
         The commitment and head also go into the seat's first log entry (see :meth:`record`).
         """
         pub = PlayerMeta(name, fairplay.commitment(seed, committed), fairplay.head(seed, 0))
+        if self.signed():                   # (a match an older pbd started: no keys, no signatures)
+            from pbd import signing
+
+            pub.key = signing.verify_key(seed, self.match_id)
         self.fairplay.append(pub)
         self.signers[name.casefold()] = seed
         return pub
@@ -445,6 +469,8 @@ class Meta(Record):
         # every field set, none left to the class: an attribute read through the class, or one an entry gains
         # later, is read the slow way (see pbd.record)
         entry.seal, entry.mac, entry.hash, entry.fresh = "", "", "", True
+        entry.key = pub.key if commit else ""
+        entry.sig = ""
         heads = self.pending_heads
         if heads:                           # (a loop, not a comprehension: that would make ``tags`` a cell
             kept = entry.heads = {}         # in every call, which costs each move an allocation)
@@ -500,17 +526,56 @@ class Meta(Record):
             self.pending_heads[pub.name] = fairplay.head(seed, pub.chain_index // fairplay.CHAIN_LENGTH)
 
     def finalize(self, sections: Sequence[str]) -> None:
-        """Seal, sign (for the seats we hold seeds of) and hash the entries recorded in this command."""
+        """Seal, MAC, sign (for the seats we hold seeds of) and hash the entries recorded in this command;
+        drop the signatures every other seat has written after (see :mod:`pbd.signing`)."""
         seal = fairplay.seal(sections)
         previous = log_genesis(self.match_id)
+        signed = self.signed()
+        fresh = False
         for entry in self.log:
             if entry.fresh:
+                fresh = True
                 entry.seal = seal
                 seed = self.signers.get(entry.player.casefold())
+                if entry.commit and not entry.key and seed and (signed or entry.number == 1):
+                    from pbd import signing
+
+                    entry.key = signing.verify_key(seed, self.match_id)
+                    signed = True
                 entry.mac = fairplay.entry_mac(seed, previous, f"{entry.body()} · seal {seal}") if seed else ""
+                if seed and signed:
+                    from pbd import signing
+
+                    entry.sig = signing.sign(seed, self.match_id, previous, entry.sealed())
                 entry.hash = fairplay.log_link(previous, entry.line())
                 entry.fresh = False
             previous = entry.hash or previous
+        if fresh and signed:
+            droppable = self.droppable()
+            for entry in self.log:
+                if entry.sig and droppable(entry):
+                    entry.sig = ""
+
+    def signed(self) -> bool:
+        """Return True if the match's entries are signed: its first entry commits a key (or it has none yet)."""
+        return not self.log or bool(self.log[0].key)
+
+    def droppable(self) -> Callable[[LogEntry], bool]:
+        """Return a test of whether an entry's signature may be dropped: every other seat wrote after it.
+
+        Each of them then checked it (a seat checks every entry new to it before it writes), so the
+        rule is read from the document alone: see :mod:`pbd.signing`.
+        """
+        last: dict[str, int] = {}
+        for e in self.log:
+            last[e.player.casefold()] = e.number
+        seats = [p.name.casefold() for p in self.fairplay]
+
+        def test(entry: LogEntry) -> bool:
+            writer = entry.player.casefold()
+            return all(last.get(s, 0) > entry.number for s in seats if s != writer)
+
+        return test
 
     def section_lines(self) -> list[str]:
         """Return the Fair play and Revealed lines as pbd writes them (what a seal covers, with the game's)."""
