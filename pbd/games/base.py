@@ -906,6 +906,10 @@ class Game:
     title: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
+    #: the game's moves as a player types them, a few lines (``pbd help GAME``, ``pbd move --help --game GAME``)
+    notation: ClassVar[str] = ""
+    #: the move that ends a player's turn (or act), named when a move is refused
+    turn_end: ClassVar[str] = ""
     players: ClassVar[tuple[int, int]] = (2, 2)
     #: whether a joining player brings a deck of their own (Twin Tower City shares one)
     join_needs_deck: ClassVar[bool] = True

@@ -160,6 +160,17 @@ class CncGame(Playable):
     title = board.TITLE
     aliases = ("c&c", "cnc-tcg", "candc")
     summary = "two players, 51-card decks, CP/AP, characters, City and Event cards"
+    notation = """\
+        draw · draw 2                                   (1 AP a card)
+        play Spider-Man · play Carnivorous Plants on Nill
+        Spider-Man attacks Nill · Spider-Man attacks city
+        Iron Man attacks Nill with Repulsor Blast then Batman
+        Mirror Master uses Mirror Trap on Batman
+        withdraw Batman · discard Nill · discard Nill from hand   (1 AP)
+        adjust Ben CP -10: the Sentry's Void            (what a card's text does that pbd cannot)
+        end turn                                        (ends your turn)
+"""
+    turn_end = 'end turn'
     #: random play ends its turn and gives cards up less often than it plays them
     move_weights = {"end": 1.0, "withdraw": 0.2, "discard": 0.3, "*": 3.0}
     parsed_classes = (State, Side, Character, Turn, Pending, Meta, PlayerMeta, LogEntry, Event, Reveal)

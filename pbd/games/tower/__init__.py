@@ -40,6 +40,15 @@ class TheTower(CardGame):
     title = board.TITLE
     aliases = ("the-tower", "thetower", "the tower")
     summary = "Snakes & Ladders with cards: race up the tower to the treasure, 2 to 6 players"
+    notation = """\
+        draw                                            (accepted; your card comes at the end of your turn)
+        play Rope on 17 · place Rope on 17
+        roll                                            (ends your turn, once its move is done)
+        discard Guard                                   (with 6 cards in hand)
+        stay · play Sword                               (a turn held by a Spider Web)
+        answers when pbd asks: play Sword · play Shield · pass
+"""
+    turn_end = 'roll'
     players = (2, 6)
     state_class = State
     option_words = ("exact-finish", "exact-finish=")

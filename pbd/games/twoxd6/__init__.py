@@ -35,6 +35,17 @@ class TwoXd6(CardGame):
     title = TITLE
     aliases = ("2x-d6", "twoxd6", "2xd6")
     summary = "stack-chaining tower defence on a grid, 2 to 6 players, one shared deck"
+    notation = """\
+        roll                                            (acting points for your act)
+        play Q on A1 · play 7 gold on A2 · recycle 3 · replace
+        advance A1 to B2 · advance A1 to B2 with Q
+        target B5 from B3 with 12*5+7
+        give Q to Ben · show hand
+        draw · draw; offer                              (ends your act; offer: the card to all)
+        end act · end turn                              (the same as draw: the act's draw ends it)
+        answers when pbd asks: roll · offer 7G · pass · accept · reject
+"""
+    turn_end = 'draw (or end act)'
     players = (2, 6)
     state_class = State
     option_words = ("board=", "mod", "adjacency=", "rc=")
