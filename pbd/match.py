@@ -892,7 +892,8 @@ def reveal(doc_spec: str, player: str, now: bool = False) -> Result:
                                 [f"{name}'s commitment in the document: {pub.commitment if pub else 'none'}"])
         meta.revealed.append(Reveal(pub.name, sec.seed.hex(), committed))
         meta.record(pub.name, "revealed seed and deck list")
-        return Result([f"{pub.name} revealed the seed and the {len(committed)}-line deck list.",
+        what = f"the seed and the {len(committed)}-card deck list" if committed else "the seed"
+        return Result([f"{pub.name} revealed {what}.",
                        f"Anyone can now check the draws: pbd audit {_quoted(doc_spec)}"])
 
     return transact(open_document(doc_spec), player, step)
@@ -903,6 +904,13 @@ def _quoted(doc_spec: str) -> str:
     import shlex
 
     return shlex.quote(doc_spec)
+
+
+def _counts(pub) -> str:
+    """Return a seat's draws and rolls in words, leaving out what it never did ("3 draws, 1 roll")."""
+    parts = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in ((pub.draws, "draw"), (pub.rolls, "roll"),
+                                                                  (pub.free, "free roll")) if n]
+    return ", ".join(parts) or "nothing drawn or rolled from the seed"
 
 
 def _rebuild(game, state, derived):
@@ -941,15 +949,14 @@ def audit(doc_spec: str) -> Result:
     for p in meta.fairplay:
         r = meta.revealed_by(p.name)
         if r is None:
-            lines.append(f"{p.name}: not revealed — {p.draws} draws, {p.rolls} rolls, {p.free} free rolls; "
-                         f"checked once {p.name} runs pbd reveal")
+            lines.append(f"{p.name}: not revealed — {_counts(p)}; checked once {p.name} runs pbd reveal")
             continue
         d = au.derive(meta, p.name, game.drawable(r.deck))
         derived[d.player] = d
         problems += d.problems + [f"{p.name}'s revealed deck: {x}" for x in game.committed_problems(state, p.name,
                                                                                                    r.deck)]
-        lines.append(f"{p.name}: revealed — {p.draws} draws, {p.rolls} rolls, {p.free} free rolls re-derived "
-                     f"from the seed")
+        lines.append(f"{p.name}: revealed — {_counts(p)}" + (" re-derived from the seed" if p.draws + p.rolls + p.free
+                                                             else ""))
     rebuilt = _rebuild(game, state, derived)
     if rebuilt is None:
         lines.append(f"{game.title} cannot replay its log yet: the plays were not checked against the hands")

@@ -293,8 +293,8 @@ class CncGame(Playable):
         out = self.settle(state, player, chance) if owed else []    # nothing to settle once drawn (see pending)
         if owed and opening_owed(state, player):
             creator = state.sides[0].name
-            raise IllegalMoveError(f"{player}'s opening hand is not drawn yet: it needs a chain value {creator}'s "
-                                   f"pbd publishes on {creator}'s next command",
+            raise IllegalMoveError(f"{player}'s opening hand is not drawn yet: {creator}'s pbd must take a step "
+                                   f"first, on {creator}'s next command",
                                    hint=f"{creator} runs any pbd command on the match (pbd hand, for example)")
         if state.first_choice:
             raise IllegalMoveError(f"who moves first is not drawn yet: {state.sides[0].name}'s pbd draws it on "
@@ -427,8 +427,8 @@ class CncGame(Playable):
         if opening_owed(state, side.name):
             creator = state.sides[0].name
             data["note"] = ("your opening hand is drawn on your next command, once "
-                            + ("the opponent has joined" if not state.started else f"{creator} has published "
-                               f"a new chain value ({creator}'s next command)"))
+                            + ("the opponent has joined" if not state.started else f"{creator} has run "
+                               f"a pbd command on the match"))
         return data
 
     def svg(self, state: State) -> str:

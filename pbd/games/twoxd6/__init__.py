@@ -45,6 +45,7 @@ class TwoXd6(CardGame):
         end act · end turn                              (the same as draw: the act's draw ends it)
         answers when pbd asks: roll · offer 7G · pass · accept · reject
 """
+    unnamed_roll = False
     turn_end = 'draw (or end act)'
     players = (2, 6)
     state_class = State
