@@ -711,7 +711,7 @@ def candidates(state: State, cat: Catalogue, player: str) -> list[str]:
         card = cat.get(key.split("#")[0])
         for attack in card.attacks:
             suffix = f" with {attack.name}" if len(card.attacks) > 1 else ""
-            out += [f"{key} attacks {t}{suffix}" for t in (theirs or [opp.name])]
+            out += [f"{key} attacks {t}{suffix}" for t in (theirs or ["city"])]
         for ability in card.abilities:
             if not ability.passive:
                 out += _with_targets(f"{key} uses {ability.name}", ability.target, state, cat, me, opp, "on")
