@@ -120,6 +120,11 @@ class State(TableState):
     notes: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @property
+    def starts(self) -> str:
+        """Return the seat ``--first NAME`` chose to move first (``starts=NAME``), or "" for the creator."""
+        return next((w.split("=", 1)[1] for w in self.options if w.startswith("starts=")), "")
+
+    @property
     def finish(self) -> str:
         """Return how the treasure is reached: ``reach``, ``bounce`` or ``stay`` (``-O exact-finish[=stay]``)."""
         for word in self.options:
