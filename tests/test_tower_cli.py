@@ -362,8 +362,8 @@ def test_sword_adds_a_die_and_shield_negates_it(pbd, tmp_path):
     _duel(doc)
     move(pbd, doc, "Ann", "roll; play Sword")
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["play Shield", "pass"]
-    assert "play Shield against Ann's Sword" in doc.read_text()
-    move(pbd, doc, "Ben", "play Shield; pass")
+    assert "answer Ann's Sword in the duel" in doc.read_text()
+    move(pbd, doc, "Ben", "play Shield")                 # asked once: his Shield and Sword together
     entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
     assert "+" not in entry.split("duel: Ann ")[1].split(",")[0]
     assert show(pbd, doc)["spent"] == [["Ann", "Sword"], ["Ben", "Shield"]]
@@ -375,7 +375,7 @@ def test_an_unanswered_sword_rolls_two_dice(pbd, tmp_path):
     _duel(doc)
     move(pbd, doc, "Ann", "roll; play Sword")
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] in (["pass"], ["play Shield", "pass"])
-    move(pbd, doc, "Ben", "pass; pass")
+    move(pbd, doc, "Ben", "pass")
     entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
     assert "+" in entry.split("duel: Ann ")[1].split(",")[0]
 

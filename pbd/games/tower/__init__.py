@@ -46,7 +46,7 @@ class TheTower(CardGame):
         roll                                            (ends your turn, once its move is done)
         discard Guard                                   (with 6 cards in hand)
         stay · play Sword                               (a turn held by a Spider Web)
-        answers when pbd asks: play Sword · play Shield · pass
+        answers when pbd asks: play Sword · play Shield · play Shield and Sword · pass
 """
     turn_end = 'roll'
     players = (2, 6)
@@ -199,9 +199,9 @@ class TheTower(CardGame):
             return rules.answer_own(ctx, None)
         if move.tile is not None:
             return rules.place(ctx, move.card, move.tile)
-        if move.card not in HAND_CARDS:
+        if move.card not in (*HAND_CARDS, rules.BOTH):
             raise NotationError(f"say where the {move.card} goes: 'play {move.card} on 17'")
-        if ctx.state.ask or move.card == "Shield":
+        if ctx.state.ask or move.card in ("Shield", rules.BOTH):
             return rules.answer_own(ctx, move.card)
         return rules.cut_web(ctx)
 

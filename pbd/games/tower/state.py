@@ -25,7 +25,7 @@ HAND_LIMIT = 5
 STEPS = ("main", "resolve", "over")
 #: The moments that ask a seat for a card: Shield against a Guard, Shield after an Arcane
 #: Trap's 2, a duelist's Sword, a Shield against the other duelist's Sword.
-ASKS = ("guard", "arcane", "sword", "shield")
+ASKS = ("guard", "arcane", "sword", "shield", "defend")
 
 
 @dataclass
