@@ -37,7 +37,7 @@ def test_a_friends_client_file_saved_in_pbd_home_is_the_one_login_reads(pbd, tmp
 def test_the_set_up_page_walks_the_consoles_screens_in_order():
     text = _google_text()
     steps = ["**New project**", "**Google Docs API**", "**Google Drive API**", "**OAuth consent screen**",
-             "**Get started**", "**External**", "**Audience**", "**Test users**", "**Add users**",
+             "**Get started**", "**Audience**", "**External**", "**Test users**", "**Add users**",
              "**Publish app**", "**Clients**", "**Create client**", "**Desktop app**", "**Download JSON**"]
     at = [text.find(s) for s in steps]
     assert -1 not in at, [s for s, i in zip(steps, at) if i < 0]
