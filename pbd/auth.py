@@ -43,7 +43,9 @@ EXPIRED = ("your Google sign-in expired or was revoked (sign-ins of an OAuth cli
            "expire after 7 days)")
 TOKEN_FILE = "google-token.json"
 CLIENT_FILE = "google-client.json"
-SIGN_IN_HINT = "run: pbd auth login --client CLIENT.json  (your OAuth client file; see credentials.example.json)"
+SIGN_IN_HINT = ("run: pbd auth login --client CLIENT.json  (an OAuth client file, shaped like credentials.example.json: "
+                "make your own, or save the one a friend shares as google-client.json in PBD_HOME; docs/google.md "
+                "shows both, screen by screen)")
 
 
 def token_path() -> Path:

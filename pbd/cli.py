@@ -20,6 +20,8 @@ from pbd.result import Result
 
 #: exit code for a bug in pbd itself (EX_SOFTWARE), distinct from every expected failure
 INTERNAL_ERROR = 70
+#: exit code after Ctrl-C (the shell's 128 + SIGINT), never the 1 of an illegal move
+INTERRUPTED = 130
 
 EPILOG_NEW = """\b
 Examples:
@@ -204,6 +206,9 @@ class PbdGroup(_OwnHelp, click.Group):
         except PbdError as exc:
             click.echo(f"pbd: {_cut(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:               # before click's own handler makes it "Aborted!" and exit 1
+            _interrupted()
+            ctx.exit(INTERRUPTED)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except BrokenPipeError:  # the reader went away (pbd log DOC | head): not a failure of pbd
@@ -215,6 +220,13 @@ class PbdGroup(_OwnHelp, click.Group):
             click.echo(f"pbd: internal error ({type(exc).__name__}: {_cut(str(exc))}); nothing more was written.\n"
                        "  Please report it with the command you ran; PBD_DEBUG=1 shows the details.", err=True)
             ctx.exit(INTERNAL_ERROR)
+
+
+def _interrupted() -> None:
+    """Say that Ctrl-C stopped the command and what that left behind."""
+    click.echo("\npbd: interrupted (Ctrl-C). If it was writing, your next pbd command on this match finds out "
+               "whether the move landed and settles your private state; do not repeat the move before that.",
+               err=True)
 
 
 #: The longest line of an error message pbd prints (input quoted in it is cut to an excerpt).
@@ -355,10 +367,11 @@ def _keep_hand_in(hand_doc, doc, player):
 
 @cli.command("show")
 @argument("doc")
+@option("--as", "player", metavar="NAME", help="Also show this seat's own view: its private hand.")
 @option("--json", "as_json", is_flag=True, help="Print the parsed state as JSON.")
 @option("--svg", "svg_path", metavar="FILE", help="Also draw the board as a picture into FILE (SVG).")
 @game_option
-def show_command(doc, as_json, svg_path, game):
+def show_command(doc, player, as_json, svg_path, game):
     """Print the board of DOC, parsed.
 
     \b
@@ -366,8 +379,9 @@ def show_command(doc, as_json, svg_path, game):
       pbd show match.txt
       pbd show match.txt --json
       pbd show match.txt --svg board.svg
+      pbd show match.txt --as Ann
     """
-    _emit(match.show(doc, game, svg_path), as_json)
+    _emit(match.show(doc, game, svg_path, player), as_json)
 
 
 @cli.command("hand")
@@ -389,14 +403,44 @@ def draw_command(doc, player, count, as_json):
     _emit(match.draw(doc, player, count), as_json)
 
 
-@cli.command("move")
+class MoveCommand(PbdCommand):
+    """``pbd move``, whose ``--help --game GAME`` adds that game's notation (read before click's eager --help)."""
+
+    def parse_args(self, ctx, args):
+        ctx.meta["pbd_help_game"] = _game_asked(args)
+        return super().parse_args(ctx, args)
+
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        game = ctx.meta.get("pbd_help_game")
+        formatter.write_paragraph()
+        if game:
+            for line in match.notation(game).lines:      # as written: the guide's columns line up
+                formatter.write(f"  {line}\n" if line else "\n")
+        else:
+            formatter.write_text("Each game's moves: pbd help GAME, or pbd move --help --game GAME "
+                                 "(pbd games lists the games).")
+
+
+def _game_asked(args: list[str]) -> str | None:
+    """Return the value of ``--game`` among raw ``args``, if any."""
+    for i, arg in enumerate(args):
+        if arg == "--game" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--game="):
+            return arg.partition("=")[2]
+    return None
+
+
+@cli.command("move", cls=MoveCommand)
 @argument("doc")
 @as_option
-@argument("moves")
+@argument("moves", nargs=-1, required=True)
 @option("--dry-run", is_flag=True, help="Show the board and log lines MOVES would give; write, draw and reveal nothing.")
+@option("--game", "help_game", metavar="GAME", help="With --help: how GAME's moves are written.")
 @json_option
-def move_command(doc, player, moves, dry_run, as_json):
-    """Make MOVES, joined by ';' (all or nothing).
+def move_command(doc, player, moves, dry_run, help_game, as_json):
+    """Make MOVES, joined by ';' (all or nothing); put them in quotes.
 
     \b
     Examples:
@@ -405,7 +449,36 @@ def move_command(doc, player, moves, dry_run, as_json):
       pbd move match.txt --as Ann "play Carnivorous Plants on Nill; end turn"
       pbd move match.txt --as Ann "Spider-Man attacks Nill" --dry-run
     """
-    _emit(match.move(doc, player, moves, dry_run), as_json)
+    if len(moves) > 1:
+        raise click.UsageError(f"put the move in quotes, as one argument:\n  {_quoted_move(doc, player, moves)}")
+    _emit(match.move(doc, player, moves[0], dry_run), as_json)
+
+
+def _quoted_move(doc: str, player: str | None, words: tuple[str, ...]) -> str:
+    """Return the ``pbd move`` command line that says ``words`` as one quoted move."""
+    import shlex
+
+    who = f" --as {shlex.quote(player)}" if player else ""
+    move = " ".join(words).replace('"', "'")
+    return f'pbd move {shlex.quote(doc)}{who} "{move}"'
+
+
+@cli.command("help")
+@argument("game", required=False)
+@json_option
+@click.pass_context
+def help_command(ctx, game, as_json):
+    """Show how GAME's moves are written (the move that ends a turn too); without GAME, pbd --help.
+
+    \b
+    Examples:
+      pbd help cnc
+      pbd help 2xd6
+    """
+    if game is None:
+        click.echo(ctx.parent.get_help())
+        return
+    _emit(match.notation(game), as_json)
 
 
 @cli.command("legal")
@@ -686,9 +759,8 @@ def main() -> None:
             attach_completion(cli)
         cli.main(prog_name="pbd")
     except KeyboardInterrupt:
-        click.echo("pbd: interrupted. If it was writing, your next pbd command on this match finds out whether "
-                   "the move landed and settles your private state; do not repeat the move before that", err=True)
-        sys.exit(130)
+        _interrupted()
+        sys.exit(INTERRUPTED)
     except BrokenPipeError:
         _silence_stdout()
         sys.exit(0)

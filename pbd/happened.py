@@ -70,6 +70,8 @@ def summary(game, state, name: str, drew: list[str], rolls: list[dict]) -> list[
     if drew:
         lines.append(f"You drew {', '.join(drew)}.")
     for r in rolls:
+        if r["purpose"] == "your move" and not game.unnamed_roll:
+            continue                                        # the table's own pick (2Xd6's pile), not a die to read
         if not r["purpose"].startswith("a free roll"):     # a free roll's own log line says it all
             lines.append(f"You rolled {r['die']}: {r['face']} (for {r['purpose']}).")
     lines += [f"Now: {line}" for line in game.status(state)]

@@ -24,8 +24,8 @@ from typing import Any, Callable
 
 from pbd import fairplay, games, paths, private
 from pbd.documents import Document, Snapshot, open_document
-from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, PbdError, ProblemsFound,
-                        StaleRevision, UsageError, WriteUncertain)
+from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, NotationError, PbdError,
+                        ProblemsFound, StaleRevision, UsageError, WriteUncertain)
 from pbd.games.base import Chance, Secrets, title_of
 from pbd.record import Record
 from pbd.regex import pattern
@@ -557,6 +557,20 @@ def template(game_name: str) -> Result:
     return Result([games.get(game_name).template().rstrip("\n")])
 
 
+def notation(game_name: str) -> Result:
+    """Return how a game's moves are written, the move that ends a turn among them."""
+    import textwrap
+
+    game = games.get(game_name)
+    guide = textwrap.dedent(game.notation).strip("\n") or "(this game gives no notation guide)"
+    lines = [f"{game.title} ({game.name}): the moves, as you type them in pbd move DOC --as NAME \"MOVE; MOVE\"",
+             "", *guide.split("\n")]
+    if game.turn_end:
+        lines += ["", f"To end your turn: {game.turn_end}."]
+    lines += ["Join several moves with ';' (all or nothing); pbd legal DOC --as NAME lists the moves legal now."]
+    return Result(lines, {"game": game.name, "notation": guide.split("\n"), "turn_end": game.turn_end})
+
+
 def _seed(seed_text: str | None, match_id: str) -> bytes:
     return fairplay.seed_from_text(seed_text, match_id) if seed_text is not None else fairplay.new_seed()
 
@@ -631,11 +645,15 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
     return _run(open_document(doc_spec), player, step, seated=False)
 
 
-def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = None) -> Result:
+def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = None,
+         player: str | None = None) -> Result:
     """Parse the board and return it pretty-printed and as data; with ``svg_path``, also draw it.
+
+    With ``player``, the seat's own view follows the board: its private hand (``pbd hand``).
 
     :raises UsageError: the game draws no picture, or the picture file cannot be written.
     """
+    own = hand(doc_spec, player) if player is not None else None      # first: its pbd may settle what it owes
     doc = open_document(doc_spec)
     snap, game, state = load(doc, game_name)
     from pbd import fairplay_checks
@@ -646,8 +664,13 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
+    warnings = _hand_edits(game, doc, snap.text, from_start=False, state=state)
+    if own is not None:
+        lines += ["", *own.lines]
+        data = {**data, "player": _seat(game, state, player), "hand": own.data}
+        warnings += own.warnings
     return Result(lines, data, styles=(lambda: game.styles(text)) if hasattr(game, "styles") else None,
-                  warnings=_hand_edits(game, doc, snap.text, from_start=False, state=state))
+                  warnings=warnings)
 
 
 def _draw(game, state, svg_path: str) -> str:
@@ -738,11 +761,25 @@ def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Re
 
     def step(game, state, name, chance):
         _stopped(state)
-        return Result(game.play(state, name, notation, chance))
+        try:
+            return Result(game.play(state, name, notation, chance))
+        except NotationError as exc:
+            raise _naming_turn_end(exc, game) from None
+        except IllegalMoveError as exc:         # the turn's own mover only: "it is Ben's turn" needs no more
+            raise (_naming_turn_end(exc, game) if name in game.actors(state) else exc) from None
 
     from pbd import happened
 
     return transact(open_document(doc_spec), player, happened.wrap(step), undoable=True)
+
+
+def _naming_turn_end(exc: PbdError, game) -> PbdError:
+    """Return the refusal ``exc`` with a last hint line naming the game's way to end the turn and its guide."""
+    if not game.turn_end or "To end your turn" in (exc.hint or ""):
+        return exc
+    where = f"To end your turn: {game.turn_end} · every move: pbd help {game.name}"
+    exc.hint = f"{exc.hint}\n  {where}" if exc.hint else where
+    return exc
 
 
 def draw(doc_spec: str, player: str, count: int = 1) -> Result:
@@ -966,7 +1003,8 @@ def reveal(doc_spec: str, player: str, now: bool = False) -> Result:
                                 [f"{name}'s commitment in the document: {pub.commitment if pub else 'none'}"])
         meta.revealed.append(Reveal(pub.name, sec.seed.hex(), committed))
         meta.record(pub.name, "revealed seed and deck list")
-        return Result([f"{pub.name} revealed the seed and the {len(committed)}-line deck list.",
+        what = f"the seed and the {len(committed)}-card deck list" if committed else "the seed"
+        return Result([f"{pub.name} revealed {what}.",
                        f"Anyone can now check the draws: pbd audit {_quoted(doc_spec)}"])
 
     return transact(open_document(doc_spec), player, step)
@@ -977,6 +1015,13 @@ def _quoted(doc_spec: str) -> str:
     import shlex
 
     return shlex.quote(doc_spec)
+
+
+def _counts(pub) -> str:
+    """Return a seat's draws and rolls in words, leaving out what it never did ("3 draws, 1 roll")."""
+    parts = [f"{n} {word}{'' if n == 1 else 's'}" for n, word in ((pub.draws, "draw"), (pub.rolls, "roll"),
+                                                                  (pub.free, "free roll")) if n]
+    return ", ".join(parts) or "nothing drawn or rolled from the seed"
 
 
 def _rebuild(game, state, derived):
@@ -1016,15 +1061,14 @@ def audit(doc_spec: str) -> Result:
     for p in meta.fairplay:
         r = meta.revealed_by(p.name)
         if r is None:
-            lines.append(f"{p.name}: not revealed — {p.draws} draws, {p.rolls} rolls, {p.free} free rolls; "
-                         f"checked once {p.name} runs pbd reveal")
+            lines.append(f"{p.name}: not revealed — {_counts(p)}; checked once {p.name} runs pbd reveal")
             continue
         d = au.derive(meta, p.name, game.drawable(r.deck))
         derived[d.player] = d
         problems += d.problems + [f"{p.name}'s revealed deck: {x}" for x in game.committed_problems(state, p.name,
                                                                                                    r.deck)]
-        lines.append(f"{p.name}: revealed — {p.draws} draws, {p.rolls} rolls, {p.free} free rolls re-derived "
-                     f"from the seed")
+        lines.append(f"{p.name}: revealed — {_counts(p)}" + (" re-derived from the seed" if p.draws + p.rolls + p.free
+                                                             else ""))
     rebuilt = _rebuild(game, state, derived)
     if rebuilt is None:
         lines.append(f"{game.title} cannot replay its log yet: the plays were not checked against the hands")

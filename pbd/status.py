@@ -156,13 +156,18 @@ def _value(v) -> str | None:
     return None
 
 
+#: fields a seat's line leaves out while they are 0 (a change to come, not a number worth reading every time)
+QUIET_WHEN_ZERO = frozenset({"ap_next"})
+
+
 def _resources(game, state, name: str) -> str:
     """Return a seat's public numbers and cards from the game's description ("CP 100 · AP 3 · hand count 5 · ...")."""
     for p in game.view(state).get("players") or ():
         if isinstance(p, dict) and str(p.get("name", "")).casefold() == name.casefold():
             from pbd.handedits import words
 
-            parts = [(words(k), _value(v)) for k, v in p.items() if k not in ("name", "seat", "key")]
+            parts = [(words(k), _value(v)) for k, v in p.items() if k not in ("name", "seat", "key")
+                     and not (k in QUIET_WHEN_ZERO and v == 0)]
             return " · ".join(f"{k} {v}" for k, v in parts if v)
     return ""
 

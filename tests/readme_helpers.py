@@ -1,4 +1,5 @@
-"""Running a README tutorial block (```console-GAME) as written: each ``$ pbd ...`` line, its exit code checked."""
+"""Running a README or docs/ tutorial block (```console-GAME) as written: each ``$ pbd ...`` line, its exit code
+checked.  The README keeps what a newcomer needs; each game's tutorial lives in its page under ``docs/``."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ import re
 import shlex
 from pathlib import Path
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).parent.parent
+#: the README and every docs/ page, one text (fence names are unique across them)
+README = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+
+
+def page(name: str) -> str:
+    """Return the text of ``docs/NAME.md``."""
+    return (ROOT / "docs" / f"{name}.md").read_text(encoding="utf-8")
 
 
 def run_block(pbd, fence: str, at_least: int = 10) -> None:

@@ -1,4 +1,4 @@
-"""The README's Boys' Town tutorial, executed as written, and its rule notes checked against the engine."""
+"""docs/boystown.md: the Boys' Town tutorial, executed as written, and its rule notes checked against the engine."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pbd.games.boystown import rules
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).parent.parent / "docs" / "boystown.md").read_text(encoding="utf-8")
 SECTION = README.split("## Boys' Town")[1].split("\n## ")[0]
 
 

@@ -241,7 +241,7 @@ def test_a_draw_needs_a_value_every_other_seat_published_after_it_committed():
     chance.publish("Ann")
     meta.record("Ann", "opening")
     assert chance.waiting_on("Ben") == [] and chance.waiting_on("Cy") == ["Ben"]
-    with pytest.raises(IllegalMoveError, match="Ben publish"):
+    with pytest.raises(IllegalMoveError, match="a step Ben.s pbd takes first"):
         chance.roll("Cy")
     chance.publish("Ben")
     meta.record("Ben", "opening")

@@ -53,7 +53,7 @@ def test_a_draw_is_refused_after_the_log_is_replaced_by_one_where_the_value_came
     earlier, _ = _meta([("Ann", "new"), ("Ann", "publish"), ("Ben", "join")])
     del meta.signers["ann"]                         # (Ben's own pbd: it holds no other seed)
     meta.log = earlier.log                          # Ann's value 1 (entry 2) before Ben committed (entry 3)
-    with pytest.raises(IllegalMoveError, match="need a chain value that Ann publishes after Ben committed"):
+    with pytest.raises(IllegalMoveError, match="wait on a step Ann.s pbd takes first"):
         chance.draw("Ben", 1)
     assert meta.fairplay[1].draws == 1
 
@@ -62,7 +62,7 @@ def test_a_seat_sat_down_after_a_draw_is_in_the_next_beacon():
     meta, chance = _two_seats()
     chance.draw("Ben", 1)
     meta.seat("Cy", SEEDS["Cy"], _deck("Cy"))       # appended to the same list: Cy has not committed in the log
-    with pytest.raises(IllegalMoveError, match="need a chain value that Cy publishes"):
+    with pytest.raises(IllegalMoveError, match="wait on a step Cy.s pbd takes"):
         chance.draw("Ben", 1)
 
 
@@ -147,7 +147,7 @@ def test_a_seat_refused_before_it_committed_has_its_beacons_checked_in_line_once
     for name in ("Ann", "Ben"):
         meta.seat(name, SEEDS[name], _deck(name))
     chance = Chance(meta, {"Ann": Secrets("m", "Ann", "cnc", SEEDS["Ann"], _deck("Ann"))})
-    with pytest.raises(IllegalMoveError, match="need a chain value that Ben publishes after Ann committed"):
+    with pytest.raises(IllegalMoveError, match="wait on a step Ben.s pbd takes first"):
         chance.draw("Ann", 1)                       # nothing in the log yet: Ann has not committed
     meta.record("Ann", "new")
     meta.record("Ben", "join")

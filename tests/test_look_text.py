@@ -49,10 +49,11 @@ def test_legal_of_twin_tower_city_at_a_third_card_is_one_line_a_card(pbd, tmp_pa
     moves = pbd.json("legal", doc, "--as", "Ben")["moves"]
     out = pbd("legal", doc, "--as", "Ben", ok=True).output.splitlines()
     assert len(moves) > 100 and len(out) <= 8, out
-    assert re.match(r"Dark has \d+ Power in round 1 so far; card 3 is yours to play:", out[0])
+    assert re.match(r"Dark has \d+ Power in round 1 so far, Light \d+; card 3 is yours to play", out[0])
     armies = [ln for ln in out if ln.startswith("play army ")]
-    assert armies and all(re.search(r"— \d+ ways, Dark \d+(–\d+)?; best: replacing .+ with ", ln) for ln in armies)
-    assert re.search(r"^play battle N — Dark's Power after each: \d+ → \d+", "\n".join(out), re.M)
+    assert armies and all(re.search(r"— \d+ ways, margin [+-]\d+( to [+-]\d+)?; best: replacing .+ with ", ln)
+                          for ln in armies)
+    assert re.search(r"^play battle N — after each: \d+ → Dark \d+ v Light \d+", "\n".join(out), re.M)
 
 
 @pytest.mark.parametrize("move, meant", [("drwa", "draw"), ("Spider-Man atack city", "Spider-Man attack city"),

@@ -1,4 +1,4 @@
-"""The README's tutorial and rules notes, executed and checked so they cannot rot."""
+"""The README's tutorial (and C&C's rules notes in docs/cnc.md), executed and checked so they cannot rot."""
 
 from __future__ import annotations
 
@@ -43,6 +43,19 @@ def test_the_set_up_commands_are_the_ones_ci_runs():
 def test_the_rules_notes_match_the_engine():
     bullets = re.findall(r"^\* (.*?)(?=^\* |\Z)", rules.__doc__, re.S | re.M)
     assert bullets
-    notes = " ".join(README.split("## Rules notes (C&C)")[1].split("\n## ")[0].split())
+    cnc = (Path(__file__).parent.parent / "docs" / "cnc.md").read_text(encoding="utf-8")
+    notes = " ".join(cnc.split("## Rules notes (C&C)")[1].split("\n## ")[0].split())
     for bullet in bullets:
         assert " ".join(bullet.split()) in notes, bullet
+
+
+def test_the_readme_is_what_a_newcomer_needs_and_points_at_every_docs_page():
+    root = Path(__file__).parent.parent
+    headings = re.findall(r"^## (.+)$", README, re.M)
+    assert headings == ["Set up", "A C&C match, step by step", "Commands", "Where to read more"]
+    assert len(README.splitlines()) < 200
+    linked = set(re.findall(r"\]\((docs/[\w-]+\.md)\)", README))
+    assert linked == {f"docs/{p.name}" for p in (root / "docs").glob("*.md")}
+    for page in linked:
+        for target in re.findall(r"\]\(([\w./-]+\.md)\)", (root / page).read_text(encoding="utf-8")):
+            assert (root / "docs" / target).resolve().exists(), (page, target)

@@ -55,7 +55,7 @@ def test_status_doc_says_what_changed_since_my_last_look_and_writes_nothing(pbd,
     out = pbd("status", duel, ok=True).output
     assert duel.read_bytes() == before
     assert "Ann: play Spider-Man" in out and "Waiting on you: your move" in out and "Ben to move with 3 AP" in out
-    assert "Your hand (5)" in out and "You: CP 100 · AP 3 · AP next turn 0" in out
+    assert "Your hand (5)" in out and "You: CP 100 · AP 3 · hand count" in out
     again = pbd("status", duel, ok=True).output
     assert "Nothing new since your last look" in again
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from tower_helpers import give, put, show, start, upcoming
+from tower_helpers import give, put, show, start, upcoming, write_tile
 
 
 def _deck(tmp_path, text: str, name: str = "mine.toml"):
@@ -153,7 +153,7 @@ def test_a_hand_edited_asking_line_is_named_by_the_next_command(pbd, tmp_path):
 def test_a_hand_moved_token_is_named_and_refuses_a_move(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     honest = _ben_edits(pbd, doc, lambda t: t.replace("| 1 Start (A B) |", "| 1 Start (A) |")
-                        .replace("| 30 |", "| 30 (B) |"))           # Ben moves his token up to 30
+                        .replace("| 30 ", "| 30 (B) ", 1))           # Ben moves his token up to 30
     said = pbd("hand", doc, "--as", "Ann", ok=True).stderr
     assert "Ben's tile was changed by hand from 1 to 30" in said, said
     before = doc.read_bytes()
@@ -166,7 +166,7 @@ def test_a_hand_moved_token_is_named_and_refuses_a_move(pbd, tmp_path):
 
 def test_a_card_put_on_a_tile_by_hand_is_named_and_refuses_a_move(pbd, tmp_path):
     doc = start(pbd, tmp_path)
-    honest = _ben_edits(pbd, doc, lambda t: t.replace("| 7 |", "| 7 Guard |"))    # Ben puts a Guard on 7
+    honest = _ben_edits(pbd, doc, lambda t: write_tile(t, 7, "7 Guard"))    # Ben puts a Guard on 7
     before = doc.read_bytes()
     result = pbd("move", doc, "--as", "Ann", "roll")
     assert result.exit_code == 3 and doc.read_bytes() == before

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pbd.games.tower import rules
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).parent.parent / "docs" / "tower.md").read_text(encoding="utf-8")
 SECTION = README.split("## The Tower\n")[1].split("\n## ")[0]
 
 

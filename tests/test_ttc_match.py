@@ -403,7 +403,7 @@ def test_the_creator_may_take_the_dark_side(pbd, tmp_path):
 
 
 def test_the_readme_hand_made_example_scores(pbd, tmp_path):
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (Path(__file__).parent.parent / "docs" / "ttc.md").read_text()
     block = readme.split("```\nTwin Tower City\n", 1)[1].split("```", 1)[0]
     doc = tmp_path / "table.txt"
     doc.write_text("Twin Tower City\n" + block)

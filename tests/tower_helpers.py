@@ -149,3 +149,11 @@ def show(pbd, doc) -> dict:
 def tile_of(pbd, doc, name: str) -> int:
     """Return where ``name``'s token is."""
     return next(p["tile"] for p in show(pbd, doc)["players"] if p["name"] == name)
+
+
+def write_tile(text: str, tile: int, cell: str) -> str:
+    """Return a Tower document with tile ``tile``'s cell written as ``cell`` by hand (its column's padding dropped)."""
+    import re as _re
+
+    return _re.sub(rf"\| {tile} *(?=\||$)", f"| {cell} ", text, count=1, flags=_re.M)
+

@@ -971,6 +971,13 @@ class Game:
     title: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     summary: ClassVar[str] = ""
+    #: the game's moves as a player types them, a few lines (``pbd help GAME``, ``pbd move --help --game GAME``)
+    notation: ClassVar[str] = ""
+    #: the move that ends a player's turn (or act), named when a move is refused
+    turn_end: ClassVar[str] = ""
+    #: whether a roll no rule names is a die the player reads ("You rolled d6: 4 (for your move)"); False
+    #: where such rolls are the table's own picks (2Xd6 picks the draw pile by one), kept out of the summary
+    unnamed_roll: ClassVar[bool] = True
     players: ClassVar[tuple[int, int]] = (2, 2)
     #: whether a joining player brings a deck of their own (Twin Tower City shares one)
     join_needs_deck: ClassVar[bool] = True
@@ -1084,8 +1091,8 @@ class Chance:
             from pbd.errors import IllegalMoveError
 
             raise IllegalMoveError(
-                f"{player}'s draws and rolls need a chain value that {' and '.join(waiting)} "
-                f"{'publishes' if len(waiting) == 1 else 'publish'} after {player} committed",
+                f"{player}'s draws and rolls wait on a step {' and '.join(waiting)}'s pbd "
+                f"{'takes' if len(waiting) == 1 else 'take'} first (so that nobody can foresee them)",
                 hint=f"it comes with {' and '.join(waiting)}'s next pbd command")
         others = self._others(player)
         return self._beacon(others), tuple(p.chain_index for p in others)

@@ -27,6 +27,17 @@ class BoysTown(CardGame):
     title = "Boys' Town"
     aliases = ("boys-town", "boys town", "boys' town")
     summary = "build a Town, battle from hand or Town; 2-6 players on one shared deck"
+    notation = """\
+        draw · keep · redraw
+        build Corner Shop · done                        (done: no more extra builds)
+        attack Ben with Street Fighter from hand · attack Cy with Old Mill from town
+        defend with Bouncer · flip
+        swap Getaway Driver with Old Mill · use Bodyguard · pass      (after the flip)
+        use Paperboy on Ben · use Rusty Bike            (Hand effects)
+        adjust Old Mill TP +1: Handyman                 (a text the moves cannot express)
+        Your turn ends when your attack is settled (or after your build when you cannot attack).
+"""
+    turn_end = 'your turn ends when your attack is settled (pass after the flip)'
     players = (2, 6)
     state_class = State
     option_words = ("catalogue=", "starts=")

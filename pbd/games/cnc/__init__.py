@@ -160,6 +160,17 @@ class CncGame(Playable):
     title = board.TITLE
     aliases = ("c&c", "cnc-tcg", "candc")
     summary = "two players, 51-card decks, CP/AP, characters, City and Event cards"
+    notation = """\
+        draw · draw 2                                   (1 AP a card)
+        play Spider-Man · play Carnivorous Plants on Nill
+        Spider-Man attacks Nill · Spider-Man attacks city
+        Iron Man attacks Nill with Repulsor Blast then Batman
+        Mirror Master uses Mirror Trap on Batman
+        withdraw Batman · discard Nill · discard Nill from hand   (1 AP)
+        adjust Ben CP -10: the Sentry's Void            (what a card's text does that pbd cannot)
+        end turn                                        (ends your turn)
+"""
+    turn_end = 'end turn'
     #: random play ends its turn and gives cards up less often than it plays them
     move_weights = {"end": 1.0, "withdraw": 0.2, "discard": 0.3, "*": 3.0}
     parsed_classes = (State, Side, Character, Turn, Pending, Meta, PlayerMeta, LogEntry, Event, Reveal)
@@ -282,8 +293,8 @@ class CncGame(Playable):
         out = self.settle(state, player, chance) if owed else []    # nothing to settle once drawn (see pending)
         if owed and opening_owed(state, player):
             creator = state.sides[0].name
-            raise IllegalMoveError(f"{player}'s opening hand is not drawn yet: it needs a chain value {creator}'s "
-                                   f"pbd publishes on {creator}'s next command",
+            raise IllegalMoveError(f"{player}'s opening hand is not drawn yet: {creator}'s pbd must take a step "
+                                   f"first, on {creator}'s next command",
                                    hint=f"{creator} runs any pbd command on the match (pbd hand, for example)")
         if state.first_choice:
             raise IllegalMoveError(f"who moves first is not drawn yet: {state.sides[0].name}'s pbd draws it on "
@@ -416,8 +427,8 @@ class CncGame(Playable):
         if opening_owed(state, side.name):
             creator = state.sides[0].name
             data["note"] = ("your opening hand is drawn on your next command, once "
-                            + ("the opponent has joined" if not state.started else f"{creator} has published "
-                               f"a new chain value ({creator}'s next command)"))
+                            + ("the opponent has joined" if not state.started else f"{creator} has run "
+                               f"a pbd command on the match"))
         return data
 
     def svg(self, state: State) -> str:
@@ -700,7 +711,7 @@ def candidates(state: State, cat: Catalogue, player: str) -> list[str]:
         card = cat.get(key.split("#")[0])
         for attack in card.attacks:
             suffix = f" with {attack.name}" if len(card.attacks) > 1 else ""
-            out += [f"{key} attacks {t}{suffix}" for t in (theirs or [opp.name])]
+            out += [f"{key} attacks {t}{suffix}" for t in (theirs or ["city"])]
         for ability in card.abilities:
             if not ability.passive:
                 out += _with_targets(f"{key} uses {ability.name}", ability.target, state, cat, me, opp, "on")

@@ -68,6 +68,7 @@ def outcome(state: State, cat: Catalogue, player: str, move: str) -> tuple[int, 
     :raises PbdError: the move is not legal now.
     """
     trial = clone(state)
+    origin = {id(c): i for s in trial.sides for i, c in enumerate(s.characters)}   # who each copy was before
     dice = _Dice(trial.meta)
     rules.apply(rules.Ctx(trial, cat, dice, player), parse_moves(move)[0])
     me = state.index(player)
@@ -77,7 +78,7 @@ def outcome(state: State, cat: Catalogue, player: str, move: str) -> tuple[int, 
     gained = [f"+{printed - spent} AP this turn"] if printed > spent else []
     if dice.rolled:
         return printed, gained + ["a die decides"]
-    changes = _changes(state, trial, player)
+    changes = _changes(state, trial, player, origin)
     if parsed.kind == "end" and trial.started and not trial.result:
         nxt = trial.current
         changes = [f"{nxt.name} to move with {nxt.ap} AP",
@@ -85,13 +86,22 @@ def outcome(state: State, cat: Catalogue, player: str, move: str) -> tuple[int, 
     return printed, gained + changes
 
 
-def _changes(before: State, after: State, player: str) -> list[str]:
-    """Return what differs between two states, in words (CP, HP, statuses, characters leaving play, the result)."""
+def _changes(before: State, after: State, player: str, origin: dict[int, int] | None = None) -> list[str]:
+    """Return what differs between two states, in words (CP, HP, statuses, characters leaving play, the result).
+
+    ``origin`` maps each character object of ``after`` (by ``id``) to its place on its side in
+    ``before``: with two copies of a card in play, the one that left is named as the move named
+    it (``Captain Cold``), not by the label the copy that stays takes afterwards.  Without it,
+    characters are paired by label.
+    """
     out = []
     for old, new in zip(before.sides, after.sides):
         if old.cp != new.cp:
             out.append(f"{old.name}'s CP {old.cp} → {new.cp}")
-        now = {key_of(new.characters, i): c for i, c in enumerate(new.characters)}
+        if origin is None:
+            now = {key_of(new.characters, i): c for i, c in enumerate(new.characters)}
+        else:
+            now = {key_of(old.characters, origin[id(c)]): c for c in new.characters if id(c) in origin}
         for i, c in enumerate(old.characters):
             key = key_of(old.characters, i)
             n = now.get(key)

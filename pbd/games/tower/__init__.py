@@ -16,7 +16,7 @@ import copy
 import re
 from functools import lru_cache
 
-from pbd.errors import NotationError, UsageError
+from pbd.errors import IllegalMoveError, NotationError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
 from pbd.games.tower import board, check, data, notation, rules, shared
 from pbd.games.tower.state import HAND_CARDS, KINDS, DeckSpec, State, marks
@@ -40,6 +40,15 @@ class TheTower(CardGame):
     title = board.TITLE
     aliases = ("the-tower", "thetower", "the tower")
     summary = "Snakes & Ladders with cards: race up the tower to the treasure, 2 to 6 players"
+    notation = """\
+        draw                                            (accepted; your card comes at the end of your turn)
+        play Rope on 17 · place Rope on 17
+        roll                                            (ends your turn, once its move is done)
+        discard Guard                                   (with 6 cards in hand)
+        stay · play Sword                               (a turn held by a Spider Web)
+        answers when pbd asks: play Sword · play Shield · play Shield and Sword · pass
+"""
+    turn_end = 'roll'
     players = (2, 6)
     state_class = State
     option_words = ("exact-finish", "exact-finish=")
@@ -55,6 +64,9 @@ class TheTower(CardGame):
         :raises DeckFormatError: the board or deck file cannot be read (every problem listed).
         """
         opts = {k.strip().lower().replace("_", "-"): v for k, v in options.items()}
+        first = str(opts.pop("first", "") or "").strip()
+        if first and first.casefold() not in (player.casefold(), "me"):
+            opts["starts"] = first
         layout, spec = self._files(str(opts.pop("board", "default")), deck, opts.pop("deck", None))
         for key in ("exact-finish", "exact"):
             if key in opts:
@@ -119,6 +131,8 @@ class TheTower(CardGame):
         for key, value in options.items():
             if key in ("exact-finish", "exact-finish=stay"):
                 words.append(key)
+            elif key == "starts" and value:
+                words.append(f"starts={_first_name(str(value))}")
             else:
                 raise UsageError(f"The Tower has no option {key!r}", hint=f"options: {OPTION_HELP}")
         return words
@@ -131,12 +145,29 @@ class TheTower(CardGame):
         brought one), face down in the draw pile."""
         return shared.piles((self._dealing or default_deck()).cards())
 
+    def join(self, state: State, player: str, deck: str | None, seed: bytes):
+        """Seat ``player``; the last seat starts the match.
+
+        :raises IllegalMoveError: the match is full or the name taken; or this is the last seat
+            and the player chosen to move first (``--first NAME``) has not joined.
+        """
+        starts = state.starts
+        seated = [*state.seats, player]
+        if starts and starts != "random" and len(seated) == state.players \
+                and starts.casefold() not in {s.casefold() for s in seated}:
+            raise IllegalMoveError(f"this match was set up for {starts} to move first; join as {starts}")
+        return super().join(state, player, deck, seed)
+
     def start(self, state: State) -> None:
-        """Put every token on the start tile and deal each seat one card; the first turn begins."""
+        """Put every token on the start tile and deal each seat one card; the first turn begins.
+
+        The first turn is the creator's, or that of the seat ``--first NAME`` chose (``starts=NAME``).
+        """
         for seat in state.seats:
             state.tokens[seat] = state.layout.start
             shared.draw(state.deck, seat)
-        state.turn = 0
+        folded = [s.casefold() for s in state.seats]
+        state.turn = folded.index(state.starts.casefold()) if state.starts.casefold() in folded else 0
         rules.begin_turn(state)
 
     # -- moves ---------------------------------------------------------------------------
@@ -173,9 +204,9 @@ class TheTower(CardGame):
             return rules.answer_own(ctx, None)
         if move.tile is not None:
             return rules.place(ctx, move.card, move.tile)
-        if move.card not in HAND_CARDS:
+        if move.card not in (*HAND_CARDS, rules.BOTH):
             raise NotationError(f"say where the {move.card} goes: 'play {move.card} on 17'")
-        if ctx.state.ask or move.card == "Shield":
+        if ctx.state.ask or move.card in ("Shield", rules.BOTH):
             return rules.answer_own(ctx, move.card)
         return rules.cut_web(ctx)
 
@@ -332,3 +363,17 @@ def dealt_spec(board_state: State) -> DeckSpec:
 
 
 GAME = TheTower()
+
+
+def _first_name(value: str) -> str:
+    """Return the name ``--first`` gives, checked as a seat name is.
+
+    :raises UsageError: not a name a seat may have (``random`` is not offered: The Tower has no lot yet).
+    """
+    if value.casefold() == "random":
+        raise UsageError("The Tower cannot draw the first player by lot yet: give --first NAME, or leave it out "
+                         "(the creator moves first)")
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _.'-]{0,23}", value):
+        raise UsageError(f"--first {value!r} is not a player name")
+    return value
+

@@ -78,10 +78,18 @@ def render(state: State, spec: DeckSpec) -> list[str]:
     out += [f"  {mk[s]} {s} · hand {rules.hand_size(state, s)}" + (" · webbed" if s in state.webbed else "")
             for s in state.seats]
     out.append("")
-    for f in range(lay.floors, 0, -1):
-        out.append(f"Floor {f} {ARROW[lay.directions[f - 1]]} | " + " | ".join(cell(state, t, mk)
-                                                                           for t in rules.row(lay, f)))
-    return out + _progress(state)
+    return out + floor_lines(state, mk) + _progress(state)
+
+
+def floor_lines(state: State, mk: dict[str, str]) -> list[str]:
+    """Return the tower, top floor first, each column padded so that a tile stands above the tile below it."""
+    lay = state.layout
+    rows = [(f, [cell(state, t, mk) for t in rules.row(lay, f)]) for f in range(lay.floors, 0, -1)]
+    widths = [max(len(cells[i]) for _, cells in rows) for i in range(lay.width)]
+    heads = [f"Floor {f} {ARROW[lay.directions[f - 1]]}" for f, _ in rows]
+    width = max(map(len, heads))
+    return [(f"{head:<{width}} | " + " | ".join(c.ljust(w) for c, w in zip(cells, widths))).rstrip()
+            for head, (_, cells) in zip(heads, rows)]
 
 
 def cell(state: State, tile: int, mk: dict[str, str]) -> str:

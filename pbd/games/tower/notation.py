@@ -19,6 +19,8 @@ EXAMPLES = "draw; play Rope on 17; roll · discard Guard · stay · play Shield 
 VERBS = ("draw", "roll", "stay", "pass", "play", "discard")
 PLAY_RE = re.compile(r"^(?:(?:play|place|put)\s+)?(?P<card>[a-z][a-z \-_]*?)\s+(?:on|at)\s+(?:tile\s+)?(?P<tile>\d{1,4})$")
 MAX_MOVES = 12
+#: a defender's answer playing both cards asked for at once (``play Shield and Sword``, either order)
+BOTH_RE = re.compile(r"^play\s+(?:shield\s+(?:and|&|\+)\s+sword|sword\s+(?:and|&|\+)\s+shield)$")
 
 
 @dataclass
@@ -60,6 +62,8 @@ def parse(text: str) -> Move:
         return Move("stay", source=raw)
     if m := PLAY_RE.match(low):
         return Move("play", card(m.group("card")), int(m.group("tile")), raw)
+    if m := BOTH_RE.match(low):
+        return Move("play", "Shield+Sword", source=raw)
     words = low.split(" ", 1)
     if words[0] in ("play", "discard") and len(words) == 2:
         return Move(words[0], card(words[1]), source=raw)

@@ -42,7 +42,9 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
   by a duel apply the card they land on but start no other duel: at most one duel a turn
   (otherwise a crowd of tokens around a Torch could duel for ever).  In order the attacker (the token that came) may play a Sword, the defender may
   answer it with a Shield, the defender may play a Sword, the attacker may answer it with
-  a Shield; each is answered ``play Sword`` / ``play Shield`` / ``pass``.
+  a Shield; each is answered ``play Sword`` / ``play Shield`` / ``pass``.  After the
+  attacker's Sword the defender is asked once, both choices at a time: ``play Shield``,
+  ``play Sword``, ``play Shield and Sword`` or ``pass``.
   Each duelist rolls one die, plus one more for an unanswered Sword, and adds them; ties
   are rolled again (Swords still count).  The winner moves one tile forward, the loser one
   tile back (not below tile 1); the winner's new tile acts first, then the loser's.
@@ -500,9 +502,23 @@ def rest(ctx: Ctx, seat: str) -> None:
 
 # -- questions: the mover's own moments and other seats' decisions -------------------------------
 
+#: the answer that plays both cards a defender is asked for at once (``defend``)
+BOTH = "Shield+Sword"
+
+
 def card_asked(kind: str) -> str:
-    """Return the card a moment asks for: a Sword for a duelist's Sword, else a Shield."""
+    """Return the card a moment asks for: a Sword for a duelist's Sword, else a Shield (``defend``: either)."""
     return "Sword" if kind == "sword" else "Shield"
+
+
+def cards_asked(kind: str) -> tuple[str, ...]:
+    """Return every answer card of a moment: the defender's ``defend`` takes a Shield, a Sword or both."""
+    return ("Shield", "Sword", BOTH) if kind == "defend" else (card_asked(kind),)
+
+
+def card_words(card: str) -> str:
+    """Return an answer card as a move names it: ``Shield and Sword`` for both."""
+    return "Shield and Sword" if card == BOTH else card
 
 
 def prompt(s: State, seat: str, kind: str) -> str:
@@ -515,6 +531,9 @@ def prompt(s: State, seat: str, kind: str) -> str:
                 f"{previous_trap(s, tile)})")
     d = s.duel
     foe = d.defender if seat == d.attacker else d.attacker
+    if kind == "defend":
+        return (f"answer {foe}'s Sword in the duel on {d.tile}: play Shield (against it), play Sword (an extra "
+                f"die), play Shield and Sword, or pass")
     if kind == "sword":
         return f"play Sword (an extra die in the duel with {foe} on {d.tile}), or pass"
     return f"play Shield against {foe}'s Sword in the duel on {d.tile}, or pass"
@@ -523,7 +542,7 @@ def prompt(s: State, seat: str, kind: str) -> str:
 def kind_of(text: str) -> str:
     """Return the moment a prompt asks about (``guard``, ``arcane``, ``sword``, ``shield``; '' if none)."""
     low = text.lower()
-    for start, kind in (("play sword (an extra die", "sword"), ("play shield against", "shield"),
+    for start, kind in (("play sword (an extra die", "sword"), ("play shield against", "shield"), ("answer ", "defend"),
                         ("play shield to stay", "guard"), ("play shield so that only a 1", "arcane")):
         if low.startswith(start):
             return kind
@@ -531,14 +550,15 @@ def kind_of(text: str) -> str:
 
 
 def answers(kind: str) -> list[str]:
-    """Return the public answers of a moment: ``play CARD`` and ``pass``."""
-    return [f"play {card_asked(kind)}", "pass"]
+    """Return the public answers of a moment: ``play CARD`` (each card it takes) and ``pass``."""
+    return [f"play {card_words(c)}" for c in cards_asked(kind)] + ["pass"]
 
 
 def ask(ctx: Ctx, seat: str, kind: str) -> None:
     """Ask ``seat`` for a card: the mover as its next move, another seat as a pending decision."""
     s = ctx.state
-    ctx.note(f"{seat}: {card_asked(kind)} or pass")
+    ctx.note(f"{seat}: {' or '.join(card_words(c) for c in cards_asked(kind)[:2])} or pass"
+             if kind == "defend" else f"{seat}: {card_asked(kind)} or pass")
     if seat == s.mover:
         s.ask = kind
         return
@@ -560,13 +580,19 @@ def answer(ctx: Ctx, seat: str, kind: str, card: str | None) -> str:
     :raises IllegalMoveError: the wrong card, or not in hand.
     """
     s = ctx.state
-    want = card_asked(kind)
-    if card is not None and card != want:
-        raise IllegalMoveError(f"the question is: {prompt(s, seat, kind)} — a {card} does not answer it")
-    if card:
-        shared.spend(s.deck, seat, card)
-        s.spent.append((seat, card))
-    ctx.note(f"plays a {card}" if card else "passes")
+    if card is not None and card not in cards_asked(kind):
+        raise IllegalMoveError(f"the question is: {prompt(s, seat, kind)} — a {card_words(card)} does not answer it")
+    played = [] if card is None else card.split("+")
+    for one in played:
+        shared.spend(s.deck, seat, one)
+        s.spent.append((seat, one))
+    ctx.note(f"plays {' and '.join('a ' + c for c in played)}" if played else "passes")
+    if kind == "defend":
+        s.duel.shields += [seat] if "Shield" in played else []
+        s.duel.swords += [seat] if "Sword" in played else []
+        s.duel.step += 2                             # the defender's Shield and Sword, asked as one
+        run(ctx)
+        return ctx.text()
     _settle(ctx, seat, kind, card is not None)
     run(ctx)
     return ctx.text()
@@ -582,8 +608,9 @@ def answer_own(ctx: Ctx, card: str | None) -> str:
         raise IllegalMoveError("nothing waits on an answer: " + ("a Shield is played when pbd asks for it: against "
                                "a Sword in a duel, a Guard, or an Arcane Trap's 2" if card else "roll"))
     kind = s.ask
-    if card is not None and card != card_asked(kind):
-        raise IllegalMoveError(f"the question is: {prompt(s, s.mover, kind)} — a {card} does not answer it")
+    if card is not None and card not in cards_asked(kind):
+        raise IllegalMoveError(f"the question is: {prompt(s, s.mover, kind)} — a {card_words(card)} does not "
+                               "answer it")
     s.ask = ""
     return answer(ctx, s.mover, kind, card)
 
@@ -618,7 +645,9 @@ def duel_step(ctx: Ctx) -> None:
              (d.defender, "sword", True), (d.attacker, "shield", d.defender in d.swords)]
     while d.step < len(steps) and not steps[d.step][2]:
         d.step += 1
-    if d.step < len(steps):
+    if d.step == 1:                                  # after the attacker's Sword: the defender's two, at once
+        ask(ctx, d.defender, "defend")
+    elif d.step < len(steps):
         ask(ctx, steps[d.step][0], steps[d.step][1])
     else:
         fight(ctx)
@@ -660,8 +689,8 @@ def moves(s: State, seat: str) -> list[str]:
     """Return every move the seat on turn may make now, in notation (the answers while asked)."""
     hand = [c for c in shared.hand(s.deck, seat) if c]
     if s.ask:
-        card = card_asked(s.ask)
-        return ([f"play {card}"] if card in hand else []) + ["pass"]
+        return [f"play {card_words(c)}" for c in cards_asked(s.ask) if all(x in hand for x in c.split("+"))] \
+            + ["pass"]
     if s.step != "main":
         return []
     out = []
@@ -685,5 +714,5 @@ def decision_answers(s: State, decision: Decision) -> list[str]:
     kind = kind_of(decision.prompt)
     if not kind:
         return ["pass"]
-    card = card_asked(kind)
-    return ([f"play {card}"] if shared.holds(s.deck, decision.seat, card) else []) + ["pass"]
+    return [f"play {card_words(c)}" for c in cards_asked(kind)
+            if all(shared.holds(s.deck, decision.seat, x) for x in c.split("+"))] + ["pass"]

@@ -25,7 +25,7 @@ HAND_LIMIT = 5
 STEPS = ("main", "resolve", "over")
 #: The moments that ask a seat for a card: Shield against a Guard, Shield after an Arcane
 #: Trap's 2, a duelist's Sword, a Shield against the other duelist's Sword.
-ASKS = ("guard", "arcane", "sword", "shield")
+ASKS = ("guard", "arcane", "sword", "shield", "defend")
 
 
 @dataclass
@@ -118,6 +118,11 @@ class State(TableState):
     shown: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
     #: what a tolerant reading of a hand-edited board noticed (for ``pbd check``)
     notes: list[str] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def starts(self) -> str:
+        """Return the seat ``--first NAME`` chose to move first (``starts=NAME``), or "" for the creator."""
+        return next((w.split("=", 1)[1] for w in self.options if w.startswith("starts=")), "")
 
     @property
     def finish(self) -> str:

@@ -84,6 +84,15 @@ class TwinTowerCity(Playable):
     aliases = ("twin-tower-city", "twintowercity", "twin tower city")
     join_needs_deck = False
     summary = "five rounds of three cards a side, dealt from one shared 80-card deck"
+    notation = """\
+        flip                                            (turn the round's face-down pair)
+        play battle 17                                  (a card by its number in your hand)
+        play army 104 replacing Blamtifa Thug with Doctor Sickle
+        play warrior 203 replacing Don Triumph
+        nullify X22 Missile                             (the item left out, when pbd asks)
+        Each card you play ends your turn.
+"""
+    turn_end = 'each card you play ends your turn (play battle N)'
     players = (2, 8)
     parsed_classes = (State, Options, Play, Round, Seat, Meta, PlayerMeta, LogEntry, Event, Reveal,
                       SharedDeck, Slot, Step, Pass, Gen, ShuffleProof, catalogue.Deck, catalogue.Catalogue,

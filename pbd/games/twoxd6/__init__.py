@@ -40,35 +40,50 @@ class TwoXd6(CardGame):
     title = TITLE
     aliases = ("2x-d6", "twoxd6", "2xd6")
     summary = "stack-chaining tower defence on a grid, 2 to 6 players, one shared deck"
+    notation = """\
+        roll                                            (acting points for your act)
+        play Q on A1 · play 7 gold on A2 · recycle 3 · replace
+        advance A1 to B2 · advance A1 to B2 with Q
+        target B5 from B3 with 12*5+7
+        give Q to Ben · show hand
+        draw · draw; offer                              (ends your act; offer: the card to all)
+        end act · end turn                              (the same as draw: the act's draw ends it)
+        answers when pbd asks: roll · offer 7G · pass · accept · reject
+"""
+    unnamed_roll = False
+    turn_end = 'draw (or end act)'
     players = (2, 6)
     state_class = State
-    option_words = ("board=", "mod", "adjacency=", "rc=")
+    option_words = ("board=", "mod", "adjacency=", "rc=", "deck=")
 
     # -- starting ------------------------------------------------------------------------
 
     def create(self, match_id: str, player: str, deck: str | None, seed: bytes, options: dict):
         """Return ``(state, secrets)`` of a new match; the board is laid out from ``-O board=``.
 
-        :raises UsageError: a bad option, or a deck given (2Xd6 deals from its bundled deck).
-        :raises DeckFormatError: the board file breaks a rule.
+        ``deck`` is the bundled deck's name or a deck file (``--deck``): the file is kept under
+        PBD_HOME by its fingerprint, which the document names (``Options: deck=sha256:...``).
+
+        :raises UsageError: a bad option.
+        :raises DeckFormatError: the board or deck file breaks a rule.
         """
-        if deck and deck != DEFAULT:
-            raise UsageError("2Xd6 matches use the bundled deck 'standard' for now",
-                             hint="check your own deck with: pbd deck check FILE --game 2xd6")
         players = int(options.get("players", self.players[0]))
-        options = {k: _flag(k, v) for k, v in options.items()}
-        words = self.parse_options({k: v for k, v in options.items() if k not in ("players", "first")})
+        given = {k: _flag(k, v) for k, v in options.items()}
+        if deck:
+            given["deck"] = load(deck, remember=True).reference()
+            if given["deck"] == DEFAULT:
+                del given["deck"]
+        words = self.parse_options({k: v for k, v in given.items() if k not in ("players", "first")})
         try:
             opts = options_of(words, players)
         except ValueError as exc:
             raise UsageError(f"2Xd6 option {exc} cannot be used", hint=f"options: {OPTION_HELP}") from None
         if opts.decks > 1 and players % 2:
             raise UsageError("the Mod combines one deck per two players: it needs an even number of players")
-        b = grid.load(opts.board)
-        grid.layout(b, players)
+        b = grid.seated(grid.load(opts.board), players)
         if not grid.is_bundled(opts.board):     # a board of the player's own: the document carries it, not its path
-            options = {**options, "board": "custom"}
-        state, sec = super().create(match_id, player, None, seed, options)
+            given = {**given, "board": "custom"}
+        state, sec = super().create(match_id, player, None, seed, given)
         state.board = b
         return state, sec
 
@@ -83,15 +98,36 @@ class TwoXd6(CardGame):
             return f"{str(exc)[:40]!r} is no 2Xd6 option ({OPTION_HELP})"
         return ""
 
+    def join(self, state: State, player: str, deck: str | None, seed: bytes):
+        """Seat ``player``; ``deck``, if given, must be the match's deck (a file is then kept by its hash).
+
+        :raises UsageError: a deck other than the match's.
+        :raises DeckFormatError: the deck file breaks a rule.
+        """
+        if deck:
+            mine = load(deck, remember=True).reference()
+            if mine != state.deck_name:
+                raise UsageError(f"this match is played with the deck {state.deck_name}; {deck!r} is {mine}",
+                                 hint="join without --deck to use the match's deck")
+        return super().join(state, player, None, seed)
+
+    def install(self, path: str) -> str:
+        """Keep the deck file ``path`` under PBD_HOME by its fingerprint; return the fingerprint.
+
+        :raises DeckFormatError: the file cannot be read or breaks the deck rules.
+        """
+        return load(path, remember=True).fingerprint()
+
     def piles(self, players: int, options: list[str]) -> dict[str, list[str]]:
-        """Return the Face and Pip stacks of the bundled deck (one deck per two players with the Mod)."""
-        d = rules._deck(DEFAULT, options_of(options, players).decks)
+        """Return the Face and Pip stacks of the match's deck (one deck per two players with the Mod)."""
+        opts = options_of(options, players)
+        d = rules._deck(opts.deck, opts.decks)
         return {"faces": [c.id for c in d.cards if c.face], "pips": [c.id for c in d.cards if not c.face]}
 
     def start(self, state: State) -> None:
         """Deal every seat its Face and Pip cards; then everyone rolls for the order of acts."""
         if state.board is None:
-            state.board = grid.load(state.opts.board, from_document=True)
+            state.board = grid.seated(grid.load(state.opts.board, from_document=True), state.players)
         rules.deal(state)
         state.turn = 0
 
@@ -122,6 +158,12 @@ class TwoXd6(CardGame):
 
         self._need_known_cards(state)
         return moves.legal(state, seat)
+
+    def legal_text(self, state: State, player: str, moves_: list[str]) -> list[str]:
+        """Return ``pbd legal``'s lines: in an act, each move with its acting-point cost and what it leaves."""
+        from pbd.games.twoxd6 import moves
+
+        return moves.legal_text(state, self._name(state, player), moves_)
 
     @staticmethod
     def _need_known_cards(state: State) -> None:
@@ -288,8 +330,7 @@ class TwoXd6(CardGame):
         """Return the board lines: order of acts, the act, the Basic Square, the grid, stacks, hands."""
         if state.board is None:
             state = copy.copy(state)
-            state.board = grid.load(state.opts.board, from_document=True)
-            grid.layout(state.board, state.players)
+            state.board = grid.seated(grid.load(state.opts.board, from_document=True), state.players)
         return board.render(state)
 
     def read_board(self, state: State, lines: list) -> None:

@@ -20,6 +20,7 @@ or by its content hash (``sha256:`` and 16 hex digits), never by a file path.
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -161,11 +162,17 @@ def composition_problems(cards: list[Card]) -> list[str]:
     return out
 
 
-def load(spec: str) -> Deck:
-    """Return the deck ``spec`` names: a bundled deck name, or a path to a deck TOML.
+def load(spec: str, remember: bool = False) -> Deck:
+    """Return the deck ``spec`` names: a bundled deck name, a deck file's hash, or a path to a deck TOML.
 
-    :raises DeckFormatError: the file cannot be read, or any problem (all listed).
+    With ``remember``, a deck file is kept under PBD_HOME by its fingerprint, so that later
+    commands find the deck a document names by that hash (:func:`by_hash`).
+
+    :raises DeckFormatError: the file cannot be read, or any problem (all listed); a hash this
+        machine has not seen.
     """
+    if HASH_RE.fullmatch(spec):
+        return by_hash(spec)
     path = _locate(spec)
     try:
         raw = path.read_bytes()
@@ -183,7 +190,34 @@ def load(spec: str) -> Deck:
     if problems:
         raise DeckFormatError(f"{len(problems)} problem(s):\n" + "\n".join(f"  - {p}" for p in problems),
                               source=spec)
-    return Deck(str(data.get("name") or path.stem), cards)
+    deck = Deck(str(data.get("name") or path.stem), cards)
+    if remember and deck.reference() != DEFAULT:
+        target = _store() / f"{deck.fingerprint().split(':')[1]}.toml"
+        if not target.exists():
+            paths.write_private(target, raw)
+    return deck
+
+
+#: how a document names a deck file: its fingerprint (:meth:`Deck.fingerprint`)
+HASH_RE = re.compile(r"sha256:[0-9a-f]{16}")
+
+
+def _store() -> Path:
+    return Path(paths.home()) / "decks" / "2xd6"
+
+
+def by_hash(ref: str) -> Deck:
+    """Return the deck file this machine kept under the fingerprint ``ref``.
+
+    :raises DeckFormatError: no such deck was given here (with ``--deck FILE``) yet.
+    """
+    stored = _store() / f"{ref.split(':')[1]}.toml"
+    deck = load(str(stored)) if stored.is_file() else None
+    if deck is None or deck.fingerprint() != ref:
+        raise DeckFormatError(f"this match uses the deck file {ref}, which this machine has not seen",
+                              hint="give your copy once: pbd join DOC --deck FILE, or pbd catalogue add FILE "
+                                   "--game 2xd6")
+    return deck
 
 
 def bundled(name: str) -> Deck:
@@ -191,6 +225,8 @@ def bundled(name: str) -> Deck:
 
     :raises DeckFormatError: there is no such bundled deck.
     """
+    if HASH_RE.fullmatch(name):
+        return by_hash(name)
     return load(name) if _bundled_path(name).is_file() else _no_such(name)
 
 

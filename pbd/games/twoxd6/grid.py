@@ -236,3 +236,12 @@ def layout(board: Board, players: int) -> list[SeatLayout]:
                               f"(it has: {', '.join(map(str, sorted(board.layouts))) or 'none'})",
                               hint="-O board=large seats 4 to 6")
     return board.layouts[players]
+
+
+def seated(board: Board, players: int) -> Board:
+    """Return ``board`` keeping only the seats' layout for ``players`` players (the one a match uses).
+
+    :raises DeckFormatError: the board has no layout for that many players.
+    """
+    board.layouts = {players: layout(board, players)}
+    return board

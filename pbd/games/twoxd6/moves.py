@@ -130,3 +130,38 @@ def gives(state: State, player: str) -> list[str]:
     for receiver, kind in rules.debts(state, player):
         out += [f"give {c} to {receiver}" for c in rules.payable(state, player, kind)]
     return list(dict.fromkeys(out))
+
+
+def cost(state: State, player: str, move: str) -> int:
+    """Return the acting points ``move`` (as :func:`legal` writes it) costs ``player`` now (0: free)."""
+    words = move.split()
+    if state.phase != "act" or state.targeting or state.decisions or len(words) < 2:
+        return 0
+    if words[0] == "play" and len(words) == 4:
+        return rules.play_cost(rules.catalogue(state)[words[1]], words[3] in state.cells)
+    if words[0] == "recycle":
+        return 1
+    if words[0] == "advance" and len(words) >= 4:
+        source, dest = words[1], words[3]
+        group = next((g for g in rules.chains(state, player) if source in g), None)
+        option = rules.advance_options(state, player, source).get(dest) if group else None
+        return option[0] * rules.advance_cost(state, group) if option else 0
+    if words[0] == "target" and len(words) >= 4:
+        return len(grid.pottle(words[3], words[1]))
+    return 0
+
+
+def legal_text(state: State, player: str, moves: list[str]) -> list[str]:
+    """Return ``pbd legal``'s lines: each move with its acting-point cost and the points it leaves."""
+    if state.phase != "act" or state.act.scene != "main" or state.decisions or state.targeting \
+            or player != rules.acting(state):
+        return list(moves)
+    left = state.act.points
+    out = [f"{player} has {left} acting point{'s' if left != 1 else ''} this act:"]
+    width = max(len(m) for m in moves)
+    for move in moves:
+        n = cost(state, player, move)
+        what = ("ends the act" if move.startswith("draw") else "free") if not n else \
+            f"{n} point{'s' if n != 1 else ''}, {left - n} left"
+        out.append(f"  {move:<{width}}  ({what})")
+    return out

@@ -53,7 +53,7 @@ PATTERNS = [
     ("give", r"(?:give|hand over|hand)\s+(?P<card>.+?)\s+to\s+(?P<name>.+)"),
     ("show", r"show(?: my)? hand"),
     ("draw-offer", r"draw\s*(?:;|and|,)\s*offer(?: it)?(?: for trade)?"),
-    ("draw", r"draw"),
+    ("draw", r"draw|end (?:act|turn|scene)"),
     ("offer", r"offer\s+(?P<card>.+)"),
     ("pass", r"pass"),
     ("accept", r"accept"),

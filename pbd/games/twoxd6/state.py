@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from pbd.games.twoxd6.grid import Board
@@ -19,6 +21,7 @@ class Options:
     adjacency: int = 4             # 4: cells sharing a side; 8: corners too
     first_round_one: bool = False  # house rule: a first-round "1 card" means any Pip costing 1 (none in the deck)
     rc: str = "best"               # best: pbd resists with the best Rc; stated: the defender states it first
+    deck: str = "standard"         # the bundled deck's name, or a deck file's content hash (sha256:...)
 
     def words(self) -> list[str]:
         """Return the non-default options as ``-O`` words."""
@@ -31,6 +34,8 @@ class Options:
             out.append(f"adjacency={self.adjacency}")
         if self.rc != "best":
             out.append(f"rc={self.rc}")
+        if self.deck != "standard":
+            out.append(f"deck={self.deck}")
         return out
 
 
@@ -96,6 +101,10 @@ class Act:
     tolls: list[str] = field(default_factory=list)  # players paid a toll this act
 
 
+#: how the ``deck=`` option names a deck: a bundled name, or ``sha256:`` and 16 hex digits of a deck file
+DECK_REF = re.compile(r"[a-z][a-z0-9-]{0,39}|sha256:[0-9a-f]{16}")
+
+
 def options_of(words: list[str], players: int) -> Options:
     """Return the match options the ``Options:`` words and the number of seats stand for.
 
@@ -116,6 +125,8 @@ def options_of(words: list[str], players: int) -> Options:
             opts.adjacency = int(value)
         elif key == "rc" and value in ("best", "stated"):
             opts.rc = value
+        elif key == "deck" and DECK_REF.fullmatch(value):
+            opts.deck = value
         else:
             raise ValueError(word)
     if opts.players >= 4 and opts.board == "standard":
@@ -131,7 +142,6 @@ class State(TableState):
     that must act (the order roller, then the acting player).
     """
 
-    deck_name: str = "standard"
     board: Board | None = None
     order_rolls: dict[str, int] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)          # order of acts once decided (Player 1 first)
@@ -146,6 +156,11 @@ class State(TableState):
     holder: str = ""
     held: int = 0
     quiet: int = 0                 # acts in a row with no card played, no advance and no targeting
+
+    @property
+    def deck_name(self) -> str:
+        """Return how the match names its deck: ``standard``, or a deck file's content hash (``-O deck=``)."""
+        return self.opts.deck
 
     @property
     def opts(self) -> Options:
