@@ -117,6 +117,38 @@ def test_an_entry_cy_writes_in_bens_name_is_refused_by_ann_at_once(pbd, tmp_path
     assert doc.read_bytes() == before
 
 
+def test_the_tower_cy_answers_bens_pending_duel_in_bens_name_and_ann_refuses_it(pbd, tmp_path):
+    """The issue's attack as found: Ann's roll lands on Ben's tile, the duel waits on Ben's answer, and Cy's
+    modified pbd answers ``pass`` for him, the way pbd would play it but with dice from Cy's own seed (a
+    cheater tries seeds on copies until they suit), publishing nothing Cy cannot make.  Ann's pbd used to
+    move her token back on it (exit 0)."""
+    from tower_helpers import put, upcoming
+
+    from pbd.games.base import Chance, Secrets
+    from pbd.games.tower import GAME
+
+    doc = _tower(pbd, tmp_path)[0]
+    for seat in ("Ann", "Ben", "Cy"):
+        pbd("hand", doc, "--as", seat, ok=True)
+    put(doc, tiles={"Ann": 20 - upcoming(doc, "Ann", 1)[0], "Ben": 20})
+    pbd("move", doc, "--as", "Ann", "roll; pass", ok=True)
+    assert "Waiting on: Ben — play Sword (an extra die in the duel with Ann on 20), or pass" in doc.read_text()
+    state = GAME.parse(doc.read_text())
+    meta = state.meta
+    cy = private.load(meta.match_id, "Cy").seed
+    chance = Chance(meta, {"Ben": Secrets(meta.match_id, "Ben", "tower", cy, [])})
+    chance.publish = lambda seat: None              # Ben's next chain value: Cy cannot make it, so leaves it out
+    meta.signers = {}
+    GAME._step(state, "Ben", "pass", chance)        # the answer, as pbd plays it (Ben's own duties skipped)
+    meta.signers = {"ben": cy}                      # sealed, MACed and signed with what Cy has
+    doc.write_text(GAME.render(state))
+    n = len(meta.log)
+    assert meta.log[-1].text.startswith("pass — passes; duel: Ann ")
+    refused_by(_cli(pbd), doc, n, "hand", doc, "--as", "Ann")
+    refused_by(_cli(pbd), doc, n, "move", doc, "--as", "Ann", "roll")
+    refused_by(_cli(pbd), doc, n, "show", doc)
+
+
 def test_twin_tower_city_an_entry_a_non_player_writes_in_bens_name_is_refused(pbd, tmp_path):
     from test_ttc_match import start
 
