@@ -115,12 +115,12 @@ def test_status_pays_a_duty_and_says_your_move_only_for_a_decision(tmp_path):
 
 
 def test_every_way_the_readme_keeps_watch_running_runs(tmp_path):
-    """The README's terminal tab, cron line, systemd unit and launchd agent all run `pbd watch`: each command,
+    """The commands page's terminal tab, cron line, systemd unit and launchd agent all run `pbd watch`: each command,
     run here for one pass, pays a duty and exits 0 (systemd and launchd themselves cannot run in a test)."""
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text()
     block = re.search(r"```watch-setup\n(.*?)```", readme, re.S).group(1)
     commands = [line for line in block.splitlines() if line == "pbd watch"]
     commands += [line.split(None, 5)[5] for line in block.splitlines() if line.startswith("*/5 ")]
