@@ -1086,7 +1086,8 @@ def audit(doc_spec: str) -> Result:
     if unrevealed:
         raise ProblemsFound("\n".join(lines + [
             f"audit: incomplete — nothing wrong found so far, but {', '.join(unrevealed)} "
-            f"{'has' if len(unrevealed) == 1 else 'have'} not revealed, so their draws, rolls, entries"
+            f"{'has' if len(unrevealed) == 1 else 'have'} not revealed, so what "
+            f"{'they' if len(unrevealed) > 1 else unrevealed[0]} did"
             f"{' and the deal' if getattr(state, 'deck', None) is not None else ''} cannot be checked yet"]),
             [f"{name} has not revealed: pbd reveal {doc_spec} --as {name} (once the match is over)"
              for name in unrevealed])

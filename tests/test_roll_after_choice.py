@@ -58,6 +58,8 @@ def test_the_copy_of_the_document_no_longer_shows_the_die(table, tmp_path):
     folder, place = table
     copy = tmp_path / "copy"
     shutil.copytree(folder, copy)                                   # the document and Ann's PBD_HOME
+    adopted = run(copy, "Ann", "status", "m.txt", "--adopt")        # pbd refuses a copy until told it is the match
+    assert adopted.returncode == 0 and "Adopted" in adopted.stdout, adopted.stderr
     tried = run(copy, "Ann", "move", "m.txt", f"{place}; roll")
     assert tried.returncode == 0, tried.stderr
     assert "waits on a chain value" in tried.stdout and "You rolled" not in tried.stdout

@@ -130,8 +130,8 @@ def test_a_step_owed_is_said_in_plain_words(pbd, tmp_path):
     pbd("move", doc, "--as", "Ann", "draw; play Spider-Man", ok=True)
     out = pbd("status", doc, "--as", "Ben", ok=True).output
     assert "owes a step" not in out and "chain value" not in out
-    assert "Your pbd has cards to deal or unlock for this match" in out
-    assert "once Ann has run a pbd command on the match" in out
+    assert "Your pbd just did what it owed here" in out              # status, like any command, does it
+    assert "Waiting on you: nothing" in out                            # Ann's turn: nothing for Ben to decide
 
 
 def test_reveal_and_audit_leave_out_what_a_seat_never_did(pbd, match):

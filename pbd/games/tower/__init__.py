@@ -51,7 +51,7 @@ class TheTower(CardGame):
     turn_end = 'roll'
     players = (2, 6)
     state_class = State
-    option_words = ("exact-finish", "exact-finish=")
+    option_words = ("exact-finish", "exact-finish=", "starts=")
     move_weights = {"play": 0.4, "discard": 1.0, "*": 1.0}
 
     # -- starting ------------------------------------------------------------------------
