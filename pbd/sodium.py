@@ -57,20 +57,19 @@ def scalarmult_base_noclamp(scalar: bytes) -> bytes:
 
 def add(p: bytes, q: bytes) -> bytes:
     """Return ``p + q``."""
-    _need(p, POINT)
-    _need(q, POINT)
-    out = _out(POINT)
-    if lib.crypto_core_ed25519_add(out, p, q) != 0:
-        raise SodiumError("a point is not on the curve")
-    return ffi.buffer(out, POINT)[:]
+    return _two_points(lib.crypto_core_ed25519_add, p, q)
 
 
 def sub(p: bytes, q: bytes) -> bytes:
     """Return ``p - q``."""
+    return _two_points(lib.crypto_core_ed25519_sub, p, q)
+
+
+def _two_points(function, p: bytes, q: bytes) -> bytes:
     _need(p, POINT)
     _need(q, POINT)
     out = _out(POINT)
-    if lib.crypto_core_ed25519_sub(out, p, q) != 0:
+    if function(out, p, q) != 0:
         raise SodiumError("a point is not on the curve")
     return ffi.buffer(out, POINT)[:]
 

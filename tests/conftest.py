@@ -184,3 +184,19 @@ def ttc_finished(tmp_path_factory):
         else:
             os.environ["PBD_HOME"] = saved
     return folder
+
+
+# -- examples/highcard installed as a plugin, once a run ---------------------------------------
+
+@_pytest.fixture(scope="session")
+def highcard_site(tmp_path_factory):
+    """Return a scratch site folder with examples/highcard installed (put it on PYTHONPATH to play it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    site = tmp_path_factory.mktemp("highcard-site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target",
+                    str(site), str(Path(__file__).resolve().parent.parent / "examples" / "highcard")], check=True,
+                   capture_output=True)
+    return site

@@ -19,11 +19,8 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
 
 ORACLE = """
 from pbd.table import deck as D, group
@@ -55,13 +52,10 @@ GAMES = [("tower", ["Ann", "Ben", "Cy"]), ("boystown", ["Ann", "Ben", "Cy"]), ("
          ("ttc", ["Lia", "Max"]), ("highcard", ["Ann", "Ben", "Cy"])]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+@pytest.fixture
+def site(highcard_site):
     """A scratch site folder with examples/highcard installed (the plugin game)."""
-    folder = tmp_path_factory.mktemp("highcard-site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--target", str(folder), str(ROOT / "examples" / "highcard")], check=True, capture_output=True)
-    return folder
+    return highcard_site
 
 
 def run(site, tmp_path, seat, *args, patch: str = ""):

@@ -172,12 +172,9 @@ def test_twin_tower_city_an_entry_a_non_player_writes_in_bens_name_is_refused(pb
 
 # -- examples/highcard, installed as a plugin and run as a subprocess -------------------------
 
-@pytest.fixture(scope="module")
-def plugin(tmp_path_factory):
-    site = tmp_path_factory.mktemp("highcard-site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(ROOT / "examples" / "highcard")], check=True, capture_output=True)
-    return site
+@pytest.fixture
+def plugin(highcard_site):
+    return highcard_site
 
 
 def test_highcard_an_entry_cy_writes_in_bens_name_is_refused_by_ann_at_once(plugin, tmp_path, monkeypatch):
