@@ -140,7 +140,7 @@ def test_3_the_joiners_hand_waits_for_a_value_the_creator_publishes_after_the_jo
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a", "--first", "random", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b", ok=True)
     data = pbd.json("hand", doc, "--as", "Ben")
-    assert data["hand"] == [] and "Ann has published a new chain value" in data["note"]
+    assert data["hand"] == [] and "once Ann has run a pbd command on the match" in data["note"]
     assert "rng" not in doc.read_text()                     # nothing was drawn, nobody chose the first player
     assert pbd("move", doc, "--as", "Ben", "end turn").exit_code == 1
     pbd("hand", doc, "--as", "Ann", ok=True)                # Ann: her hand from Ben's head, the first player too
