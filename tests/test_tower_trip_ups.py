@@ -106,3 +106,12 @@ def test_a_defender_who_passes_is_not_asked_again(pbd, tmp_path):
     move(pbd, doc, "Ben", "pass")
     assert "Waiting on: Ben" not in doc.read_text()
     assert "duel: Ann" in log_of(doc)
+
+
+def test_a_seat_refused_off_its_turn_is_not_told_how_to_end_a_turn(pbd, tmp_path):
+    doc = tmp_path / "t.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", 3, "--first", "random", "--seed", "ra", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "rb", ok=True)
+    pbd("join", doc, "--as", "Cy", "--seed", "rc", ok=True)
+    early = pbd("move", doc, "--as", "Ben", "roll")           # Ben owes unlocks, but it is no one's turn yet
+    assert early.exit_code == 1 and "To end your turn" not in early.output
