@@ -766,11 +766,18 @@ def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Re
         except NotationError as exc:
             raise _naming_turn_end(exc, game) from None
         except IllegalMoveError as exc:         # the turn's own mover only: "it is Ben's turn" needs no more
-            raise (_naming_turn_end(exc, game) if name in game.actors(state) else exc) from None
+            raise (_naming_turn_end(exc, game) if _on_turn(game, state, name) else exc) from None
 
     from pbd import happened
 
     return transact(open_document(doc_spec), player, happened.wrap(step), undoable=True)
+
+
+def _on_turn(game, state, name: str) -> bool:
+    """Return True if ``name`` holds the turn: the table's seat on turn, else one of the game's actors."""
+    if hasattr(state, "on_turn"):
+        return state.on_turn == name
+    return name in game.actors(state)
 
 
 def _naming_turn_end(exc: PbdError, game) -> PbdError:

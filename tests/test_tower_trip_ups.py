@@ -38,10 +38,29 @@ def test_the_last_seat_must_be_the_player_chosen_to_move_first(pbd, tmp_path):
     assert doc.read_bytes() == before
 
 
-def test_first_random_is_refused_with_a_clear_message(pbd, tmp_path):
-    result = pbd("new", "tower", tmp_path / "t.txt", "--as", "Ann", "--first", "random")
-    assert result.exit_code == 2 and "cannot draw the first player by lot yet" in result.output
-    assert not (tmp_path / "t.txt").exists()
+def test_first_random_draws_the_first_player_by_lot_once_every_seat_sits(pbd, tmp_path):
+    doc = tmp_path / "t.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", 3, "--first", "random", "--seed", "ra", ok=True)
+    assert "Options: starts=random" in doc.read_text()
+    pbd("join", doc, "--as", "Ben", "--seed", "rb", ok=True)
+    pbd("join", doc, "--as", "Cy", "--seed", "rc", ok=True)
+    before = doc.read_bytes()
+    early = pbd("move", doc, "--as", "Ben", "roll")
+    assert early.exit_code == 1 and "the first player is not drawn yet: Ann's pbd draws the lot" in early.output
+    assert doc.read_bytes() == before
+    pbd("hand", doc, "--as", "Ann", ok=True)                     # any command of the creator's pbd draws it
+    text = doc.read_text()
+    lot = re.search(r"Ann: first player by lot: (\d) on a 3-sided die \((\w+)\)", text)
+    assert lot and ["Ann", "Ben", "Cy"][int(lot.group(1)) - 1] == lot.group(2)
+    first = lot.group(2)
+    assert f"Options: starts={first}" in text and f"Turn: {first}" in text
+    for name in ("Ann", "Ben", "Cy"):
+        pbd("hand", doc, "--as", name, ok=True)                  # every seat's unlocks
+    pbd("move", doc, "--as", first, "roll", ok=True)
+    for name in ("Ann", "Ben", "Cy"):
+        pbd("reveal", doc, "--as", name, "--now", ok=True)
+    audit = pbd("audit", doc)
+    assert audit.exit_code == 0 and "Ann: revealed — 1 roll re-derived from the seed" in audit.output, audit.output
 
 
 # -- the board drawn as a tower -----------------------------------------------------------------
@@ -87,3 +106,12 @@ def test_a_defender_who_passes_is_not_asked_again(pbd, tmp_path):
     move(pbd, doc, "Ben", "pass")
     assert "Waiting on: Ben" not in doc.read_text()
     assert "duel: Ann" in log_of(doc)
+
+
+def test_a_seat_refused_off_its_turn_is_not_told_how_to_end_a_turn(pbd, tmp_path):
+    doc = tmp_path / "t.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", 3, "--first", "random", "--seed", "ra", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "rb", ok=True)
+    pbd("join", doc, "--as", "Cy", "--seed", "rc", ok=True)
+    early = pbd("move", doc, "--as", "Ben", "roll")           # Ben owes unlocks, but it is no one's turn yet
+    assert early.exit_code == 1 and "To end your turn" not in early.output

@@ -158,6 +158,54 @@ class TheTower(CardGame):
             raise IllegalMoveError(f"this match was set up for {starts} to move first; join as {starts}")
         return super().join(state, player, deck, seed)
 
+    # -- the first player by lot (``--first random``) ----------------------------------------
+
+    def pending(self, state: State, player: str) -> bool:
+        """Return True if ``player``'s pbd owes deck work or the lot for the first player."""
+        return self._owes_lot(state, self._name(state, player)) or super().pending(state, player)
+
+    @staticmethod
+    def _owes_lot(state: State, seat: str) -> bool:
+        """Return True if ``seat`` (the creator) owes the lot for the first player: every seat sits, none moved."""
+        return state.started and not state.result and state.first_random and seat == state.seats[0]
+
+    def _draw_first(self, state: State, seat: str, chance: Chance) -> str | None:
+        """Draw the first player by lot if ``seat`` owes it: one die face per seat, ``purpose first``.
+
+        The creator's pbd rolls: its seed was committed before any other seat's chain value
+        existed, and the roll mixes in every other seat's (the beacon), so nobody alone can
+        steer it.  The option becomes ``starts=NAME``; return the log line.
+        """
+        if not self._owes_lot(state, seat):
+            return None
+        n = chance.roll(seat, len(state.seats), purpose="first")
+        name = state.seats[n - 1]
+        state.options = [f"starts={name}" if w == "starts=random" else w for w in state.options]
+        state.turn = n - 1
+        return f"first player by lot: {n} on a {len(state.seats)}-sided die ({name})"
+
+    def settle(self, state: State, player: str, chance: Chance) -> list[str]:
+        """Do ``player``'s owed deck work, then the lot for the first player if it owes it; log them."""
+        lines = super().settle(state, player, chance)
+        seat = self._name(state, player)
+        lot = self._draw_first(state, seat, chance)
+        if lot:
+            state.meta.record(seat, lot)
+            lines.append(lot)
+        return lines
+
+    def play(self, state: State, player: str, notation_text: str, chance: Chance) -> list[str]:
+        """Refuse a move before the lot for the first player is drawn (the creator's pbd draws it first).
+
+        :raises IllegalMoveError: the lot is still to be drawn, by another seat's pbd.
+        """
+        seat = self._name(state, player)
+        if state.started and state.first_random and not self._owes_lot(state, seat):
+            creator = state.seats[0]
+            raise IllegalMoveError(f"the first player is not drawn yet: {creator}'s pbd draws the lot on "
+                                   f"{creator}'s next command", hint=f"{creator} runs any pbd command on the match")
+        return super().play(state, player, notation_text, chance)
+
     def start(self, state: State) -> None:
         """Put every token on the start tile and deal each seat one card; the first turn begins.
 
@@ -339,6 +387,11 @@ class TheTower(CardGame):
 
         :raises PbdError: the entry breaks a rule.
         """
+        if state is not None and entry.text.startswith("first player by lot"):
+            if self._draw_first(state, entry.player, chance) is None:
+                raise IllegalMoveError(f"{entry.player} owed no lot for the first player here")
+            state.meta.record(entry.player, entry.text)
+            return state
         if state is not None:
             return super().replay(state, entry, chance, board_state, strict)
         spec = dealt_spec(board_state)
@@ -348,6 +401,8 @@ class TheTower(CardGame):
         finally:
             self._dealing = None
         state.layout, state.spec = copy.deepcopy(board_state.layout), spec
+        if any(e.text.startswith("first player by lot") for e in board_state.meta.log):
+            state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
         return state
 
 
@@ -368,11 +423,10 @@ GAME = TheTower()
 def _first_name(value: str) -> str:
     """Return the name ``--first`` gives, checked as a seat name is.
 
-    :raises UsageError: not a name a seat may have (``random`` is not offered: The Tower has no lot yet).
+    :raises UsageError: not a name a seat may have (``random``: drawn by lot once every seat joined).
     """
     if value.casefold() == "random":
-        raise UsageError("The Tower cannot draw the first player by lot yet: give --first NAME, or leave it out "
-                         "(the creator moves first)")
+        return "random"
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _.'-]{0,23}", value):
         raise UsageError(f"--first {value!r} is not a player name")
     return value

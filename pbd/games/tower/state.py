@@ -120,6 +120,11 @@ class State(TableState):
     notes: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @property
+    def first_random(self) -> bool:
+        """Return True while the first player is still to be drawn by lot (``--first random``)."""
+        return "starts=random" in self.options
+
+    @property
     def starts(self) -> str:
         """Return the seat ``--first NAME`` chose to move first (``starts=NAME``), or "" for the creator."""
         return next((w.split("=", 1)[1] for w in self.options if w.startswith("starts=")), "")
