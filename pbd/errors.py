@@ -38,7 +38,7 @@ class RollWaits(IllegalMoveError):
 
     def __init__(self, player: str, seats: list[str]):
         who = " or ".join(seats)
-        super().__init__(f"{player}'s roll comes after a choice, so it waits on a chain value that {who} "
+        super().__init__(f"{player}'s roll comes after a choice, so it waits on a random value that {who} "
                          "publishes after it (nobody can foresee the die)",
                          hint=f"{who}'s pbd publishes it with its next command (pbd watch at once); then roll")
         self.seats = seats

@@ -77,7 +77,7 @@ def waiting(game, state, name: str) -> list[str]:
     awaited = getattr(game, "awaited_roll", lambda state: None)(state)
     if not out and awaited and awaited[0].casefold() == name.casefold() and game.pending(state, awaited[0]) is False \
             and any(game.pending(state, s) for s in game.player_names(state) if s != awaited[0]):
-        out.append("your roll waits on another player's chain value (their pbd publishes it; pbd watch at once)")
+        out.append("your roll waits on another player's random value (their pbd publishes it; pbd watch at once)")
     if not out and name.casefold() in (n.casefold() for n in view.get("to_move") or ()):
         turn = view.get("turn")
         if game.pending(state, name) and isinstance(turn, str) and turn.casefold() != name.casefold():

@@ -62,19 +62,20 @@ def test_the_copy_of_the_document_no_longer_shows_the_die(table, tmp_path):
     assert adopted.returncode == 0 and "Adopted" in adopted.stdout, adopted.stderr
     tried = run(copy, "Ann", "move", "m.txt", f"{place}; roll")
     assert tried.returncode == 0, tried.stderr
-    assert "waits on a chain value" in tried.stdout and "You rolled" not in tried.stdout
+    assert "waits on a random value" in tried.stdout and "You rolled" not in tried.stdout
     again = run(copy, "Ann", "move", "m.txt", "roll")
-    assert again.returncode == 1 and "waits on a chain value that Ben or Cy publishes" in again.stderr
+    assert again.returncode == 1 and "waits on a random value that Ben or Cy publishes" in again.stderr
     # on the real document: the card, then Ben's pbd publishes its next chain value, then the roll
     assert run(folder, "Ann", "move", "m.txt", place).returncode == 0
+    assert "Owed: Ben or Cy: a fresh random value for Ann's roll" in (folder / "m.txt").read_text()   # on whom
     status = run(folder, "Ann", "status", "m.txt").stdout
-    assert "your roll waits on another player's chain value" in status
+    assert "your roll waits on another player's random value" in status
     ben = run(folder, "Ben", "status", "m.txt")
     assert ben.returncode == 0 and "Your pbd just did what it owed here" in ben.stdout
     rolled = run(folder, "Ann", "move", "m.txt", "roll")
     assert rolled.returncode == 0 and "You rolled d6:" in rolled.stdout, rolled.stderr
     log = (folder / "m.txt").read_text()
-    assert "Ben: a chain value for Ann's roll" in log
+    assert "Ben: a fresh random value for Ann's roll" in log
 
 
 def test_a_modified_pbd_that_rolls_without_waiting_is_refused_by_every_honest_seat(table):

@@ -124,7 +124,7 @@ def test_draw_place_and_roll_in_one_command(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Rope")
     out = move(pbd, doc, "Ann", "draw; play Rope on 17; roll")
-    assert "waits on a chain value that Ben publishes" in out.output  # the roll follows a choice: it waits
+    assert "waits on a random value that Ben publishes" in out.output  # the roll follows a choice: it waits
     assert tile_of(pbd, doc, "Ann") == 1 and show(pbd, doc)["cards"]["17"] == "Rope"
     pbd("status", doc, "--as", "Ben", ok=True)                         # Ben's pbd publishes the value it waits on
     face = upcoming(doc, "Ann")[0]

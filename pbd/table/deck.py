@@ -584,7 +584,7 @@ class SharedDeck(Record):
                     self._unlock(self.slots[i], seat, secret)
                     count += 1
         if count:
-            lines.append(f"published {count} unlock(s)")
+            lines.append(f"unlocked {count} card{'s' if count != 1 else ''}")
         self.prune()
         return lines
 

@@ -50,7 +50,7 @@ DECK_HEADING = "Deck"
 
 
 #: The start of a log entry in which a seat publishes a chain value another seat's die waits on.
-CHAIN_DUTY = "a chain value for "
+CHAIN_DUTY = "a fresh random value for "
 
 
 @dataclass
@@ -205,6 +205,10 @@ class CardGame(Playable, metaclass=ABCMeta):
         out += [d.line() for d in state.decisions]
         if state.deck is not None:
             out += [f"Owed: {d.describe()}" for d in state.deck.duties]
+        awaited = self.awaited_roll(state) if state.started and not state.result else None
+        owing = [s for s in state.seats if self._owes_chain(state, s)] if awaited else []
+        if owing:
+            out.append(f"Owed: {' or '.join(owing)}: a fresh random value for {awaited[0]}'s roll")
         return out
 
     def parse(self, text: str) -> TableState:
@@ -634,7 +638,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             if not self._owes_chain(state, seat):
                 raise IllegalMoveError(f"{seat} owed no chain value for a roll here")
             chance.publish(seat)
-        elif text.startswith(("locked and shuffled", "published")):
+        elif text.startswith(("locked and shuffled", "unlocked", "published")):
             state.deck.settle(seat, None)
             self.update(state)
         else:

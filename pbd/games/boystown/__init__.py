@@ -315,7 +315,7 @@ class BoysTown(CardGame):
             self._sync(state)           # the answers the replayed hands allow (a board read lists none)
         if text.startswith("joined"):
             return super().replay(state, entry, chance, board_, strict)
-        if text.startswith(("locked and shuffled", "published", "flips ", "first player by lot")):
+        if text.startswith(("locked and shuffled", "unlocked", "published", "flips ", "first player by lot")):
             self._replay_flip(state, seat, board_, entry.number - 1)
             if not self._settle(state, seat, None, chance):
                 raise IllegalMoveError(f"{seat} owed no table work and had no card to flip here")
