@@ -20,6 +20,8 @@ The last three lines are always in this form, so runs can be compared::
     after+dry-run: X.XX commands per turn
 
 Usage: python benchmarks/commands_per_turn.py [TURNS]   (default 30 turns, or until the match ends)
+       python benchmarks/commands_per_turn.py --table [TURNS]   (the shared-deck games at 3 and 6 seats,
+       without and with pbd watch at the other seats; default 12 turns)
 """
 
 from __future__ import annotations
@@ -182,7 +184,61 @@ def play(mode: str, turns: int) -> tuple[int, int, dict]:
         return ann.commands + ben.commands, played, kinds
 
 
+def table_figures(game_name: str, seats: int, turns: int) -> tuple[float, float]:
+    """Return the commands people type per turn of a random match on the shared deck, without and with watch.
+
+    A match of :mod:`pbd.soak` (random legal moves through the CLI, each seat its own PBD_HOME)
+    is played for ``turns`` turns.  Without ``pbd watch`` every seat that owes a duty (an unlock,
+    a shuffle pass, a value a roll waits on) types a command to pay it; with ``pbd watch`` running
+    at every other seat those are paid in the background, and people type only the moves and
+    answers that are theirs to decide.
+    """
+    from pbd import games, soak
+
+    runner = CliRunner()
+
+    def run(home, args):
+        got = runner.invoke(cli, args, env={"PBD_HOME": str(home)})
+        return soak.Outcome(got.exit_code, got.stdout, got.stderr)
+
+    with tempfile.TemporaryDirectory(prefix="pbd-cpt-") as tmp:
+        m = soak.Match(run, Path(tmp), games.get(game_name), seats, seed=1)
+        duties = 0
+        pay = m.pay_duties
+
+        def counted(data):
+            nonlocal duties
+            before = len(m.report.failures)
+            for _ in range(soak.DUTY_ROUNDS):
+                owing = [n for n in (data or {}).get("waiting_on") or () if n in m.homes]
+                if not owing or data.get("result"):
+                    break
+                duties += len(owing)
+                for name in owing:
+                    m.cmd(m.homes[name], "hand", m.doc, "--as", name)
+                data = m.show()
+            return pay(data) if len(m.report.failures) == before else None
+
+        m.pay_duties = counted
+        assert m.start(), m.report.failures
+        seen_turns, last = 0, None
+        while seen_turns < turns and m.step():
+            turn = (m.show() or {}).get("turn")
+            if turn != last:
+                seen_turns, last = seen_turns + 1, turn
+    turns_played = max(seen_turns, 1)
+    return (m.report.moves + duties) / turns_played, m.report.moves / turns_played
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--table"]:
+        turns = int(sys.argv[2]) if len(sys.argv) > 2 else 12
+        for game in ("tower", "boystown", "2xd6"):
+            for seats in (3, 6):
+                without, with_watch = table_figures(game, seats, turns)
+                print(f"{game}/{seats}: {without:.2f} commands per turn without watch, {with_watch:.2f} with watch "
+                      "(the moves and answers people decide)")
+        return
     turns = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     figures = []
     for mode in ("before", "after", "after+dry-run"):
