@@ -129,8 +129,9 @@ def key_problem(y: Element | None, others=()) -> str | None:
 def hash_to_group(label: str) -> Element:
     """Return a point of the subgroup that nobody knows a discrete logarithm of, named by ``label``.
 
-    Two Elligator 2 maps of independent SHA-512 halves, added (the shape of RFC 9380's
-    hash_to_curve); libsodium's map clears the cofactor.
+    The label is hashed (SHA-256, domain-separated), two independent 32-byte strings are drawn
+    from it (HMAC-SHA256), each is mapped onto the curve by Elligator 2 and the two points are
+    added — the shape of RFC 9380's hash_to_curve; libsodium's map clears the cofactor.
     """
     digest = sha256(f"pbd-table-hash-to-group-v2|{label}".encode()).digest()
     a = sodium.from_uniform(hmac_sha256(digest, b"0"))
