@@ -65,6 +65,7 @@ def test_each_player_is_dealt_4_cards_from_one_pile_and_the_rest_is_the_draw_pil
     assert [p["hand"] for p in data["players"]] == [4, 4, 4]
     assert data["draw_pile"] == 60 - 12 and data["discard_pile"] == 0
     assert data["to_move"] == ["Ann"] and data["result"] is None
+    assert data["round"] == 1 and data["phase"] == "draw"
 
 
 def test_first_player_by_option(pbd, tmp_path):
@@ -145,6 +146,17 @@ def test_build_places_a_card_and_the_first_round_skips_the_attack(pbd, doc):
     assert data["players"][0]["town"] == ["Town Clock"]
     assert data["to_move"] == ["Ben"]            # no Attack Phase in the first round
     assert "first round: no attack" in pbd("log", doc).output
+
+
+def test_a_round_ends_when_every_seat_has_had_its_turn(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Paperboy"],
+                        "Ben": ["Arcade", "Bully", "Paperboy", "Corner Shop"],
+                        "Cy": ["Gym", "Paperboy", "Rusty Bike", "Street Fighter"]})
+    for who, card, after, round_ in (("Ann", "Town Clock", "Ben", 1), ("Ben", "Arcade", "Cy", 1), ("Cy", "Gym", "Ann", 2)):
+        move(pbd, doc, who, "draw")
+        move(pbd, doc, who, f"keep; build {card}")
+        data = pbd.json("show", doc)
+        assert (data["to_move"], data["round"]) == ([after], round_), (who, data["to_move"], data["round"])
 
 
 def test_extra_build_with_its_requirement(pbd, doc):
