@@ -226,6 +226,13 @@ def test_hand_battle_higher_ap_wins_both_cards_discarded_loser_draws(pbd, doc):
     assert pbd.json("show", doc)["to_move"] == ["Ben"]
 
 
+def test_a_hand_battle_is_answered_from_hand_even_by_a_defender_with_a_town(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"], ben_town=["Town Clock"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    assert "Waiting on: Ben — defend against Ann with a card from hand" in doc.read_text()
+    assert "defend with Bouncer" in pbd("legal", doc, "--as", "Ben").output.splitlines()
+
+
 def test_hand_battle_tie_goes_to_the_attacker(pbd, doc):
     at_attack(doc, ["Bouncer", "Gym"], ["Bully", "Arcade"])
     move(pbd, doc, "Ann", "attack Ben with Bouncer from hand")
@@ -417,8 +424,12 @@ def test_adjust_is_logged_and_counted(pbd, doc):
 
 def test_hand_effect_targets_any_opponent_but_not_yourself(pbd, doc):
     arrange(doc, hands={"Ann": ["Paperboy", "Gym"]})
+    before = doc.read_bytes()
     r = pbd("move", doc, "--as", "Ann", "use Paperboy on Ann")
-    assert r.exit_code == 1
+    assert r.exit_code == 1 and "Paperboy's effect targets an opponent, not you" in r.output, r.output
+    r = pbd("move", doc, "--as", "Ann", "use Paperboy")
+    assert r.exit_code == 1 and "say which opponent: 'use Paperboy on NAME'" in r.output, r.output
+    assert doc.read_bytes() == before
     move(pbd, doc, "Ann", "use Paperboy on Cy")
     assert pbd.json("show", doc)["players"][2]["hand"] == 5
 
