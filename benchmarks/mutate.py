@@ -27,7 +27,7 @@ tests in process or through their own runners; pbd's tests start ``pbd`` in subp
 the venv (an editable install of the working tree), build matches once per session in
 conftest caches, and need the whole tree (templates, decks, tests' helpers) beside the
 mutated module.  A copy of the tree plus ``PYTHONPATH`` gives every process the mutant and
-leaves the working tree alone, in about 250 lines.
+leaves the working tree alone, in a few hundred lines.
 
 It prints, per module: mutants (made and run; ``--max`` samples), killed, survived, the share
 killed, and every survivor as ``file:line  before -> after``.  A run on one rules module with
@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
                     _end(proc)
                 pool.shutdown(cancel_futures=True)
                 print("interrupted: the figures below count only the mutants run so far", flush=True)
-        _report(chosen, {m: s for m, s in results.items()})
+        _report(chosen, results)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return 0
