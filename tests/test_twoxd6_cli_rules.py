@@ -169,6 +169,14 @@ def test_a_chain_cannot_advance_a_stack_off_the_board(pbd, duel):
     refused(pbd, doc, p1, "advance A2 to B2", "cannot advance")            # C2 would go up off the board
 
 
+def test_a_chain_cannot_advance_a_stack_off_the_board_sideways(pbd, duel):
+    doc, p1, _ = duel
+    row = {"A1": ["JO"], "A2": ["KO"], "A3": ["AO"], "A4": ["?O", "QG"], "A5": ["JG"]}
+    position(doc, cells={cell: (p1, cs) for cell, cs in row.items()}, points=60)
+    assert [sorted(c) for c in pbd.json("show", doc)["chains"][p1]] == [sorted(row)]
+    refused(pbd, doc, p1, "advance A5 to A4", "cannot advance")            # A1 would go left off the board
+
+
 def test_a_face_s_limit_may_be_chosen_but_only_one_is_used(pbd, duel):
     doc, p1, _ = duel
     position(doc, cells={"A1": (p1, ["?C", "JG"])}, points=60)
