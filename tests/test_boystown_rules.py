@@ -185,6 +185,14 @@ def test_extra_build_penalty_applies_to_the_extra_card(pbd, doc):
     assert "Town Clock (#" in doc.read_text() and "TP 4 (-1 extra build penalty)" in doc.read_text()
 
 
+def test_an_extra_build_penalty_can_skip_the_attack_phase(pbd, doc):
+    at_attack(doc, ["School Bus", "Paperboy", "Street Fighter"], ["Arcade"], ben_town=["Town Clock"], phase="build")
+    move(pbd, doc, "Ann", "build School Bus; build Paperboy")
+    assert "extra build penalty: no Attack Phase this turn" in pbd("log", doc).output
+    data = pbd.json("show", doc)
+    assert data["players"][0]["town"] == ["School Bus", "Paperboy"] and data["to_move"] == ["Ben"]
+
+
 def test_build_penalty_applies_when_built(pbd, doc):
     arrange(doc, hands={"Ann": ["Big Brother", "Town Clock", "Bully", "Gym"]})
     move(pbd, doc, "Ann", "draw")
