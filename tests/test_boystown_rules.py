@@ -171,6 +171,14 @@ def test_extra_build_with_its_requirement(pbd, doc):
     assert pbd.json("show", doc)["to_move"] == ["Ben"]
 
 
+def test_an_extra_build_that_allows_one_more_chains(pbd, doc):
+    arrange(doc, hands={"Ann": ["Corner Shop", "Corner Shop", "Arcade", "Gym"]})
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Corner Shop; build Corner Shop; build Arcade")
+    data = pbd.json("show", doc)
+    assert data["players"][0]["town"] == ["Corner Shop", "Corner Shop", "Arcade"] and data["to_move"] == ["Ben"]
+
+
 def test_extra_builds_are_optional(pbd, doc):
     arrange(doc, hands={"Ann": ["Corner Shop", "Arcade", "Bully", "Gym"]})
     move(pbd, doc, "Ann", "draw")
