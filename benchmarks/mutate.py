@@ -27,7 +27,7 @@ tests in process or through their own runners; pbd's tests start ``pbd`` in subp
 the venv (an editable install of the working tree), build matches once per session in
 conftest caches, and need the whole tree (templates, decks, tests' helpers) beside the
 mutated module.  A copy of the tree plus ``PYTHONPATH`` gives every process the mutant and
-leaves the working tree alone, in about 250 lines.
+leaves the working tree alone, in a few hundred lines.
 
 It prints, per module: mutants (made and run; ``--max`` samples), killed, survived, the share
 killed, and every survivor as ``file:line  before -> after``.  A run on one rules module with
@@ -45,6 +45,7 @@ import concurrent.futures
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -209,6 +210,19 @@ def pytest_unconfigure(config):
 '''
 
 
+#: the test runs going on now, and whether the run was interrupted (Ctrl-C or kill): no new ones then
+LIVE: set[subprocess.Popen] = set()
+STOP: list[bool] = []
+
+
+def _end(proc: subprocess.Popen) -> None:
+    """Kill a test run's whole process group if it still runs (a timeout or an interrupted script)."""
+    LIVE.discard(proc)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 def make_copy(base: Path) -> Path:
     """Copy the tree to a fresh folder under ``base``; return it."""
     dest = Path(tempfile.mkdtemp(prefix="tree-", dir=base))
@@ -225,12 +239,18 @@ def run_tests(tree: Path, tests: list[str], timeout: float | None, extra_env: di
     if plugin:
         cmd[3:3] = ["-p", "pbd_mutate_trace"]
     t0 = time.monotonic()
+    if STOP:
+        return "stopped", 0.0
+    proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    LIVE.add(proc)
     try:
-        proc = subprocess.run(cmd, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=timeout, start_new_session=True)
+        code = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout", time.monotonic() - t0
-    return ("passed" if proc.returncode == 0 else "failed"), time.monotonic() - t0
+    finally:
+        _end(proc)
+    return ("passed" if code == 0 else "failed"), time.monotonic() - t0
 
 
 def covered_lines(tree: Path, modules: list[str], tests: list[str]) -> tuple[set[tuple[str, int]], float]:
@@ -288,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("  " + m.describe())
         return 0
 
+    signal.signal(signal.SIGTERM, signal.default_int_handler)      # kill PID: tidy up as on Ctrl-C
     base = Path(tempfile.mkdtemp(prefix="pbd-mutate-"))
     try:
         trees = [make_copy(base) for _ in range(max(1, args.jobs))]
@@ -317,9 +338,16 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     todo.append(m)
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(trees)) as pool:
-            for m, status in zip(todo, pool.map(one, todo)):
-                results[m] = status
-                print(f"  {status:8} {m.describe()}", flush=True)
+            try:
+                for m, status in zip(todo, pool.map(one, todo)):
+                    results[m] = status
+                    print(f"  {status:8} {m.describe()}", flush=True)
+            except KeyboardInterrupt:
+                STOP.append(True)
+                for proc in list(LIVE):
+                    _end(proc)
+                pool.shutdown(cancel_futures=True)
+                print("interrupted: the figures below count only the mutants run so far", flush=True)
         _report(chosen, results)
     finally:
         shutil.rmtree(base, ignore_errors=True)
@@ -330,6 +358,7 @@ def _report(chosen: dict, results: dict) -> None:
     """Print each module's figures and survivors."""
     print()
     for rel, (total, pick) in chosen.items():
+        pick = [m for m in pick if results.get(m, "stopped") != "stopped"]
         got = [results[m] for m in pick]
         killed = sum(s in ("failed", "timeout") for s in got)
         timeouts = sum(s == "timeout" for s in got)

@@ -67,6 +67,7 @@ def test_each_player_is_dealt_4_cards_from_one_pile_and_the_rest_is_the_draw_pil
     assert [p["hand"] for p in data["players"]] == [4, 4, 4]
     assert data["draw_pile"] == 60 - 12 and data["discard_pile"] == 0
     assert data["to_move"] == ["Ann"] and data["result"] is None
+    assert data["round"] == 1 and data["phase"] == "draw"
 
 
 def test_first_player_by_option(pbd, tmp_path):
@@ -149,6 +150,17 @@ def test_build_places_a_card_and_the_first_round_skips_the_attack(pbd, doc):
     assert "first round: no attack" in pbd("log", doc).output
 
 
+def test_a_round_ends_when_every_seat_has_had_its_turn(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Paperboy"],
+                        "Ben": ["Arcade", "Bully", "Paperboy", "Corner Shop"],
+                        "Cy": ["Gym", "Paperboy", "Rusty Bike", "Street Fighter"]})
+    for who, card, after, round_ in (("Ann", "Town Clock", "Ben", 1), ("Ben", "Arcade", "Cy", 1), ("Cy", "Gym", "Ann", 2)):
+        move(pbd, doc, who, "draw")
+        move(pbd, doc, who, f"keep; build {card}")
+        data = pbd.json("show", doc)
+        assert (data["to_move"], data["round"]) == ([after], round_), (who, data["to_move"], data["round"])
+
+
 def test_extra_build_with_its_requirement(pbd, doc):
     arrange(doc, hands={"Ann": ["Corner Shop", "Arcade", "Bully", "Gym"]})
     move(pbd, doc, "Ann", "draw")
@@ -159,6 +171,14 @@ def test_extra_build_with_its_requirement(pbd, doc):
     move(pbd, doc, "Ann", "build Arcade")
     assert pbd.json("show", doc)["players"][0]["town"] == ["Corner Shop", "Arcade"]
     assert pbd.json("show", doc)["to_move"] == ["Ben"]
+
+
+def test_an_extra_build_that_allows_one_more_chains(pbd, doc):
+    arrange(doc, hands={"Ann": ["Corner Shop", "Corner Shop", "Arcade", "Gym"]})
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Corner Shop; build Corner Shop; build Arcade")
+    data = pbd.json("show", doc)
+    assert data["players"][0]["town"] == ["Corner Shop", "Corner Shop", "Arcade"] and data["to_move"] == ["Ben"]
 
 
 def test_extra_builds_are_optional(pbd, doc):
@@ -173,6 +193,14 @@ def test_extra_build_penalty_applies_to_the_extra_card(pbd, doc):
     move(pbd, doc, "Ann", "draw")
     move(pbd, doc, "Ann", "keep; build Clubhouse; build Town Clock")
     assert "Town Clock (#" in doc.read_text() and "TP 4 (-1 extra build penalty)" in doc.read_text()
+
+
+def test_an_extra_build_penalty_can_skip_the_attack_phase(pbd, doc):
+    at_attack(doc, ["School Bus", "Paperboy", "Street Fighter"], ["Arcade"], ben_town=["Town Clock"], phase="build")
+    move(pbd, doc, "Ann", "build School Bus; build Paperboy")
+    assert "extra build penalty: no Attack Phase this turn" in pbd("log", doc).output
+    data = pbd.json("show", doc)
+    assert data["players"][0]["town"] == ["School Bus", "Paperboy"] and data["to_move"] == ["Ben"]
 
 
 def test_build_penalty_applies_when_built(pbd, doc):
@@ -214,6 +242,13 @@ def test_hand_battle_higher_ap_wins_both_cards_discarded_loser_draws(pbd, doc):
     assert discard_pile(doc) == ["Street Fighter", "Bouncer"]   # loser first, then the winner on top
     assert hand_names(doc, "Ben") == ["Arcade", "Town Clock"]    # the loser drew
     assert pbd.json("show", doc)["to_move"] == ["Ben"]
+
+
+def test_a_hand_battle_is_answered_from_hand_even_by_a_defender_with_a_town(pbd, doc):
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"], ben_town=["Town Clock"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    assert "Waiting on: Ben — defend against Ann with a card from hand" in doc.read_text()
+    assert "defend with Bouncer" in pbd("legal", doc, "--as", "Ben").output.splitlines()
 
 
 def test_hand_battle_tie_goes_to_the_attacker(pbd, doc):
@@ -407,8 +442,12 @@ def test_adjust_is_logged_and_counted(pbd, doc):
 
 def test_hand_effect_targets_any_opponent_but_not_yourself(pbd, doc):
     arrange(doc, hands={"Ann": ["Paperboy", "Gym"]})
+    before = doc.read_bytes()
     r = pbd("move", doc, "--as", "Ann", "use Paperboy on Ann")
-    assert r.exit_code == 1
+    assert r.exit_code == 1 and "Paperboy's effect targets an opponent, not you" in r.output, r.output
+    r = pbd("move", doc, "--as", "Ann", "use Paperboy")
+    assert r.exit_code == 1 and "say which opponent: 'use Paperboy on NAME'" in r.output, r.output
+    assert doc.read_bytes() == before
     move(pbd, doc, "Ann", "use Paperboy on Cy")
     assert pbd.json("show", doc)["players"][2]["hand"] == 5
 

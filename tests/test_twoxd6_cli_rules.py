@@ -155,6 +155,28 @@ def test_advancement_goes_only_towards_the_basic_square_into_empty_cells_once_an
     refused(pbd, doc, p1, "advance B2 to A3", "only one Advancement per act")
 
 
+def test_of_two_faces_reaching_a_cell_alike_the_first_by_rank_is_used(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["KO", "JO"])}, points=60)
+    out = pbd("move", doc, "--as", p1, "advance A1 to A2", ok=True).output
+    assert "advances A1 to A2 with J (1 stack(s), 1 cell(s)" in out
+
+
+def test_a_chain_cannot_advance_a_stack_off_the_board(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A2": (p1, ["QG"]), "B2": (p1, ["JG"]), "C2": (p1, ["AG"])}, points=60)
+    assert [sorted(c) for c in pbd.json("show", doc)["chains"][p1]] == [["A2", "B2", "C2"]]
+    refused(pbd, doc, p1, "advance A2 to B2", "cannot advance")            # C2 would go up off the board
+
+
+def test_a_chain_cannot_advance_a_stack_off_the_board_sideways(pbd, duel):
+    doc, p1, _ = duel
+    row = {"A1": ["JO"], "A2": ["KO"], "A3": ["AO"], "A4": ["?O", "QG"], "A5": ["JG"]}
+    position(doc, cells={cell: (p1, cs) for cell, cs in row.items()}, points=60)
+    assert [sorted(c) for c in pbd.json("show", doc)["chains"][p1]] == [sorted(row)]
+    refused(pbd, doc, p1, "advance A5 to A4", "cannot advance")            # A1 would go left off the board
+
+
 def test_a_face_s_limit_may_be_chosen_but_only_one_is_used(pbd, duel):
     doc, p1, _ = duel
     position(doc, cells={"A1": (p1, ["?C", "JG"])}, points=60)
@@ -208,6 +230,20 @@ def _board_name(doc):
     return GAME.parse(doc.read_text()).board.name
 
 
+@pytest.mark.parametrize("players,extra,faces,pips", [
+    (2, (), 5, 6), (3, (), 5, 6), (4, (), 4, 5), (5, (), 3, 5), (6, (), 3, 5),
+    (4, ("-O", "mod"), 5, 6),                                     # the Mod deals the 2-player amounts
+])
+def test_each_player_count_is_dealt_its_faces_and_pips(pbd, tmp_path, players, extra, faces, pips):
+    from twoxd6_helpers import build
+
+    names = ["Ann", "Ben", "Cid", "Dot", "Eve", "Fay"][:players]
+    doc = build(tmp_path, names, [n.lower() for n in names], *extra) / "match.txt"
+    data, decks = pbd.json("show", doc), 2 if extra else 1           # a deck: 18 Faces and 36 Pips
+    assert [p["hand"] for p in data["players"]] == [faces + pips] * players
+    assert data["piles"] == {"faces": 18 * decks - players * faces, "pips": 36 * decks - players * pips}
+
+
 # On the large board a straight row from A1 runs 4 cells closer to the Basic Square (C5:D6),
 # so a limit one cell too long or too short moves or refuses a chain the rule does not.
 @pytest.mark.parametrize("face,dest,ok", [
@@ -257,6 +293,13 @@ def test_each_targeting_distance(pbd, duel, face, source, target, pair, ok):
     else:
         assert not listed
         refused(pbd, doc, p1, f"target {target} from {source} with 4", "out of targeting distance")
+
+
+def test_a_target_is_taken_only_from_your_own_stack(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"A1": (p1, ["QG"]), "A2": (p2, ["KW"]), "B2": (p2, ["4W"])})
+    refused(pbd, doc, p1, "target B2 from A2 with 7", f"A2 holds no stack of {p1}'s")
+    refused(pbd, doc, p1, "target B2 from B1 with 7", f"B1 holds no stack of {p1}'s")
 
 
 def test_a_resistance_occupied_cell_in_the_pottle_blocks_and_each_pottle_cell_costs_1(pbd, duel):
@@ -403,6 +446,8 @@ def test_the_order_of_acts_is_by_the_rolls_ties_in_seating_order(pbd, tmp_path):
     (_, _, ann), (_, _, ben) = rolls(pbd("log", doc).output)
     assert order(doc) == (["Ann", "Ben"] if ann >= ben else ["Ben", "Ann"])
     assert f"Order of acts: 1 {order(doc)[0]} (rolled {max(ann, ben)})" in doc.read_text()
+    first, second = order(doc)
+    assert f"; order of acts: 1 {first}, 2 {second}" in pbd("log", doc).output      # the log says it too
 
 
 def test_the_acting_roll_gives_the_act_s_points(pbd, duel):
@@ -480,7 +525,7 @@ def test_holding_the_basic_square_as_many_full_turns_as_there_are_players_wins(p
     out = pbd("move", doc, "--as", p1, "roll; draw", ok=True).output
     assert f"{p1} wins: held the Basic Square for 2 full turns" in out
     data = pbd.json("show", doc)
-    assert data["result"].startswith(f"{p1} wins") and data["to_move"] == []
+    assert data["result"].startswith(f"{p1} wins") and data["to_move"] == [] and data["acting"] is None
     assert pbd.json("legal", doc, "--as", p2)["moves"] == []
 
 
