@@ -267,8 +267,8 @@ def test_a_spectator_reads_with_the_read_only_scope_and_cannot_write(home, docs_
                            ("log", "2. Ben: joined"), ("audit", "2 log entries")):
         code, out = run(command, f"gdoc:{gid}")
         assert words in out and "insufficient" not in out, (command, out)
-        # audit: 0 today; issue 25 makes an audit before every seat revealed say "incomplete" and exit 1
-        assert code == 0 or (command == "audit" and code == 1 and "incomplete" in out), (command, code, out)
+        # an audit before every seat revealed says "incomplete" and exits 1 (issue 25); the rest exit 0
+        assert (code, "audit: incomplete" in out) == ((1, True) if command == "audit" else (0, False)), (command, out)
     refreshes = [r for r in docs_server.log if r.path == "/token"]
     assert refreshes and all(set(s) == {READONLY} for s in docs_server.access_scopes.values())
     gets = [r for r in docs_server.log if r.path.startswith("/v1/documents/")]
