@@ -318,8 +318,9 @@ class Summary:
     def lines(self) -> list[str]:
         """Return the summary as printed lines."""
         figures = ", ".join(f"{self.counts[c]} {LABELS[c]}" for c in CATEGORIES)
+        never = [k + ("" if k in self.offered else " (never offered)") for k in self.never_played()]
         out = [f"{self.game} {self.seats} seats: {self.matches} matches, {self.moves} moves; {figures}",
-               f"  never played: {', '.join(self.never_played()) or 'none'}"]
+               f"  never played: {', '.join(never) or 'none'}"]
         out += [f"  seed {seed}: {line}" for seed, line in self.failed]
         return out
 
