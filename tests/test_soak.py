@@ -139,3 +139,18 @@ def test_the_soak_counts_a_hand_edit_warning(tmp_path):
                                         ("attack Ann with Bully from hand", "attack"), ("play Guard on 7", "play")])
 def test_a_move_s_kind_is_its_verb(move, kind):
     assert soak.kind(move) == kind
+
+
+def test_discarding_a_second_copy_in_play_is_not_taken_for_a_hand_card_whose_name_it_begins():
+    """Found by the soak (``benchmarks/soak.py --games cnc --seed 2``): ``pbd legal`` lists ``discard NOHoPE#2``
+    for the second NOHoPE in play, but a hand holding NOHoPE (2.0) made it "both in your hand and in play"
+    (names fold to ``nohope2`` and ``nohope20``), so the audit's replay, which counts every card the log
+    shows a player with as possibly in hand, could not replay past it."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from cnc_helpers import pos, side
+
+    g = pos(side(ap=3, chars=["NOHoPE", "NOHoPE"], hand=["NOHoPE (2.0)"]), side())
+    g.play("Ann", "discard NOHoPE#2")
+    assert g.ann.hand == ["NOHoPE (2.0)"]
+    assert [c.name for c in g.ann.characters] == ["NOHoPE"]
+    assert g.ann.discards[-1] == "NOHoPE"
