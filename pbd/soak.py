@@ -4,7 +4,9 @@ Each match is played on a local document by every seat's own pbd (its own PBD_HO
 seats that may act (``to_move`` and seats owing a decision in ``pbd show --json``) list
 their moves with ``pbd legal --json``, one (seat, move) is picked at random (rare kinds of
 move weighted up) and played with ``pbd move``; a seat the table waits on (``waiting_on``:
-unlocks, shuffle passes) pays with ``pbd hand``, as that seat's pbd would on any command.
+unlocks, shuffle passes) pays with ``pbd hand``, as that seat's pbd would on any command, and
+so does a seat on move that lists no move (a Boys' Town flip is owed that way, unnamed by
+``waiting_on``): only if that changes nothing is it a stall.
 At the end every seat reveals, and a spectator runs ``pbd audit``, ``pbd replay`` and
 ``pbd check``.  What counts as a failure: an exit 70 anywhere, any other refusal of a listed
 move or duty, an audit/replay/check that does not exit 0, a stall (nobody has a legal move
@@ -318,8 +320,9 @@ class Summary:
     def lines(self) -> list[str]:
         """Return the summary as printed lines."""
         figures = ", ".join(f"{self.counts[c]} {LABELS[c]}" for c in CATEGORIES)
+        never = [k + ("" if k in self.offered else " (never offered)") for k in self.never_played()]
         out = [f"{self.game} {self.seats} seats: {self.matches} matches, {self.moves} moves; {figures}",
-               f"  never played: {', '.join(self.never_played()) or 'none'}"]
+               f"  never played: {', '.join(never) or 'none'}"]
         out += [f"  seed {seed}: {line}" for seed, line in self.failed]
         return out
 

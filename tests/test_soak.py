@@ -100,3 +100,57 @@ def test_a_3_seat_2xd6_match_through_the_cli_shows_a_hand_and_audits_clean(tmp_p
     audit = run(m.spectator, ["audit", str(m.doc)])
     assert audit.code == 0, audit.text
     assert m.report.failures == []
+
+
+def test_the_soak_counts_an_internal_error_and_names_the_seed_that_replays_it(tmp_path, monkeypatch):
+    """A rule that crashes (here the order-of-acts roll) is counted as an exit 70, with the match's seed."""
+    from pbd.games.twoxd6 import rules
+
+    def crash(state, seat, chance):
+        raise TypeError("sequence item 0: expected str instance, NoneType found")
+
+    monkeypatch.setattr(rules, "do_order_roll", crash)
+    [summary] = soak.soak(soak_script.runner(), tmp_path, [games.get("2xd6")], matches=1, seats=(2,), seeds=[5])
+    assert summary.counts["exit 70"] == 1 and summary.matches == 1
+    seed, line = summary.failed[0]
+    assert seed == 5 and line.startswith("exit 70: pbd move") and "TypeError" in line
+    assert "seed 5: exit 70: pbd move" in "\n".join(summary.lines())
+
+
+def test_the_soak_counts_a_hand_edit_warning(tmp_path):
+    """A board edited by hand mid-match (acting points raised) is named by the next command: a warning counted."""
+    from pbd.games.twoxd6 import GAME
+
+    m = soak.Match(soak_script.runner(), tmp_path, games.get("2xd6"), 2, seed=1)
+    assert m.start()
+    while m.report.moves < 4 and m.step():
+        pass
+    assert m.report.failures == []
+    state = GAME.parse(m.doc.read_text())
+    state.act.points += 5
+    m.doc.write_text(GAME.render(state))
+    m.step()
+    assert m.report.count("false warning") >= 1
+    assert any("changed by hand" in f.excerpt for f in m.report.failures if f.what == "false warning")
+
+
+@pytest.mark.parametrize("move, kind", [("Spider-Man attacks Nill", "attack"), ("draw; offer", "draw-offer"),
+                                        ("Mirror Master uses Mirror Trap on Batman", "use"), ("show hand", "show"),
+                                        ("attack Ann with Bully from hand", "attack"), ("play Guard on 7", "play")])
+def test_a_move_s_kind_is_its_verb(move, kind):
+    assert soak.kind(move) == kind
+
+
+def test_discarding_a_second_copy_in_play_is_not_taken_for_a_hand_card_whose_name_it_begins():
+    """Found by the soak (``benchmarks/soak.py --games cnc --seed 2``): ``pbd legal`` lists ``discard NOHoPE#2``
+    for the second NOHoPE in play, but a hand holding NOHoPE (2.0) made it "both in your hand and in play"
+    (names fold to ``nohope2`` and ``nohope20``), so the audit's replay, which counts every card the log
+    shows a player with as possibly in hand, could not replay past it."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from cnc_helpers import pos, side
+
+    g = pos(side(ap=3, chars=["NOHoPE", "NOHoPE"], hand=["NOHoPE (2.0)"]), side())
+    g.play("Ann", "discard NOHoPE#2")
+    assert g.ann.hand == ["NOHoPE (2.0)"]
+    assert [c.name for c in g.ann.characters] == ["NOHoPE"]
+    assert g.ann.discards[-1] == "NOHoPE"

@@ -1186,7 +1186,7 @@ def _discard(ctx: Ctx, move: Move) -> None:
         _not_the_porter(ctx, me, move.card)
     if not place:
         on_field = _on_field(ctx, me, move.card)
-        in_hand = _in_hand(me, move.card)
+        in_hand = "#" not in move.card and _in_hand(me, move.card)     # (NAME#2 is a copy in play, never a hand card)
         if owed and in_hand:
             place = "hand"
         elif on_field and in_hand:
