@@ -246,7 +246,7 @@ class TwinTowerCity(Playable):
             deal.lay_out(state)
             duties = deal.deal_duties(state, player) + deal.flip_duties(state, player, 1)
             deal.settle(state, player, duties)
-            text += f"; cards dealt, {len(duties)} unlock(s) published"
+            text += f"; cards dealt, {len(duties)} card{'s' if len(duties) != 1 else ''} unlocked"
         return text
 
     def replay(self, state, entry, chance, board, strict: bool = True):
@@ -281,7 +281,7 @@ class TwinTowerCity(Playable):
         if m := re.match(r"joined \((Light|Dark)\)", text):
             state.meta.record(player, self._sit(state, player, m.group(1).lower()))
             return _adopt(state, board)
-        if text.startswith("published") and "of the deal" in text:
+        if text.startswith(("published", "unlocked")) and "of the deal" in text:
             self.settle(state, player)
             return _adopt(state, board)
         played = [p.card for r in state.rounds for p in r.plays if p.player == player]
@@ -332,7 +332,7 @@ class TwinTowerCity(Playable):
         if not duties or player not in state.seeds:
             return []
         deal.settle(state, player, duties)
-        text = f"published {len(duties)} unlock(s) of the deal"
+        text = f"unlocked {len(duties)} card{'s' if len(duties) != 1 else ''} of the deal"
         state.meta.record(player, text)
         return [text]
 

@@ -242,7 +242,7 @@ def _flip(state: State, player: str, ph: Phase) -> list[str]:
     if player not in state.seeds:
         raise IllegalMoveError(f"pbd does not hold {player}'s key here")
     deal.settle(state, player, duties)
-    lines = [f"flip: published {len(duties)} unlock(s)"]
+    lines = [f"flip: unlocked {len(duties)} card{'s' if len(duties) != 1 else ''}"]
     if ph.name == "flip" and ph.round.plays:
         p = ph.round.plays
         lines.append(f"round {ph.round.number} face up: Light battle {p[0].card}, Dark battle {p[1].card}")
@@ -353,7 +353,7 @@ def _after(state: State, player: str, rnd: Round) -> list[str]:
         duties = deal.flip_duties(state, player, ph.round.number)
         if duties:
             deal.settle(state, player, duties)
-            lines.append(f"flip round {ph.round.number}: published {len(duties)} unlock(s)")
+            lines.append(f"flip round {ph.round.number}: unlocked {len(duties)} card{'s' if len(duties) != 1 else ''}")
     elif ph.name == "over":
         lines.append(result_line(state))
     return lines
