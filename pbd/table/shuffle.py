@@ -82,8 +82,34 @@ def _e(statement: bytes, chain: list[Element], t: list[Element]) -> int:
     return group.challenge("shuffle-e", (statement, b"".join(chain), b"".join(t)))
 
 
+#: Proofs made and checked in this process, by a digest of everything they depend on (bounded): a simulation,
+#: or the tests, seat every player in one process, and each seat checks the same pass.
+_MADE: dict[bytes, tuple[list[Element], ShuffleProof]] = {}
+_CHECKED: dict[bytes, bool] = {}
+_KEEP = 256
+
+
+def _remember(memo: dict, key: bytes, value):
+    if len(memo) >= _KEEP:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 def prove(k: int, xs: list[Element], perm: list[int], context: str) -> tuple[list[Element], ShuffleProof]:
-    """Lock ``xs`` with ``k`` and permute them (output ``i`` is input ``perm[i]``); return the outputs and the proof."""
+    """Lock ``xs`` with ``k`` and permute them (output ``i`` is input ``perm[i]``); return the outputs and the proof.
+
+    The proof is a function of its inputs (nonces derived, RFC 6979's way), so one made already is given again.
+    """
+    key = group.challenge("shuffle-made", (group.encode_scalar(k), b"".join(xs), ",".join(map(str, perm)), context),
+                          256).to_bytes(32, "big")
+    made = _MADE.get(key)
+    if made is None:
+        made = _remember(_MADE, key, _prove(k, xs, perm, context))
+    return list(made[0]), made[1]
+
+
+def _prove(k: int, xs: list[Element], perm: list[int], context: str) -> tuple[list[Element], ShuffleProof]:
     n, L, B = len(xs), group.L, group.G
     ys = [group.lock(xs[j], k) for j in perm]
     y_key = group.public_key(k)
@@ -124,7 +150,19 @@ def prove(k: int, xs: list[Element], perm: list[int], context: str) -> tuple[lis
 
 
 def verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str) -> bool:
-    """Return True if ``proof`` shows ``ys`` is ``xs`` permuted and locked with the key behind ``y_key``."""
+    """Return True if ``proof`` shows ``ys`` is ``xs`` permuted and locked with the key behind ``y_key``.
+
+    A check is a function of its inputs: one made already in this process is answered again.
+    """
+    key = group.challenge("shuffle-checked", (y_key or b"", b"".join(xs), b"".join(ys), to_bytes(proof), context),
+                          256).to_bytes(32, "big")
+    done = _CHECKED.get(key)
+    if done is None:
+        done = _remember(_CHECKED, key, _verify(y_key, xs, ys, proof, context))
+    return done
+
+
+def _verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str) -> bool:
     n, L, B = len(xs), group.L, group.G
     if n == 0 or len(ys) != n or len(proof.c) != n or len(proof.chain) != n or len(proof.s_hat) != n \
             or len(proof.s_prime) != n or group.key_problem(y_key) is not None:
