@@ -75,7 +75,8 @@ def test_a_path_in_any_option_or_header_line_is_never_opened(pbd, tmp_path, game
     assert tried > 20 and home.is_dir()
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", [g if g in ("boystown", "2xd6") else pytest.param(g, marks=pytest.mark.long)
+                                  for g in sorted(GAMES)])        # the games whose options name files: by default
 def test_other_spellings_of_a_path_are_never_opened(pbd, tmp_path, game):
     doc = started(game, tmp_path)
     roots = allowed_roots(tmp_path / "pbd-home")
