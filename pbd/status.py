@@ -74,9 +74,8 @@ def waiting(game, state, name: str) -> list[str]:
     for d in view.get("decisions") or ():
         if isinstance(d, dict) and str(d.get("seat", "")).casefold() == name.casefold() and d.get("prompt"):
             out.append(f"decide: {d['prompt']}")
-    awaited = getattr(game, "awaited_roll", lambda state: None)(state)
-    if not out and awaited and awaited[0].casefold() == name.casefold() and game.pending(state, awaited[0]) is False \
-            and any(game.pending(state, s) for s in game.player_names(state) if s != awaited[0]):
+    waits_on = getattr(game, "roll_waits_on", lambda state: [])(state)
+    if not out and waits_on and game.awaited_roll(state)[0].casefold() == name.casefold():
         out.append("your roll waits on another player's random value (their pbd publishes it; pbd watch at once)")
     if not out and name.casefold() in (n.casefold() for n in view.get("to_move") or ()):
         turn = view.get("turn")

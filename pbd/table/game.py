@@ -205,10 +205,9 @@ class CardGame(Playable, metaclass=ABCMeta):
         out += [d.line() for d in state.decisions]
         if state.deck is not None:
             out += [f"Owed: {d.describe()}" for d in state.deck.duties]
-        awaited = self.awaited_roll(state) if state.started and not state.result else None
-        owing = [s for s in state.seats if self._owes_chain(state, s)] if awaited else []
+        owing = self.roll_waits_on(state)
         if owing:
-            out.append(f"Owed: {' or '.join(owing)}: a fresh random value for {awaited[0]}'s roll")
+            out.append(f"Owed: {' or '.join(owing)}: a fresh random value for {self.awaited_roll(state)[0]}'s roll")
         return out
 
     def parse(self, text: str) -> TableState:
@@ -401,6 +400,12 @@ class CardGame(Playable, metaclass=ABCMeta):
         if awaited is None or state.result or awaited[0].casefold() == seat.casefold():
             return False
         return not published_after(state.meta, awaited[0], awaited[1])
+
+    def roll_waits_on(self, state: TableState) -> list[str]:
+        """Return the seats any of whom may publish the fresh value a die waits on (none: no die waits)."""
+        if not state.started or state.result or self.awaited_roll(state) is None:
+            return []
+        return [s for s in state.seats if self._owes_chain(state, s)]
 
     def keep_checked(self, state: TableState, secrets: Secrets) -> bool:
         """Keep the deck this command verified as the seat's record (see :meth:`Playable.keep_checked`)."""
