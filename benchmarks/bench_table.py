@@ -7,7 +7,7 @@ after each move.  Printed per game: the peak document size (target at most 40 KB
 the median CPU of a command at 6 seats against 2 seats (target at most 1.5x), and the shuffle
 proof's size and check time per pass for that game's piles.
 
-Run: python benchmarks/bench_table.py [--moves N] [--games tower,boystown,2xd6]
+Run: python benchmarks/bench_table.py [--moves N] [--games tower,boystown,2xd6] [--startup-games ...]
 (figures only; nothing is asserted; a seat's commands are taken with the machine's noise)
 """
 
@@ -95,9 +95,15 @@ class Table:
         return done
 
     def start(self) -> None:
-        self.pbd(self.names[0], "new", self.game, self.doc, "--players", len(self.names), "--seed", self.names[0])
+        from pbd import games as registry
+
+        game = registry.get(self.game)
+        decks = game.sample_decks()
+        deck = ["--deck", decks[0]] if decks else []
+        self.pbd(self.names[0], "new", self.game, self.doc, "--players", len(self.names), "--seed", self.names[0],
+                 *deck)
         for name in self.names[1:]:
-            self.pbd(name, "join", self.doc, "--seed", name)
+            self.pbd(name, "join", self.doc, "--seed", name, *(deck if game.join_needs_deck else []))
 
     def play(self, moves: int) -> int:
         """Play up to ``moves`` random legal moves (duties paid after each); return how many were played."""
@@ -144,21 +150,24 @@ def match_figures(game: str, moves: int) -> None:
 PILES = {"tower": [40], "boystown": [60], "2xd6": [18, 36]}
 
 
-def _cpu(command: list[str], folder: Path, home: Path) -> float:
-    """Return the CPU seconds one run of ``command`` takes (in ``folder``, with PBD_HOME ``home``)."""
+def _cpu(command: list[str], folder: Path, home: Path) -> tuple[float, int]:
+    """Return the CPU seconds one run of ``command`` takes (in ``folder``, with PBD_HOME ``home``) and its exit code."""
     env = {**os.environ, "PBD_HOME": str(home)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, cwd=folder, env=env, capture_output=True)
+    done = subprocess.run(command, cwd=folder, env=env, capture_output=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, done.returncode
 
 
 def startup_figures(game: str, seats: int, late_moves: int, runs: int) -> float:
     """Print and return the largest CPU ratio of show/legal/status/hand/move to ``python -c pass``.
 
-    Taken at the start of a match and after ``late_moves`` random moves; each command runs on a
-    fresh copy of the document and the seat's PBD_HOME (so a move is the same move every run),
-    alternating with ``python -c pass``; medians of ``runs`` runs.
+    Taken at the start of a match and after ``late_moves`` random moves.  Each command runs in
+    the match's own folder (a copy of a match document elsewhere is refused as a copy, so it is
+    never measured there), which is put back from a snapshot before every run so that a move is
+    the same move every run and each command meets what a player's would: the boards and decks
+    this seat's pbd has already read kept in its cache, the document itself new to it.  Runs
+    alternate with ``python -c pass``; medians of ``runs`` runs.  A command that fails is named.
     """
     import shutil
 
@@ -166,6 +175,7 @@ def startup_figures(game: str, seats: int, late_moves: int, runs: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         table = Table(Path(tmp) / "m", game, seats, seed=seats)
         table.start()
+        snapshot = Path(tmp) / "snapshot"
         for snap in ("start", "late"):
             if snap == "late":
                 table.play(late_moves)
@@ -177,27 +187,65 @@ def startup_figures(game: str, seats: int, late_moves: int, runs: int) -> float:
                         "status": ["status", "m.txt", "--as", seat], "hand": ["hand", "m.txt", "--as", seat]}
             if listed:
                 commands["move"] = ["move", "m.txt", "--as", seat, listed[0]]
+            shutil.rmtree(snapshot, ignore_errors=True)
+            shutil.copytree(table.folder, snapshot)
+            home = table.folder / f"home-{seat}"
             ratios = {}
             for kind, args in commands.items():
                 base, cost = [], []
                 for _ in range(runs):
-                    copy = Path(tmp) / "copy"
-                    shutil.rmtree(copy, ignore_errors=True)
-                    shutil.copytree(table.folder, copy)
-                    base.append(_cpu([sys.executable, "-c", "pass"], copy, copy))
-                    cost.append(_cpu([sys.executable, "-m", "pbd", *args], copy, copy / f"home-{seat}"))
+                    shutil.rmtree(table.folder)
+                    shutil.copytree(snapshot, table.folder)
+                    base.append(_cpu([sys.executable, "-c", "pass"], table.folder, home)[0])
+                    spent, code = _cpu([sys.executable, "-m", "pbd", *args], table.folder, home)
+                    if code not in (0, 1):
+                        print(f"  ({game}/{seats} {snap}: pbd {' '.join(args)} exited {code})")
+                    cost.append(spent)
                 ratios[kind] = statistics.median(cost) / statistics.median(base)
+            shutil.rmtree(table.folder)
+            shutil.copytree(snapshot, table.folder)
             print(f"  {game}/{seats} {snap}: " + ", ".join(f"{k} {v:.2f}" for k, v in ratios.items()))
             worst = max(worst, *ratios.values())
     return worst
+
+
+def audit_figure(game: str, seats: int) -> float:
+    """Return the CPU seconds (median of 3) of ``pbd audit`` on a whole ``seats``-seat match of ``game``.
+
+    The match is a random one of :mod:`pbd.soak` (seed 0), played in process to its result and
+    revealed by every seat; the audit runs as a spectator's fresh ``python -m pbd`` process.
+    """
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from soak import runner
+
+    from pbd import games as registry
+    from pbd import soak
+
+    with tempfile.TemporaryDirectory() as tmp:
+        report = soak.play(runner(), Path(tmp), registry.get(game), seats, 0)
+        if report.failures:
+            print(f"  ({game}/{seats}: the soaked match failed: {report.failures[0].line()})")
+        spectator = Path(tmp) / "home-audit"
+        runs = [_cpu([sys.executable, "-m", "pbd", "audit", "match.txt"], Path(tmp), spectator) for _ in range(3)]
+        if any(code for _, code in runs):
+            print(f"  ({game}/{seats}: pbd audit exited {runs[0][1]})")
+        print(f"  {game}/{seats}: a whole match of {report.moves} moves")
+        return statistics.median(spent for spent, _ in runs)
+
+
+#: the most seats each game is measured at (Twin Tower City's table is measured at 4, as issue 29 asks)
+MOST = {"ttc": 4}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40, help="random moves a match plays (default 40)")
     parser.add_argument("--games", default="tower,boystown,2xd6")
+    parser.add_argument("--startup-games", default="tower,boystown,2xd6,ttc",
+                        help="games whose commands' start-up and whole-match audit are measured")
     parser.add_argument("--runs", type=int, default=5, help="runs of each command for the start-up medians")
     parser.add_argument("--skip-matches", action="store_true", help="only the group, proofs and start-up figures")
+    parser.add_argument("--skip-audit", action="store_true", help="leave out the whole-match audit figures")
     args = parser.parse_args()
     group_figures()
     games = args.games.split(",")
@@ -207,9 +255,14 @@ def main() -> None:
     if not args.skip_matches:
         for game in games:
             match_figures(game, args.moves)
-    worst = {(game, seats): startup_figures(game, seats, args.moves, args.runs) for game in games for seats in (2, 6)}
+    timed_games = [g for g in args.startup_games.split(",") if g]
+    worst = {(game, seats): startup_figures(game, seats, args.moves, args.runs)
+             for game in timed_games for seats in (2, MOST.get(game, 6))}
+    audits = {} if args.skip_audit else {game: audit_figure(game, MOST.get(game, 6)) for game in timed_games}
     for (game, seats), ratio in worst.items():
         print(f"startup {game}/{seats} max/python-c-pass: {ratio:.2f}")
+    for game, spent in audits.items():
+        print(f"audit {game}/{MOST.get(game, 6)} cpu: {spent:.2f} s")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ MAGIC = b"pbd-cache-v2\n"       # (v2: BLAKE2b keys and checks; records pickled 
 _DIGEST = 32
 #: set while a command that promises to write nothing runs (:func:`writing_nothing`)
 _READ_ONLY = False
+#: set once :func:`writing_nothing` was entered in this process: the points it checked are not written at its end
+_PROMISED = False
 
 
 class _Unpickler(pickle.Unpickler):
@@ -58,8 +60,8 @@ class _Unpickler(pickle.Unpickler):
 @contextmanager
 def writing_nothing():
     """Within: entries are read as usual but none is written (``pbd move --dry-run`` leaves PBD_HOME as it was)."""
-    global _READ_ONLY
-    before, _READ_ONLY = _READ_ONLY, True
+    global _READ_ONLY, _PROMISED
+    before, _READ_ONLY, _PROMISED = _READ_ONLY, True, True
     try:
         yield
     finally:
@@ -111,7 +113,20 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     payload = _write(path, value, f"{kind}-{where}-")
     # what is used is what the cache gives, written or read: pickling an instance asks for its
     # ``__dict__``, after which CPython reads its attributes the slow way (see pbd.record)
-    return value if payload is None else _Unpickler(payload, allowed).load()
+    if payload is None:
+        return value
+    try:
+        return _Unpickler(payload, allowed).load()
+    except pickle.UnpicklingError:      # it holds a class the caller did not list: never read it back
+        _drop(path)
+        return value
+
+
+def _drop(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _name(cls: type) -> str:
@@ -162,3 +177,54 @@ def _write(path: str, value, prefix: str) -> bytes | None:
         except OSError:
             pass
     return payload
+
+
+#: The file of group elements this machine found to be valid, and how many it keeps.
+POINTS = "points.bin"
+POINTS_MAX = 8192
+_POINT = 32
+_recalled: list = []
+
+
+def recall_points(known: set) -> None:
+    """Fill ``known`` with the 32-byte group elements earlier commands on this machine found valid, once a process.
+
+    Testing that a number read from a document is a point of the dealing group costs about as
+    much as a scalar multiplication, and a table game's document holds a hundred or more numbers,
+    most of them there at the last command too: :func:`pbd.table.group.is_member` adds every
+    number it accepts to ``known`` and skips the test for one already in it.  What is added is
+    written back when the process ends (the file carries a digest; a damaged one is ignored and
+    rewritten).  Only this machine's own checks are kept, in its own PBD_HOME.
+    """
+    if _recalled:
+        return
+    _recalled.append(known)
+    path = os.path.join(folder(), POINTS)
+    try:
+        with open(path, "rb") as fh:
+            blob = fh.read()
+    except OSError:
+        blob = b""
+    head = len(MAGIC) + _DIGEST
+    body = blob[head:]
+    if blob.startswith(MAGIC) and len(body) % _POINT == 0 and fingerprint(body) == blob[len(MAGIC):head]:
+        known.update(body[i:i + _POINT] for i in range(0, len(body), _POINT))
+    before = len(known)
+    import atexit
+
+    atexit.register(_keep_points, known, before, path)
+
+
+def _keep_points(known: set, before: int, path: str) -> None:
+    """Write ``known`` back to ``path`` if it grew (at most :data:`POINTS_MAX` of them); never fail."""
+    if len(known) == before or _READ_ONLY or _PROMISED:
+        return
+    body = b"".join(list(known)[:POINTS_MAX])
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(MAGIC + fingerprint(body) + body)
+        os.replace(tmp, path)
+    except OSError:
+        _drop(tmp)

@@ -9,7 +9,6 @@ misspelt name gets "did you mean ...".  Pure apart from reading the bundled file
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 
@@ -55,6 +54,7 @@ def _toml(relative: str) -> dict:
     :raises DeckFormatError: it cannot be read.
     """
     path = paths.resource_dir("decks") / relative
+    import tomllib  # here, not at the top: its import compiles regular expressions every command would pay for
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

@@ -183,14 +183,20 @@ def parse_board(game, text: str, label: str):
 
     Reading an unchanged board again (``pbd show``, then ``pbd move``) then costs reading one
     small file instead of a parse: :func:`pbd.cache.cached` keys the entry by the text and by
-    the code of those classes, keeps one board per document, and loads nothing else.
+    the code of those classes, keeps one board per document, and loads nothing else.  A game
+    with a shared deck first recalls the deck numbers this machine has already checked
+    (:func:`pbd.cache.recall_points`), so a board that changed since is parsed without testing them again.
 
     :raises DocumentFormatError: what ``game.parse`` raises (nothing is kept then).
     """
-    if not game.parsed_classes:
-        return game.parse(text)
     from pbd import cache
 
+    if game.shares_a_deck:
+        from pbd.table import group
+
+        cache.recall_points(group.KNOWN)
+    if not game.parsed_classes:
+        return game.parse(text)
     return cache.cached(f"board-{game.name}", label, text.encode("utf-8"), lambda: game.parse(text),
                         game.parsed_classes, game.parsed_classes[0])
 

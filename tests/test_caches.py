@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import pickle
 import shutil
@@ -172,3 +173,74 @@ def test_a_finished_twin_tower_city_board_comes_back_equal_from_the_cache(pbd, t
     monkeypatch.setattr(TwinTowerCity, "parse", lambda self, text: pytest.fail("parsed again"))
     _, _, again = pipeline.load(doc)
     assert again == first and again is not first
+
+
+def test_a_value_holding_a_class_not_listed_is_returned_and_never_kept(tmp_path):
+    """A parse whose result holds a class its caller did not name is used as parsed, not an error, and not kept."""
+    value = cache.cached("test-unlisted", str(tmp_path / "f"), b"data", lambda: {"x": Path("/")}, (), dict)
+    assert value == {"x": Path("/")}
+    assert not [e for e in entries() if e.name.startswith("test-unlisted")]
+
+
+@pytest.mark.parametrize("game", ["tower", "boystown", "2xd6"])
+def test_a_shared_deck_board_read_again_comes_back_equal_from_the_cache(pbd, tmp_path, monkeypatch, game):
+    """Every class a table game's parsed board holds (its state, the deck, the log) is one the game names."""
+    from pbd import match as pipeline
+    from pbd.documents import open_document
+
+    doc = tmp_path / "m.txt"
+    pbd("new", game, doc, "--as", "Ann", "--players", "2", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    _, played, first = pipeline.load(open_document(str(doc)))
+    monkeypatch.setattr(type(played), "parse", lambda self, text: pytest.fail("parsed again"))
+    _, _, again = pipeline.load(open_document(str(doc)))
+    assert again == first and again is not first
+
+
+def _pbd_process(home: Path, *args) -> "subprocess.CompletedProcess":
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "pbd", *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, "PBD_HOME": str(home)}, cwd=home.parent)
+
+
+def test_the_deck_numbers_a_command_checked_are_kept_and_a_damaged_file_is_ignored(pbd, tmp_path):
+    """The membership test of every deck number read is kept in PBD_HOME/cache/points.bin when a command ends, so
+    the next command skips it for the numbers still there; only numbers libsodium accepted go in; a damaged
+    file is a miss, rewritten; a dry run writes none."""
+    from pbd import sodium
+    from pbd.table import group
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", "2", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    seats = Path(os.environ["PBD_HOME"])                            # the seats' own (the fixture's)
+    assert not (seats / "cache" / cache.POINTS).exists()
+    play = next(m for m in pbd.json("legal", doc, "--as", "Ann")["moves"] if m.startswith("play"))
+    (seats / "cache").mkdir(exist_ok=True)
+    for entry in (seats / "cache").glob("board-*"):
+        entry.unlink()                                              # so that the dry run parses the deck
+    dry = _pbd_process(seats, "move", doc, "--as", "Ann", play, "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert not (seats / "cache" / cache.POINTS).exists()
+    home = tmp_path / "spectator"
+    points = home / "cache" / cache.POINTS
+    assert _pbd_process(home, "show", doc).returncode == 0
+    blob = points.read_bytes()
+    kept = _points(blob)
+    slots = [line for line in doc.read_text().splitlines() if line.strip().startswith("slot ")]
+    numbers = {group.decode(t) for line in slots for t in re.findall(r"(?<![\w-])[\w-]{43}(?![\w-])", line)}
+    assert numbers and numbers <= kept and all(sodium.is_valid_point(p) for p in kept)
+    points.write_bytes(blob[:-5])                                   # damaged: ignored, then rewritten whole
+    for entry in (home / "cache").glob("board-*"):
+        entry.unlink()
+    assert _pbd_process(home, "show", doc).returncode == 0
+    assert _points(points.read_bytes()) == kept
+
+
+def _points(blob: bytes) -> set[bytes]:
+    head = len(cache.MAGIC) + 32
+    body = blob[head:]
+    assert blob.startswith(cache.MAGIC) and fingerprint(body) == blob[len(cache.MAGIC):head]
+    return {body[i:i + 32] for i in range(0, len(body), 32)}

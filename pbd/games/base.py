@@ -987,6 +987,9 @@ class Game:
     #: the classes a parsed board is made of, its state class first: a game that names them has a board
     #: it parsed kept by its exact text (:func:`pbd.match.parse_board`), so reading it again skips the parse
     parsed_classes: ClassVar[tuple[type, ...]] = ()
+    #: a game whose document holds a shared deck (:mod:`pbd.table.deck`): its numbers' membership tests are
+    #: kept between commands (:func:`pbd.cache.recall_points`)
+    shares_a_deck: ClassVar[bool] = False
 
     def sniff(self, text: str) -> bool:
         """Return True if a document without a pbd title looks like this game's board."""

@@ -1473,3 +1473,7 @@ class _Verifier:
                 self.problems.append(f"slot {i} of your hand is marked to be turned face up, which only you can do")
             elif d.holder(i) != self.me and (slot is None or slot.want != "open"):
                 self.problems.append(f"slot {i} left your hand without you")
+
+
+#: Every class a parsed deck holds: what a board kept by :mod:`pbd.cache` may contain of the deck.
+PARSED_CLASSES = (SharedDeck, Slot, Step, Pass, Gen, Duty, ShuffleProof)

@@ -33,9 +33,11 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
-from pbd.games.base import Chance, LogEntry, Meta, Playable, Secrets, published_after, render_frame, split_frame
+from pbd.games.base import (Chance, Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets, published_after,
+                            render_frame, split_frame)
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
+from pbd.table import deck as _deck
 from pbd.table.deck import SharedDeck
 
 #: A seat's name: what the board and the log can hold without ambiguity.
@@ -47,6 +49,14 @@ OPTIONS_RE = pattern(r"^Options:\s*(?P<words>.*?)\s*$")
 #: an option's value in a document: a short name or a content hash, never a path
 OPTION_VALUE_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9:'’._-]{0,39}$")
 DECK_HEADING = "Deck"
+#: The classes of the table every parsed state may hold: a game's ``parsed_classes`` are its own and these
+#: (its state class first), so that :func:`pbd.match.parse_board` keeps the parsed board by its text.
+TABLE_CLASSES = (Meta, PlayerMeta, LogEntry, Event, Reveal, Decision, *_deck.PARSED_CLASSES)
+
+
+def defined_in(*modules) -> tuple[type, ...]:
+    """Return every class the ``modules`` define (not the ones they import): a game's own ``parsed_classes``."""
+    return tuple(v for m in modules for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__)
 
 
 #: The start of a log entry in which a seat publishes a chain value another seat's die waits on.
@@ -92,6 +102,7 @@ class Move:
 class CardGame(Playable, metaclass=ABCMeta):
     """A game at the table (see the module docstring); override the abstract hooks."""
 
+    shares_a_deck: ClassVar[bool] = True
     players: ClassVar[tuple[int, int]] = (2, 6)
     join_needs_deck: ClassVar[bool] = False
     #: the state class of the game (a subclass of :class:`TableState`)

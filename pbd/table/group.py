@@ -63,9 +63,19 @@ def _sc(k: int) -> bytes:
     return (k % L).to_bytes(BYTES, "little")
 
 
+#: Encodings already found to be members: by this process, or by earlier commands on this machine once the
+#: pipeline has recalled them (:func:`pbd.cache.recall_points`).  Only :func:`is_member` adds to it.
+KNOWN: set[bytes] = set()
+
+
 def is_member(x: object) -> bool:
     """Return True if ``x`` is the canonical encoding of a point of the prime-order subgroup, not the identity."""
-    return sodium.is_valid_point(x)
+    if type(x) is bytes and x in KNOWN:
+        return True
+    if sodium.is_valid_point(x):
+        KNOWN.add(x)
+        return True
+    return False
 
 
 #: The identity (the neutral point), which no document may hold but a sum may reach.

@@ -15,12 +15,12 @@ deck (:meth:`pbd.table.deck.SharedDeck.reveal`), whose proof shows the card.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 from dataclasses import dataclass, field
 
+from pbd.digest import sha256
 from pbd.errors import DocumentFormatError
+from pbd.fairplay import hmac_sha256
 from pbd.regex import pattern
 
 HEX_RE = pattern(r"^[0-9a-f]{64}$")
@@ -29,17 +29,20 @@ NONCE_RE = pattern(r"^[0-9a-f]{32}$")
 
 def nonce(seed: bytes, match: str, label: str) -> str:
     """Return the secret nonce (32 hex digits) a seat uses for the choice ``label``, derived from its seed."""
-    return hmac.new(seed, f"pbd-table-choice|{match}|{label}".encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac_sha256(seed, f"pbd-table-choice|{match}|{label}".encode()).hex()[:32]
 
 
 def commit(seat: str, slot: int, nonce: str, match: str = "") -> str:
     """Return the commitment ``H(match|seat|slot|nonce)`` as 64 hex digits."""
-    return hashlib.sha256(f"pbd-table-commit|{match}|{seat}|{slot}|{nonce}".encode()).hexdigest()
+    return sha256(f"pbd-table-commit|{match}|{seat}|{slot}|{nonce}".encode()).hexdigest()
 
 
 def open_(seat: str, commitment: str, slot: int, nonce: str, hand=None, match: str = "") -> bool:
-    """Return True if ``slot`` and ``nonce`` open ``commitment`` and ``slot`` is in ``hand`` (when given)."""
-    if not hmac.compare_digest(commit(seat, slot, nonce, match), commitment):
+    """Return True if ``slot`` and ``nonce`` open ``commitment`` and ``slot`` is in ``hand`` (when given).
+
+    Every value compared is public once the opening is written, so a plain comparison leaks nothing.
+    """
+    if commit(seat, slot, nonce, match) != commitment:
         return False
     return hand is None or slot in hand
 

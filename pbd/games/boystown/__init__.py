@@ -15,9 +15,10 @@ from pbd.games.base import Chance, LogEntry, Secrets
 from pbd.games.boystown import battle, board, cards, notation, rules, score
 from pbd.games.boystown import moves as mv
 from pbd.games.boystown.catalogue import GOODCUP, Catalogue, load
+from pbd.games.boystown import state as state_module
 from pbd.games.boystown.state import State
 from pbd.table.decisions import Decision
-from pbd.table.game import CardGame, Move
+from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in
 
 
 class BoysTown(CardGame):
@@ -40,6 +41,7 @@ class BoysTown(CardGame):
     turn_end = 'your turn ends when your attack is settled (pass after the flip)'
     players = (2, 6)
     state_class = State
+    parsed_classes = (State, *defined_in(state_module), *TABLE_CLASSES)
     option_words = ("catalogue=", "starts=")
 
     # -- seats -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ Card ids in the deck are the 1-based positions of the catalogue's deck list
 
 from __future__ import annotations
 
-import secrets as _secrets
+import os
 
 from pbd.errors import DocumentFormatError
 from pbd.table import secret
@@ -141,7 +141,7 @@ def commit(match_id: str, seat: str, slot: int, nonce: str | None = None) -> tup
 
     A fresh 128-bit nonce unless ``nonce`` is given (a replay re-making the logged commitment).
     """
-    nonce = nonce or _secrets.token_hex(16)
+    nonce = nonce or os.urandom(16).hex()          # what secrets.token_hex(16) is, without importing hmac and OpenSSL
     return secret.commit(seat, slot, nonce, match_id), nonce
 
 

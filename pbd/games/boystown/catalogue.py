@@ -36,13 +36,12 @@ with it.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbd import paths
+from pbd.digest import sha256
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
 
 KINDS = ("build", "resident", "battle", "hand")
@@ -206,7 +205,7 @@ class Catalogue:
 
 def digest(data: bytes) -> str:
     """Return the content hash a document names a catalogue by (``sha256:`` + 16 hex digits)."""
-    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
+    return "sha256:" + sha256(data).hexdigest()[:16]
 
 
 def bundled_dir() -> Path:
@@ -241,7 +240,8 @@ def load(spec: str, remember: bool = True, from_document: bool = False) -> Catal
     if ref:
         return _by_hash(ref)
     if CATALOGUE_NAME_RE.match(spec) and (bundled_dir() / f"{spec}.toml").is_file():
-        return _from_bytes((bundled_dir() / f"{spec}.toml").read_bytes(), spec, bundled=True)
+        return _from_bytes((bundled_dir() / f"{spec}.toml").read_bytes(), spec, bundled=True,
+                           where=str(bundled_dir() / f"{spec}.toml"))
     if from_document:
         raise DeckFormatError(f"the document names the catalogue {_excerpt(spec)!r}, which is neither bundled "
                               "nor a content hash; a match never names a file",
@@ -254,7 +254,7 @@ def load(spec: str, remember: bool = True, from_document: bool = False) -> Catal
     if path.stat().st_size > MAX_BYTES:
         raise DeckFormatError(f"{spec} is larger than {MAX_BYTES // 1000} kB; not a card catalogue")
     data = path.read_bytes()
-    cat = _from_bytes(data, path.name)
+    cat = _from_bytes(data, path.name, where=str(path))
     if remember and not cat.bundled:
         target = _store() / f"{cat.digest.split(':')[1]}.toml"
         if not target.exists():
@@ -277,18 +277,34 @@ def _by_hash(ref: str) -> Catalogue:
     for name in bundled_names():
         data = (bundled_dir() / f"{name}.toml").read_bytes()
         if digest(data) == ref:
-            return _from_bytes(data, name, bundled=True)
+            return _from_bytes(data, name, bundled=True, where=str(bundled_dir() / f"{name}.toml"))
     stored = _store() / f"{ref.split(':')[1]}.toml"
     if stored.is_file():
-        return _from_bytes(stored.read_bytes(), ref)
+        return _from_bytes(stored.read_bytes(), ref, where=str(stored))
     raise DeckFormatError(f"this match uses the catalogue {ref}, which this machine has not seen",
                           hint="give your copy once: pbd deck check FILE --game boystown")
 
 
-def _from_bytes(data: bytes, source: str, bundled: bool = False) -> Catalogue:
+def _from_bytes(data: bytes, source: str, bundled: bool = False, where: str = "") -> Catalogue:
+    """Return the catalogue the TOML ``data`` holds (kept by :mod:`pbd.cache` under the file ``where``).
+
+    :raises DeckFormatError: not TOML, or breaks the schema (every problem listed).
+    """
     ref = digest(data)
     if ref in _CACHE:
         return _CACHE[ref]
+    from pbd import cache
+
+    cat = cache.cached("boystown-catalogue", where or source, data, lambda: _parse(data, source, ref),
+                       (Catalogue, Card, Effect, Combo), Catalogue)
+    cat.bundled = bundled
+    _CACHE[ref] = cat
+    return cat
+
+
+def _parse(data: bytes, source: str, ref: str) -> Catalogue:
+    import tomllib  # here, not at the top: its import compiles regular expressions every command would pay for
+
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -297,8 +313,6 @@ def _from_bytes(data: bytes, source: str, bundled: bool = False) -> Catalogue:
     if problems:
         raise DeckFormatError(f"{len(problems)} problem(s) in the catalogue:\n  - " + "\n  - ".join(problems),
                               source=source)
-    cat.bundled = bundled
-    _CACHE[ref] = cat
     return cat
 
 

@@ -19,9 +19,10 @@ from functools import lru_cache
 from pbd.errors import IllegalMoveError, NotationError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
 from pbd.games.tower import board, check, data, notation, rules, shared
+from pbd.games.tower import state as state_module
 from pbd.games.tower.state import HAND_CARDS, KINDS, DeckSpec, State, marks
 from pbd.table.decisions import Decision
-from pbd.table.game import CardGame, Move
+from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in
 
 OPTION_HELP = "board=FILE, deck=FILE (or --deck FILE), exact-finish (=bounce, or =stay)"
 FINISH_WORDS = {"yes": "exact-finish", "true": "exact-finish", "bounce": "exact-finish", "stay": "exact-finish=stay"}
@@ -51,6 +52,7 @@ class TheTower(CardGame):
     turn_end = 'roll'
     players = (2, 6)
     state_class = State
+    parsed_classes = (State, *defined_in(state_module), *TABLE_CLASSES)
     option_words = ("exact-finish", "exact-finish=", "starts=")
     move_weights = {"play": 0.4, "discard": 1.0, "*": 1.0}
 

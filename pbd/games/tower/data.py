@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from pathlib import Path
 
 from pbd.errors import DeckFormatError
@@ -85,6 +84,7 @@ def read_toml(spec: str, kind: str) -> tuple[dict, str]:
         raise DeckFormatError("not a text file (expected UTF-8 TOML)", source=source) from None
     except OSError as exc:
         raise DeckFormatError(f"cannot read the {kind} file ({exc.strerror or exc})", source=source) from None
+    import tomllib  # here, not at the top: its import compiles regular expressions every command would pay for
     try:
         return tomllib.loads(text), source
     except tomllib.TOMLDecodeError as exc:

@@ -94,6 +94,7 @@ class TwinTowerCity(Playable):
 """
     turn_end = 'each card you play ends your turn (play battle N)'
     players = (2, 8)
+    shares_a_deck = True
     parsed_classes = (State, Options, Play, Round, Seat, Meta, PlayerMeta, LogEntry, Event, Reveal,
                       SharedDeck, Slot, Step, Pass, Gen, ShuffleProof, catalogue.Deck, catalogue.Catalogue,
                       catalogue.Warrior, catalogue.Item, catalogue.Environment, catalogue.Bonus, catalogue.Battle, catalogue.Army,

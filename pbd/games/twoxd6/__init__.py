@@ -18,9 +18,10 @@ from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, Usa
 from pbd.games.base import Secrets
 from pbd.games.twoxd6 import board, cards, grid, notation, rules
 from pbd.games.twoxd6.deck import DEFAULT, composition_problems, load
+from pbd.games.twoxd6 import state as state_module
 from pbd.games.twoxd6.state import State, options_of
 from pbd.table.decisions import Decision
-from pbd.table.game import CardGame, Move
+from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in
 
 TITLE = "2Xd6"
 OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjacency=4|8, rc=best|stated"
@@ -54,6 +55,7 @@ class TwoXd6(CardGame):
     turn_end = 'draw (or end act)'
     players = (2, 6)
     state_class = State
+    parsed_classes = (State, *defined_in(state_module, grid), *TABLE_CLASSES)
     option_words = ("board=", "mod", "adjacency=", "rc=", "deck=")
 
     # -- starting ------------------------------------------------------------------------

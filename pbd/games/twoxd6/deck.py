@@ -19,14 +19,13 @@ or by its content hash (``sha256:`` and 16 hex digits), never by a file path.
 
 from __future__ import annotations
 
-import hashlib
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from pbd import paths
+from pbd.digest import sha256
 from pbd.errors import DeckFormatError
 
 COLOURS = ("Onyx", "Gold", "Wyte", "Pink", "Cyan")
@@ -88,7 +87,7 @@ class Deck:
         """Return ``sha256:`` + 16 hex digits of the deck's content (order and ids included)."""
         text = "\n".join(f"{c.id}|{c.rank}|{c.pips}|{c.power}|{c.core}|{c.resistance}|{c.targeting}"
                          for c in self.cards)
-        return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+        return "sha256:" + sha256(text.encode()).hexdigest()[:16]
 
     def reference(self) -> str:
         """Return how a document names this deck: the bundled name, else the content hash."""
@@ -180,6 +179,23 @@ def load(spec: str, remember: bool = False) -> Deck:
         raise DeckFormatError(f"cannot read the deck: {exc.strerror}", source=spec) from None
     if len(raw) > MAX_BYTES:
         raise DeckFormatError(f"the deck file is over {MAX_BYTES} bytes", source=spec)
+    from pbd import cache
+
+    deck = cache.cached("2xd6-deck", str(path), raw, lambda: _parse(raw, spec, path.stem), (Deck, Card), Deck)
+    if remember and deck.reference() != DEFAULT:
+        target = _store() / f"{deck.fingerprint().split(':')[1]}.toml"
+        if not target.exists():
+            paths.write_private(target, raw)
+    return deck
+
+
+def _parse(raw: bytes, spec: str, stem: str) -> Deck:
+    """Return the deck the TOML ``raw`` describes (``spec`` names it in messages, ``stem`` is its default name).
+
+    :raises DeckFormatError: it is not TOML or breaks a deck rule (every problem listed).
+    """
+    import tomllib  # here, not at the top: its import compiles regular expressions every command would pay for
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -190,12 +206,7 @@ def load(spec: str, remember: bool = False) -> Deck:
     if problems:
         raise DeckFormatError(f"{len(problems)} problem(s):\n" + "\n".join(f"  - {p}" for p in problems),
                               source=spec)
-    deck = Deck(str(data.get("name") or path.stem), cards)
-    if remember and deck.reference() != DEFAULT:
-        target = _store() / f"{deck.fingerprint().split(':')[1]}.toml"
-        if not target.exists():
-            paths.write_private(target, raw)
-    return deck
+    return Deck(str(data.get("name") or stem), cards)
 
 
 #: how a document names a deck file: its fingerprint (:meth:`Deck.fingerprint`)

@@ -21,7 +21,6 @@ Readings (documented in the README's 2Xd6 notes):
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -209,6 +208,7 @@ def load(spec: str, from_document: bool = False) -> Board:
                               "a document names a bundled board (standard, large) or carries its own")
     bundled = paths.resource_dir("decks") / "2xd6" / "boards" / f"{spec}.toml"
     path = bundled if "/" not in spec and not spec.endswith(".toml") else Path(spec)
+    import tomllib  # here, not at the top: its import compiles regular expressions every command would pay for
     try:
         raw = path.read_bytes()
         if len(raw) > 50_000:
