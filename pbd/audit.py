@@ -297,7 +297,7 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
         _seat_meta(board_meta, meta, entry.player)
         for name in entry.published:
             _seat_meta(board_meta, meta, name)
-        before[entry.number] = _snapshot(state)
+        before[entry.number] = _Snapshot(state)
         meta.log = list(board_meta.log[:i])
         meta.pending_events = []
         meta.published = {p.name: p.chain_index for p in meta.fairplay}
@@ -311,9 +311,8 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
             return Rebuilt(state, problems + [forged] + chance.problems, False, [forged])
         except PbdError as exc:
             problems.append(f"log entry {entry.number}: {entry.player}: {entry.text} — {exc.message}")
-            state, meta.fairplay = _snapshot(before[entry.number]), copy.deepcopy(saved)
-            if state is not None:
-                state.meta = meta
+            meta.fairplay = copy.deepcopy(saved)
+            state = before[entry.number].restore(meta)
             meta.log = list(board_meta.log[:i])
             meta.pending_events = []
             chance.start(entry, None)
@@ -338,17 +337,70 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
     return Rebuilt(state, problems + chance.problems, True)
 
 
-def _snapshot(state):
-    """Return a deep copy of a replayed ``state`` that shares its ``meta`` (every restore puts the replay's back).
+class _Snapshot:
+    """A replayed state as it was before a log entry, kept as a pickle that shares the replay's ``meta``.
 
-    Copying the meta would copy the whole log at every entry (quadratic in the log's length).
+    A replay keeps one before every entry (a take-back restores one; a refused entry is replayed
+    again from one).  :func:`copy.deepcopy` of a 6-seat state at each of some 500 entries was
+    nine tenths of a whole audit; pickling is done in C, and the pickle is loaded only when the
+    state is wanted back.  Copying the meta would copy the whole log at every entry (quadratic
+    in the log's length), so the meta stays out of the pickle and every restore puts the
+    replay's own back.  A state that cannot be pickled is deep-copied instead.
     """
-    import copy     # replays only (a board the log explains copies nothing)
 
-    if state is None:
-        return None
-    meta = getattr(state, "meta", None)
-    return copy.deepcopy(state, {id(meta): meta} if meta is not None else None)
+    def __init__(self, state):
+        import io
+
+        meta = getattr(state, "meta", None)
+        buffer = io.BytesIO()
+        try:
+            _MetaPickler(buffer, meta).dump(state)
+            self.blob, self.copy = buffer.getvalue(), None
+        except (pickle.PicklingError, TypeError, AttributeError):
+            import copy     # replays only (a board the log explains copies nothing)
+
+            self.blob, self.copy = None, copy.deepcopy(state, {id(meta): meta} if meta is not None else None)
+
+    def restore(self, meta):
+        """Return a fresh copy of the state, its meta ``meta``."""
+        import copy
+        import io
+
+        if self.blob is None:
+            state = copy.deepcopy(self.copy, {id(self.copy.meta): meta} if hasattr(self.copy, "meta") else None)
+        else:
+            state = _MetaUnpickler(io.BytesIO(self.blob), meta).load()
+        if state is not None and hasattr(state, "meta"):
+            state.meta = meta
+        return state
+
+
+try:  # the C pickler alone (see pbd.cache)
+    import _pickle as pickle
+except ImportError:  # pragma: no cover - a Python without it
+    import pickle
+
+
+class _MetaPickler(pickle.Pickler):
+    """A pickler that leaves one object (the replay's meta) out, by reference."""
+
+    def __init__(self, file, meta):
+        super().__init__(file, protocol=5)
+        self.meta = meta
+
+    def persistent_id(self, obj):
+        return "meta" if obj is self.meta and obj is not None else None
+
+
+class _MetaUnpickler(pickle.Unpickler):
+    """The unpickler of :class:`_MetaPickler`'s pickles: the meta left out is ``meta``."""
+
+    def __init__(self, file, meta):
+        super().__init__(file)
+        self.meta = meta
+
+    def persistent_load(self, pid):
+        return self.meta
 
 
 def _replay_entry(game, state, entry, chance, board, before, strict):
@@ -366,8 +418,7 @@ def _replay_entry(game, state, entry, chance, board, before, strict):
         restored = before.get(first)
         if restored is None:
             raise PbdError(f"a take-back of entry {first}, which cannot be taken back")
-        state = _snapshot(restored)
-        state.meta = meta
+        state = restored.restore(meta)
         meta.record(entry.player, text)
         return state
     return game.replay(state, entry, chance, board, strict)

@@ -311,3 +311,21 @@ def test_undo_with_nothing_to_take_back(pbd, tmp_path):
     doc = new_match(pbd, tmp_path)
     result = pbd("undo", doc, "--as", "Ben")
     assert result.exit_code == 1 and "no move to take back" in result.output
+
+
+def test_a_replay_snapshot_shares_the_meta_and_copies_the_rest_even_of_a_state_pickle_cannot_take():
+    """The state kept before each replayed entry comes back as a copy whose meta is the replay's own, pickled
+    or (a state holding something pickle refuses) deep-copied."""
+    from types import SimpleNamespace
+
+    from pbd.audit import _Snapshot
+    from pbd.games.base import Meta
+
+    for held in ([1, 2], lambda: 0):
+        state, meta, other = SimpleNamespace(), Meta("tower", "m1"), Meta("tower", "m2")
+        state.meta, state.board, state.held = meta, {"a": [1]}, held
+        snap = _Snapshot(state)
+        assert (snap.blob is None) == callable(held)
+        state.board["a"].append(2)
+        back = snap.restore(other)
+        assert back.meta is other and back.board == {"a": [1]} and back is not state
