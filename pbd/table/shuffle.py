@@ -211,16 +211,24 @@ class _Prover:
     def cols(self, v: list[int]) -> list[list[int]]:
         return [v[i * self.n:(i + 1) * self.n] for i in range(self.m)]
 
+    def positions(self) -> list[int]:
+        """Return ``a``: the input position (from 1) of every output position, the padding left in place."""
+        return [j + 1 for j in self.perm] + list(range(self.N + 1, self.m * self.n + 1))
+
+    def exponents(self, a: list[int], xp: list[int]) -> list[int]:
+        """Return ``b = (x^a_1 .. x^a_mn)``."""
+        return [xp[p] for p in a]
+
     def run(self) -> tuple[list[Element], ShuffleProof]:
         m, n, N = self.m, self.n, self.N
         size = m * n
-        a = [j + 1 for j in self.perm] + list(range(N + 1, size + 1))
+        a = self.positions()
         A, r = self.cols(a), self.rands(m)
         cA = [self.com(A[i], r[i]) for i in range(m)]
         self.send(b"cA", *cA)
         x = self.t.challenge(b"x")
         xp = _powers(x, size + 1)
-        B, s = self.cols([xp[p] for p in a]), self.rands(m)
+        B, s = self.cols(self.exponents(a, xp)), self.rands(m)
         cB = [self.com(B[i], s[i]) for i in range(m)]
         self.send(b"cB", *cB)
         y, z = self.t.challenge(b"y"), self.t.challenge(b"z")
@@ -236,15 +244,18 @@ class _Prover:
 
     def product(self, E, rE, cE, target: int) -> None:
         """BG's product argument: ``c_b`` to the rows' products, a Hadamard and a single value product argument."""
-        m, n = self.m, self.n
-        rows = [1] * n
-        for col in E:
-            rows = [u * v % L for u, v in zip(rows, col)]
-        rho = self.rand()
+        rows, rho = self.row_products(E), self.rand()
         cb = self.com(rows, rho)
         self.send(b"cb", cb)
         self.hadamard(E, rE, cE, rows, rho, cb)
         self.single_value_product(rows, rho, cb, target)
+
+    def row_products(self, E) -> list[int]:
+        """Return the products of the matrix's rows (the Hadamard product of its columns)."""
+        rows = [1] * self.n
+        for col in E:
+            rows = [u * v % L for u, v in zip(rows, col)]
+        return rows
 
     def hadamard(self, E, rE, cE, rows, rho, cb) -> None:
         """BG's Hadamard product argument that ``c_b`` holds ``E_1∘…∘E_m``, reduced to a zero argument."""
@@ -252,7 +263,6 @@ class _Prover:
         part = [E[0]]
         for i in range(1, m):
             part.append([u * v % L for u, v in zip(part[-1], E[i])])
-        assert part[-1] == rows
         sp = [rE[0]] + self.rands(m - 2) + [rho]
         cP = [cE[0]] + [self.com(part[i], sp[i]) for i in range(1, m - 1)] + [cb]
         self.send(b"hadamard", *cP[1:m - 1])
@@ -276,7 +286,6 @@ class _Prover:
             for j in range(1, M + 2):
                 d[M + 1 + i - j] += _star(av[i], bv[j - 1], y)
         d = [v % L for v in d]
-        assert d[M + 1] == 0
         t = [self.rand() if kk != M + 1 else 0 for kk in range(2 * M + 1)]
         cD = [self.com([d[kk]], t[kk]) for kk in range(2 * M + 1) if kk != M + 1]
         self.send(b"zero", self.com(a0, r0), self.com(bz, sz), *cD)
@@ -295,7 +304,6 @@ class _Prover:
         b = [a[0]]
         for j in range(1, n):
             b.append(b[-1] * a[j] % L)
-        assert b[-1] == target
         d, rd = self.rands(n), self.rand()
         delta = [d[0]] + self.rands(n - 2) + [0]
         s1, sx = self.rand(), self.rand()
