@@ -138,3 +138,21 @@ def test_every_honest_seat_refuses_a_cheating_pass_before_it_unlocks_anything(si
         assert cheater in message and "generation 1" in message, message
         assert re.search(words, message), message
         assert doc.read_bytes() == before           # no unlock written: no card shown to anyone
+
+
+@pytest.mark.parametrize("version,words", [("v2", "deck format v2, whose shuffle proofs are Terelius–Wikström's"),
+                                           ("", r"earlier pbd \(0\.1\)")])
+def test_a_deck_dealt_by_an_earlier_pbd_is_refused_naming_its_version(site, tmp_path, version, words):
+    """Issue 25 (old documents): a v2 deck (Terelius–Wikström proofs) or a v1 deck is refused, the document kept."""
+    doc = seat_table(site, tmp_path, "tower", ["Ann", "Ben"], "")
+    text = doc.read_text()
+    assert re.search(r"deck \S+ v3 · seats", text)
+    doc.write_text(re.sub(r"(deck \S+) v3 · seats", lambda m: f"{m.group(1)}{' ' + version if version else ''} · seats",
+                          text))
+    before = doc.read_bytes()
+    for seat in ("Ann", "Ben"):
+        done = run(site, tmp_path, seat, "hand", doc)
+        assert done.returncode == 3, (done.stdout, done.stderr)
+        assert re.search(words, done.stderr) and "start a new match" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    assert doc.read_bytes() == before
