@@ -41,10 +41,16 @@ prover making Q hash evaluations succeeds with probability at most Q + 1 times t
 Fehr and Klooß, "Fiat–Shamir Transformation of Multi-Round Interactive Proofs", TCC 2022).
 For the largest deck pbd accepts (2,000 cards) that is below 2^-237 per evaluation.
 
-**Size and cost**: ``9m + 4`` points and ``5n + 7`` scalars (``m, n`` about √N: 2,560 bytes
-for 18 cards, 3,072 for 40, 3,680 for 60, against ``4N + 5`` for the Terelius–Wikström proof
-pbd used before); checking takes about ``2N + 12m + 8n`` scalar multiplications, proving about
-``(m + 4)·N``.
+The sums above add BG's Schwartz–Zippel bounds (degree ``m·n`` for ``x`` and for ``y, z``,
+``m + n`` for the Hadamard product argument, ``2m`` for the zero argument and for the
+multi-exponentiation argument, ``2n`` for the single value product argument) and round them up;
+a challenge hits any one value with probability below ``2^-251`` (a 256-bit hash reduced modulo L).
+
+**Size and cost**: ``9m + 4`` points and ``5n + 7`` scalars of 32 bytes (``m, n`` about √N,
+chosen by :func:`layout`): 2,176 bytes for 18 cards, 3,072 for 40, 3,680 for 60, against
+2,448 / 5,264 / 7,824 for the Terelius–Wikström proof pbd used before (``4N + 5``; below about
+16 cards that one was the shorter).  Checking takes about ``2N + 12m + 8n`` scalar
+multiplications, proving about ``(m + 4)·N``.
 """
 
 from __future__ import annotations
