@@ -682,7 +682,7 @@ class SharedDeck(Record):
         return len(self.seats) > 1 and all(self.seen.get(s, 0) > stamp for s in self.seats if s != author)
 
     def prune(self) -> None:
-        """Drop proofs, pass products and retired slots that every seat has verified."""
+        """Drop unlock proofs, each pass's numbers and proof, and retired slots once every other seat has verified them."""
         for slot in self.slots.values():
             while slot.steps and slot.steps[0].value is not None and self.checked_by_all(slot.steps[0].stamp,
                                                                                           slot.steps[0].seat):
@@ -691,8 +691,11 @@ class SharedDeck(Record):
                 slot.opened = list(self.seats)
         busy = set()
         for gen in self.gens:
-            if gen.passes and self.complete(gen) and self.checked_by_all(gen.passes[-1].stamp, gen.passes[-1].seat):
-                for p in gen.passes:
+            for p in gen.passes if self.complete(gen) else ():
+                # a pass every other seat has checked is needed by nobody: a seat checks the passes after the
+                # last one it knows, from that one's numbers in its own record (a seat yet to join would need
+                # them all, so nothing is dropped before every seat has passed)
+                if p.piles is not None and self.checked_by_all(p.stamp, p.seat):
                     p.piles, p.stamp = None, 0
             if any(p.piles is not None for p in gen.passes) or not self.complete(gen):
                 busy |= set(gen.slot_ids())
