@@ -11,6 +11,12 @@ pass), before that seat's pbd removes a lock or shows a card — the document is
    card", that slot would tell the cheater which two cards the others hold.
 2. **A key that locks nothing.**  A seat whose pass uses the key 1: its public key is the
    group's generator, its proof is valid, and its "lock" does nothing.
+3. **A pass that is not a shuffle, with a proof made for it.**  The modified pbd runs the real
+   prover on inputs it bent — a foreign number swapped in for a card, a card copied over
+   another, a card dropped for a fresh number — or locks with another key than the one it
+   publishes, and writes what comes out; or it writes an honest pass whose proof has one
+   point or one scalar changed.  The Bayer–Groth argument holds the pass to its real inputs
+   and its published key, so every one is refused.
 """
 
 from __future__ import annotations
@@ -44,6 +50,32 @@ NO_LOCK = """
 from pbd.table import deck as D
 D.SharedDeck.key = lambda self, secret, gen: 1
 """
+
+BENT = """
+from pbd.table import deck as D, group, shuffle as S
+real = S.prove
+def bent_prove(k, xs, perm, context):
+    return real(%s, %s, perm, context)
+D.proofs.prove = bent_prove
+"""
+#: the prover run on inputs bent (a foreign number, a card twice, a card dropped) or with another key
+FOREIGN = BENT % ("k", "[group.code('foreign')] + xs[1:]")
+COPIED = BENT % ("k", "[xs[0], xs[0]] + xs[2:]")
+DROPPED = BENT % ("k", "xs[:-1] + [group.hash_to_group('a number nobody can unlock')]")
+OTHER_KEY = BENT % ("k + 1", "xs")
+
+TAMPERED = """
+from pbd.table import deck as D, group, shuffle as S
+real = S.prove
+def tampered_prove(k, xs, perm, context):
+    ys, proof = real(k, xs, perm, context)
+    points, scalars = list(proof.points), list(proof.scalars)
+    %s
+    return ys, S.ShuffleProof(points, scalars)
+D.proofs.prove = tampered_prove
+"""
+TAMPERED_POINT = TAMPERED % "points[len(points) // 2] = group.add(points[len(points) // 2], group.G)"
+TAMPERED_SCALAR = TAMPERED % "scalars[-1] = (scalars[-1] + 1) % group.L"
 
 RUN = "\nimport sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\nmain()\n"
 
@@ -83,7 +115,14 @@ CASES = [pytest.param(game, seats, attack, words, id=f"{name}-{game}",
          for game, seats in GAMES
          for name, attack, words in (("oracle-pass", ORACLE, "shuffle pass of .* carries no valid proof"),
                                      ("key-that-locks-nothing", NO_LOCK,
-                                      "public key is refused: it is the group's generator"))]
+                                      "public key is refused: it is the group's generator"),
+                                     ("foreign-number", FOREIGN, "shuffle pass of .* carries no valid proof"),
+                                     ("card-copied", COPIED, "shuffle pass of .* carries no valid proof"),
+                                     ("card-dropped", DROPPED, "shuffle pass of .* carries no valid proof"),
+                                     ("another-key", OTHER_KEY, "shuffle pass of .* carries no valid proof"),
+                                     ("proof-point-changed", TAMPERED_POINT, "shuffle pass of .* carries no valid proof"),
+                                     ("proof-scalar-changed", TAMPERED_SCALAR,
+                                      "shuffle pass of .* carries no valid proof"))]
 
 
 @pytest.mark.parametrize("game,seats,attack,words", CASES)
@@ -99,3 +138,21 @@ def test_every_honest_seat_refuses_a_cheating_pass_before_it_unlocks_anything(si
         assert cheater in message and "generation 1" in message, message
         assert re.search(words, message), message
         assert doc.read_bytes() == before           # no unlock written: no card shown to anyone
+
+
+@pytest.mark.parametrize("version,words", [("v2", "deck format v2, whose shuffle proofs are Terelius–Wikström's"),
+                                           ("", r"earlier pbd \(0\.1\)")])
+def test_a_deck_dealt_by_an_earlier_pbd_is_refused_naming_its_version(site, tmp_path, version, words):
+    """Issue 25 (old documents): a v2 deck (Terelius–Wikström proofs) or a v1 deck is refused, the document kept."""
+    doc = seat_table(site, tmp_path, "tower", ["Ann", "Ben"], "")
+    text = doc.read_text()
+    assert re.search(r"deck \S+ v3 · seats", text)
+    doc.write_text(re.sub(r"(deck \S+) v3 · seats", lambda m: f"{m.group(1)}{' ' + version if version else ''} · seats",
+                          text))
+    before = doc.read_bytes()
+    for seat in ("Ann", "Ben"):
+        done = run(site, tmp_path, seat, "hand", doc)
+        assert done.returncode == 3, (done.stdout, done.stderr)
+        assert re.search(words, done.stderr) and "start a new match" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    assert doc.read_bytes() == before

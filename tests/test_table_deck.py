@@ -13,6 +13,7 @@ from pbd import fairplay
 from pbd.errors import DocumentFormatError
 from pbd.table import group, secret
 from pbd.table.deck import SharedDeck
+from pbd.table.shuffle import ShuffleProof
 
 SEATS = ["Ann", "Ben", "Cy"]
 SEEDS = {s: fairplay.seed_from_text(s) for s in SEATS}
@@ -151,6 +152,32 @@ def test_proofs_and_retired_slots_are_pruned_once_every_seat_has_checked_them(ta
     deck = table.deck
     assert all(not s.steps for s in deck.slots.values()) and not deck.retired and deck.gone
     assert all(p.piles is None for g in deck.gens for p in g.passes)
+
+
+def test_each_pass_is_dropped_once_every_other_seat_has_checked_it_and_the_others_still_check():
+    """At the peak of a deal only the passes some seat has yet to check stay in the document (issue 25)."""
+    t = Table({"draw": [f"c{i}" for i in range(12)]})
+    for seat in SEATS:
+        t.write(seat)
+
+    def kept():
+        return [p.seat for p in SharedDeck.parse(t.deck.render()).gens[0].passes if p.piles is not None]
+
+    assert kept() == ["Ben", "Cy"]          # Ann's pass checked by Ben and Cy; Ben's not yet by Ann
+    t.write("Ann")                          # Ann checks Ben's and Cy's from her own record of her pass
+    assert kept() == ["Cy"]
+    t.write("Ben")
+    assert kept() == []
+    # a pass changed after some seat checked it is still caught by the seats that have not
+    t2 = Table({"draw": [f"c{i}" for i in range(12)]})
+    for seat in SEATS:
+        t2.write(seat)
+    forged = SharedDeck.parse(t2.deck.render())
+    cy = forged.gens[0].passes[2]
+    values, proof = cy.piles["draw"]
+    cy.piles["draw"] = (values, ShuffleProof(proof.points, [(proof.scalars[0] + 1) % group.L, *proof.scalars[1:]]))
+    problems = SharedDeck.parse(forged.render()).verify(SharedDeck.parse(t2.records["Ann"]), seat="Ann")
+    assert any("Cy's shuffle" in p for p in problems), problems
 
 
 def _tampered(table, seat, edit):

@@ -10,7 +10,7 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   of its own (one key per *generation*: each shuffle-in or reshuffle uses fresh keys, so a
   reshuffled card cannot be recognised by its old lock) and shuffles each pile secretly.
   The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and a
-  proof of a shuffle (:mod:`pbd.table.shuffle`, Terelius–Wikström 2010) that they are the
+  proof of a shuffle (:mod:`pbd.table.shuffle`, Bayer–Groth 2012) that they are the
   numbers before it, each locked with ``k`` and permuted — card by card, so no number can be
   replaced, copied or made from others.  After every seat's pass nobody knows which slot
   holds which card.
@@ -35,8 +35,9 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
 * **Audit.**  Once seeds are revealed, :meth:`SharedDeck.audit` re-derives every key, pass
   and permutation and checks every number and face-up card in the document.
 
-Document size: numbers are 43 characters of base64, unlock proofs 64, a pass about 215 per
-card of the pile (its numbers and its shuffle proof).  A proof, a pass's numbers and proof and a
+Document size: numbers are 43 characters of base64, unlock proofs 64, a pass 43 per card of
+the pile (its numbers) and its shuffle proof, of size about √N (2,900 characters for 18 cards,
+4,100 for 40, 4,900 for 60).  A proof, a pass's numbers and proof and a
 retired slot are kept only until every other seat has written after it (``seen`` counters: each
 seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes),
 then pruned: what stays is one number per live slot, one public key per seat and generation,
@@ -681,7 +682,7 @@ class SharedDeck(Record):
         return len(self.seats) > 1 and all(self.seen.get(s, 0) > stamp for s in self.seats if s != author)
 
     def prune(self) -> None:
-        """Drop proofs, pass products and retired slots that every seat has verified."""
+        """Drop unlock proofs, each pass's numbers and proof, and retired slots once every other seat has verified them."""
         for slot in self.slots.values():
             while slot.steps and slot.steps[0].value is not None and self.checked_by_all(slot.steps[0].stamp,
                                                                                           slot.steps[0].seat):
@@ -690,8 +691,11 @@ class SharedDeck(Record):
                 slot.opened = list(self.seats)
         busy = set()
         for gen in self.gens:
-            if gen.passes and self.complete(gen) and self.checked_by_all(gen.passes[-1].stamp, gen.passes[-1].seat):
-                for p in gen.passes:
+            for p in gen.passes if self.complete(gen) else ():
+                # a pass every other seat has checked is needed by nobody: a seat checks the passes after the
+                # last one it knows, from that one's numbers in its own record (a seat yet to join would need
+                # them all, so nothing is dropped before every seat has passed)
+                if p.piles is not None and self.checked_by_all(p.stamp, p.seat):
                     p.piles, p.stamp = None, 0
             if any(p.piles is not None for p in gen.passes) or not self.complete(gen):
                 busy |= set(gen.slot_ids())
@@ -890,7 +894,7 @@ def _check_name(name: str) -> None:
 
 # -- the document format ------------------------------------------------------------------------
 #
-#   deck 7f3a9c2e v2 · seats Lia, Max · clock 5 · seen 5 4
+#   deck 7f3a9c2e v3 · seats Lia, Max · clock 5 · seen 5 4
 #   cards 1-50 101-110 …                    the manifest (ids escaped; runs of integers as a-b)
 #   gen 1 · battle 1-50 · army 51-60 · cards 1-60
 #   pass 1 1 <key> @3                         generation, seat number, public key [, stamp while proven]
@@ -905,13 +909,17 @@ def _check_name(name: str) -> None:
 # number it left, its proof, its clock stamp); '=N' is the code of manifest card N (face up).
 
 MAX_SLOT_ID = 4 * MAX_CARDS
-#: The deck format this pbd writes: ``v2`` (edwards25519, shuffles proven card by card).
-FORMAT = "v2"
+#: The deck format this pbd writes: ``v3`` (edwards25519, shuffles proven card by card with Bayer–Groth 2012).
+FORMAT = "v3"
 #: Characters of a shuffle proof per document line (a Google Doc paragraph stays short).
 PROOF_CHUNK = 4000
 OLD_FORMAT = ("this match's shared deck was dealt by an earlier pbd (0.1), whose shuffles are proven only as a "
               "product; pbd 0.2 cannot check them card by card and will not play on it. Finish this match with "
               "pbd 0.1 (pip install 'pbd==0.1.*', or that release's checkout), or start a new match")
+OLD_FORMAT_V2 = ("this match's shared deck was dealt by an earlier pbd (deck format v2, whose shuffle proofs are "
+                 "Terelius–Wikström's, of a size that grows with the deck); this pbd checks the shorter Bayer–Groth "
+                 "proofs of format v3 and will not play on it. Finish this match with the pbd that dealt it, or "
+                 "start a new match")
 _ESCAPE = set(" ,;%·@#=\t")
 
 
@@ -1094,9 +1102,11 @@ def _parse(cls, lines) -> SharedDeck:
 def _parse_head(cls, rd: _Reader, rest: str) -> SharedDeck:
     if re.fullmatch(r"\S+ · seats .*", rest):
         rd.fail(OLD_FORMAT)
-    m = re.fullmatch(r"(\S+) v2 · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
+    if re.fullmatch(r"\S+ v2 · seats .*", rest):
+        rd.fail(OLD_FORMAT_V2)
+    m = re.fullmatch(r"(\S+) v3 · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
     if not m:
-        rd.fail("expected 'deck MATCH v2 · seats A, B · clock N · seen N N'")
+        rd.fail("expected 'deck MATCH v3 · seats A, B · clock N · seen N N'")
     seats = [_unesc(s.strip()) for s in m.group(2).split(",")]
     seen = m.group(4).split()
     if not 1 <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) or len(seen) != len(seats):

@@ -1,86 +1,161 @@
-"""A proof that a shuffle pass is its input permuted and locked with one key, card by card.
+"""A proof of size about √N that a shuffle pass is its input permuted and locked with one key, card by card.
 
-A pass takes the numbers ``x_1..x_N`` of a pile and writes ``y_i = k·x_π(i)`` for a secret
-permutation ``π`` and the seat's secret key ``k`` behind its public key ``Y = k·B``.  The proof
+A pass takes the numbers ``c_1..c_N`` of a pile and writes ``c'_i = k·c_π(i)`` for a secret
+permutation ``π`` and the seat's secret key ``k`` behind its public key ``K = k·B``.  The proof
 shows exactly that — every output is one input, each input used once, all locked with the key
-of ``Y`` — and reveals nothing about ``π`` or ``k`` (honest-verifier zero knowledge, made
-non-interactive with Fiat–Shamir).  A product (or sum) of the pile, which is all the previous
-pbd proved, can be kept by a pass that replaces numbers; this proof cannot.
+of ``K`` — and reveals nothing about ``π`` or ``k`` (honest-verifier zero knowledge, made
+non-interactive with Fiat–Shamir).
 
-**The argument** is the proof of a shuffle of Terelius and Wikström, "Proofs of Restricted
-Shuffles" (AFRICACRYPT 2010, LNCS 6055), built on Wikström's permutation commitments ("A
-Commitment-Consistent Proof of a Shuffle", ACISP 2009, LNCS 5594), in the form written out by
-Haenni, Locher, Koenig and Dubuis, "Pseudo-Code Algorithms for Verifiable Re-Encryption
-Mix-Nets" (Financial Cryptography 2017 Workshops, LNCS 10323), with their re-encryption relation
-replaced by ours (raising to a common secret exponent: the relation ``Σ u'_i·y_i = k·Σ u_j·x_j``
-with ``Y = k·B``):
+**The argument** is the shuffle argument of Bayer and Groth, "Efficient Zero-Knowledge Argument
+for Correctness of a Shuffle" (EUROCRYPT 2012, LNCS 7237), adapted from ElGamal re-encryption
+to our exponentiation shuffle the way their multi-exponentiation argument allows (our
+"ciphertexts" are single group elements and the re-encryption factor is the common key ``k``).
+The N positions are laid out as an ``m × n`` matrix (``m·n ≥ N``, both at least 2; the
+positions past N are fixed points on the identity, which every lock leaves alone), and
+vectors of ``n`` values are committed with Pedersen commitments
+``com(v; r) = r·H + Σ v_j·G_j`` whose generators ``H, G_1..G_n`` are hashed to the group with
+a domain tag (:func:`pbd.table.group.hash_to_group`), so nobody knows their relations:
 
-1. The prover commits to ``π`` column by column, ``c_π(i) = r_π(i)·B + h_i`` (Pedersen
-   commitments to the permutation matrix under independent generators ``h, h_1..h_N`` hashed
-   to the group, whose discrete logarithms nobody knows).
-2. Challenges ``u_1..u_N`` (128 bits each) are hashed from the statement and the commitments;
-   ``u'_i = u_π(i)``.
-3. A commitment chain ``ĉ_0 = h, ĉ_i = r̂_i·B + u'_i·ĉ_(i-1)`` shows ``∏ u'_i = ∏ u_i``; with
-   ``Σ c_j − Σ h_i = r̄·B`` (every column sums to one) this makes the committed matrix a
-   permutation matrix (Terelius–Wikström, Theorem 1).
-4. One Schnorr-type proof shows knowledge of ``r̄``, the chain's randomness, ``r̃ = Σ r_j·u_j``,
-   ``k`` and ``u'`` with ``Σ u_j·c_j = r̃·B + Σ u'_i·h_i``, ``Σ u'_i·y_i = k·Σ u_j·x_j`` and
-   ``Y = k·B``; its challenge ``e`` (128 bits) hashes everything before it.
+1. The prover commits to ``a = (π(1)..π(N))`` column by column; challenge ``x``; it commits
+   to ``b = (x^π(1)..x^π(N))``; challenges ``y, z``.
+2. **Product argument** (BG §5: a Hadamard product argument, itself a zero argument for a
+   bilinear map, and a single value product argument) that the committed matrix
+   ``y·a + b − z`` has the product ``∏_p (y·p + x^p − z)``, which the verifier computes: by
+   Schwartz–Zippel the pairs ``(a_p, b_p)`` are the pairs ``(p, x^p)``, so ``a`` is a
+   permutation and ``b_p = x^a_p``.
+3. **Multi-exponentiation argument** (BG §4, with the target ``k·X`` hidden behind a Schnorr
+   proof for ``K``) that ``Σ_i b_i·c'_i = k·X`` with ``X = Σ_j x^j·c_j``: as ``x`` was drawn
+   after ``a`` was committed, this holds only if ``c'_i = k·c_π(i)`` for every ``i`` (a nonzero
+   polynomial of degree N in ``x`` has at most N roots).
 
-**Soundness error**: at most ``(N + 2)·2^-128`` per proof in the random-oracle model, assuming
-discrete logarithms are hard in the group (which makes the commitments binding): ``N·2^-128``
-for a non-permutation matrix passing the product test at random ``u`` (Schwartz–Zippel on a
-polynomial of degree N), ``2^-128`` for outputs that are not the permuted inputs passing the
-linear test, ``2^-128`` for guessing ``e``.  For the largest deck pbd accepts (2,000 cards) that
-is below ``2^-116``.
+Every challenge is a hash (SHA-256, domain-separated, reduced modulo L) of the whole transcript
+before it: the match and pile (``context``), the key, every input and output number and every
+commitment sent.  Nonces are derived from the key and the statement (RFC 6979's idea), so a
+proof is reproducible and never reuses a nonce.
 
-**Size and cost**: ``4N`` elements and scalars and five more (about ``171·N`` characters of
-base64); proving takes about ``8N`` scalar multiplications, checking about ``7N`` (~0.1 ms each).
-The nonces are derived from the key and the statement (RFC 6979's idea): a proof is reproducible.
+**Soundness error**: each challenge is a value modulo L (about 2^252); adding the
+Schwartz–Zippel bounds of BG's analysis over every challenge gives at most
+``(3·m·n + 6·m + 4·n + 8)/2^251`` for the interactive argument, assuming discrete logarithms
+are hard in the group (which makes the commitments binding); for the Fiat–Shamir form, a
+prover making Q hash evaluations succeeds with probability at most Q + 1 times that (Attema,
+Fehr and Klooß, "Fiat–Shamir Transformation of Multi-Round Interactive Proofs", TCC 2022).
+For the largest deck pbd accepts (2,000 cards) that is below 2^-237 per evaluation.
+
+The sums above add BG's Schwartz–Zippel bounds (degree ``m·n`` for ``x`` and for ``y, z``,
+``m + n`` for the Hadamard product argument, ``2m`` for the zero argument and for the
+multi-exponentiation argument, ``2n`` for the single value product argument) and round them up;
+a challenge hits any one value with probability below ``2^-251`` (a 256-bit hash reduced modulo L).
+
+**Size and cost**: ``9m + 4`` points and ``5n + 7`` scalars of 32 bytes (``m, n`` about √N,
+chosen by :func:`layout`): 2,176 bytes for 18 cards, 3,072 for 40, 3,680 for 60, against
+2,448 / 5,264 / 7,824 for the Terelius–Wikström proof pbd used before (``4N + 5``; below about
+16 cards that one was the shorter).  Checking takes about ``2N + 12m + 8n`` scalar
+multiplications, proving about ``(m + 4)·N``.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from pbd.digest import sha256
 from pbd.table import group
 from pbd.table.group import BYTES, Element
 
+L = group.L
+
 
 class ShuffleProof:
-    """The proof's parts: permutation commitment, chain, challenge and responses."""
+    """The proof's points and scalars, in the order the argument sends them (see :func:`layout`)."""
 
-    __slots__ = ("c", "chain", "e", "s", "s_hat", "s_prime")
+    __slots__ = ("points", "scalars")
 
-    def __init__(self, c: list[Element], chain: list[Element], e: int, s: tuple[int, int, int, int],
-                 s_hat: list[int], s_prime: list[int]):
-        self.c, self.chain, self.e, self.s, self.s_hat, self.s_prime = c, chain, e, s, s_hat, s_prime
+    def __init__(self, points: list[Element], scalars: list[int]):
+        self.points, self.scalars = points, scalars
 
     def __eq__(self, other) -> bool:
         return isinstance(other, ShuffleProof) and to_bytes(self) == to_bytes(other)
 
     def __repr__(self) -> str:
-        return f"ShuffleProof(N={len(self.c)})"
+        return f"ShuffleProof(points={len(self.points)}, scalars={len(self.scalars)})"
+
+
+@lru_cache(maxsize=64)
+def layout(n_cards: int) -> tuple[int, int]:
+    """Return ``(m, n)``, the matrix the positions of ``n_cards`` cards are laid out in (smallest proof)."""
+    best = None
+    for m in range(2, max(2, n_cards) + 1):
+        n = max(2, -(-n_cards // m))
+        cost = (9 * m + 5 * n, m * n)
+        if best is None or cost < best[0]:
+            best = (cost, (m, n))
+    return best[1]
+
+
+def counts(n_cards: int) -> tuple[int, int]:
+    """Return how many points and scalars the proof of a pile of ``n_cards`` cards has."""
+    m, n = layout(n_cards)
+    return 9 * m + 4, 5 * n + 7
 
 
 @lru_cache(maxsize=8)
 def generators(n: int) -> tuple[Element, tuple[Element, ...]]:
-    """Return ``(h, (h_1..h_n))``: independent generators nobody knows a discrete logarithm of."""
-    return group.hash_to_group("shuffle|h"), tuple(group.hash_to_group(f"shuffle|h|{i}") for i in range(1, n + 1))
+    """Return ``(H, (G_1..G_n))``: commitment generators nobody knows a discrete logarithm of."""
+    return (group.hash_to_group("shuffle-bg2012|H"),
+            tuple(group.hash_to_group(f"shuffle-bg2012|G|{j}") for j in range(1, n + 1)))
 
 
-def _statement(y: Element, xs: list[Element], ys: list[Element], context: str) -> bytes:
-    return group.challenge("shuffle-statement", (context, y, b"".join(xs), b"".join(ys)), 256).to_bytes(32, "big")
+def _com(n: int, values, r: int) -> Element:
+    """Return the Pedersen commitment ``r·H + Σ v_j·G_j`` to ``values`` (at most n of them)."""
+    h, gs = generators(n)
+    return group.combine([(r, h), *zip(values, gs)])
 
 
-def _us(statement: bytes, c: list[Element]) -> list[int]:
-    seed = group.challenge("shuffle-u", (statement, b"".join(c)), 256).to_bytes(32, "big")
-    return [group.challenge("shuffle-u-i", (seed, str(j))) or 1 for j in range(len(c))]
+def _star(u, v, y: int) -> int:
+    """Return BG's bilinear map ``Σ_j u_j·v_j·y^j`` (j from 1)."""
+    out, yj = 0, 1
+    for a, b in zip(u, v):
+        yj = yj * y % L
+        out += a * b % L * yj
+    return out % L
 
 
-def _e(statement: bytes, chain: list[Element], t: list[Element]) -> int:
-    return group.challenge("shuffle-e", (statement, b"".join(chain), b"".join(t)))
+def _lin(coefficients, vectors) -> list[int]:
+    """Return ``Σ c_i·v_i`` of scalar vectors, modulo L."""
+    out = [0] * len(vectors[0])
+    for c, v in zip(coefficients, vectors):
+        for j, x in enumerate(v):
+            out[j] += c * x
+    return [x % L for x in out]
 
+
+def _powers(x: int, count: int) -> list[int]:
+    out = [1]
+    for _ in range(count - 1):
+        out.append(out[-1] * x % L)
+    return out
+
+
+class _Transcript:
+    """The Fiat–Shamir transcript: every message absorbed, every challenge a hash of all before it."""
+
+    def __init__(self, context: str, key: Element, xs: list[Element], ys: list[Element]):
+        self.h = sha256(b"pbd-table-shuffle-bg2012-v3")
+        self.absorb(b"statement", context.encode(), key, str(len(xs)).encode(), b"".join(xs), b"".join(ys))
+
+    def absorb(self, label: bytes, *parts: bytes) -> None:
+        for part in (label, *parts):
+            self.h.update(len(part).to_bytes(4, "big"))
+            self.h.update(part)
+
+    def digest(self) -> bytes:
+        return self.h.copy().digest()
+
+    def challenge(self, label: bytes) -> int:
+        self.absorb(b"challenge", label)
+        return int.from_bytes(self.digest(), "big") % L or 1
+
+
+# -- proving ------------------------------------------------------------------------------------
 
 #: Proofs made and checked in this process, by a digest of everything they depend on (bounded): a simulation,
 #: or the tests, seat every player in one process, and each seat checks the same pass.
@@ -105,49 +180,182 @@ def prove(k: int, xs: list[Element], perm: list[int], context: str) -> tuple[lis
                           256).to_bytes(32, "big")
     made = _MADE.get(key)
     if made is None:
-        made = _remember(_MADE, key, _prove(k, xs, perm, context))
+        made = _remember(_MADE, key, _Prover(k, xs, perm, context).run())
     return list(made[0]), made[1]
 
 
-def _prove(k: int, xs: list[Element], perm: list[int], context: str) -> tuple[list[Element], ShuffleProof]:
-    n, L, B = len(xs), group.L, group.G
-    ys = [group.lock(xs[j], k) for j in perm]
-    y_key = group.public_key(k)
-    h, hs = generators(n)
-    st = _statement(y_key, xs, ys, context)
-    inv = [0] * n
-    for i, j in enumerate(perm):
-        inv[j] = i
-    r = [group.nonce(k, b"perm", st, j) for j in range(n)]
-    c = [group.add(group.base_mul(r[j]), hs[inv[j]]) for j in range(n)]
-    u = _us(st, c)
-    u_p = [u[j] for j in perm]
-    r_hat = [group.nonce(k, b"chain", st, i) for i in range(n)]
-    chain, prev = [], h
-    for i in range(n):
-        prev = group.add(group.base_mul(r_hat[i]), group.mul(u_p[i], prev))
-        chain.append(prev)
-    r_bar = sum(r) % L
-    v, big_r_hat = 1, 0
-    for i in range(n - 1, -1, -1):
-        big_r_hat = (big_r_hat + r_hat[i] * v) % L
-        v = v * u_p[i] % L
-    r_tilde = sum(rj * uj for rj, uj in zip(r, u)) % L
-    x_bar = group.combine(zip(u, xs))
-    w = [group.nonce(k, b"w", st, i) for i in range(4)]
-    w_hat = [group.nonce(k, b"w-hat", st, i) for i in range(n)]
-    w_p = [group.nonce(k, b"w-prime", st, i) for i in range(n)]
-    t = [group.base_mul(w[0]), group.base_mul(w[1]),
-         group.add(group.base_mul(w[2]), group.combine(zip(w_p, hs))),
-         group.sub(group.combine(zip(w_p, ys)), group.mul(w[3], x_bar)),
-         group.base_mul(w[3])]
-    t += [group.add(group.base_mul(w_hat[i]), group.mul(w_p[i], ([h] + chain)[i])) for i in range(n)]
-    e = _e(st, chain, t)
-    s = ((w[0] + e * r_bar) % L, (w[1] + e * big_r_hat) % L, (w[2] + e * r_tilde) % L, (w[3] + e * k) % L)
-    s_hat = [(w_hat[i] + e * r_hat[i]) % L for i in range(n)]
-    s_p = [(w_p[i] + e * u_p[i]) % L for i in range(n)]
-    return ys, ShuffleProof(c, chain, e, s, s_hat, s_p)
+class _Prover:
+    """One run of the argument's prover; ``points`` and ``scalars`` collect the proof in order."""
 
+    def __init__(self, k: int, xs: list[Element], perm: list[int], context: str):
+        self.k, self.xs, self.perm = k, xs, perm
+        self.N = len(xs)
+        self.m, self.n = layout(self.N)
+        self.ys = [group.lock(xs[j], k) for j in perm]
+        self.K = group.public_key(k)
+        self.t = _Transcript(context, self.K, xs, self.ys)
+        self.statement = self.t.digest()
+        self.points: list[Element] = []
+        self.scalars: list[int] = []
+        self._count = 0
+
+    def rand(self) -> int:
+        """Return the next secret nonce (derived from the key, the statement and a counter)."""
+        self._count += 1
+        return group.nonce(self.k, b"bg2012", self.statement, self._count)
+
+    def rands(self, count: int) -> list[int]:
+        return [self.rand() for _ in range(count)]
+
+    def com(self, values, r: int) -> Element:
+        return _com(self.n, values, r)
+
+    def send(self, label: bytes, *points: Element) -> None:
+        self.points += points
+        self.t.absorb(label, *points)
+
+    def cols(self, v: list[int]) -> list[list[int]]:
+        return [v[i * self.n:(i + 1) * self.n] for i in range(self.m)]
+
+    def positions(self) -> list[int]:
+        """Return ``a``: the input position (from 1) of every output position, the padding left in place."""
+        return [j + 1 for j in self.perm] + list(range(self.N + 1, self.m * self.n + 1))
+
+    def exponents(self, a: list[int], xp: list[int]) -> list[int]:
+        """Return ``b = (x^a_1 .. x^a_mn)``."""
+        return [xp[p] for p in a]
+
+    def run(self) -> tuple[list[Element], ShuffleProof]:
+        m, n, N = self.m, self.n, self.N
+        size = m * n
+        a = self.positions()
+        A, r = self.cols(a), self.rands(m)
+        cA = [self.com(A[i], r[i]) for i in range(m)]
+        self.send(b"cA", *cA)
+        x = self.t.challenge(b"x")
+        xp = _powers(x, size + 1)
+        B, s = self.cols(self.exponents(a, xp)), self.rands(m)
+        cB = [self.com(B[i], s[i]) for i in range(m)]
+        self.send(b"cB", *cB)
+        y, z = self.t.challenge(b"y"), self.t.challenge(b"z")
+        E = [[(y * A[i][j] + B[i][j] - z) % L for j in range(n)] for i in range(m)]
+        rE = [(y * r[i] + s[i]) % L for i in range(m)]
+        cE = _product_commitments(n, cA, cB, y, z)
+        target = 1
+        for p in range(1, size + 1):
+            target = target * (y * p + xp[p] - z) % L
+        self.product(E, rE, cE, target)
+        self.multi_exponentiation(B, s, cB, x, xp)
+        return list(self.ys), ShuffleProof(self.points, self.scalars)
+
+    def product(self, E, rE, cE, target: int) -> None:
+        """BG's product argument: ``c_b`` to the rows' products, a Hadamard and a single value product argument."""
+        rows, rho = self.row_products(E), self.rand()
+        cb = self.com(rows, rho)
+        self.send(b"cb", cb)
+        self.hadamard(E, rE, cE, rows, rho, cb)
+        self.single_value_product(rows, rho, cb, target)
+
+    def row_products(self, E) -> list[int]:
+        """Return the products of the matrix's rows (the Hadamard product of its columns)."""
+        rows = [1] * self.n
+        for col in E:
+            rows = [u * v % L for u, v in zip(rows, col)]
+        return rows
+
+    def hadamard(self, E, rE, cE, rows, rho, cb) -> None:
+        """BG's Hadamard product argument that ``c_b`` holds ``E_1∘…∘E_m``, reduced to a zero argument."""
+        m, n = self.m, self.n
+        part = [E[0]]
+        for i in range(1, m):
+            part.append([u * v % L for u, v in zip(part[-1], E[i])])
+        sp = [rE[0]] + self.rands(m - 2) + [rho]
+        cP = [cE[0]] + [self.com(part[i], sp[i]) for i in range(1, m - 1)] + [cb]
+        self.send(b"hadamard", *cP[1:m - 1])
+        hx, hy = self.t.challenge(b"hadamard-x"), self.t.challenge(b"hadamard-y")
+        hxp = _powers(hx, m)
+        left = [(E[i + 1], rE[i + 1]) for i in range(m - 1)] + [([L - 1] * n, 0)]
+        right = [([hxp[i + 1] * v % L for v in part[i]], hxp[i + 1] * sp[i] % L) for i in range(m - 1)]
+        right.append((_lin(hxp[1:m], part[1:m]), sum(hxp[i + 1] * sp[i + 1] for i in range(m - 1)) % L))
+        self.zero(left, right, hy)
+
+    def zero(self, left, right, y: int) -> None:
+        """BG's zero argument that ``Σ_i a_i ⋆ b_i = 0`` over committed pairs (``⋆`` the bilinear map with ``y``)."""
+        M, n = len(left), self.n
+        a0, r0, bz, sz = self.rands(n), self.rand(), self.rands(n), self.rand()
+        av = [a0] + [v for v, _ in left]
+        ar = [r0] + [r for _, r in left]
+        bv = [v for v, _ in right] + [bz]            # b_1..b_(M+1)
+        br = [r for _, r in right] + [sz]
+        d = [0] * (2 * M + 1)
+        for i in range(M + 1):
+            for j in range(1, M + 2):
+                d[M + 1 + i - j] += _star(av[i], bv[j - 1], y)
+        d = [v % L for v in d]
+        t = [self.rand() if kk != M + 1 else 0 for kk in range(2 * M + 1)]
+        cD = [self.com([d[kk]], t[kk]) for kk in range(2 * M + 1) if kk != M + 1]
+        self.send(b"zero", self.com(a0, r0), self.com(bz, sz), *cD)
+        x = self.t.challenge(b"zero-x")
+        xp = _powers(x, 2 * M + 2)
+        a_ = _lin(xp[:M + 1], av)
+        b_ = _lin([xp[M + 1 - j] for j in range(1, M + 2)], bv)
+        r_ = sum(xp[i] * ar[i] for i in range(M + 1)) % L
+        s_ = sum(xp[M + 1 - j] * br[j - 1] for j in range(1, M + 2)) % L
+        t_ = sum(xp[kk] * t[kk] for kk in range(2 * M + 1)) % L
+        self.scalars += [*a_, *b_, r_, s_, t_]
+
+    def single_value_product(self, a, r, ca, target: int) -> None:
+        """BG's single value product argument that the values committed in ``ca`` multiply to ``target``."""
+        n = self.n
+        b = [a[0]]
+        for j in range(1, n):
+            b.append(b[-1] * a[j] % L)
+        d, rd = self.rands(n), self.rand()
+        delta = [d[0]] + self.rands(n - 2) + [0]
+        s1, sx = self.rand(), self.rand()
+        c_d = self.com(d, rd)
+        c_delta = self.com([-delta[j] * d[j + 1] % L for j in range(n - 1)], s1)
+        c_Delta = self.com([(delta[j + 1] - a[j + 1] * delta[j] - b[j] * d[j + 1]) % L for j in range(n - 1)], sx)
+        self.send(b"single-value-product", c_d, c_delta, c_Delta)
+        x = self.t.challenge(b"single-value-product-x")
+        a_ = [(x * a[j] + d[j]) % L for j in range(n)]
+        b_ = [(x * b[j] + delta[j]) % L for j in range(n)]
+        self.scalars += [*a_, *b_[1:n - 1], (x * r + rd) % L, (x * sx + s1) % L]
+
+    def multi_exponentiation(self, B, s, cB, x, xp) -> None:
+        """BG's multi-exponentiation argument for ``Σ_i b_i·c'_i = k·X``, with a Schnorr proof tying ``k`` to ``K``."""
+        m, n, k = self.m, self.n, self.k
+        X = group.combine(zip(xp[1:], self.xs))
+        Y = self.cols(list(self.ys) + [group.IDENTITY] * (m * n - self.N))
+        a0, r0 = self.rands(n), self.rand()
+        av, ar = [a0] + B, [r0] + s
+        beta = [self.rand() if kk != m else 0 for kk in range(2 * m)]
+        tau = [self.rand() if kk != m else 0 for kk in range(2 * m)]
+        mu = self.rand()
+        E = [group.base_mul(beta[kk]) if kk != m else group.IDENTITY for kk in range(2 * m)]
+        for i in range(m + 1):
+            for j in range(1, m + 1):
+                kk = m + i - j
+                if kk != m:
+                    E[kk] = group.add(E[kk], group.combine(zip(av[i], Y[j - 1])))
+        E[0] = group.sub(E[0], group.mul(mu, X))
+        c_beta = [self.com([beta[kk]], tau[kk]) for kk in range(2 * m) if kk != m]
+        self.send(b"multi-exponentiation", self.com(a0, r0), *c_beta, *(E[kk] for kk in range(2 * m) if kk != m),
+                  group.base_mul(mu))
+        e = self.t.challenge(b"multi-exponentiation-x")
+        ep = _powers(e, 2 * m)
+        self.scalars += [*_lin(ep[:m + 1], av), sum(ep[i] * ar[i] for i in range(m + 1)) % L,
+                         sum(ep[kk] * beta[kk] for kk in range(2 * m)) % L,
+                         sum(ep[kk] * tau[kk] for kk in range(2 * m)) % L, (mu + ep[m] * k) % L]
+
+
+def _product_commitments(n: int, cA, cB, y: int, z: int) -> list[Element]:
+    """Return the commitments to the columns of ``y·a + b − z`` (from those to ``a`` and ``b``)."""
+    minus_z = _com(n, [L - z] * n, 0)
+    return [group.add(group.add(group.mul(y, ca), cb), minus_z) for ca, cb in zip(cA, cB)]
+
+
+# -- checking -----------------------------------------------------------------------------------
 
 def verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str) -> bool:
     """Return True if ``proof`` shows ``ys`` is ``xs`` permuted and locked with the key behind ``y_key``.
@@ -158,51 +366,134 @@ def verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleP
                           256).to_bytes(32, "big")
     done = _CHECKED.get(key)
     if done is None:
-        done = _remember(_CHECKED, key, _verify(y_key, xs, ys, proof, context))
+        done = _remember(_CHECKED, key, _check(y_key, xs, ys, proof, context))
     return done
 
 
-def _verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str) -> bool:
-    n, L, B = len(xs), group.L, group.G
-    if n == 0 or len(ys) != n or len(proof.c) != n or len(proof.chain) != n or len(proof.s_hat) != n \
-            or len(proof.s_prime) != n or group.key_problem(y_key) is not None:
-        return n == 0 and not ys and not proof.c
-    h, hs = generators(n)
-    st = _statement(y_key, xs, ys, context)
-    u = _us(st, proof.c)
-    e, (s1, s2, s3, s4), chain = proof.e, proof.s, proof.chain
-    c_bar = group.sub(group.combine((1, cj) for cj in proof.c), group.combine((1, hi) for hi in hs))
-    u_bar = 1
-    for uj in u:
-        u_bar = u_bar * uj % L
-    c_hat = group.sub(chain[-1], group.mul(u_bar, h))
-    c_tilde = group.combine(zip(u, proof.c))
-    x_bar = group.combine(zip(u, xs))
-    t = [group.sub(group.base_mul(s1), group.mul(e, c_bar)),
-         group.sub(group.base_mul(s2), group.mul(e, c_hat)),
-         group.sub(group.add(group.base_mul(s3), group.combine(zip(proof.s_prime, hs))), group.mul(e, c_tilde)),
-         group.sub(group.combine(zip(proof.s_prime, ys)), group.mul(s4, x_bar)),
-         group.sub(group.base_mul(s4), group.mul(e, y_key))]
-    prev = h
-    for i in range(n):
-        t.append(group.sub(group.add(group.base_mul(proof.s_hat[i]), group.mul(proof.s_prime[i], prev)),
-                           group.mul(e, chain[i])))
-        prev = chain[i]
-    return _e(st, chain, t) == e
+class _Reject(Exception):
+    """A check of the argument failed."""
+
+
+def _check(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str) -> bool:
+    N = len(xs)
+    if N == 0 or len(ys) != N or group.key_problem(y_key) is not None \
+            or (len(proof.points), len(proof.scalars)) != counts(N) \
+            or not all(map(group.is_member, [*xs, *ys, *proof.points])) \
+            or not all(isinstance(s, int) and 0 <= s < L for s in proof.scalars):
+        return False
+    try:
+        _Verifier(y_key, xs, ys, proof, context).run()
+    except _Reject:
+        return False
+    return True
+
+
+class _Verifier:
+    """One run of the argument's verifier, reading the proof in the order the prover sent it."""
+
+    def __init__(self, K: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str):
+        self.K, self.xs, self.ys = K, xs, ys
+        self.N = len(xs)
+        self.m, self.n = layout(self.N)
+        self.t = _Transcript(context, K, xs, ys)
+        self._points, self._scalars = iter(proof.points), iter(proof.scalars)
+
+    def receive(self, label: bytes, count: int) -> list[Element]:
+        got = [next(self._points) for _ in range(count)]
+        self.t.absorb(label, *got)
+        return got
+
+    def take(self, count: int) -> list[int]:
+        return [next(self._scalars) for _ in range(count)]
+
+    def com(self, values, r: int) -> Element:
+        return _com(self.n, values, r)
+
+    @staticmethod
+    def need(condition: bool) -> None:
+        if not condition:
+            raise _Reject
+
+    def run(self) -> None:
+        m, n = self.m, self.n
+        size = m * n
+        cA = self.receive(b"cA", m)
+        x = self.t.challenge(b"x")
+        xp = _powers(x, size + 1)
+        cB = self.receive(b"cB", m)
+        y, z = self.t.challenge(b"y"), self.t.challenge(b"z")
+        cE = _product_commitments(n, cA, cB, y, z)
+        target = 1
+        for p in range(1, size + 1):
+            target = target * (y * p + xp[p] - z) % L
+        cb = self.receive(b"cb", 1)[0]
+        self.hadamard(cE, cb)
+        self.single_value_product(cb, target)
+        self.multi_exponentiation(cB, xp)
+
+    def hadamard(self, cE, cb) -> None:
+        m, n = self.m, self.n
+        cP = [cE[0]] + self.receive(b"hadamard", m - 2) + [cb]
+        hx, hy = self.t.challenge(b"hadamard-x"), self.t.challenge(b"hadamard-y")
+        hxp = _powers(hx, m)
+        left = cE[1:] + [self.com([L - 1] * n, 0)]
+        right = [group.mul(hxp[i + 1], cP[i]) for i in range(m - 1)]
+        right.append(group.combine((hxp[i + 1], cP[i + 1]) for i in range(m - 1)))
+        self.zero(left, right, hy)
+
+    def zero(self, left, right, y: int) -> None:
+        M, n = len(left), self.n
+        got = self.receive(b"zero", 2 + 2 * M)
+        cA0, cBz, cD = got[0], got[1], got[2:]
+        x = self.t.challenge(b"zero-x")
+        xp = _powers(x, 2 * M + 2)
+        a_, b_ = self.take(n), self.take(n)
+        r_, s_, t_ = self.take(3)
+        self.need(group.combine(zip(xp, [cA0, *left])) == self.com(a_, r_))
+        self.need(group.combine(zip([xp[M + 1 - j] for j in range(1, M + 2)], [*right, cBz])) == self.com(b_, s_))
+        powers = [xp[kk] for kk in range(2 * M + 1) if kk != M + 1]
+        self.need(group.combine(zip(powers, cD)) == self.com([_star(a_, b_, y)], t_))
+
+    def single_value_product(self, ca, target: int) -> None:
+        n = self.n
+        c_d, c_delta, c_Delta = self.receive(b"single-value-product", 3)
+        x = self.t.challenge(b"single-value-product-x")
+        a_ = self.take(n)
+        b_ = [a_[0], *self.take(n - 2), x * target % L]
+        r_, s_ = self.take(2)
+        self.need(group.add(group.mul(x, ca), c_d) == self.com(a_, r_))
+        self.need(group.add(group.mul(x, c_Delta), c_delta)
+                  == self.com([(x * b_[j + 1] - b_[j] * a_[j + 1]) % L for j in range(n - 1)], s_))
+
+    def multi_exponentiation(self, cB, xp) -> None:
+        m, n = self.m, self.n
+        got = self.receive(b"multi-exponentiation", 1 + 2 * (2 * m - 1) + 1)
+        cA0, c_beta, E, MG = got[0], got[1:2 * m], got[2 * m:4 * m - 1], got[-1]
+        e = self.t.challenge(b"multi-exponentiation-x")
+        ep = _powers(e, 2 * m)
+        a_ = self.take(n)
+        r_, beta_, tau_, k_ = self.take(4)
+        others = [ep[kk] for kk in range(2 * m) if kk != m]
+        self.need(group.combine(zip(ep, [cA0, *cB])) == self.com(a_, r_))
+        self.need(group.combine(zip(others, c_beta)) == self.com([beta_], tau_))
+        self.need(group.base_mul(k_) == group.add(MG, group.mul(ep[m], self.K)))
+        X = group.combine(zip(xp[1:], self.xs))
+        left = group.add(group.combine(zip(others, E)), group.mul(k_, X))
+        right = group.combine((ep[m - 1 - p // n] * a_[p % n], y) for p, y in enumerate(self.ys))
+        self.need(left == group.add(group.base_mul(beta_), right))
 
 
 # -- bytes ------------------------------------------------------------------------------------------
 
 def to_bytes(proof: ShuffleProof) -> bytes:
-    """Return the proof as bytes: c, chain, e (16 bytes), s1..s4, ŝ, s'."""
-    sc = group.encode_scalar
-    return b"".join([*proof.c, *proof.chain, proof.e.to_bytes(16, "big"), *map(sc, proof.s),
-                     *map(sc, proof.s_hat), *map(sc, proof.s_prime)])
+    """Return the proof as bytes: its points, then its scalars (32 bytes each, little-endian)."""
+    return b"".join([*proof.points, *map(group.encode_scalar, proof.scalars)])
 
 
 def size(n: int) -> int:
     """Return the size in bytes of the proof of a pile of ``n`` cards."""
-    return 4 * n * BYTES + 16 + 4 * BYTES
+    points, scalars = counts(n)
+    return (points + scalars) * BYTES
 
 
 def from_bytes(data: bytes, n: int) -> ShuffleProof:
@@ -212,10 +503,8 @@ def from_bytes(data: bytes, n: int) -> ShuffleProof:
     """
     if len(data) != size(n):
         raise ValueError(f"a shuffle proof of {n} cards has {size(n)} bytes, this one {len(data)}")
-    parts = [data[i:i + BYTES] for i in range(0, 2 * n * BYTES, BYTES)]
-    if not all(map(group.is_member, parts)):
+    points, _ = counts(n)
+    parts = [data[i:i + BYTES] for i in range(0, len(data), BYTES)]
+    if not all(map(group.is_member, parts[:points])):
         raise ValueError("a shuffle proof holds a point outside the dealing group")
-    rest = data[2 * n * BYTES:]
-    e = int.from_bytes(rest[:16], "big")
-    scalars = [group.decode_scalar(rest[i:i + BYTES]) for i in range(16, len(rest), BYTES)]
-    return ShuffleProof(parts[:n], parts[n:], e, tuple(scalars[:4]), scalars[4:4 + n], scalars[4 + n:])
+    return ShuffleProof(parts[:points], [group.decode_scalar(p) for p in parts[points:]])
