@@ -504,7 +504,7 @@ def score_command(doc, as_json, game):
 @json_option
 @game_option
 def check_command(doc, as_json, game):
-    """Check a board as people left it; exit 1 if it breaks any rule."""
+    """Check a board as people left it; exit 1 if it breaks any rule or says what its log does not."""
     _emit_verdict(lambda: match.check(doc, game), as_json)
 
 

@@ -815,20 +815,28 @@ def legal(doc_spec: str, player: str) -> Result:
 
 
 def check(doc_spec: str, game_name: str | None = None) -> Result:
-    """Validate a board as people left it; every broken rule is listed.
+    """Validate a board as people left it; every broken rule, and every hand edit its log does not explain, is listed.
 
-    :raises ProblemsFound: the position breaks rules (exit 1).
+    A status or count the log does not explain (:mod:`pbd.handedits`, replayed from the start
+    when no seat is held here) is a problem like a broken rule: the board is not what the
+    match gave.
+
+    :raises ProblemsFound: the position breaks rules, or says what its log does not (exit 1).
     """
     doc = open_document(doc_spec)
     snap = doc.read()
     game = identify(snap.text, game_name)
     problems = game.check_text(snap.text)
-    if problems:
-        raise ProblemsFound(f"{doc_spec}: {len(problems)} problem(s) found", problems)
+    edits = _hand_edits(game, doc, snap.text, from_start=True)
+    if problems or edits:
+        raise ProblemsFound(f"{doc_spec}: {len(problems) + len(edits)} problem(s) found", problems + [
+            f"{e} (the log does not explain it)" if "the log does not explain" not in e else e for e in edits],
+            hint="a hand edit: put it back as the log gives it, or see every difference with pbd replay DOC"
+            if edits else None)
     lines = [f"{doc_spec}: the board is consistent with the rules."]
     if (waiting := _waiting_for(game, snap.text, doc.label)):
         lines.append(waiting)
-    return Result(lines, {"problems": []}, warnings=_hand_edits(game, doc, snap.text, from_start=True))
+    return Result(lines, {"problems": []})
 
 
 def _waiting_for(game, text: str, label: str) -> str:
