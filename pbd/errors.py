@@ -158,6 +158,10 @@ class AuthError(BackendError):
     """Missing, malformed, expired or revoked credentials."""
 
 
+class MissingExtra(BackendError):
+    """A feature whose optional extra is not installed here (``pbd show --png`` without ``pbd[png]``)."""
+
+
 # -- 6: waited long enough ----------------------------------------------------------
 
 class WatchTimeout(PbdError):

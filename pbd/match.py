@@ -646,13 +646,19 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
 
 
 def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = None,
-         player: str | None = None) -> Result:
-    """Parse the board and return it pretty-printed and as data; with ``svg_path``, also draw it.
+         player: str | None = None, png_path: str | None = None) -> Result:
+    """Parse the board and return it pretty-printed and as data; with ``svg_path`` or ``png_path``, also draw it.
 
     With ``player``, the seat's own view follows the board: its private hand (``pbd hand``).
 
     :raises UsageError: the game draws no picture, or the picture file cannot be written.
+    :raises MissingExtra: a PNG was asked for and its renderer is not installed (nothing is read or written).
     """
+    render = None
+    if png_path:        # before anything: a missing extra changes nothing (and only --png loads the picture module)
+        from pbd import picture
+
+        render = picture.png_renderer()
     own = hand(doc_spec, player) if player is not None else None      # first: its pbd may settle what it owes
     doc = open_document(doc_spec)
     snap, game, state = load(doc, game_name)
@@ -664,6 +670,8 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
+    if png_path:
+        lines.append(f"(picture written to {_draw(game, state, png_path, lambda svg: picture.png(svg, render))})")
     warnings = _hand_edits(game, doc, snap.text, from_start=False, state=state)
     if own is not None:
         lines += ["", *own.lines]
@@ -673,15 +681,18 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
                   warnings=warnings)
 
 
-def _draw(game, state, svg_path: str) -> str:
+def _draw(game, state, svg_path: str, encode=None) -> str:
     """Write the game's picture of ``state`` to ``svg_path`` and return the path.
+
+    ``encode`` turns the SVG text into the file's bytes (default: the SVG itself, UTF-8; a PNG: :func:`pbd.picture.png`).
 
     :raises UsageError: the game has no picture, or the file cannot be written.
     """
     if not hasattr(game, "svg"):
-        raise UsageError(f"{game.title} has no picture yet (--svg); `pbd show` prints the board as text")
+        raise UsageError(f"{game.title} has no picture yet (--svg, --png); `pbd show` prints the board as text")
+    svg = game.svg(state)
     try:
-        paths.write_atomic(svg_path, game.svg(state).encode("utf-8"))
+        paths.write_atomic(svg_path, encode(svg) if encode else svg.encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot write the picture to {svg_path}: {exc.strerror or exc}") from None
     return svg_path
