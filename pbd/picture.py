@@ -22,6 +22,58 @@ def cut(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+#: how wide a character is drawn, in ems, at most, in the fonts a picture is drawn in (DejaVu Sans, the widest of
+#: them, rounded up): a line measured with these never runs past its box in any of them
+_NARROW, _WIDE = frozenset(" il.,:;'|!Ijt()[]f·-r/"), frozenset("mwMW@%")
+#: bold text is this much wider
+BOLD = 1.15
+
+
+def char_width(ch: str) -> float:
+    """Return how wide ``ch`` is drawn, in ems, at most (see :data:`_NARROW`)."""
+    if ch in _NARROW:
+        return 0.42
+    if ch in _WIDE:
+        return 1.0
+    if ch.isascii() and (ch.isdigit() or ch.islower()):
+        return 0.66
+    if ch.isascii() and ch.isupper():
+        return 0.8
+    return 1.0         # symbols, and letters of other scripts: a full em
+
+
+def width(words: str, size: float, bold: bool = False) -> float:
+    """Return how wide ``words`` are drawn at ``size`` pixels, at most (an estimate that never falls short)."""
+    return sum(map(char_width, words)) * size * (BOLD if bold else 1.0)
+
+
+def wrap(words: str, size: float, room: float, bold: bool = False, limit: int = 400) -> list[str]:
+    """Return ``words`` broken into lines that each fit ``room`` pixels at ``size`` (none cut off).
+
+    Lines break at spaces; a word too long for a line is broken inside.  Only text past
+    ``limit`` characters (a hostile document) is cut, with an ellipsis.
+    """
+    words = cut(words, limit)
+    lines: list[str] = []
+    line = ""
+    for word in words.split(" "):
+        trial = f"{line} {word}" if line else word
+        if width(trial, size, bold) <= room:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:             # a word that fits no line is broken where the line is full
+            if line and width(line + ch, size, bold) > room:
+                lines.append(line)
+                line = ""
+            line += ch
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
 def text(x: int, y: int, words: str, size: int, bold: bool = False, fill: str = "#000000") -> str:
     """Return an SVG text element; ``words`` is escaped (it may come from the document) and cut to 120 characters."""
     weight = ' font-weight="bold"' if bold else ""
