@@ -37,7 +37,11 @@ LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp
 
 #: How a field reads where its key alone would mislead (the whole key path, as :func:`_sentence` sees it).
 PHRASES = {"basic_square held": "the Basic Square's hold count", "basic_square holder": "the Basic Square's holder",
-           "points": "the act's points total"}
+           "points": "the act's acting points", "quiet_acts": "the count of quiet acts",
+           **{f"act {k}": f"the act's {v}" for k, v in (
+               ("scene", "scene"), ("roll", "roll"), ("played", "count of cards played"),
+               ("recycled", "count of cards recycled"), ("replaced", "count of cards replaced"),
+               ("advanced", "advance mark"), ("targeted", "targeting mark"), ("tolls", "tolls paid"))}}
 
 
 def words(key: str) -> str:

@@ -102,11 +102,20 @@ def _twoxd6(pbd, tmp_path, request):
     text = doc.read_text()
     assert " · points 0 · " in text
     return doc, text.replace(" · points 0 · ", " · points 5 · ", 1), "Ann", \
-        "the act's points total was changed by hand from 0 to 5"
+        "the act's acting points was changed by hand from 0 to 5"
+
+
+def _twoxd6_quiet(pbd, tmp_path, request):
+    """2Xd6, a count no command compared before: the quiet acts in a row, typed 2."""
+    doc, text, seat, _ = _twoxd6(pbd, tmp_path, request)
+    honest = doc.read_text()
+    assert " · quiet acts 0\n" in honest
+    return doc, honest.replace(" · quiet acts 0\n", " · quiet acts 2\n", 1), seat, \
+        "the count of quiet acts was changed by hand from 0 to 2"
 
 
 GAMES = {"cnc": _cnc, "cnc-status": _cnc_status, "ttc": _ttc, "tower": _tower, "boystown": _boystown,
-         "2xd6": _twoxd6}
+         "2xd6": _twoxd6, "2xd6-quiet": _twoxd6_quiet}
 
 
 @pytest.fixture(params=list(GAMES))
