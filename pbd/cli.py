@@ -370,8 +370,10 @@ def _keep_hand_in(hand_doc, doc, player):
 @option("--as", "player", metavar="NAME", help="Also show this seat's own view: its private hand.")
 @option("--json", "as_json", is_flag=True, help="Print the parsed state as JSON.")
 @option("--svg", "svg_path", metavar="FILE", help="Also draw the board as a picture into FILE (SVG).")
+@option("--png", "png_path", metavar="FILE",
+        help="Also draw the board as a PNG into FILE, for chat apps (needs: pip install 'pbd[png]').")
 @game_option
-def show_command(doc, player, as_json, svg_path, game):
+def show_command(doc, player, as_json, svg_path, png_path, game):
     """Print the board of DOC, parsed.
 
     \b
@@ -379,9 +381,10 @@ def show_command(doc, player, as_json, svg_path, game):
       pbd show match.txt
       pbd show match.txt --json
       pbd show match.txt --svg board.svg
+      pbd show match.txt --png board.png
       pbd show match.txt --as Ann
     """
-    _emit(match.show(doc, game, svg_path, player), as_json)
+    _emit(match.show(doc, game, svg_path, player, png_path), as_json)
 
 
 @cli.command("hand")
@@ -504,7 +507,7 @@ def score_command(doc, as_json, game):
 @json_option
 @game_option
 def check_command(doc, as_json, game):
-    """Check a board as people left it; exit 1 if it breaks any rule."""
+    """Check a board as people left it; exit 1 if it breaks any rule or says what its log does not."""
     _emit_verdict(lambda: match.check(doc, game), as_json)
 
 

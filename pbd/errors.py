@@ -49,12 +49,12 @@ class ProblemsFound(PbdError):
 
     exit_code = 1
 
-    def __init__(self, message: str, problems: list[str]):
-        super().__init__(message)
+    def __init__(self, message: str, problems: list[str], *, hint: str | None = None):
+        super().__init__(message, hint=hint)
         self.problems = problems
 
     def __str__(self) -> str:
-        return "\n".join([self.message, *(f"  - {p}" for p in self.problems)])
+        return "\n".join([self.message, *(f"  - {p}" for p in self.problems), *([f"  {self.hint}"] if self.hint else [])])
 
 
 class DeckError(ProblemsFound):
@@ -156,6 +156,10 @@ class WriteUncertain(BackendError):
 
 class AuthError(BackendError):
     """Missing, malformed, expired or revoked credentials."""
+
+
+class MissingExtra(BackendError):
+    """A feature whose optional extra is not installed here (``pbd show --png`` without ``pbd[png]``)."""
 
 
 # -- 6: waited long enough ----------------------------------------------------------

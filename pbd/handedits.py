@@ -35,6 +35,15 @@ LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp
            "cities": "city cards", "characters": "characters", "to_move": "player to move", "turn": "turn number"}
 
 
+#: How a field reads where its key alone would mislead (the whole key path, as :func:`_sentence` sees it).
+PHRASES = {"basic_square held": "the Basic Square's hold count", "basic_square holder": "the Basic Square's holder",
+           "points": "the act's acting points", "quiet_acts": "the count of quiet acts",
+           **{f"act {k}": f"the act's {v}" for k, v in (
+               ("scene", "scene"), ("roll", "roll"), ("played", "count of cards played"),
+               ("recycled", "count of cards recycled"), ("replaced", "count of cards replaced"),
+               ("advanced", "advance mark"), ("targeted", "targeting mark"), ("tolls", "tolls paid"))}}
+
+
 def words(key: str) -> str:
     """Return how a field of a game's ``describe()`` reads in a sentence (``ap_next`` -> ``AP next turn``)."""
     return LABELS.get(key, key.replace("_", " "))
@@ -167,7 +176,7 @@ def _labels(rows: list[dict]) -> list[str]:
 
 def _sentence(owner: list[str], key: str, want, have) -> str:
     whose = "".join(f"{o}'s " for o in owner)
-    label = " ".join(map(words, key.split(" ")))
+    label = PHRASES.get(key) or " ".join(map(words, key.split(" ")))
     if isinstance(want, list) and isinstance(have, list) and all(isinstance(x, str) for x in want + have):
         added = [x for x in have if x not in want]
         gone = [x for x in want if x not in have]

@@ -652,13 +652,19 @@ def join(doc_spec: str, player: str, deck: str | None, seed_text: str | None = N
 
 
 def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = None,
-         player: str | None = None) -> Result:
-    """Parse the board and return it pretty-printed and as data; with ``svg_path``, also draw it.
+         player: str | None = None, png_path: str | None = None) -> Result:
+    """Parse the board and return it pretty-printed and as data; with ``svg_path`` or ``png_path``, also draw it.
 
     With ``player``, the seat's own view follows the board: its private hand (``pbd hand``).
 
     :raises UsageError: the game draws no picture, or the picture file cannot be written.
+    :raises MissingExtra: a PNG was asked for and its renderer is not installed (nothing is read or written).
     """
+    render = None
+    if png_path:        # before anything: a missing extra changes nothing (and only --png loads the picture module)
+        from pbd import picture
+
+        render = picture.png_renderer()
     own = hand(doc_spec, player) if player is not None else None      # first: its pbd may settle what it owes
     doc = open_document(doc_spec)
     snap, game, state = load(doc, game_name)
@@ -670,6 +676,8 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     lines = text.rstrip("\n").split("\n")
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
+    if png_path:
+        lines.append(f"(picture written to {_draw(game, state, png_path, lambda svg: picture.png(svg, render))})")
     warnings = _hand_edits(game, doc, snap.text, from_start=False, state=state)
     if own is not None:
         lines += ["", *own.lines]
@@ -679,15 +687,18 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
                   warnings=warnings)
 
 
-def _draw(game, state, svg_path: str) -> str:
+def _draw(game, state, svg_path: str, encode=None) -> str:
     """Write the game's picture of ``state`` to ``svg_path`` and return the path.
+
+    ``encode`` turns the SVG text into the file's bytes (default: the SVG itself, UTF-8; a PNG: :func:`pbd.picture.png`).
 
     :raises UsageError: the game has no picture, or the file cannot be written.
     """
     if not hasattr(game, "svg"):
-        raise UsageError(f"{game.title} has no picture yet (--svg); `pbd show` prints the board as text")
+        raise UsageError(f"{game.title} has no picture yet (--svg, --png); `pbd show` prints the board as text")
+    svg = game.svg(state)
     try:
-        paths.write_atomic(svg_path, game.svg(state).encode("utf-8"))
+        paths.write_atomic(svg_path, encode(svg) if encode else svg.encode("utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot write the picture to {svg_path}: {exc.strerror or exc}") from None
     return svg_path
@@ -821,20 +832,28 @@ def legal(doc_spec: str, player: str) -> Result:
 
 
 def check(doc_spec: str, game_name: str | None = None) -> Result:
-    """Validate a board as people left it; every broken rule is listed.
+    """Validate a board as people left it; every broken rule, and every hand edit its log does not explain, is listed.
 
-    :raises ProblemsFound: the position breaks rules (exit 1).
+    A status or count the log does not explain (:mod:`pbd.handedits`, replayed from the start
+    when no seat is held here) is a problem like a broken rule: the board is not what the
+    match gave.
+
+    :raises ProblemsFound: the position breaks rules, or says what its log does not (exit 1).
     """
     doc = open_document(doc_spec)
     snap = doc.read()
     game = identify(snap.text, game_name)
     problems = game.check_text(snap.text)
-    if problems:
-        raise ProblemsFound(f"{doc_spec}: {len(problems)} problem(s) found", problems)
+    edits = _hand_edits(game, doc, snap.text, from_start=True)
+    if problems or edits:
+        raise ProblemsFound(f"{doc_spec}: {len(problems) + len(edits)} problem(s) found", problems + [
+            f"{e} (the log does not explain it)" if "the log does not explain" not in e else e for e in edits],
+            hint="a hand edit: put it back as the log gives it, or see every difference with pbd replay DOC"
+            if edits else None)
     lines = [f"{doc_spec}: the board is consistent with the rules."]
     if (waiting := _waiting_for(game, snap.text, doc.label)):
         lines.append(waiting)
-    return Result(lines, {"problems": []}, warnings=_hand_edits(game, doc, snap.text, from_start=True))
+    return Result(lines, {"problems": []})
 
 
 def _waiting_for(game, text: str, label: str) -> str:

@@ -86,8 +86,8 @@ def waiting(game, state, name: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _line(entry: dict, game, state) -> tuple[str, dict]:
-    """Return one match's line of ``pbd status`` and its data."""
+def _line(entry: dict, game, state, edits: list[str] = ()) -> tuple[str, dict]:
+    """Return one match's line of ``pbd status`` and its data (``edits``: the hand edits the log does not explain)."""
     view = game.view(state)
     seats = [s for s in entry["seats"]]
     others = [n for n in game.player_names(state) if n.casefold() not in {s.casefold() for s in seats}]
@@ -95,10 +95,12 @@ def _line(entry: dict, game, state) -> tuple[str, dict]:
     turn = " ".join(game.status(state))
     mine = "; ".join(f"{s}: {', '.join(w)}" if len(seats) > 1 else ", ".join(w) for s, w in waits.items() if w)
     text = (f"{game.title} · {', '.join(seats)} vs {', '.join(others) or ('(no opponent yet)' if len(seats) < 2 else 'each other')} · {turn}"
-            + (f" · waiting on you: {mine}" if mine else "") + f" · {entry['doc']}")
+            + (f" · waiting on you: {mine}" if mine else "")
+            + (f" · changed by hand, the log does not explain it: {'; '.join(edits)}" if edits else "")
+            + f" · {entry['doc']}")
     return text, {"doc": entry["doc"], "match": entry.get("match"), "game": game.name, "seats": seats,
                   "opponents": others, "to_move": view.get("to_move"), "result": view.get("result"),
-                  "status": game.status(state), "waiting": waits}
+                  "status": game.status(state), "waiting": waits, "hand_edits": list(edits)}
 
 
 def status_all() -> Result:
@@ -119,12 +121,12 @@ def status_all() -> Result:
             doc = open_document(entry["doc"])
             for seat in entry["seats"]:
                 match.pay_duties(doc, seat)
-            _, game, state = match.load(doc)
+            snap, game, state = match.load(doc)
             fairplay_checks.verify_signatures(state)
             if state.meta.match_id != entry.get("match"):
                 raise UsageError(f"it now holds another match ({state.meta.match_id or 'none'}, not "
                                  f"{entry.get('match')})")
-            text, row = _line(entry, game, state)
+            text, row = _line(entry, game, state, match._hand_edits(game, doc, snap.text, False, state))
         except PbdError as exc:
             text = f"{entry['doc']}: cannot be read ({exc.message})"
             row = {"doc": entry["doc"], "match": entry.get("match"), "error": exc.message}
@@ -199,8 +201,12 @@ def changes(state, name: str, seen: int | None) -> list[dict]:
     return [{"n": e.number, "player": e.player, "text": e.text} for e in theirs if e.number > seen]
 
 
-def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], dict]:
-    """Return the status of one seat: whose turn, what waits on it, changes since ``seen``, resources, hand."""
+def summary(doc, game, state, name: str, seen: int | None, edits: list[str] = ()) -> tuple[list[str], dict]:
+    """Return the status of one seat: whose turn, what waits on it, changes since ``seen``, resources, hand.
+
+    ``edits`` are the hand edits the log does not explain (:mod:`pbd.handedits`): named after
+    the numbers they touch, so a count nobody played is never read without a word.
+    """
     moved = changes(state, name, seen)
     waits = waiting(game, state, name)
     lines = [f"{game.title} on {doc.label} · you are {name}", *game.status(state)]
@@ -217,12 +223,16 @@ def summary(doc, game, state, name: str, seen: int | None) -> tuple[list[str], d
     for other in game.player_names(state):
         if other.casefold() != name.casefold() and _resources(game, state, other):
             lines.append(f"{other}: {_resources(game, state, other)}")
+    if edits:
+        lines.append("Changed by hand (the log does not explain it; put it back as the log gives it, "
+                     "pbd replay DOC lists every difference):")
+        lines += [f"  - {e}" for e in edits]
     hand_lines, hand = _hand(game, state, name)
     lines += hand_lines
     data = {"game": game.name, "doc": doc.label, "player": name, "status": game.status(state),
             "to_move": game.view(state).get("to_move"), "result": game.outcome(state), "waiting": waits,
             "changes": moved, "hand": hand.get("hand"), "log": len(state.meta.log),
-            "players": game.view(state).get("players")}
+            "players": game.view(state).get("players"), "hand_edits": list(edits)}
     return lines, data
 
 
@@ -245,7 +255,7 @@ def status(doc_spec: str | None, player: str | None = None, adopt: bool = False)
     from pbd.matchlist import adopt as adopt_here, elsewhere
 
     doc = open_document(doc_spec)
-    _, game, state = match.load(doc)
+    snap, game, state = match.load(doc)
     match._need_match(state, doc.label)
     fairplay_checks.verify_signatures(state)        # (a forged entry is never listed as a player's move)
     name = match._seat(game, state, player) if player else whoami(doc_spec)
@@ -256,10 +266,10 @@ def status(doc_spec: str | None, player: str | None = None, adopt: bool = False)
             dropped = adopt_here(doc, game, state, name)
         name, paid = match.pay_duties(doc, name)
         if paid:
-            _, game, state = match.load(doc)
+            snap, game, state = match.load(doc)
     entry = _entry(_read(), doc_key(doc), state.meta.match_id)
     seen = (entry or {}).get("seen", {}).get(name.casefold())
-    lines, data = summary(doc, game, state, name, seen)
+    lines, data = summary(doc, game, state, name, seen, match._hand_edits(game, doc, snap.text, False, state))
     data["elsewhere"] = others if not adopt else []
     if paid:
         lines.insert(1, f"Your pbd just did what it owed here: {'; '.join(paid)}.")

@@ -37,13 +37,15 @@ def _tamper(text: str) -> str:
 def test_every_command_of_ann_names_a_hand_edit_and_a_move_is_refused(pbd, match):
     _opening(pbd, match)
     match.write_text(_tamper(match.read_text()))
-    for args in (("show", match), ("check", match), ("hand", match, "--as", "Ann"), ("legal", match, "--as", "Ann"),
+    for args in (("show", match), ("hand", match, "--as", "Ann"), ("legal", match, "--as", "Ann"),
                  ("hand", match, "--as", "Ben")):
         result = pbd(*args)
         assert result.exit_code == 0, (args, result.output)
         for words in WORDS:
             assert words in result.stderr, (args, result.stderr)
         assert "changed by hand" not in result.stdout
+    check = pbd("check", match)         # check lists them as problems (issue 27 part 3)
+    assert check.exit_code == 1 and all(w in check.stderr for w in WORDS), check.output
     before = match.read_bytes()
     for who, move in (("Ben", "end turn"), ("Ann", "draw")):
         result = pbd("move", match, "--as", who, move)
@@ -69,7 +71,7 @@ def test_a_spectator_check_replays_from_the_start_and_show_stays_quiet(pbd, matc
     match.write_text(_tamper(match.read_text()))
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
     check = pbd("check", match)
-    assert check.exit_code == 0 and all(w in check.stderr for w in WORDS)
+    assert check.exit_code == 1 and all(w in check.stderr for w in WORDS)
     show = pbd("show", match, ok=True)
     assert "changed by hand" not in show.stderr       # no record here: show does not replay the whole log
 
@@ -85,7 +87,7 @@ def test_a_spectator_replays_a_board_once_and_a_changed_board_again(pbd, match, 
     assert pbd("check", match, ok=True).stderr == ""
     match.write_text(_tamper(match.read_text()))
     check = pbd("check", match)
-    assert check.exit_code == 0 and all(w in check.stderr for w in WORDS)
+    assert check.exit_code == 1 and all(w in check.stderr for w in WORDS)
     assert len(list(markers[0].parent.iterdir())) == 1      # a board with differences is never marked clean
 
 

@@ -637,7 +637,7 @@ def test_show_svg_draws_the_grid_every_stack_and_the_basic_square(pbd, duel, tmp
     assert {"10P", "KP", "2C", f"{p1[:8]} ×2", f"{p2[:8]} ×1", "<Eve & c ×1"} <= set(texts)
     assert {"A", "B", "C", "1", "6"} <= set(texts)
     rects = list(root.iter(f"{ns}rect"))
-    assert len(rects) == 18 + 3                                      # the 6 x 3 cells and the three stacks
+    assert len(rects) == 1 + 18 + 3                                  # the background, the 6 x 3 cells, three stacks
     assert sum(r.get("stroke-width") == "3" for r in rects) == 2     # the Basic Square B3:B4
 
 

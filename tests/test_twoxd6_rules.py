@@ -234,4 +234,4 @@ def test_svg_draws_every_cell_and_stack():
     root = ET.fromstring(svg(state))
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "QG" in texts and "2C" in texts and "Ben ×2" in texts
-    assert len([r for r in root.iter("{http://www.w3.org/2000/svg}rect")]) == 18 + 2
+    assert len([r for r in root.iter("{http://www.w3.org/2000/svg}rect")]) == 1 + 18 + 2     # with the background

@@ -8,6 +8,7 @@ from pbd.games.tower import rules
 from pbd.games.tower.state import State, marks
 
 CELL, GAP, TOP = 86, 4, 40
+LEFT = 96           # the tiles' left edge: room for "Floor 12 ←" at 13 px (:func:`pbd.picture.width`)
 COLOURS = {"Torch": "#f6c453", "Guard": "#c0504d", "Rope": "#8fbf6a", "Trapdoor": "#7f6a55",
            "Magic Carpet": "#b48ad6", "Spider Web": "#bbbbbb", "Arcane Trap": "#5b8bd6"}
 TOKENS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf")
@@ -16,7 +17,7 @@ TOKENS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf")
 def svg(state: State) -> str:
     """Return an SVG drawing of ``state``: floors top first, cards on tiles, tokens, the turn line."""
     lay = state.layout
-    width = lay.width * (CELL + GAP) + 70
+    width = lay.width * (CELL + GAP) + LEFT + 4
     height = TOP + lay.floors * (CELL + GAP) + 60
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
@@ -27,7 +28,7 @@ def svg(state: State) -> str:
         arrow = "→" if lay.directions[f - 1] == "right" else "←"
         out.append(f'<text x="10" y="{y + CELL // 2}" font-size="13">Floor {f} {arrow}</text>')
         for col, tile in enumerate(rules.row(lay, f)):
-            out += _tile(state, tile, 66 + col * (CELL + GAP), y)
+            out += _tile(state, tile, LEFT + col * (CELL + GAP), y)
     out.append(f'<text x="10" y="{height - 30}" font-size="14">{escape(_footer(state))}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -360,7 +360,9 @@ class TwoXd6(CardGame):
                 "acting": rules.acting(state) or None, "points": state.act.points,
                 "cells": {c: {"owner": st.owner, "cards": st.cards} for c, st in state.cells.items()},
                 "chains": {s: rules.chains(state, s) for s in state.order} if state.board else {},
+                "act": _act(state.act),
                 "basic_square": {"holder": state.holder or None, "held": state.held, "needed": state.players},
+                "quiet_acts": state.quiet,
                 "shown": {s: list(v) for s, v in state.shown.items()},
                 "targeting": _targeting(state),
                 "draw_patch": cards.patch_size(state.deck) if state.deck is not None else None}
@@ -390,6 +392,13 @@ class TwoXd6(CardGame):
         if state is not None and state.board is None:
             state.board = copy.deepcopy(board_state.board)
         return super().replay(state, entry, chance, board_state, strict)
+
+
+def _act(act) -> dict:
+    """Return the act's counts and marks for ``pbd show --json`` (and the hand-edit check, which compares them)."""
+    return {"scene": act.scene, "roll": list(act.roll) if act.roll else None, "played": act.played,
+            "recycled": act.recycled, "replaced": act.replaced, "advanced": act.advanced,
+            "targeted": act.targeted, "tolls": list(act.tolls)}
 
 
 def _targeting(state: State) -> dict | None:
