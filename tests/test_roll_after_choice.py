@@ -218,3 +218,73 @@ def test_tower_a_magic_carpet_reached_by_passing_a_guard_waits_too(table, monkey
     assert run(folder, "Ben", "watch", "--once").returncode == 0
     assert run(folder, "Ann", "watch", "--once").returncode == 0
     assert "Ann: rolls the dice that waited — Magic Carpet on 19: rolls" in (folder / "m.txt").read_text()
+
+
+# -- 2Xd6: the targeting's Onyx dice follow the choice of target and Tc -----------------------------------------
+
+from twoxd6_helpers import two  # noqa: E402,F401  (the built 2-seat match, a fixture)
+
+#: In the central columns: Player 1's Q-led stack on A3 can target Player 2's A4.
+ROLL_OFF = {"A3": ("P1", ["QG", "10P", "5O", "4C", "2C"]), "A4": ("P2", ["4W"])}
+
+
+@pytest.fixture
+def aimed(two, tmp_path, monkeypatch):
+    """A copy of the 2-seat match set up so that Player 1 may target A4 from A3; returns ``(doc, p1, p2, move)``."""
+    from twoxd6_helpers import copy, order, position
+
+    doc = copy(two, tmp_path, monkeypatch)
+    p1, p2 = order(doc)
+    position(doc, cells={cell: ({"P1": p1, "P2": p2}[o], cs) for cell, (o, cs) in ROLL_OFF.items()})
+    return doc, p1, p2
+
+
+def test_2xd6_the_copy_no_longer_shows_the_onyx_dice(pbd, aimed, tmp_path, monkeypatch):
+    from conftest import moved_registry
+
+    doc, p1, p2 = aimed
+    target = next(m for m in pbd.json("legal", doc, "--as", p1)["moves"] if m.startswith("target A4 from A3 with "))
+    folder = doc.parent
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)                       # the document and the attacker's PBD_HOME, without p2's seat
+    for f in (copy / "pbd-home" / "matches").glob(f"*/{p2.lower()}.*"):
+        f.unlink()
+    moved_registry(copy / "pbd-home", folder, copy)
+    monkeypatch.setenv("PBD_HOME", str(copy / "pbd-home"))
+    tried = pbd("move", copy / "match.txt", "--as", p1, target)
+    assert tried.exit_code == 0, tried.output
+    assert "Onyx" not in tried.output.replace("the Onyx dice wait", "")
+    assert "the Onyx dice wait on a fresh random value" in tried.output
+    assert pbd("status", copy / "match.txt", "--as", p1).exit_code == 0    # its own pbd cannot roll them yet
+    assert not re.search(r"Onyx \d", (copy / "match.txt").read_text())
+    assert pbd("move", copy / "match.txt", "--as", p1, "draw").exit_code == 1          # nor go on with the act
+    # the real document: the board says on whom the dice wait; p2's pbd watch pays; p1's pbd rolls them
+    monkeypatch.setenv("PBD_HOME", str(folder / "pbd-home"))
+    pbd("move", doc, "--as", p1, target, ok=True)
+    assert f"Owed: {p2}: a fresh random value for {p1}'s roll" in doc.read_text()
+    assert pbd("watch", doc, "--as", p2, "--once").exit_code == 0
+    text = doc.read_text()
+    assert f"{p2}: a fresh random value for {p1}'s roll" in text and f"Owed: {p1}: the dice that waited" in text
+    pbd("status", doc, "--as", p1, ok=True)
+    text = doc.read_text()
+    assert re.search(rf"{p1}: rolls the dice that waited — Onyx \d\+\d", text)
+    assert f"Waiting on: {p2} — roll 2 Wyte dice to resist" in text
+    assert re.search(r"(beats|does not beat)", pbd("move", doc, "--as", p2, "roll", ok=True).output)
+
+
+def test_2xd6_a_modified_pbd_that_rolls_the_onyx_dice_without_waiting_is_refused(pbd, aimed, monkeypatch):
+    from pbd.games import base
+    from pbd.table import game
+
+    doc, p1, p2 = aimed
+    target = next(m for m in pbd.json("legal", doc, "--as", p1)["moves"] if m.startswith("target A4 from A3 with "))
+    pbd("move", doc, "--as", p1, target, ok=True)
+    with monkeypatch.context() as m:                    # p1's modified pbd takes any value for fresh
+        m.setattr(game, "published_after", lambda meta, player, entry: ["anyone"])
+        m.setattr(base, "published_after", lambda meta, player, entry: ["anyone"])
+        pbd("status", doc, "--as", p1, ok=True)
+    assert re.search(rf"{p1}: rolls the dice that waited — Onyx \d", doc.read_text())
+    before = doc.read_bytes()
+    refused = pbd("hand", doc, "--as", p2)
+    assert refused.exit_code == 3 and "rolled before the chain value it had to wait for" in refused.output
+    assert doc.read_bytes() == before

@@ -470,11 +470,11 @@ class CardGame(Playable, metaclass=ABCMeta):
         """Do the work ``player`` owes (a chain value a die waits on, the deck's), in place, and log it; return the summary."""
         seat = self._name(state, player)
         done = []
+        if self._owes_roll(state, seat) and chance.can_draw_for(seat):
+            done.append(self._roll_due(state, seat, chance))       # (it may leave another seat's die waiting)
         if self._owes_chain(state, seat) and chance.can_draw_for(seat):
             chance.publish(seat)
             done.append(state.meta.record(seat, f"{CHAIN_DUTY}{self.awaited_roll(state)[0]}'s roll").text)
-        if self._owes_roll(state, seat) and chance.can_draw_for(seat):
-            done.append(self._roll_due(state, seat, chance))
         if state.deck is None:
             return done
         if not state.deck.owed(seat):
