@@ -92,3 +92,199 @@ def test_a_modified_pbd_that_rolls_without_waiting_is_refused_by_every_honest_se
     audit = subprocess.run([sys.executable, "-m", "pbd", "audit", "m.txt"], cwd=folder, env=env, capture_output=True,
                            text=True)
     assert audit.returncode == 1 and "a modified pbd foresaw it" in audit.stdout + audit.stderr
+
+
+# -- The Tower: the duel's dice follow the last Sword or Shield answer ----------------------------------------
+
+CHEAT_NO_WAIT = """
+from pbd.games import base
+from pbd.table import game
+game.published_after = base.published_after = lambda meta, player, entry: ["anyone"]
+import sys
+from pbd.cli import main
+sys.argv = ['pbd'] + sys.argv[1:]
+main()
+"""
+
+
+def run_cheat(folder, seat, *args):
+    """Run a modified pbd for ``seat``: it takes any chain value for fresh, so it rolls the dice that wait at once."""
+    env = {**os.environ, "PBD_HOME": str(folder / f"home-{seat}")}
+    return subprocess.run([sys.executable, "-c", CHEAT_NO_WAIT, *map(str, args), "--as", seat], cwd=folder, env=env,
+                          capture_output=True, text=True)
+
+
+def edit_board(folder, monkeypatch, change):
+    """Hand-edit the board (``change(state)``) and make it every seat's checked position (test set-up only)."""
+    from agreed import agree
+    from pbd.games.tower import GAME
+
+    doc = folder / "m.txt"
+    state = GAME.parse(doc.read_text())
+    change(state)
+    doc.write_text(GAME.render(state))
+    for seat in SEATS:
+        monkeypatch.setenv("PBD_HOME", str(folder / f"home-{seat}"))
+        agree(doc)
+
+
+def next_face(folder, seat, seed):
+    """Return the next rule die ``seat``'s pbd rolls (seed text ``seed``), as pbd computes it."""
+    from pbd import fairplay
+    from pbd.games.base import Chance, Secrets
+    from pbd.games.tower import GAME
+
+    state = GAME.parse((folder / "m.txt").read_text())
+    mid = state.meta.match_id
+    chance = Chance(state.meta, {seat: Secrets(mid, seat, "tower", fairplay.seed_from_text(seed, mid), [])})
+    return chance.roll(seat, 6)
+
+
+@pytest.fixture
+def duel(table, monkeypatch):
+    """Ann's roll lands on Ben's tile 20 and Ann passes on her Sword: Ben is asked; returns the folder."""
+    folder, _ = table
+    face = next_face(folder, "Ann", "a")
+
+    def change(state):
+        state.tokens.update({"Ann": 20 - face, "Ben": 20})
+    edit_board(folder, monkeypatch, change)
+    done = run(folder, "Ann", "move", "m.txt", "roll; pass")
+    assert done.returncode == 0, done.stderr
+    assert "Waiting on: Ben — play Sword (an extra die in the duel with Ann on 20)" in (folder / "m.txt").read_text()
+    return folder
+
+
+def test_tower_the_copy_no_longer_shows_the_duels_dice(duel, tmp_path):
+    folder = duel
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)                                   # the document and Ben's PBD_HOME
+    assert run(copy, "Ben", "status", "m.txt", "--adopt").returncode == 0      # (the copy's PBD_HOME plays there)
+    tried = run(copy, "Ben", "move", "m.txt", "pass")
+    assert tried.returncode == 0, tried.stderr
+    assert "duel: Ann" not in (copy / "m.txt").read_text() and "duel: Ann" not in tried.stdout
+    assert "the duel's dice wait on a fresh random value" in tried.stdout
+    again = run(copy, "Ben", "status", "m.txt")                     # Ben's own pbd cannot roll them yet
+    assert again.returncode == 0 and "duel: Ann" not in (copy / "m.txt").read_text()
+    # the real document: the board says the dice wait, and on whom; Cy's pbd watch pays; Ben's pbd rolls
+    assert run(folder, "Ben", "move", "m.txt", "pass").returncode == 0
+    text = (folder / "m.txt").read_text()
+    assert "Owed: Ann or Cy: a fresh random value for Ben's roll" in text and "duel: Ann" not in text
+    watched = run(folder, "Cy", "watch", "--once")
+    assert watched.returncode == 0, watched.stderr
+    text = (folder / "m.txt").read_text()
+    assert "Cy: a fresh random value for Ben's roll" in text
+    assert "Owed: Ben: the dice that waited (their fresh random value is in)" in text
+    rolled = run(folder, "Ben", "watch", "--once")
+    assert rolled.returncode == 0, rolled.stderr
+    text = (folder / "m.txt").read_text()
+    assert "Ben: rolls the dice that waited — duel: Ann " in text and "Owed: Ben" not in text
+
+
+def test_tower_a_modified_pbd_that_rolls_the_duel_without_waiting_is_refused(duel):
+    folder = duel
+    assert run(folder, "Ben", "move", "m.txt", "pass").returncode == 0
+    cheated = run_cheat(folder, "Ben", "status", "m.txt")
+    assert cheated.returncode == 0, cheated.stderr
+    assert "duel: Ann" in (folder / "m.txt").read_text()                       # the modified pbd rolled at once
+    before = (folder / "m.txt").read_bytes()
+    for seat in ("Ann", "Cy"):
+        refused = run(folder, seat, "hand", "m.txt")
+        assert refused.returncode == 3, (seat, refused.stdout, refused.stderr)
+        assert "rolled before the chain value it had to wait for" in refused.stderr
+        assert (folder / "m.txt").read_bytes() == before
+
+
+def test_tower_a_magic_carpet_reached_by_passing_a_guard_waits_too(table, monkeypatch, tmp_path):
+    """A Guard asks for a Shield; passing sends the token back onto a Magic Carpet, whose die follows that answer."""
+    folder, _ = table
+    face = next_face(folder, "Ann", "a")
+
+    def change(state):
+        state.tokens["Ann"] = 20 - face
+        state.cards.update({20: ["Guard"], 19: ["Magic Carpet"]})
+    edit_board(folder, monkeypatch, change)
+    assert run(folder, "Ann", "move", "m.txt", "roll").returncode == 0
+    assert "Asking: Ann [guard]" in (folder / "m.txt").read_text()
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    assert run(copy, "Ann", "status", "m.txt", "--adopt").returncode == 0
+    tried = run(copy, "Ann", "move", "m.txt", "pass")
+    assert tried.returncode == 0, tried.stderr
+    assert "Magic Carpet on 19: rolls" not in (copy / "m.txt").read_text()
+    assert "the Magic Carpet's die on 19 waits on a fresh random value" in tried.stdout
+    assert run(folder, "Ann", "move", "m.txt", "pass").returncode == 0
+    assert "Owed: Ben or Cy: a fresh random value for Ann's roll" in (folder / "m.txt").read_text()
+    assert run(folder, "Ben", "watch", "--once").returncode == 0
+    assert run(folder, "Ann", "watch", "--once").returncode == 0
+    assert "Ann: rolls the dice that waited — Magic Carpet on 19: rolls" in (folder / "m.txt").read_text()
+
+
+# -- 2Xd6: the targeting's Onyx dice follow the choice of target and Tc -----------------------------------------
+
+from twoxd6_helpers import two  # noqa: E402,F401  (the built 2-seat match, a fixture)
+
+#: In the central columns: Player 1's Q-led stack on A3 can target Player 2's A4.
+ROLL_OFF = {"A3": ("P1", ["QG", "10P", "5O", "4C", "2C"]), "A4": ("P2", ["4W"])}
+
+
+@pytest.fixture
+def aimed(two, tmp_path, monkeypatch):
+    """A copy of the 2-seat match set up so that Player 1 may target A4 from A3; returns ``(doc, p1, p2, move)``."""
+    from twoxd6_helpers import copy, order, position
+
+    doc = copy(two, tmp_path, monkeypatch)
+    p1, p2 = order(doc)
+    position(doc, cells={cell: ({"P1": p1, "P2": p2}[o], cs) for cell, (o, cs) in ROLL_OFF.items()})
+    return doc, p1, p2
+
+
+def test_2xd6_the_copy_no_longer_shows_the_onyx_dice(pbd, aimed, tmp_path, monkeypatch):
+    from conftest import moved_registry
+
+    doc, p1, p2 = aimed
+    target = next(m for m in pbd.json("legal", doc, "--as", p1)["moves"] if m.startswith("target A4 from A3 with "))
+    folder = doc.parent
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)                       # the document and the attacker's PBD_HOME, without p2's seat
+    for f in (copy / "pbd-home" / "matches").glob(f"*/{p2.lower()}.*"):
+        f.unlink()
+    moved_registry(copy / "pbd-home", folder, copy)
+    monkeypatch.setenv("PBD_HOME", str(copy / "pbd-home"))
+    tried = pbd("move", copy / "match.txt", "--as", p1, target)
+    assert tried.exit_code == 0, tried.output
+    assert "Onyx" not in tried.output.replace("the Onyx dice wait", "")
+    assert "the Onyx dice wait on a fresh random value" in tried.output
+    assert pbd("status", copy / "match.txt", "--as", p1).exit_code == 0    # its own pbd cannot roll them yet
+    assert not re.search(r"Onyx \d", (copy / "match.txt").read_text())
+    assert pbd("move", copy / "match.txt", "--as", p1, "draw").exit_code == 1          # nor go on with the act
+    # the real document: the board says on whom the dice wait; p2's pbd watch pays; p1's pbd rolls them
+    monkeypatch.setenv("PBD_HOME", str(folder / "pbd-home"))
+    pbd("move", doc, "--as", p1, target, ok=True)
+    assert f"Owed: {p2}: a fresh random value for {p1}'s roll" in doc.read_text()
+    assert pbd("watch", doc, "--as", p2, "--once").exit_code == 0
+    text = doc.read_text()
+    assert f"{p2}: a fresh random value for {p1}'s roll" in text and f"Owed: {p1}: the dice that waited" in text
+    pbd("status", doc, "--as", p1, ok=True)
+    text = doc.read_text()
+    assert re.search(rf"{p1}: rolls the dice that waited — Onyx \d\+\d", text)
+    assert f"Waiting on: {p2} — roll 2 Wyte dice to resist" in text
+    assert re.search(r"(beats|does not beat)", pbd("move", doc, "--as", p2, "roll", ok=True).output)
+
+
+def test_2xd6_a_modified_pbd_that_rolls_the_onyx_dice_without_waiting_is_refused(pbd, aimed, monkeypatch):
+    from pbd.games import base
+    from pbd.table import game
+
+    doc, p1, p2 = aimed
+    target = next(m for m in pbd.json("legal", doc, "--as", p1)["moves"] if m.startswith("target A4 from A3 with "))
+    pbd("move", doc, "--as", p1, target, ok=True)
+    with monkeypatch.context() as m:                    # p1's modified pbd takes any value for fresh
+        m.setattr(game, "published_after", lambda meta, player, entry: ["anyone"])
+        m.setattr(base, "published_after", lambda meta, player, entry: ["anyone"])
+        pbd("status", doc, "--as", p1, ok=True)
+    assert re.search(rf"{p1}: rolls the dice that waited — Onyx \d", doc.read_text())
+    before = doc.read_bytes()
+    refused = pbd("hand", doc, "--as", p2)
+    assert refused.exit_code == 3 and "rolled before the chain value it had to wait for" in refused.output
+    assert doc.read_bytes() == before

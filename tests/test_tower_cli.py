@@ -15,7 +15,8 @@ from unittest import mock
 
 import pytest
 
-from tower_helpers import give, hand_of, put, show, start, start_rolling, tile_of, upcoming, write_tile
+from tower_helpers import (give, hand_of, put, roll_waited, show, start, start_rolling, tile_of, upcoming,
+                           write_tile)
 
 from pbd.games.tower import GAME
 from pbd.games.tower.state import DeckSpec
@@ -364,9 +365,10 @@ def test_a_duel_moves_the_winner_on_and_the_loser_back(pbd, tmp_path):
     assert show(pbd, doc)["to_move"] == ["Ben"]
     assert "Waiting on: Ben — play Sword (an extra die in the duel with Ann on 20), or pass · from" in doc.read_text()
     refused(pbd, doc, "Ann", "roll", "waiting on Ben")
-    a, b = upcoming(doc, "Ben", 2)                  # Ben's pbd rolls both duel dice
-    assert a != b                                   # these seeds roll no tie (ties: test_tower_games.py)
     move(pbd, doc, "Ben", "pass")
+    assert "the duel's dice wait on a fresh random value" in log_of(doc)
+    a, b = roll_waited(pbd, doc, "Ben")             # Ann's pbd publishes a fresh value; Ben's rolls both duel dice
+    assert a != b                                   # these seeds roll no tie (ties: test_tower_games.py)
     want = {"Ann": 21, "Ben": 19} if a > b else {"Ann": 19, "Ben": 21}
     assert {n: tile_of(pbd, doc, n) for n in want} == want
     assert show(pbd, doc)["to_move"] == ["Ben"]          # Ann's turn ended with the duel
@@ -393,6 +395,7 @@ def test_sword_adds_a_die_and_shield_negates_it(pbd, tmp_path):
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["play Shield", "pass"]
     assert "answer Ann's Sword in the duel" in doc.read_text()
     move(pbd, doc, "Ben", "play Shield")                 # asked once: his Shield and Sword together
+    roll_waited(pbd, doc, "Ben")
     entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
     assert "+" not in entry.split("duel: Ann ")[1].split(",")[0]
     assert show(pbd, doc)["spent"] == [["Ann", "Sword"], ["Ben", "Shield"]]
@@ -405,6 +408,7 @@ def test_an_unanswered_sword_rolls_two_dice(pbd, tmp_path):
     move(pbd, doc, "Ann", "roll; play Sword")
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] in (["pass"], ["play Shield", "pass"])
     move(pbd, doc, "Ben", "pass")
+    roll_waited(pbd, doc, "Ben")
     entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
     assert "+" in entry.split("duel: Ann ")[1].split(",")[0]
 
@@ -419,6 +423,7 @@ def test_the_defenders_sword_can_be_shielded_by_the_attacker(pbd, tmp_path):
     assert show(pbd, doc)["to_move"] == ["Ann"]
     assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["play Shield", "pass"]
     move(pbd, doc, "Ann", "play Shield")
+    roll_waited(pbd, doc, "Ann")
     entry = [ln for ln in log_of(doc).splitlines() if "duel: Ann" in ln][-1]
     assert "+" not in entry.split(", Ben ")[1].split(" ")[0]
 
@@ -428,9 +433,9 @@ def test_landing_from_a_duel_triggers_the_tile(pbd, tmp_path):
     _duel(doc)
     put(doc, cards={21: "Torch", 19: "Rope"})
     move(pbd, doc, "Ann", "roll; pass")
-    a, b = upcoming(doc, "Ben", 2)
-    assert a != b
     move(pbd, doc, "Ben", "pass")
+    a, b = roll_waited(pbd, doc, "Ben")
+    assert a != b
     tiles = sorted([tile_of(pbd, doc, "Ann"), tile_of(pbd, doc, "Ben")])
     assert tiles == [22, 30]                              # winner 21 → Torch → 22; loser 19 → Rope → 30
 
@@ -440,8 +445,8 @@ def test_guards_met_after_a_duel_ask_each_duelist_in_turn(pbd, tmp_path):
     _duel(doc)
     put(doc, cards={21: "Guard", 19: "Guard"})
     move(pbd, doc, "Ann", "roll; pass")
-    a, b = upcoming(doc, "Ben", 2)
     move(pbd, doc, "Ben", "pass")
+    a, b = roll_waited(pbd, doc, "Ben")
     assert a != b                                         # these seeds roll no tie (a tie rolls again)
     asked = []
     for _ in range(4):

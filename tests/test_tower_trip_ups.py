@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tower_helpers import give, put, show, start, upcoming
+from tower_helpers import give, put, roll_waited, show, start, upcoming
 
 from test_tower_cli import log_of, move
 
@@ -95,6 +95,7 @@ def test_after_a_sword_the_defender_is_asked_once_with_both_choices(pbd, tmp_pat
     assert "Waiting on: Ben" not in doc.read_text()
     assert "Asking: Ann [shield]" in doc.read_text()      # the attacker may answer Ben's Sword (Ann holds none)
     move(pbd, doc, "Ann", "pass")
+    roll_waited(pbd, doc, "Ann")                           # the dice follow Ann's answer: they wait on Ben's pbd
     assert "duel: Ann" in log_of(doc)
 
 
@@ -105,6 +106,7 @@ def test_a_defender_who_passes_is_not_asked_again(pbd, tmp_path):
     move(pbd, doc, "Ann", "roll; play Sword")
     move(pbd, doc, "Ben", "pass")
     assert "Waiting on: Ben" not in doc.read_text()
+    roll_waited(pbd, doc, "Ben")
     assert "duel: Ann" in log_of(doc)
 
 

@@ -584,6 +584,10 @@ def test_the_defender_states_the_rc_before_the_tc_is_written(pbd, stated, tmp_pa
     refused(pbd, doc, p1, "target A4 from A3 with 7*6", "Tc 42 is not within 10 of A4's Rc 14")
     refused(pbd, doc, p1, "draw", "write the Tc")
     pbd("move", doc, "--as", p1, "target A4 from A3 with 7+6+7", ok=True)
+    pbd("status", doc, "--as", p2, ok=True)         # p2's pbd publishes the fresh value p1's Onyx dice wait on
+    pbd("status", doc, "--as", p1, ok=True)         # p1's rolls them, and publishes one for p2's Wyte dice
+    text = doc.read_text()                          # (they follow p2's Rc statement)
+    assert f"{p1}: rolls the dice that waited — Onyx " in text and f"{p1}: a fresh random value for {p2}'s roll" in text
     assert legal(pbd, doc, p2) == ["roll"]
     out = pbd("move", doc, "--as", p2, "roll", ok=True).output
     assert re.search(r"(\d+) (beats|does not beat) (\d+)", out)

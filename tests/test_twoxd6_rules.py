@@ -26,6 +26,9 @@ class Dice:
         n = self.faces.pop(0)                       # the n-th face of the die, as dealt in the test
         return faces[n - 1] if faces else n
 
+    def roll_after(self, seat, entry, sides=6, faces=None, purpose=""):
+        return self.roll(seat, sides, faces, purpose)
+
 
 def make(hands: dict[str, list[str]], cells: dict[str, tuple[str, list[str]]] | None = None, points=24,
          round_=2, roll=(3, 4)) -> State:
@@ -178,7 +181,9 @@ def test_a_j_targets_forward_only_unless_the_roll_was_a_pair():
 def test_targeting_rolls_off_and_the_winner_collects_the_stack():
     state = make({"Ann": ["JG"]}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})
     rc, _ = rules.rc_of(state, "A3")
-    rules.do_target(state, "Ann", "A3", "A2", "7", Dice(6, 5))
+    rules.do_target(state, "Ann", "A3", "A2", "7", Dice())
+    assert rules.onyx_waits(state) and not state.decisions          # the Onyx dice wait on a fresh value
+    rules.roll_onyx(state, "Ann", Dice(6, 5), 1)
     assert state.decisions[0].seat == "Ben" and state.decisions[0].answers == ["roll"]
     rules.do_resist(state, "Ben", Dice(1, 2))
     assert "A3" not in state.cells and state.shown["Ann"] == ["7P"]
@@ -189,7 +194,8 @@ def test_targeting_rolls_off_and_the_winner_collects_the_stack():
 
 def test_a_failed_targeting_owes_a_face_and_a_pip_and_draws_cold_comfort():
     state = make({"Ann": []}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})
-    rules.do_target(state, "Ann", "A3", "A2", "7", Dice(1, 2))
+    rules.do_target(state, "Ann", "A3", "A2", "7", Dice())
+    rules.roll_onyx(state, "Ann", Dice(1, 2), 1)
     rules.do_resist(state, "Ben", Dice(6, 6, 1))
     assert [(o.kind) for o in state.owed] == ["face", "pip"]
     assert len(state.cold["Ann"]) == 1

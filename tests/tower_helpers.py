@@ -157,3 +157,17 @@ def write_tile(text: str, tile: int, cell: str) -> str:
 
     return _re.sub(rf"\| {tile} *(?=\||$)", f"| {cell} ", text, count=1, flags=_re.M)
 
+
+
+def roll_waited(pbd, doc, roller: str, k: int = 2) -> list[int]:
+    """Pay the dice that wait after an answer: another seat's pbd publishes a fresh value, then ``roller``'s rolls.
+
+    Return the ``k`` faces ``roller``'s pbd rolls (read once the fresh value is in, as pbd computes them).
+    """
+    state = GAME.parse(doc.read_text())
+    assert GAME.awaited_roll(state)[0] == roller and GAME.rolls_itself(state), doc.read_text()
+    other = next(s for s in state.seats if s != roller)
+    pbd("status", doc, "--as", other, ok=True)              # its pbd publishes the value the dice wait on
+    faces = upcoming(doc, roller, k)
+    pbd("status", doc, "--as", roller, ok=True)             # the roller's pbd rolls them
+    return faces

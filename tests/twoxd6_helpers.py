@@ -129,8 +129,9 @@ def roll_off(pbd, built: Path, tmp_path: Path, monkeypatch, cells, source: str, 
         _prepare(pbd, scratch, cells(attacker, defender), turn, attacker, prelude)
         move = next(m for m in pbd.json("legal", scratch, "--as", attacker)["moves"]
                     if m.startswith(f"target {target} from {source} with "))
-        out = pbd("move", scratch, "--as", attacker, move, ok=True).output
-        onyx = int(re.search("Onyx " + ROLL_RE, out).group(3))
+        pbd("move", scratch, "--as", attacker, move, ok=True)
+        onyx_waited(pbd, scratch, attacker, defender)
+        onyx = int(re.search("Onyx " + ROLL_RE, scratch.read_text()).group(3))
         wyte = int(re.search("Wyte " + ROLL_RE, pbd("move", scratch, "--as", defender, "roll", ok=True).output).group(3))
         found.append((onyx, wyte))
         shift = wyte - onyx + (1 if win else 0)
@@ -142,8 +143,21 @@ def roll_off(pbd, built: Path, tmp_path: Path, monkeypatch, cells, source: str, 
         rc, _ = rules.rc_of(state, target)
         text = calc.reachable(rules.tc_pool(state, attacker, source, target))[rc + shift]
         pbd("move", doc, "--as", attacker, f"target {target} from {source} with {text}", ok=True)
+        onyx_waited(pbd, doc, attacker, defender)
         return doc, attacker, defender
     raise AssertionError(f"the dice (Onyx, Wyte) {found} leave no Tc in the window; pick other seeds")
+
+
+def onyx_waited(pbd, doc: Path, attacker: str, defender: str) -> None:
+    """Pay the Onyx dice that wait after a targeting: the defender's pbd publishes a fresh value, the attacker's rolls.
+
+    (The test holds both seats, so it can know the dice before the Tc is written: the defender's
+    next chain value is fixed by its seed.  A player holds one seat and cannot.)
+    """
+    assert "the Onyx dice wait on a fresh random value" in doc.read_text()
+    pbd("status", doc, "--as", defender, ok=True)
+    pbd("status", doc, "--as", attacker, ok=True)
+    assert "rolls the dice that waited — Onyx " in doc.read_text()
 
 
 #: shown cards an attacker may recycle to move its dice on (see :func:`roll_off`)

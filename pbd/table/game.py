@@ -61,6 +61,8 @@ def defined_in(*modules) -> tuple[type, ...]:
 
 #: The start of a log entry in which a seat publishes a chain value another seat's die waits on.
 CHAIN_DUTY = "a fresh random value for "
+#: The start of a log entry in which a seat's pbd rolls the dice that waited on such a value (no move of its own).
+ROLL_DUTY = "rolls the dice that waited"
 
 
 @dataclass
@@ -219,6 +221,8 @@ class CardGame(Playable, metaclass=ABCMeta):
         owing = self.roll_waits_on(state)
         if owing:
             out.append(f"Owed: {' or '.join(owing)}: a fresh random value for {self.awaited_roll(state)[0]}'s roll")
+        elif self.roll_owed(state):
+            out.append(f"Owed: {self.awaited_roll(state)[0]}: the dice that waited (their fresh random value is in)")
         return out
 
     def parse(self, text: str) -> TableState:
@@ -405,6 +409,45 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
         return None
 
+    def rolls_itself(self, state: TableState) -> bool:
+        """Return True if the awaited die (:meth:`awaited_roll`) is rolled by its seat's pbd as a duty, not by a move.
+
+        A die the rules roll in the middle of resolving (a duel after its Swords and Shields, a
+        targeting's dice) has no move of its own: once a fresh value is in, the seat's next pbd
+        command (or ``pbd watch``) rolls it through :meth:`roll_awaited`.  Default: False (the
+        seat rolls it with a move, as The Tower's ``roll`` after a card is placed).
+        """
+        return False
+
+    def roll_awaited(self, state: TableState, seat: str, chance: Chance) -> Move:
+        """Roll the die that waited (:meth:`rolls_itself`) and go on resolving; return what happened.
+
+        The game rolls it with :meth:`Chance.roll_after` and the entry :meth:`awaited_roll` names.
+        """
+        raise NotImplementedError(f"{self.title} has no die its pbd rolls by itself")
+
+    def roll_owed(self, state: TableState) -> bool:
+        """Return True if the awaited die's seat owes it now: its pbd rolls it itself and its fresh value is in."""
+        awaited = self.awaited_roll(state)
+        return (awaited is not None and not state.result and self.rolls_itself(state)
+                and bool(published_after(state.meta, awaited[0], awaited[1])))
+
+    def _owes_roll(self, state: TableState, seat: str) -> bool:
+        """Return True if ``seat``'s pbd owes the dice that waited (:meth:`roll_owed`)."""
+        return self.roll_owed(state) and self.awaited_roll(state)[0].casefold() == seat.casefold()
+
+    def _roll_due(self, state: TableState, seat: str, chance: Chance) -> str:
+        """Roll the dice that waited, for ``seat``, with the chores of a move (the turn, the log); return the entry."""
+        if state.deck is not None:
+            state.deck.begin(seat)
+        done = self.roll_awaited(state, seat, chance)
+        if done.ends_turn and not state.result:
+            chance.publish(seat)
+            state.turn = self.next_seat(state)
+        entry = state.meta.record(seat, f"{ROLL_DUTY} — {done.text}" if done.text else ROLL_DUTY)
+        self.update(state)
+        return entry.text
+
     def _owes_chain(self, state: TableState, seat: str) -> bool:
         """Return True if ``seat`` owes a chain value for another seat's die that follows a choice."""
         awaited = self.awaited_roll(state)
@@ -431,12 +474,15 @@ class CardGame(Playable, metaclass=ABCMeta):
     def pending(self, state: TableState, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
         seat = self._name(state, player)
-        return state.deck is not None and bool(state.deck.owed(seat)) or self._owes_chain(state, seat)
+        return state.deck is not None and bool(state.deck.owed(seat)) or self._owes_chain(state, seat) \
+            or self._owes_roll(state, seat)
 
     def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
         """Do the work ``player`` owes (a chain value a die waits on, the deck's), in place, and log it; return the summary."""
         seat = self._name(state, player)
         done = []
+        if self._owes_roll(state, seat) and chance.can_draw_for(seat):
+            done.append(self._roll_due(state, seat, chance))       # (it may leave another seat's die waiting)
         if self._owes_chain(state, seat) and chance.can_draw_for(seat):
             chance.publish(seat)
             done.append(state.meta.record(seat, f"{CHAIN_DUTY}{self.awaited_roll(state)[0]}'s roll").text)
@@ -550,7 +596,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         out = seats_to_answer(state.decisions)
         if state.deck is not None:
             out += [s for s in state.deck.waiting_on() if s not in out]
-        out += [s for s in state.seats if s not in out and self._owes_chain(state, s)]
+        out += [s for s in state.seats if s not in out and (self._owes_chain(state, s) or self._owes_roll(state, s))]
         if not state.decisions and state.on_turn not in out:
             out.append(state.on_turn)
         return out
@@ -654,6 +700,14 @@ class CardGame(Playable, metaclass=ABCMeta):
             if not self._owes_chain(state, seat):
                 raise IllegalMoveError(f"{seat} owed no chain value for a roll here")
             chance.publish(seat)
+        elif text.startswith(ROLL_DUTY):
+            awaited = self.awaited_roll(state)
+            if awaited is None or not self.rolls_itself(state) or awaited[0].casefold() != seat.casefold():
+                raise IllegalMoveError(f"{seat} owed no roll here")
+            if not published_after(state.meta, awaited[0], awaited[1]):
+                raise RollWaits(seat, [s for s in state.seats if s.casefold() != seat.casefold()])
+            self._roll_due(state, seat, chance)
+            return state
         elif text.startswith(("locked and shuffled", "unlocked", "published")):
             state.deck.settle(seat, None)
             self.update(state)

@@ -22,7 +22,7 @@ from pbd.games.tower import board, check, data, notation, rules, shared
 from pbd.games.tower import state as state_module
 from pbd.games.tower.state import HAND_CARDS, KINDS, DeckSpec, State, marks
 from pbd.table.decisions import Decision
-from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in
+from pbd.table.game import ROLL_DUTY, TABLE_CLASSES, CardGame, Move, defined_in
 
 OPTION_HELP = "board=FILE, deck=FILE (or --deck FILE), exact-finish (=bounce, or =stay)"
 FINISH_WORDS = {"yes": "exact-finish", "true": "exact-finish", "bounce": "exact-finish", "stay": "exact-finish=stay"}
@@ -227,9 +227,26 @@ class TheTower(CardGame):
         return rules.moves(state, seat)
 
     def awaited_roll(self, state: State) -> tuple[str, int] | None:
-        """Return the mover and the entry of the card it placed this turn: its move roll waits on a fresh value."""
+        """Return who rolls the next die that follows a choice, and that choice's entry (None: no such die).
+
+        The mover's roll after a card placed this turn; or, resolving stopped at a die that
+        follows an answer (a duel's dice after its Swords and Shields, a Magic Carpet or an
+        Arcane Trap reached by a Guard passed), the answerer's.  Each waits on a fresh value.
+        """
+        if rules.dice_wait(state):
+            chosen = rules.last_choice(state)
+            return (chosen.player, chosen.number) if chosen is not None else None
         chosen = rules.choice_entry(state)
         return (state.mover, chosen) if chosen and state.mover not in state.webbed else None
+
+    def rolls_itself(self, state: State) -> bool:
+        """Return True while resolving waits on a die after an answer: the answerer's pbd rolls it (a duty)."""
+        return rules.dice_wait(state)
+
+    def roll_awaited(self, state: State, seat: str, chance: Chance) -> Move:
+        """Roll the dice that waited after an answer and go on resolving (see :meth:`CardGame.roll_awaited`)."""
+        ctx = rules.Ctx(state, chance, seat, after=self.awaited_roll(state)[1])
+        return self._done(state, rules.roll_waited(ctx))
 
     def apply(self, state: State, seat: str, move: str, chance: Chance) -> Move:
         """Apply one move of the seat on turn; the turn passes when its draw is dealt.
@@ -290,6 +307,8 @@ class TheTower(CardGame):
         (``play Sword``/``play Shield``/``pass``) or a Sword against a web, each leading on to a duel."""
         if not rules.kind_of(decision.prompt):
             return False
+        if entry.text.startswith(ROLL_DUTY):             # the dice that waited: a duel can move a token onto a Guard
+            return True
         try:
             move = notation.parse(entry.text.split(" — ")[0])
         except NotationError:

@@ -123,6 +123,6 @@ def _pending(s: State) -> list[str]:
             out.append(f"a duel decision waits on {d.seat}, but no duel is under way")
     if s.ask in ("sword", "shield") and not s.duel:
         out.append(f"the board asks {s.mover} about a duel, but no duel is under way")
-    if s.duel and not s.decisions and not s.ask and s.started:
-        out.append("a duel is under way but no one is asked")
+    if s.duel and not s.decisions and not s.ask and s.started and s.step != "resolve":
+        out.append("a duel is under way but no one is asked")       # (resolving: its dice wait on a fresh value)
     return out

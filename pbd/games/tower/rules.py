@@ -54,9 +54,16 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
   Arcane Trap's 2, their Sword and Shield as attacker) are asked of the mover as its next
   move (``Asking:``).  Both are asked whether or not the seat holds the card, so the
   board never tells what is in a hand.
-* Every die is rolled by the pbd of the player whose command it is (a duel's two dice
-  too): the roll comes from that player's committed seed and the others' published chain
-  values, so no one chooses it, and ``pbd audit`` re-derives it.
+* Every die is rolled by the pbd of the player whose command it is (a duel's two dice too):
+  the roll comes from that player's committed seed and the others' published chain values,
+  so no one chooses it, and ``pbd audit`` re-derives it.
+* A die that follows a choice in the same turn waits on a fresh random value (a chain value
+  another player's pbd publishes after the choice), so no one can foresee it by trying the
+  choice on a copy of the document: the move roll after a card is placed (the mover rolls
+  with ``roll`` once it is in), a duel's dice after its last Sword or Shield answer, and a
+  Magic Carpet's or an Arcane Trap's die reached by passing on a Guard (the answerer's pbd
+  rolls these itself, ``rolls the dice that waited``, on its next command or at once under
+  ``pbd watch``).
 * A chain stops after 200 card effects in one command (it cannot happen on a board without
   loops; it keeps a hand-edited board from running for ever).
 """
@@ -88,6 +95,12 @@ class Ctx:
     actor: str
     notes: list[str] = field(default_factory=list)
     effects: int = 0
+    #: the log entry of the choice this command's dice follow, once a fresh value came after it (see :func:`die`)
+    after: int | None = None
+    #: this command answers a question (a choice): a die it would roll waits (see :func:`wait_for_dice`)
+    answering: bool = False
+    #: the resolving stopped at a die that waits on a fresh random value
+    waits: bool = False
 
     def note(self, text: str) -> None:
         """Add a phrase to the log entry being written."""
@@ -388,8 +401,45 @@ def advance(s: State, tile: int, k: int) -> int:
 
 
 def die(ctx: Ctx) -> int:
-    """Roll one fair six-sided die through the table's randomness (by the command's player)."""
+    """Roll one fair six-sided die through the table's randomness (by the command's player).
+
+    A die that waited on a fresh value (``ctx.after``) is rolled with
+    :meth:`~pbd.games.base.Chance.roll_after`, which refuses it if no such value is in.
+    """
+    if ctx.after is not None:
+        return ctx.chance.roll_after(ctx.actor, ctx.after, 6)
     return ctx.chance.roll(ctx.actor, 6)
+
+
+def wait_for_dice(ctx: Ctx, what: str) -> None:
+    """Stop resolving at a die that follows a choice made in this command (an answer).
+
+    Rolled now, it could be foreseen by the one choosing (copy the document, try the answer on
+    the copy, then choose): it waits on a chain value another seat publishes after this entry,
+    then the chooser's pbd rolls it (:func:`roll_waited`).
+    """
+    ctx.waits = True
+    ctx.note(f"{what} wait{'s' if 'dice' not in what else ''} on a fresh random value from another player")
+
+
+def dice_wait(s: State) -> bool:
+    """Return True if resolving stopped at a die that waits on a fresh value (no question open, work left)."""
+    return (s.started and s.step == "resolve" and not s.decisions and not s.ask and not s.result
+            and (s.duel is not None or bool(s.queue)))
+
+
+def last_choice(s: State):
+    """Return the log entry of the last move (not a seat's table work): the choice a waiting die follows."""
+    from pbd.table.game import CHAIN_DUTY, ROLL_DUTY
+
+    skip = (*TABLE_LINES, CHAIN_DUTY, ROLL_DUTY, "first player by lot")
+    return next((e for e in reversed(s.meta.log) if not e.text.startswith(skip)), None)
+
+
+def roll_waited(ctx: Ctx) -> str:
+    """Roll the dice that waited (``ctx.after`` names the choice they follow) and go on resolving."""
+    run(ctx)
+    return ctx.text()
 
 
 # -- resolving what a token comes to ----------------------------------------------------------
@@ -397,7 +447,7 @@ def die(ctx: Ctx) -> int:
 def run(ctx: Ctx) -> None:
     """Resolve waiting tokens and duels until a question is asked, someone wins, or all is done."""
     s = ctx.state
-    while not s.decisions and not s.ask and not s.result:
+    while not s.decisions and not s.ask and not s.result and not ctx.waits:
         if s.duel:
             duel_step(ctx)
         elif s.queue:
@@ -407,7 +457,7 @@ def run(ctx: Ctx) -> None:
             break
     if s.result:
         s.queue, s.duel, s.decisions, s.ask, s.step, s.placed, s.dueled = [], None, [], "", "over", False, False
-    elif not s.decisions and not s.ask and s.step == "resolve":
+    elif not s.decisions and not s.ask and not ctx.waits and s.step == "resolve":
         end_turn(ctx)
 
 
@@ -434,6 +484,9 @@ def arrive(ctx: Ctx, seat: str) -> None:
         _go(ctx, seat, step_of(s, t), f"{card} on {t}")
     elif card == "Guard":
         ask(ctx, seat, "guard")
+    elif card in ("Magic Carpet", "Arcane Trap") and ctx.answering and ctx.after is None:
+        s.queue.insert(0, Task("arrive", seat))       # its die follows the answer: it waits
+        wait_for_dice(ctx, f"the {card}'s die on {t}")
     elif card == "Magic Carpet":
         k = die(ctx)
         dest = advance(s, t, k)
@@ -570,8 +623,10 @@ def _origin(ctx: Ctx, seat: str) -> int:
     log = ctx.state.meta.log
     if ctx.actor.casefold() != seat.casefold():
         return len(log) + 1
+    from pbd.table.game import CHAIN_DUTY, ROLL_DUTY
+
     return next((e.number for e in reversed(log) if e.player.casefold() != seat.casefold()
-                 and not e.text.startswith(TABLE_LINES)), len(log) + 1)
+                 and not e.text.startswith((*TABLE_LINES, CHAIN_DUTY, ROLL_DUTY))), len(log) + 1)
 
 
 def answer(ctx: Ctx, seat: str, kind: str, card: str | None) -> str:
@@ -580,6 +635,7 @@ def answer(ctx: Ctx, seat: str, kind: str, card: str | None) -> str:
     :raises IllegalMoveError: the wrong card, or not in hand.
     """
     s = ctx.state
+    ctx.answering = True
     if card is not None and card not in cards_asked(kind):
         raise IllegalMoveError(f"the question is: {prompt(s, seat, kind)} — a {card_words(card)} does not answer it")
     played = [] if card is None else card.split("+")
@@ -649,6 +705,8 @@ def duel_step(ctx: Ctx) -> None:
         ask(ctx, d.defender, "defend")
     elif d.step < len(steps):
         ask(ctx, steps[d.step][0], steps[d.step][1])
+    elif ctx.after is None:                          # the dice follow the last answer: they wait
+        wait_for_dice(ctx, "the duel's dice")
     else:
         fight(ctx)
 

@@ -21,7 +21,7 @@ from pbd.games.twoxd6.deck import DEFAULT, composition_problems, load
 from pbd.games.twoxd6 import state as state_module
 from pbd.games.twoxd6.state import State, options_of
 from pbd.table.decisions import Decision
-from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in
+from pbd.table.game import ROLL_DUTY, TABLE_CLASSES, CardGame, Move, defined_in
 
 TITLE = "2Xd6"
 OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjacency=4|8, rc=best|stated"
@@ -257,6 +257,8 @@ class TwoXd6(CardGame):
         roll, ``draw and offer`` asks for offers, the last offer asks the drawer to accept or reject."""
         move = entry.text.split(" — ")[0].strip().lower()
         prompt = decision.prompt.lower()
+        if prompt.startswith("roll 2 wyte") and entry.text.startswith(ROLL_DUTY):
+            return True                     # the Onyx dice that waited, rolled by the acting player's pbd
         if prompt.startswith(("roll 2 wyte", "state your rc")):
             return move.startswith("target ")
         if prompt.startswith("offer a card"):
@@ -264,6 +266,29 @@ class TwoXd6(CardGame):
         if prompt.startswith("accept "):
             return move.startswith(("offer ", "pass"))
         return False
+
+    def awaited_roll(self, state: State) -> tuple[str, int] | None:
+        """Return who rolls the next die that follows a choice, and that choice's entry (None: no such die).
+
+        The acting player's Onyx dice after the targeting move that wrote the Tc; with ``-O
+        rc=stated``, the resisting player's Wyte dice after their Rc statement.
+        """
+        t = state.targeting
+        if rules.onyx_waits(state):
+            chosen = rules.choice_entry(state, t.attacker, "target ")
+            return (t.attacker, chosen.number) if chosen else None
+        if t and t.roll is not None and state.opts.rc == "stated" and not state.result:
+            chosen = rules.choice_entry(state, t.defender, "resist with")
+            return (t.defender, chosen.number) if chosen else None
+        return None
+
+    def rolls_itself(self, state: State) -> bool:
+        """Return True while a targeting's Onyx dice wait: the acting player's pbd rolls them (a duty)."""
+        return rules.onyx_waits(state)
+
+    def roll_awaited(self, state: State, seat: str, chance) -> Move:
+        """Roll the Onyx dice that waited and ask the resisting player for the Wyte roll."""
+        return Move(rules.roll_onyx(state, seat, chance, self.awaited_roll(state)[1]))
 
     def _mover(self, state: State) -> str:
         """Return who acts next when no decision is open (the order roller, or the acting player)."""

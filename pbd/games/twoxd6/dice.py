@@ -35,11 +35,15 @@ class Roll:
         return f"{self.faces[0]}+{self.faces[1]}{' pair' if self.pair else ''} = {self.total}"
 
 
-def die(chance, seat: str, faces: tuple[int, ...], purpose: str = "") -> int:
+def die(chance, seat: str, faces: tuple[int, ...], purpose: str = "", after: int | None = None) -> int:
     """Roll one die with ``faces`` for ``seat`` through ``chance.roll`` (logged with the next entry).
 
-    ``purpose`` is the word the log gives the roll (a lower-case word: ``high``, ``onyx``).
+    ``purpose`` is the word the log gives the roll (a lower-case word: ``high``, ``onyx``).  ``after``:
+    the log entry of the choice the die follows; it is rolled with ``chance.roll_after``, which
+    refuses it until another seat published a chain value after that entry.
     """
+    if after is not None:
+        return chance.roll_after(seat, after, len(faces), faces=faces, purpose=purpose)
     return chance.roll(seat, len(faces), faces=faces, purpose=purpose)
 
 
@@ -48,6 +52,9 @@ def act(chance, seat: str) -> Roll:
     return Roll((die(chance, seat, SICHERMAN_HIGH, "high"), die(chance, seat, STANDARD, "standard")))
 
 
-def resist(chance, seat: str, colour: str) -> Roll:
-    """Return a roll-off roll: two standard dice (``colour`` names them in the log: Onyx, Wyte)."""
-    return Roll((die(chance, seat, STANDARD, colour.lower()), die(chance, seat, STANDARD, colour.lower())))
+def resist(chance, seat: str, colour: str, after: int | None = None) -> Roll:
+    """Return a roll-off roll: two standard dice (``colour`` names them in the log: Onyx, Wyte).
+
+    ``after``: the entry of the choice the roll follows (see :func:`die`).
+    """
+    return Roll((die(chance, seat, STANDARD, colour.lower(), after), die(chance, seat, STANDARD, colour.lower(), after)))

@@ -286,6 +286,9 @@ def _need_main(state: State, seat: str) -> None:
         raise IllegalMoveError(f"{seat} targets {t.target} from {t.source}: write the Tc "
                                f"('target {t.target} from {t.source} with CALC', {t.rc - WINDOW} to {t.rc + WINDOW}) "
                                "or 'withdraw'")
+    if t and t.roll is None:
+        raise IllegalMoveError(f"{seat}'s Onyx dice wait on a fresh random value from another player (their pbd "
+                               f"publishes it with their next command, pbd watch at once; then {seat}'s pbd rolls them)")
     if t:
         raise IllegalMoveError(f"waiting for {t.defender} to roll against the targeting")
 
@@ -509,7 +512,7 @@ def do_target(state: State, seat: str, target: str, source: str, text: str, chan
     state.act.targeted = True
     defender = state.cells[target].owner
     state.targeting = Targeting(seat, source, target, defender, tc.value, tc.text, rc, rc_text, None)
-    return _onyx(state, seat, chance) + f"; {cost} point(s), {state.act.points} left"
+    return _aimed(state) + f"; {cost} point(s), {state.act.points} left"
 
 
 def _window(tc: int, rc: int, rc_text: str, target: str) -> None:
@@ -518,15 +521,41 @@ def _window(tc: int, rc: int, rc_text: str, target: str) -> None:
                                f"it must be {rc - WINDOW} to {rc + WINDOW}")
 
 
-def _onyx(state: State, seat: str, chance) -> str:
-    """Roll the acting player's 2 Onyx d6 and ask the resisting player for the Wyte roll."""
+def _aimed(state: State) -> str:
+    """Return the log words of a targeting whose Tc is written: its Onyx dice wait (:func:`roll_onyx`).
+
+    Reading (issue 25): the Onyx dice follow the acting player's choice of target and Tc in the
+    same command, so rolled at once they could be foreseen (try the targeting on a copy of the
+    document, then choose).  They wait on a chain value another player's pbd publishes after
+    this entry; then the acting player's pbd rolls them itself (on its next command, or at once
+    under ``pbd watch``) and the resisting player is asked for the Wyte roll.
+    """
     t = state.targeting
-    r = dice.resist(chance, seat, "Onyx")
+    return (f"targets {t.target} from {t.source}: Tc {t.tc_text} = {t.tc} against Rc {t.rc}; the Onyx dice wait on a "
+            "fresh random value from another player")
+
+
+def onyx_waits(state: State) -> bool:
+    """Return True if a targeting's Tc is written and its Onyx dice wait on a fresh value."""
+    t = state.targeting
+    return bool(t and t.tc is not None and t.roll is None and not state.result)
+
+
+def choice_entry(state: State, seat: str, start: str):
+    """Return the last log entry of ``seat`` whose move starts with ``start`` (the choice a roll follows), or None."""
+    return next((e for e in reversed(state.meta.log) if e.player == seat and e.text.lower().startswith(start)), None)
+
+
+def roll_onyx(state: State, seat: str, chance, after: int) -> str:
+    """Roll the acting player's 2 Onyx d6 that waited on a value published after entry ``after``; ask the
+    resisting player for the Wyte roll."""
+    t = state.targeting
+    r = dice.resist(chance, seat, "Onyx", after)
     t.roll = r.faces
     origin = len(state.meta.log) + 1
     state.decisions.append(Decision(t.defender, f"roll 2 Wyte dice to resist {seat}'s targeting of "
                                                 f"{t.target}", ["roll"], origin))
-    return f"targets {t.target} from {t.source}: Tc {t.tc_text} = {t.tc} against Rc {t.rc}; Onyx {r.text()}"
+    return f"Onyx {r.text()} for the targeting of {t.target}; {t.defender} rolls 2 Wyte dice"
 
 
 def do_announce(state: State, seat: str, target: str, source: str) -> str:
@@ -580,7 +609,7 @@ def _stated_tc(state: State, seat: str, target: str, source: str, text: str, cha
     tc = calc.check(text, tc_pool(state, seat, source, target))
     _window(tc.value, t.rc, t.rc_text, target)
     t.tc, t.tc_text = tc.value, tc.text
-    return _onyx(state, seat, chance)
+    return _aimed(state)
 
 
 def do_withdraw(state: State, seat: str) -> str:
@@ -598,9 +627,14 @@ def do_resist(state: State, seat: str, chance) -> str:
     Success (Tc + roll > Rc + roll): the acting player collects the whole stack into their
     hand (in the open) and owes the targeted player a Face or a 10.  Failure: they owe a
     Face/10 and a Pip, and draw a cold-comfort card that may not be traded or discarded.
+
+    Reading (issue 25): with ``-O rc=stated`` the Wyte dice follow the resisting player's own
+    choice of Rc in the same act, so they wait on a chain value another player publishes after
+    that statement (the roll is refused until then, naming who owes it).
     """
     t = state.targeting
-    r = dice.resist(chance, seat, "Wyte")
+    stated = choice_entry(state, seat, "resist with") if state.opts.rc == "stated" else None
+    r = dice.resist(chance, seat, "Wyte", stated.number if stated else None)
     attack = t.tc + dice.Roll(t.roll).total
     defend = t.rc + r.total
     state.targeting = None
