@@ -267,3 +267,26 @@ def test_claim_on_a_google_doc_uses_drives_modified_time(pbd, docs_server, homes
     pbd("claim", doc, ok=True)
     assert "claims the match" in docs_server.text(gid)
     assert "forfeited" in pbd.json("show", doc)["result"]
+
+
+def test_the_commands_pages_resign_and_claim_example_runs_as_written(pbd, tmp_path, monkeypatch):
+    """docs/commands.md's example, each line with the exit code its comment gives; 'later' is time passing."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text(encoding="utf-8")
+    block = re.search(r"```console-forfeit\n(.*?)```", page, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    lines = [line[2:] for line in block.splitlines() if line.startswith("$ pbd ")]
+    assert len(lines) >= 8
+    for line in lines:
+        command, _, comment = line.partition("  #")
+        if "days later" in comment:
+            back_in_time(tmp_path / "match.txt", 3 * DAY + 60)
+        m = re.search(r"exit (\d)", comment)
+        result = pbd(*shlex.split(command)[1:])
+        assert result.exit_code == (int(m.group(1)) if m else 0), f"{command}\n{result.output}"
+        for words in re.findall(r"(Waited on: Ann, since|under an hour; patience 3 days|Ben wins|the match is over|"
+                                r"incomplete)", comment):
+            assert words in result.output, f"{command}: {words!r} not in\n{result.output}"
