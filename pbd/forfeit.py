@@ -38,16 +38,18 @@ import re
 import time
 
 from pbd.errors import IllegalMoveError, PbdError, UsageError
+from pbd.regex import pattern
 
 #: the patience of a match whose creator named none: 7 days (in seconds)
 DEFAULT_PATIENCE = 7 * 24 * 3600
 #: bounds of ``-O patience=``: one hour to a year
 MIN_PATIENCE, MAX_PATIENCE = 3600, 365 * 24 * 3600
-_OPTION_RE = re.compile(r"^(\d{1,5})\s*(h|hours?|d|days?)$", re.I)
-PATIENCE_RE = re.compile(r"^patience (?P<n>\d{1,5}) (?P<unit>hours?|days?)$")
+_OPTION_RE = pattern(r"^(\d{1,5})\s*(h|hours?|d|days?)$", re.I)
+PATIENCE_RE = pattern(r"^patience (?P<n>\d{1,5}) (?P<unit>hours?|days?)$")
 RESIGN_TEXT = "resigns"
-CLAIM_RE = re.compile(r"^claims the match: (?P<absent>.+?) (?:has|have) not answered since (?P<since>[^;]{1,40}), "
+CLAIM_RE = pattern(r"^claims the match: (?P<absent>.+?) (?:has|have) not answered since (?P<since>[^;]{1,40}), "
                       r"longer than the patience of (?P<patience>\d{1,5} (?:hours?|days?)); (?P=absent) forfeits?$")
+_CLAIM = "claims the match: "
 #: the log text of a reveal (kept here to stay light: the same as :data:`pbd.games.base.REVEAL_TEXT`)
 _REVEAL = "revealed seed and deck list"
 #: the file in PBD_HOME that keeps when this machine first saw each match's log as it is now
@@ -119,7 +121,8 @@ def ended(meta):
     for entry in reversed(meta.log):
         if entry.text == _REVEAL:
             continue
-        return entry if entry.text == RESIGN_TEXT or CLAIM_RE.match(entry.text) else None
+        text = entry.text
+        return entry if text == RESIGN_TEXT or text.startswith(_CLAIM) and CLAIM_RE.match(text) else None
     return None
 
 
@@ -310,6 +313,10 @@ def _save_waits(data: dict) -> None:
     """Save the waits file (0600); a PBD_HOME that cannot be written only loses the earlier first sight."""
     from pbd import jsonfile, paths
 
+    from pbd import cache
+
+    if not cache.writable():        # a dry run writes nothing in PBD_HOME
+        return
     if len(data) > 200:         # one line per match and document: keep the newest 200
         data = dict(list(data.items())[-200:])
     try:
