@@ -297,7 +297,12 @@ def since(doc, state) -> float:
     """
     log = state.meta.log
     position = [len(log), log[-1].hash if log else ""]
-    now = doc.modified()
+    modified = getattr(doc, "modified", None)
+    if modified is None:
+        from pbd.errors import BackendError
+
+        raise BackendError(f"{getattr(doc, 'label', 'this document')}'s store does not say when it last changed")
+    now = modified()
     key = f"{state.meta.match_id} {getattr(doc, 'label', '')}"
     data = _read_waits()
     kept = data.get(key)
