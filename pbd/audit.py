@@ -403,6 +403,11 @@ class _MetaUnpickler(pickle.Unpickler):
         return self.meta
 
 
+def is_forfeit_entry(text: str) -> bool:
+    """Return True for a patience, resign or claim entry (:mod:`pbd.forfeit`), replayed here for every game."""
+    return text == "resigns" or text.startswith(("claims the match: ", "patience "))
+
+
 def _replay_entry(game, state, entry, chance, board, before, strict):
     meta = chance.meta
     text = entry.text
@@ -413,6 +418,10 @@ def _replay_entry(game, state, entry, chance, board, before, strict):
         dice = parse_dice(m.group("dice"))
         meta.record(entry.player, roll_text(dice, [chance.free_roll(entry.player, faces=d) for d in dice]))
         return state
+    if is_forfeit_entry(text):
+        from pbd import forfeit
+
+        return forfeit.replay(game, state, entry, meta)
     if m := TAKEBACK_RE.match(text):
         first = int(m.group("a"))
         restored = before.get(first)

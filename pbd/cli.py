@@ -325,7 +325,8 @@ def template_command(game, output):
 @option("--players", type=int, metavar="N", help="How many seats the match has (the game says its range).")
 @option("--first", metavar="NAME|random", help="Who moves first (default: you).")
 @option("--option", "-O", "game_options", multiple=True, metavar="KEY[=VALUE]",
-        help="A game option, e.g. -O face-up for Twin Tower City.")
+        help="A game option, e.g. -O face-up for Twin Tower City; -O patience=72h (every game: how long a seat may "
+             "leave the table waiting before the others may pbd claim the match; default 7 days).")
 @option("--title", metavar="TEXT", help="Name of the Google Doc created by gdoc:new (default: pbd match).")
 @option("--share", multiple=True, metavar="EMAIL",
         help="Share the Google Doc with EMAIL as editor (repeatable; or several, comma-separated).")
@@ -536,6 +537,22 @@ def log_command(doc, as_json):
 def reveal_command(doc, player, now):
     """Publish your seed and deck list so anyone can audit your draws (at the end of the match)."""
     _emit(match.reveal(doc, player, now))
+
+
+@cli.command("resign")
+@argument("doc")
+@as_option
+def resign_command(doc, player):
+    """End the match for your seat: the others win (a shared-deck match cannot go on without your locks)."""
+    _emit(match.resign(doc, player))
+
+
+@cli.command("claim")
+@argument("doc")
+@as_option
+def claim_command(doc, player):
+    """Win by forfeit: the seat waited on left its turn or a duty longer than the match's patience (-O patience=)."""
+    _emit(match.claim(doc, player))
 
 
 @cli.command("audit")

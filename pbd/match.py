@@ -540,6 +540,12 @@ def _remember_checked(turn: Turn, text: str) -> None:
 
 
 def _stopped(state) -> None:
+    from pbd import forfeit
+
+    if (entry := forfeit.ended(state.meta)) is not None:
+        raise IllegalMoveError(f"the match is over: {entry.player} "
+                               f"{'resigned' if entry.text == forfeit.RESIGN_TEXT else 'claimed it'} "
+                               f"(log entry {entry.number})", hint="pbd reveal DOC, then pbd audit DOC")
     if state.meta.revealed and not getattr(state, "result", None):
         names = " and ".join(r.name for r in state.meta.revealed)
         raise IllegalMoveError(f"{names} revealed their seed, so the match is stopped: further draws would not be "
@@ -590,6 +596,7 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
     check_name(player)
     game = games.get(game_name)
     options = dict(options or {})
+    patience = _patience_option(options)
     if "players" in options:
         options["players"] = _players(game, options["players"])
     doc = open_document(doc_spec, create=True, **(doc_options or {}))
@@ -605,6 +612,10 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
     with private.lock(match_id, player), _keeping_chains(match_id) as chains:
         chains.hold(seed, player)
         state, sec = game.create(match_id, player, deck, seed, options)
+        if patience is not None:
+            from pbd import forfeit
+
+            state.meta.record(player, forfeit.patience_text(patience))
         state.meta.signers[sec.player.casefold()] = sec.seed        # our entries carry our MAC
         if not _land(Turn(doc, base, game, state, player, sec), None):
             raise ConflictError(f"{doc.label} was filled by someone else meanwhile; nothing was written")
@@ -612,6 +623,19 @@ def new(game_name: str, doc_spec: str, player: str, deck: str | None, seed_text:
                    f"Your opponent joins with: pbd join {doc.label} --as NAME"
                    + (" --deck DECK" if game.join_needs_deck else "")],
                   {"match": match_id, "document": doc.label}, location=doc.label)
+
+
+def _patience_option(options: dict) -> int | None:
+    """Take ``-O patience=…`` out of ``options`` (a table option every game takes) and return it in seconds.
+
+    :raises UsageError: not hours or days (:func:`pbd.forfeit.parse_patience`).
+    """
+    key = next((k for k in options if str(k).strip().lower() == "patience"), None)
+    if key is None:
+        return None
+    from pbd import forfeit
+
+    return forfeit.parse_patience(options.pop(key))
 
 
 def _players(game, value) -> int:
@@ -679,12 +703,28 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     if png_path:
         lines.append(f"(picture written to {_draw(game, state, png_path, lambda svg: picture.png(svg, render))})")
     warnings = _hand_edits(game, doc, snap.text, from_start=False, state=state)
+    held = _held_up(game, state, doc)
+    if held:
+        data = {**data, "held_up": held}
+        lines.insert(lines.index("") if "" in lines else len(lines), held)
     if own is not None:
         lines += ["", *own.lines]
         data = {**data, "player": _seat(game, state, player), "hand": own.data}
         warnings += own.warnings
     return Result(lines, data, styles=(lambda: game.styles(text)) if hasattr(game, "styles") else None,
                   warnings=warnings)
+
+
+def _held_up(game, state, doc) -> str:
+    """Return who the match waits on and since when, by the backend's time (:mod:`pbd.forfeit`; '' if nobody)."""
+    if not state.meta.match_id or not hasattr(game, "actors"):
+        return ""
+    from pbd import forfeit
+
+    try:
+        return forfeit.waiting_line(game, state, doc)
+    except (PbdError, NotImplementedError):
+        return ""
 
 
 def _draw(game, state, svg_path: str, encode=None) -> str:
@@ -715,7 +755,7 @@ def _settle(doc: Document, player: str) -> Turn:
     turn = _read(doc)
     turn.name = _seat(turn.game, turn.state, player)
     meta = turn.state.meta
-    if turn.game.pending(turn.state, turn.name):
+    if turn.game.pending(turn.state, turn.name) and not _left(turn.state):
         transact(doc, turn.name, lambda g, s, n, c: Result(g.settle(s, n, c)))
         turn = _read(doc)
         turn.name = _seat(turn.game, turn.state, player)
@@ -752,10 +792,57 @@ def pay_duties(doc: Document, player: str | None) -> tuple[str, list[str]]:
         player = status.whoami(doc.label)
     turn = _read(doc)
     name = _seat(turn.game, turn.state, player)
-    if not turn.game.pending(turn.state, name):
+    if not turn.game.pending(turn.state, name) or _left(turn.state):
         return name, []
     done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True)
     return name, [line for line in done.lines if line]
+
+
+def _left(state) -> bool:
+    """Return True if a seat resigned or was claimed against (:mod:`pbd.forfeit`): no duty is owed any more."""
+    from pbd import forfeit
+
+    return forfeit.ended(state.meta) is not None
+
+
+def resign(doc_spec: str, player: str) -> Result:
+    """End the match for ``player``: the seats that stay win (:mod:`pbd.forfeit`).
+
+    :raises IllegalMoveError: the match has not started or is over.
+    """
+    from pbd import forfeit
+
+    def step(turn: Turn) -> Result:
+        text = forfeit.resign(turn.game, turn.state, turn.name)
+        return Result([f"{turn.name} resigned. Result: {text}",
+                       f"Everyone may now reveal and audit: pbd reveal {_quoted(doc_spec)}"], {"result": text})
+
+    return _run(open_document(doc_spec), player, step)
+
+
+def claim(doc_spec: str, player: str) -> Result:
+    """End the match by forfeit of the seats that left it waiting longer than its patience (:mod:`pbd.forfeit`).
+
+    The claimer's pbd first does what it owes itself.  The wait is measured from the backend's time
+    (:func:`pbd.forfeit.since`), never from a time typed into the document.
+
+    :raises IllegalMoveError: nobody else is waited on, the claimer is, or the patience has not run out.
+    :raises BackendError: the backend does not say when the document changed.
+    """
+    import time
+
+    from pbd import forfeit
+
+    doc = open_document(doc_spec)
+    name, _ = pay_duties(doc, player)
+
+    def step(turn: Turn) -> Result:
+        since = forfeit.since(turn.doc, turn.state)
+        text = forfeit.claim(turn.game, turn.state, turn.name, since, time.time())
+        return Result([f"{turn.name} claimed the match. Result: {text}",
+                       f"{turn.state.meta.log[-1].text}"], {"result": text})
+
+    return _run(doc, name, step)
 
 
 def hand(doc_spec: str, player: str) -> Result:
@@ -817,6 +904,8 @@ def legal(doc_spec: str, player: str) -> Result:
     """List every move legal now for the player."""
     turn = _settle(open_document(doc_spec), player)
     game, state, name = turn.game, turn.state, turn.name
+    if _left(state):
+        return Result(["(no legal moves: the match is over)", *game.status(state)], {"moves": []})
     if turn.unexplained:     # every move would be refused on this board: list none (pbd move says why)
         return Result(["(no legal moves for you now: the board disagrees with its log, see the warning, "
                        "so pbd writes no move on it)",

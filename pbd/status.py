@@ -127,6 +127,11 @@ def status_all() -> Result:
                 raise UsageError(f"it now holds another match ({state.meta.match_id or 'none'}, not "
                                  f"{entry.get('match')})")
             text, row = _line(entry, game, state, match._hand_edits(game, doc, snap.text, False, state))
+            from pbd import forfeit
+
+            held = forfeit.waiting_line(game, state, doc)
+            if held:
+                text, row["held_up"] = f"{text} · {held[0].lower()}{held[1:]}", held
         except PbdError as exc:
             text = f"{entry['doc']}: cannot be read ({exc.message})"
             row = {"doc": entry["doc"], "match": entry.get("match"), "error": exc.message}
@@ -209,7 +214,12 @@ def summary(doc, game, state, name: str, seen: int | None, edits: list[str] = ()
     """
     moved = changes(state, name, seen)
     waits = waiting(game, state, name)
+    from pbd import forfeit
+
     lines = [f"{game.title} on {doc.label} · you are {name}", *game.status(state)]
+    held = forfeit.waiting_line(game, state, doc)
+    if held:
+        lines.append(held)
     lines.append("Waiting on you: " + ("; ".join(waits) if waits else "nothing"))
     if seen is None:
         lines.append("The others' latest moves:" if moved else "The others have not moved yet.")
@@ -231,7 +241,7 @@ def summary(doc, game, state, name: str, seen: int | None, edits: list[str] = ()
     lines += hand_lines
     data = {"game": game.name, "doc": doc.label, "player": name, "status": game.status(state),
             "to_move": game.view(state).get("to_move"), "result": game.outcome(state), "waiting": waits,
-            "changes": moved, "hand": hand.get("hand"), "log": len(state.meta.log),
+            "changes": moved, "hand": hand.get("hand"), "log": len(state.meta.log), "held_up": held or None,
             "players": game.view(state).get("players"), "hand_edits": list(edits)}
     return lines, data
 

@@ -68,6 +68,7 @@ import json
 import re
 import secrets
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit
@@ -150,6 +151,8 @@ class Doc:
     revision: str
     tabs: list[Tab]
     app_properties: dict = field(default_factory=dict)
+    #: when the document last changed, by the server's clock (Drive's ``modifiedTime``; epoch seconds)
+    modified: float = field(default_factory=time.time)
 
     @property
     def units(self) -> list[Unit]:
@@ -183,6 +186,11 @@ class Logged:
     status: int = 0
     query: str = ""
     resp_bytes: int = 0
+
+
+def _rfc3339(when: float) -> str:
+    """Return epoch seconds as Drive writes a time (``2026-11-28T23:40:05.123Z``)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(when)) + f".{int(when % 1 * 1000):03d}Z"
 
 
 def _new_revision() -> str:
@@ -286,6 +294,11 @@ class DocsServer:
             self.docs[doc_id] = Doc(doc_id, title, _new_revision(), [Tab("t.0", "Tab 1", _units_for(text))])
             self.permissions[doc_id] = [{"id": "owner", "type": "user", "role": "owner"}]
             return doc_id
+
+    def set_modified(self, doc_id: str, when: float) -> None:
+        """Set when the document last changed by the server's clock (Drive's ``modifiedTime``), as time passing would."""
+        with self._lock:
+            self._doc(doc_id).modified = when
 
     def edit(self, doc_id: str, requests: list[dict]) -> str:
         """Apply ``requests`` as another editor would (atomically); return the new revision."""
@@ -478,8 +491,11 @@ class DocsServer:
                 if method == "DELETE":
                     del self.docs[doc.id]
                     return 204, None, {}
-                return 200, {"kind": "drive#file", "id": doc.id, "name": doc.title,
-                             "mimeType": "application/vnd.google-apps.document"}, {}
+                answer = {"kind": "drive#file", "id": doc.id, "name": doc.title,
+                          "mimeType": "application/vnd.google-apps.document", "modifiedTime": _rfc3339(doc.modified)}
+                if "fields" in query:
+                    answer = field_mask(answer, query["fields"][0])
+                return 200, answer, {}
             if path == "/drive/v3/files" and method == "POST":
                 doc_id = self.create_document("", data.get("name") or "Untitled document")
                 self.docs[doc_id].app_properties = dict(data.get("appProperties") or {})
@@ -608,6 +624,7 @@ class DocsServer:
             replies.append({})
         doc.tabs = work.tabs
         doc.revision = _new_revision()
+        doc.modified = time.time()
         return {"documentId": doc.id, "replies": replies, "writeControl": {"requiredRevisionId": doc.revision}}
 
 

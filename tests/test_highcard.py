@@ -81,3 +81,45 @@ def test_the_game_kit_imports_from_an_installed_pbd(plugin, tmp_path):
     done = subprocess.run([sys.executable, "-c", "from pbd.testing import check_game; from highcard import GAME; "
                            "print(GAME.name)"], cwd=tmp_path, env=plugin, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == "highcard", done.stderr
+
+
+def test_a_plugin_game_gets_resign_from_the_table(plugin, tmp_path):
+    """Issue 26: resign (and claim) are the table's, so a third-party game needs no code for them."""
+    env = {**plugin, "PBD_HOME": str(tmp_path / "home-Ann")}
+    ben = {**plugin, "PBD_HOME": str(tmp_path / "home-Ben")}
+    run(env, tmp_path, "new", "highcard", "m.txt", "--as", "Ann", "--players", "2", "-O", "patience=1h")
+    run(ben, tmp_path, "join", "m.txt", "--as", "Ben")
+    run(env, tmp_path, "status", "m.txt")
+    run(ben, tmp_path, "status", "m.txt")
+    waiting = json.loads(run(env, tmp_path, "show", "m.txt", "--json").stdout)["to_move"]
+    assert len(waiting) == 1
+    leaver = waiting[0]
+    run(env if leaver == "Ann" else ben, tmp_path, "resign", "m.txt")
+    winner = "Ben" if leaver == "Ann" else "Ann"
+    assert json.loads(run(env, tmp_path, "show", "m.txt", "--json").stdout)["result"] == \
+        f"{winner} wins: {leaver} resigned"
+
+
+def test_high_card_unlocks_nothing_ahead_its_draws_turn_face_up_for_everyone(plugin, tmp_path):
+    """Issue 26's look-ahead, decided for High Card: a draw shows the card to the whole table, so unlocking
+    the next one ahead would show it before it is drawn; no card but one turning face up carries an unlock."""
+    import sys
+
+    sys.path.insert(0, plugin["PYTHONPATH"])
+    try:
+        from highcard import HighCard
+    finally:
+        sys.path.remove(plugin["PYTHONPATH"])
+    env = {**plugin, "PBD_HOME": str(tmp_path / "home")}
+    run(env, tmp_path, "new", "highcard", "m.txt", "--as", "Ann", "--players", "3", "--seed", "a")
+    for name in ("Ben", "Cy"):
+        run(env, tmp_path, "join", "m.txt", "--as", name, "--seed", name)
+    for _ in range(2):
+        for name in NAMES[:3]:
+            run(env, tmp_path, "status", "m.txt", "--as", name)
+    for moved in (False, True):
+        deck = HighCard().parse((tmp_path / "m.txt").read_text(encoding="utf-8")).deck
+        unlocked = [s.id for s in deck.slots.values() if s.opened and s.card is None and s.want != "open"]
+        assert unlocked == [] and not any(deck.aside.values()) and not any(deck.hands.values())
+        if not moved:
+            run(env, tmp_path, "move", "m.txt", "--as", "Ann", "draw")

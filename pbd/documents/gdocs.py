@@ -597,6 +597,25 @@ class GoogleDocument:
         fresh, self._fresh = self._fresh, None
         return (fresh or self._read()).snapshot()
 
+    def modified(self) -> float:
+        """Return when the document was last changed, as Google Drive reports it (``modifiedTime``, epoch seconds).
+
+        The time a forfeit's patience is measured by (:mod:`pbd.forfeit`), never a time typed into the text.
+
+        :raises BackendError: Drive cannot be reached, or does not tell this account (an account whose
+            only scopes are ``documents`` and ``drive.file`` may not see a document another player created).
+        :raises AuthError: the credentials are missing or refused.
+        """
+        from datetime import datetime
+
+        answer = self._call(lambda: self._drive_api().files().get(fileId=self.gid, fields="modifiedTime"))
+        stamp = (answer or {}).get("modifiedTime", "")
+        try:
+            return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+        except (ValueError, AttributeError):
+            raise BackendError(f"Google Drive did not say when {self.label} last changed "
+                               f"(modifiedTime {str(stamp)[:40]!r})") from None
+
     def peek(self) -> Snapshot:
         """Return the document as :meth:`read` would, and keep that read for the next :meth:`read`.
 

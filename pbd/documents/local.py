@@ -47,6 +47,20 @@ class LocalDocument:
             raise DocumentFormatError(f"not UTF-8 text (byte {exc.start})", source=self.label) from None
         return Snapshot(text.replace("\r\n", "\n"), _revision(data))
 
+    def modified(self) -> float:
+        """Return when the file was last changed, as the file system reports it (seconds since the epoch).
+
+        The time a forfeit's patience is measured by (:mod:`pbd.forfeit`), never a time typed into the text.
+
+        :raises BackendError: the file is missing or cannot be read.
+        """
+        try:
+            return os.stat(self.path).st_mtime
+        except FileNotFoundError:
+            raise BackendError(f"no such document: {self.label}") from None
+        except OSError as exc:
+            raise BackendError(f"cannot read {self.label}: {exc.strerror or exc}") from None
+
     def write(self, text: str, base: Snapshot | None, styles=None) -> Snapshot:
         """Atomically replace the file (temp file + rename) if it still hashes to ``base``, under the lock.
 

@@ -1429,6 +1429,19 @@ class Playable(Game):
         """Return the result of a finished match ("Ann wins by ..."), or None while it goes on."""
         return getattr(state, "result", None) or None
 
+    def forfeit_winners(self, state, leavers: list[str]) -> list[str]:
+        """Return who wins when ``leavers`` resign or forfeit (:mod:`pbd.forfeit`): every other seat by default."""
+        gone = {n.casefold() for n in leavers}
+        return [n for n in self.player_names(state) if n.casefold() not in gone]
+
+    def forfeit(self, state, result: str) -> None:
+        """End the match with ``result`` because a seat resigned or forfeited (:mod:`pbd.forfeit`), in place.
+
+        Default: the state's ``result`` (the header's result line); a game whose result is worked out
+        from the board instead overrides this and :meth:`outcome`, which :func:`pbd.forfeit.result` serves.
+        """
+        state.result = result
+
     def actors(self, state) -> list[str]:
         """Return the players who may move now (the player to move, plus any who owe a move)."""
         raise NotImplementedError

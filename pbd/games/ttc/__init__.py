@@ -381,7 +381,12 @@ class TwinTowerCity(Playable):
         return "unlock" in entry.text or super().informative(entry)
 
     def outcome(self, state: State) -> str | None:
-        """Return the result of a finished match, or None while it goes on."""
+        """Return the result of a finished match (one a seat left: :mod:`pbd.forfeit`), or None while it goes on."""
+        from pbd import forfeit
+
+        left = forfeit.result(self, state)
+        if left:
+            return left
         try:
             return rules.result_line(state) if rules.phase(state).name == "over" and state.seats else None
         except PbdError:
@@ -389,8 +394,10 @@ class TwinTowerCity(Playable):
 
     def actors(self, state: State) -> list[str]:
         """Return the players who may move now (every player who owes a flip; the side to play)."""
+        from pbd import forfeit
+
         ph = rules.phase(state)
-        if ph.name in ("joining", "over"):
+        if ph.name in ("joining", "over") or forfeit.ended(state.meta):
             return []
         owing = [s.name for s in state.seats if deal.deal_duties(state, s.name)]
         if owing:
@@ -520,6 +527,14 @@ class TwinTowerCity(Playable):
             others = [s.name for s in state.seats if s.name != name]
             data["note"] = f"your cards unlock once {', '.join(others)} published their unlocks (their next command)"
         return data
+
+    def forfeit_winners(self, state: State, leavers: list[str]) -> list[str]:
+        """Return the seats of the other side: a side whose player resigns or forfeits loses the match."""
+        sides = {s.side for s in state.seats if s.name in leavers}
+        return [s.name for s in state.seats if s.side not in sides]
+
+    def forfeit(self, state: State, result: str) -> None:
+        """Nothing to set: the match's result is read from the log (:meth:`outcome`)."""
 
     def player_names(self, state: State) -> list[str]:
         """Return the seated players in seat order."""

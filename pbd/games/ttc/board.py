@@ -143,6 +143,12 @@ def _cat(state: State) -> Catalogue | None:
 
 def turn_line(state: State) -> str:
     """Return whose action it is, in words."""
+    from pbd import forfeit
+
+    if (entry := forfeit.ended(state.meta)) is not None:
+        from pbd import games
+
+        return "over: " + forfeit.result_text(games.get("ttc"), state, entry)
     try:
         ph = rules.phase(state)
     except PbdError as exc:
