@@ -279,7 +279,10 @@ def test_2xd6_a_modified_pbd_that_rolls_the_onyx_dice_without_waiting_is_refused
     doc, p1, p2 = aimed
     target = next(m for m in pbd.json("legal", doc, "--as", p1)["moves"] if m.startswith("target A4 from A3 with "))
     pbd("move", doc, "--as", p1, target, ok=True)
+    own = doc.parent / "p1-machine"                     # p1's modified pbd runs on p1's own machine: what it
+    shutil.copytree(os.environ["PBD_HOME"], own)        # keeps (a position it checked) is not p2's
     with monkeypatch.context() as m:                    # p1's modified pbd takes any value for fresh
+        m.setenv("PBD_HOME", str(own))
         m.setattr(game, "published_after", lambda meta, player, entry: ["anyone"])
         m.setattr(base, "published_after", lambda meta, player, entry: ["anyone"])
         pbd("status", doc, "--as", p1, ok=True)
