@@ -155,19 +155,22 @@ def test_proofs_and_retired_slots_are_pruned_once_every_seat_has_checked_them(ta
 
 
 def test_each_pass_is_dropped_once_every_other_seat_has_checked_it_and_the_others_still_check():
-    """At the peak of a deal only the passes some seat has yet to check stay in the document (issue 25)."""
+    """At the peak of a deal only the passes some seat has yet to check stay in the document (issue 25); before
+    anything is dealt every pass stays (a seat may still join, and a joiner checks every pass from the first)."""
+    def kept(table):
+        return [p.seat for p in SharedDeck.parse(table.deck.render()).gens[0].passes if p.piles is not None]
+
+    early = Table({"draw": [f"c{i}" for i in range(12)]})
+    for seat in SEATS:
+        early.write(seat)
+    assert kept(early) == SEATS
     t = Table({"draw": [f"c{i}" for i in range(12)]})
     for seat in SEATS:
         t.write(seat)
-
-    def kept():
-        return [p.seat for p in SharedDeck.parse(t.deck.render()).gens[0].passes if p.piles is not None]
-
-    assert kept() == ["Ben", "Cy"]          # Ann's pass checked by Ben and Cy; Ben's not yet by Ann
-    t.write("Ann")                          # Ann checks Ben's and Cy's from her own record of her pass
-    assert kept() == ["Cy"]
+    t.write("Ann", lambda d: d.deal("draw", "Ann", 1))     # Ann checks Ben's and Cy's passes and deals
+    assert kept(t) == ["Cy"]                # Ann's and Ben's passes checked by every other seat; Cy's not by Ben
     t.write("Ben")
-    assert kept() == []
+    assert kept(t) == []
     # a pass changed after some seat checked it is still caught by the seats that have not
     t2 = Table({"draw": [f"c{i}" for i in range(12)]})
     for seat in SEATS:

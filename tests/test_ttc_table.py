@@ -117,3 +117,23 @@ def test_a_two_against_two_team_match_plays_to_the_end_and_audits_clean(pbd, tmp
     assert r.exit_code == 0, r.output
     r = pbd("check", doc)
     assert r.exit_code == 0, r.output
+
+
+def test_a_four_seat_match_seats_every_joiner_whatever_the_seated_run_between_joins(pbd, tmp_path, monkeypatch):
+    """Each seat on its own machine; Ann and Ben run pbd between the joins. A pass every seated player has checked
+    is still needed by a player yet to join (who checks every pass from the first), so none is dropped before
+    the deal (the third joiner was refused: 'a pass's proof was pruned before you checked it')."""
+    doc = tmp_path / "m.txt"
+
+    def as_(name, *args):
+        monkeypatch.setenv("PBD_HOME", str(tmp_path / f"home-{name}"))
+        return pbd(*args, "--as", name, ok=True)
+
+    as_("Ann", "new", "ttc", doc, "--players", "4", "--deck", "sample", "--seed", "a")
+    as_("Ben", "join", doc, "--seed", "b")
+    as_("Ann", "status", doc)
+    as_("Ben", "hand", doc)
+    as_("Cy", "join", doc, "--seed", "c")
+    as_("Ann", "status", doc)
+    as_("Dee", "join", doc, "--seed", "d")
+    assert [p["name"] for p in pbd.json("show", doc)["players"]] == ["Ann", "Ben", "Cy", "Dee"]

@@ -266,7 +266,7 @@ class SharedDeck(Record):
         """
         if seat in self.seats or len(self.seats) >= MAX_SEATS:
             raise ValueError(f"{seat} cannot take a seat at this deck")
-        if any(s.opened or s.card for s in self.slots.values()) or any(self.hands.values()):
+        if self.dealt():
             raise ValueError("a seat can join a shared deck only before anything is dealt")
         self.seats.append(seat)
         self.seen[seat] = 0
@@ -681,8 +681,16 @@ class SharedDeck(Record):
         """Return True once every seat but ``author`` has written after ``stamp`` (and so verified it)."""
         return len(self.seats) > 1 and all(self.seen.get(s, 0) > stamp for s in self.seats if s != author)
 
+    def dealt(self) -> bool:
+        """Return True once a card was dealt or unlocked: from then on no seat may join (:meth:`add_seat`)."""
+        return any(s.opened or s.card for s in self.slots.values()) or any(self.hands.values())
+
     def prune(self) -> None:
-        """Drop unlock proofs, each pass's numbers and proof, and retired slots once every other seat has verified them."""
+        """Drop unlock proofs, each pass's numbers and proof, and retired slots once every other seat has verified them.
+
+        Passes are kept until something is dealt: before that a seat may still join (Twin Tower City seats
+        its players one by one, :meth:`add_seat`), and a joiner checks every pass from the first.
+        """
         for slot in self.slots.values():
             while slot.steps and slot.steps[0].value is not None and self.checked_by_all(slot.steps[0].stamp,
                                                                                           slot.steps[0].seat):
@@ -691,7 +699,7 @@ class SharedDeck(Record):
                 slot.opened = list(self.seats)
         busy = set()
         for gen in self.gens:
-            for p in gen.passes if self.complete(gen) else ():
+            for p in gen.passes if self.complete(gen) and self.dealt() else ():
                 # a pass every other seat has checked is needed by nobody: a seat checks the passes after the
                 # last one it knows, from that one's numbers in its own record (a seat yet to join would need
                 # them all, so nothing is dropped before every seat has passed)
