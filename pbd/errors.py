@@ -44,6 +44,11 @@ class RollWaits(IllegalMoveError):
         self.seats = seats
 
 
+class DeckMoveError(IllegalMoveError, ValueError):
+    """A shared-deck operation the deck cannot do now (a pile still being shuffled or too small,
+    a slot the seat does not hold); also a ``ValueError`` for code written before it was typed."""
+
+
 class ProblemsFound(PbdError):
     """``check`` or ``deck check`` found problems; ``problems`` lists every one."""
 
@@ -67,6 +72,11 @@ class UsageError(PbdError):
     """Bad arguments or options."""
 
     exit_code = 2
+
+
+class DeckSetupError(UsageError, ValueError):
+    """A shared deck asked for what it cannot be: too many cards or seats, a pile name it cannot
+    write, a seat that joins too late (exit 2); also a ``ValueError``."""
 
 
 class NotationError(UsageError):
