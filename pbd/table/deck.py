@@ -530,12 +530,23 @@ class SharedDeck(Record):
     # -- reading ----------------------------------------------------------------------
 
     def card(self, slot_id: int, seat: str) -> str | None:
-        """Return the card in ``slot_id`` if ``seat``'s pbd can read it now (public, or read in its own hand)."""
+        """Return the card in ``slot_id`` if ``seat``'s pbd can read it now (public, or read in its own hand).
+
+        This is the one call a game reads a card through.  Replaying the log without anyone's
+        seed (``pbd replay``, the hand-edit check, the audit: :attr:`oracle` is the document's
+        deck), a hidden card reads as what the log showed: the card the document shows face up
+        in that slot (every card a move names was played, shown or handed over, so it turned
+        up), else what the replay learned from the log's words (:attr:`known`); None only for
+        a card nobody has seen.
+        """
         slot = self.slots.get(slot_id)
         if slot is None:
             return None
         if slot.card is not None:
             return slot.card
+        if self.oracle is not None:
+            shown = self.oracle.slots.get(slot_id)
+            return shown.card if shown is not None and shown.card is not None else self.known.get(slot_id)
         return self.known.get(slot_id) if self.holder(slot_id) == seat else None
 
     def readable(self, seat: str, slot_id: int) -> bool:

@@ -80,6 +80,19 @@ class TableState:
         """Return the seat on turn (None before the match starts or after it ends)."""
         return self.seats[self.turn] if self.started and not self.result else None
 
+    def ask(self, seat: str, prompt: str, answers: list[str]) -> Decision:
+        """Open a decision: ``seat`` must answer ``prompt`` with one of ``answers`` before play goes on.
+
+        Call it from ``apply`` (or ``answer``): the decision's origin is the log entry the
+        move being applied is about to write.  The answers are public: they are written on the
+        ``Waiting on:`` line and read back with it (:meth:`CardGame.answers_now` narrows them to
+        what the seat's hand allows).  The base then lists them as ``seat``'s legal moves and
+        calls the game's ``answer`` hook with the one given.
+        """
+        decision = Decision(seat, prompt, list(answers), len(self.meta.log) + 1, listed=True)
+        self.decisions.append(decision)
+        return decision
+
 
 @dataclass
 class Move:
@@ -98,6 +111,10 @@ class CardGame(Playable, metaclass=ABCMeta):
     state_class: ClassVar[type] = TableState
     #: the ``-O`` options the game takes (words; ``key=value`` ones are written ``key=``)
     option_words: ClassVar[tuple[str, ...]] = ()
+    #: True: a seat whose hand holds a card still locked by other seats waits (no moves, no answers)
+    #: until they unlock it, so ``moves`` and ``answers_now`` never see a ``None`` card
+    #: (:meth:`waiting_for`); a game whose seats may move around a locked card sets it False.
+    waits_for_cards: ClassVar[bool] = True
 
     # -- required hooks -------------------------------------------------------------------
 
@@ -156,7 +173,10 @@ class CardGame(Playable, metaclass=ABCMeta):
         """Return the answers ``decision``'s seat may give now (default: the decision's own list).
 
         A game whose answers depend on what only the deciding seat can read (its hand)
-        lists them here; ``decision.answers`` stays the public list the board reads back.
+        narrows them here; it never sees a locked card (the seat is waiting until its hand
+        is readable).  ``decision.answers`` stays the public list: written on the board by
+        :meth:`TableState.ask` and read back with it, and what a replay (which reads no one's
+        hand) checks an answer against.
         """
         return list(decision.answers)
 
@@ -169,8 +189,13 @@ class CardGame(Playable, metaclass=ABCMeta):
         return False
 
     def explains(self, entry: LogEntry, decision: Decision) -> bool:
-        """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`)."""
-        return False
+        """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`).
+
+        Default: for a decision opened with :meth:`TableState.ask`, any move of another seat (not
+        the deck's or the seats' work); the replay of the log (the hand-edit check) compares
+        the decision itself.  A game that writes its own ``Waiting on:`` lines says more here.
+        """
+        return decision.listed and not _chore(entry.text)
 
     def board_problems(self, state: TableState) -> list[str]:
         """Return every rule the board breaks beyond what the base checks (for ``pbd check``)."""
@@ -495,11 +520,27 @@ class CardGame(Playable, metaclass=ABCMeta):
         state.meta.record(seat, f"{text} — {done.text}" if done.text else text)
         self.update(state)
 
+    def waiting_for(self, state: TableState, seat: str) -> list[str]:
+        """Return the seats ``seat`` waits on to unlock its hand (none: it is not waiting).
+
+        Only a game that :attr:`waits_for_cards`, and never in a replay (which reads no one's
+        hand: there a decision's answers are its public list, :meth:`answers_now` is not asked).
+        """
+        deck = state.deck
+        if not self.waits_for_cards or deck is None or deck.oracle is not None or None not in deck.hand_cards(seat):
+            return []
+        held = set(deck.hands.get(seat, []))
+        return [d.seat for d in deck.duties if d.kind == "unlock" and held & set(d.slot_ids)] or deck.waiting_on()
+
     def _one(self, state: TableState, seat: str, text: str, chance: Chance) -> Move:
         mine = [d for d in state.decisions if d.seat == seat]
+        if (mine or state.on_turn == seat and not state.decisions) and (wait := self.waiting_for(state, seat)):
+            raise IllegalMoveError(f"{seat} is waiting on {', '.join(wait)} to unlock {seat}'s cards",
+                                   hint=f"their next pbd command does it (pbd watch at once); then move")
         if mine:
             decision = mine[0]
-            answers = self.answers_now(state, decision)
+            replaying = state.deck is not None and state.deck.oracle is not None and decision.listed
+            answers = list(decision.answers) if replaying else self.answers_now(state, decision)
             answer = text if self.open_answer(state, decision, text) else next(
                 (a for a in answers if a.casefold() == text.casefold()), None)
             if answer is None:
@@ -522,11 +563,9 @@ class CardGame(Playable, metaclass=ABCMeta):
         if state.result or not state.started:
             return []
         mine = [d for d in state.decisions if d.seat == seat]
-        if mine:
-            return self.answers_now(state, mine[0])
-        if state.decisions or state.on_turn != seat:
+        if not (mine or not state.decisions and state.on_turn == seat) or self.waiting_for(state, seat):
             return []
-        return self.moves(state, seat)
+        return self.answers_now(state, mine[0]) if mine else self.moves(state, seat)
 
     def _answers(self, state: TableState, decision: Decision) -> list[str]:
         """Return the answers a parsed decision allows (the game says; default: none known)."""
@@ -654,6 +693,11 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def _name(self, state: TableState, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
+
+
+def _chore(text: str) -> bool:
+    """Return True for a log entry of the table's own work (seating, deck work, chain values), not a move."""
+    return text.startswith(("new match for", "joined", "locked and shuffled", "unlocked", "published", CHAIN_DUTY))
 
 
 def _blank_board(lines: list, title: str) -> tuple[list, list]:

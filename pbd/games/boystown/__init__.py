@@ -40,6 +40,7 @@ class BoysTown(CardGame):
     turn_end = 'your turn ends when your attack is settled (pass after the flip)'
     players = (2, 6)
     state_class = State
+    waits_for_cards = False     # a seat moves around a card still locked (the rules say what it may do)
     option_words = ("catalogue=", "starts=")
 
     # -- seats -----------------------------------------------------------------------------

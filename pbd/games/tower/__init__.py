@@ -51,6 +51,7 @@ class TheTower(CardGame):
     turn_end = 'roll'
     players = (2, 6)
     state_class = State
+    waits_for_cards = False     # a seat moves around a card still locked (the rules say what it may do)
     option_words = ("exact-finish", "exact-finish=", "starts=")
     move_weights = {"play": 0.4, "discard": 1.0, "*": 1.0}
 

@@ -54,6 +54,7 @@ class TwoXd6(CardGame):
     turn_end = 'draw (or end act)'
     players = (2, 6)
     state_class = State
+    waits_for_cards = False     # a seat moves around a card still locked (the rules say what it may do)
     option_words = ("board=", "mod", "adjacency=", "rc=", "deck=")
 
     # -- starting ------------------------------------------------------------------------
