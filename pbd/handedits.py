@@ -23,7 +23,7 @@ log are not checked.
 from __future__ import annotations
 
 from pbd import private
-from pbd.errors import DocumentFormatError, PbdError
+from pbd.errors import DocumentFormatError, GameBug, PbdError
 
 #: The key of the checked position in a seat's private state (``Secrets.extra``).
 KEY = "checked"
@@ -69,11 +69,13 @@ def _rebuild(game, board, start):
     from pbd import audit       # only when there is something to replay: a board already checked needs none
 
     try:
-        rebuilt = audit.rebuild(game, board, {}, start, public=True)
-    except NotImplementedError:
-        return None
-    except (PbdError, KeyError, ValueError, IndexError, AttributeError, TypeError):
+        rebuilt = audit.replay_log(game, board, {}, start, public=True)
+    except GameBug:
+        raise               # the game's own code crashed: a bug in the game, never swallowed (exit 70)
+    except PbdError:
         return None         # a replay that breaks on this board: pbd replay DOC says why
+    if rebuilt is None:
+        return None         # the game cannot replay its log
     if rebuilt.forged:
         raise DocumentFormatError("the log holds a move no honest pbd writes; nothing was written: "
                                   + "; ".join(rebuilt.forged), hint="see every problem with pbd audit DOC")

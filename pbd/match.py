@@ -1034,10 +1034,7 @@ def _counts(pub) -> str:
 def _rebuild(game, state, derived):
     from pbd import audit
 
-    try:
-        return audit.rebuild(game, state, derived)
-    except NotImplementedError:
-        return None
+    return audit.replay_log(game, state, derived)
 
 
 def audit(doc_spec: str) -> Result:

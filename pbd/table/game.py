@@ -445,7 +445,8 @@ class CardGame(Playable, metaclass=ABCMeta):
     def pending(self, state: TableState, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
         seat = self._name(state, player)
-        return state.deck is not None and bool(state.deck.owed(seat)) or self._owes_chain(state, seat)
+        return state.deck is not None and bool(state.deck.owed(seat)) or self._owes_chain(state, seat) \
+            or self.owes_step(state, seat)
 
     def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
         """Do the work ``player`` owes (a chain value a die waits on, the deck's), in place, and log it; return the summary."""
@@ -454,17 +455,19 @@ class CardGame(Playable, metaclass=ABCMeta):
         if self._owes_chain(state, seat) and chance.can_draw_for(seat):
             chance.publish(seat)
             done.append(state.meta.record(seat, f"{CHAIN_DUTY}{self.awaited_roll(state)[0]}'s roll").text)
-        if state.deck is None:
-            return done
-        if not state.deck.owed(seat):
+        if state.deck is not None and state.deck.owed(seat):
+            lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
+            if lines:
+                state.meta.record(seat, "; ".join(lines))
             self._learn(state, chance)
-            return done
-        lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
-        if lines:
-            state.meta.record(seat, "; ".join(lines))
-        self._learn(state, chance)
-        self.update(state)
-        return done + lines
+            self.update(state)
+            done += lines
+        elif state.deck is not None:
+            self._learn(state, chance)
+        if self.owes_step(state, seat) and (step := self.owed_step(state, seat, chance)):
+            state.meta.record(seat, step)
+            done.append(step)
+        return done
 
     def _learn(self, state: TableState, chance: Chance) -> None:
         """Read the hands of the seats whose seeds ``chance`` holds (a simulation holds every seat's;
@@ -653,12 +656,17 @@ class CardGame(Playable, metaclass=ABCMeta):
     # -- replay and audit -------------------------------------------------------------------------
 
     def replay(self, state, entry: LogEntry, chance: Chance, board, strict: bool = True):
-        """Apply one log entry to ``state`` (None before the first) for ``pbd replay`` and ``pbd audit``.
+        """Apply one log entry to ``state`` (None before the first) for ``pbd replay``, ``pbd audit`` and
+        the hand-edit check; every game at the table is replayed here (a game overrides none of it).
 
-        Seating and deck work are replayed symbolically (who locked, shuffled and unlocked
-        what); a card that turns face up is read from the document's deck (``board``), whose
-        numbers the audit checks against the revealed seeds.  A move is replayed from its
-        notation, the part of the entry before `` — ``.
+        The rules run again without anyone's seed.  Seating and deck work are replayed
+        symbolically (who locked, shuffled and unlocked what); the deck is the one the document's
+        Deck section was dealt (every seat's pbd checked it against its own record, the audit
+        against the seeds); a hidden card reads as what the log showed
+        (:meth:`~pbd.table.deck.SharedDeck.card`, with the document's deck as its oracle); a
+        seat's own owed step (:meth:`owed_step`) is taken again; a move is replayed from its
+        notation, the part of the entry before `` — ``; facts the log never repeats come from
+        the document (:meth:`from_document`).
 
         :raises PbdError: the entry breaks a rule.
         """
@@ -668,7 +676,8 @@ class CardGame(Playable, metaclass=ABCMeta):
             if not m:
                 raise IllegalMoveError("the log does not start with 'new match for N'")
             state = self.state_class(chance.meta, seats=[seat], players=int(m.group(1)), options=list(board.options))
-            state.deck = SharedDeck.create(chance.meta.match_id, [seat], self.piles(state.players, state.options))
+            self.from_document(state, board)
+            state.deck = SharedDeck.create(chance.meta.match_id, [seat], self._dealt(state, board))
             state.deck.oracle = board.deck
             state.deck.settle(seat, None)
         elif text.startswith("joined"):
@@ -685,11 +694,35 @@ class CardGame(Playable, metaclass=ABCMeta):
         elif text.startswith(("locked and shuffled", "unlocked", "published")):
             state.deck.settle(seat, None)
             self.update(state)
+        elif self.owes_step(state, seat):
+            text = self.owed_step(state, seat, chance) or ""
         else:
             self._step(state, seat, text.split(" — ")[0], chance)
             return state
         state.meta.record(seat, text)
         return state
+
+    def _dealt(self, state: TableState, board) -> dict[str, list[str]]:
+        """Return the piles a replayed match starts with: those the document's deck was dealt, if it
+        shows them (a deck the creator brought), else the game's (:meth:`piles`)."""
+        deck = getattr(board, "deck", None)
+        if deck is None or not deck.gens:
+            return self.piles(state.players, state.options)
+        return {name: [deck.cards[i - 1] for i in ids] for name, ids in deck.gens[0].piles.items()
+                if all(0 < i <= len(deck.cards) for i in ids)}
+
+    def from_document(self, state: TableState, board: TableState) -> None:
+        """Copy onto a replayed match, at its first entry, what the log never says and the document
+        holds (a tower's layout, a grid); in place.  Default: nothing."""
+
+    def owes_step(self, state: TableState, seat: str) -> bool:
+        """Return True if ``seat``'s pbd owes a step of the game's own before anything else (a lot for
+        who moves first); taken by :meth:`owed_step` on its next command.  Default: never."""
+        return False
+
+    def owed_step(self, state: TableState, seat: str, chance: Chance) -> str | None:
+        """Take the step ``seat`` owes (see :meth:`owes_step`), in place; return its log words."""
+        return None
 
     def _name(self, state: TableState, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
