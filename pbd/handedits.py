@@ -35,6 +35,10 @@ LABELS = {"cp": "CP", "ap": "AP", "ap_next": "AP next turn", "hp": "HP", "max_hp
            "cities": "city cards", "characters": "characters", "to_move": "player to move", "turn": "turn number"}
 
 
+#: what :func:`pbd.audit.rebuild` says when replaying a logged move writes other words than the log
+REPLAY_DISAGREES = "replaying the move gives"
+
+
 def words(key: str) -> str:
     """Return how a field of a game's ``describe()`` reads in a sentence (``ap_next`` -> ``AP next turn``)."""
     return LABELS.get(key, key.replace("_", " "))
@@ -61,7 +65,12 @@ def differences(game, board, text: str, rec: dict | None) -> list[str] | None:
         rebuilt = _rebuild(game, board, None)
     if rebuilt is None or not board.meta.log:
         return None if rebuilt is None else []
-    return describe_differences(game.describe(rebuilt.state), game.describe(board))
+    found = describe_differences(game.describe(rebuilt.state), game.describe(board))
+    disagree = [p for p in rebuilt.problems if REPLAY_DISAGREES in p]
+    if found and disagree:      # signed log entries the replay rewrites: the game's replay, not a person
+        return [f"{game.title}'s replay disagrees with its move ({disagree[0]}): a bug in the game, "
+                "not a hand edit"]
+    return found
 
 
 def _rebuild(game, board, start):
