@@ -41,10 +41,12 @@ class GoFish(CardGame):
     def moves(self, state, seat):
         """Return the books to lay, else the asks, else ``draw`` (or ``pass`` once the stock is empty)."""
         held = _ranks(state, seat)
-        ranks = sorted(set(held), key=RANKS.index)
+        ranks = sorted({r for r in held if r}, key=RANKS.index)
         books = [f"lay {r}" for r in ranks if held.count(r) == 4]
-        asks = [f"ask {other} for {r}" for other in state.seats if other != seat and _slots(state, other) for r in ranks]
-        return books or asks or ["draw" if state.deck.size("stock") else "pass"]
+        if _fishing(state, seat):
+            return books or ["draw" if state.deck.size("stock") else "pass"]
+        return books or [f"ask {other} for {r}" for other in state.seats if other != seat and _slots(state, other)
+                         for r in ranks]
 
     def apply(self, state, seat, move, chance):
         """Lay a book, ask a player for a rank (they owe the answer), draw or pass.
@@ -53,7 +55,9 @@ class GoFish(CardGame):
         :raises IllegalMoveError: a rank you do not hold, a player with no cards, a book you lack.
         """
         words, held = move.split(), _ranks(state, seat)
-        if move in ("draw", "pass") and move in self.moves(state, seat):
+        if move in ("draw", "pass"):
+            if not _fishing(state, seat) or (move == "draw") != bool(state.deck.size("stock")):
+                raise IllegalMoveError(f"{seat} may {move} only with no one to ask, and draw only from a stock")
             state.deck.deal("stock", seat, 1) if move == "draw" else None
             return Move("", ends_turn=True)
         if len(words) == 2 and words[0] == "lay" and words[1] in RANKS:
@@ -120,6 +124,11 @@ def _pile(state, kind, seat):
 def _slots(state, seat):
     """Return ``seat``'s cards: its hand, then the cards shown in front of it."""
     return state.deck.hands.get(seat, []) + state.deck.piles.get(_pile(state, "shown", seat), [])
+
+
+def _fishing(state, seat):
+    """Return True if ``seat`` can ask no one: it holds no card, or no other seat does."""
+    return not _slots(state, seat) or not any(_slots(state, o) for o in state.seats if o != seat)
 
 
 def _ranks(state, seat):
