@@ -20,10 +20,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from pbd import fairplay
-from pbd.errors import PbdError, RollWaits
+from pbd.errors import GameBug, PbdError, RollWaits
 # the document's own checks live with the checks every command runs (which need no more of the audit):
 # part of the audit's interface too
 from pbd.fairplay_checks import (OLD_LOG, chain_problems, commit_problems, log_problems, mac_problems,  # noqa: F401
@@ -309,6 +310,8 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
             forged = (f"log entry {entry.number}: {entry.player}'s die was rolled before the chain value it had to "
                       f"wait for ({exc.message}): a modified pbd foresaw it")
             return Rebuilt(state, problems + [forged] + chance.problems, False, [forged])
+        except GameBug:
+            raise
         except PbdError as exc:
             problems.append(f"log entry {entry.number}: {entry.player}: {entry.text} — {exc.message}")
             meta.fairplay = copy.deepcopy(saved)
@@ -318,6 +321,8 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
             chance.start(entry, None)
             try:
                 state = _replay_entry(game, state, entry, chance, board, before, strict=False)
+            except GameBug:
+                raise
             except PbdError as exc2:
                 problems.append(f"log entry {entry.number}: cannot replay past this entry ({exc2.message})")
                 return Rebuilt(state, problems + chance.problems, False)
@@ -408,7 +413,32 @@ def is_forfeit_entry(text: str) -> bool:
     return text == "resigns" or text.startswith(("claims the match: ", "patience "))
 
 
+def replay_log(game, board, derived: dict[str, Derived] | None = None, start=None, public: bool = False):
+    """Return the board's log replayed (:func:`rebuild`), or None if ``game`` cannot replay its log.
+
+    The one rebuild the audit, the pipeline and the hand-edit check use.
+
+    :raises GameBug: the game's code crashed replaying an entry (exit 70, naming the game).
+    """
+    try:
+        return rebuild(game, board, derived or {}, start, public)
+    except NotImplementedError:
+        return None
+
+
 def _replay_entry(game, state, entry, chance, board, before, strict):
+    try:
+        return _replay_one(game, state, entry, chance, board, before, strict)
+    except (PbdError, NotImplementedError):
+        raise
+    except Exception as exc:        # the game's code crashed: a bug in the game, never a problem of the document
+        if os.environ.get("PBD_DEBUG"):
+            raise
+        raise GameBug(getattr(game, "title", str(game)), f"replaying log entry {entry.number} "
+                      f"({entry.player}: {entry.text[:60]})", exc) from exc
+
+
+def _replay_one(game, state, entry, chance, board, before, strict):
     meta = chance.meta
     text = entry.text
     if text == REVEAL_TEXT:

@@ -455,7 +455,12 @@ def move_command(doc, player, moves, dry_run, help_game, as_json):
     """
     if len(moves) > 1:
         raise click.UsageError(f"put the move in quotes, as one argument:\n  {_quoted_move(doc, player, moves)}")
-    _emit(match.move(doc, player, moves[0], dry_run), as_json)
+    if dry_run:
+        from pbd import preview
+
+        _emit(preview.preview(doc, player, moves[0]), as_json)
+    else:
+        _emit(match.move(doc, player, moves[0]), as_json)
 
 
 def _quoted_move(doc: str, player: str | None, words: tuple[str, ...]) -> str:

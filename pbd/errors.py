@@ -5,7 +5,7 @@ The CLI translates these into messages and exit codes in one place
 
 Exit codes: 0 ok, 1 rule broken / check found problems, 2 usage and notation,
 3 document (or deck list) format, 4 conflict, 5 backend or auth, 6 ``watch --timeout``
-passed with nothing waiting on the player.
+passed with nothing waiting on the player, 70 a bug (in pbd or in a game: :class:`GameBug`).
 """
 
 from __future__ import annotations
@@ -44,6 +44,11 @@ class RollWaits(IllegalMoveError):
         self.seats = seats
 
 
+class DeckMoveError(IllegalMoveError, ValueError):
+    """A shared-deck operation the deck cannot do now (a pile still being shuffled or too small,
+    a slot the seat does not hold); also a ``ValueError`` for code written before it was typed."""
+
+
 class ProblemsFound(PbdError):
     """``check`` or ``deck check`` found problems; ``problems`` lists every one."""
 
@@ -67,6 +72,11 @@ class UsageError(PbdError):
     """Bad arguments or options."""
 
     exit_code = 2
+
+
+class DeckSetupError(UsageError, ValueError):
+    """A shared deck asked for what it cannot be: too many cards or seats, a pile name it cannot
+    write, a seat that joins too late (exit 2); also a ``ValueError``."""
 
 
 class NotationError(UsageError):
@@ -168,6 +178,21 @@ class WatchTimeout(PbdError):
     """``pbd watch --timeout S`` passed before it was the player's turn or anything waited on them."""
 
     exit_code = 6
+
+
+# -- 70: a bug ------------------------------------------------------------------------------
+
+class GameBug(PbdError):
+    """A game's own code crashed (replaying its log: ``pbd audit``, ``replay``, the hand-edit check):
+    a bug in that game, named with it, never taken for a problem of the document (exit 70)."""
+
+    exit_code = 70
+
+    def __init__(self, game: str, where: str, exc: BaseException):
+        super().__init__(f"a bug in the game {game}: {where} crashed ({type(exc).__name__}: {exc})",
+                         hint="nothing was written; report it to the game's authors with the document "
+                              "(PBD_DEBUG=1 shows the details)")
+        self.game, self.cause = game, exc
 
 
 def _or_list(items) -> str:

@@ -23,7 +23,7 @@ log are not checked.
 from __future__ import annotations
 
 from pbd import private
-from pbd.errors import DocumentFormatError, PbdError
+from pbd.errors import DocumentFormatError, GameBug, PbdError
 
 #: The key of the checked position in a seat's private state (``Secrets.extra``).
 KEY = "checked"
@@ -42,6 +42,9 @@ PHRASES = {"basic_square held": "the Basic Square's hold count", "basic_square h
                ("scene", "scene"), ("roll", "roll"), ("played", "count of cards played"),
                ("recycled", "count of cards recycled"), ("replaced", "count of cards replaced"),
                ("advanced", "advance mark"), ("targeted", "targeting mark"), ("tolls", "tolls paid"))}}
+
+#: what :func:`pbd.audit.rebuild` says when replaying a logged move writes other words than the log
+REPLAY_DISAGREES = "replaying the move gives"
 
 
 def words(key: str) -> str:
@@ -70,7 +73,12 @@ def differences(game, board, text: str, rec: dict | None) -> list[str] | None:
         rebuilt = _rebuild(game, board, None)
     if rebuilt is None or not board.meta.log:
         return None if rebuilt is None else []
-    return describe_differences(game.describe(rebuilt.state), game.describe(board))
+    found = describe_differences(game.describe(rebuilt.state), game.describe(board))
+    disagree = [p for p in rebuilt.problems if REPLAY_DISAGREES in p]
+    if found and disagree:      # signed log entries the replay rewrites: the game's replay, not a person
+        return [f"{game.title}'s replay disagrees with its move ({disagree[0]}): a bug in the game, "
+                "not a hand edit"]
+    return found
 
 
 def _rebuild(game, board, start):
@@ -78,11 +86,13 @@ def _rebuild(game, board, start):
     from pbd import audit       # only when there is something to replay: a board already checked needs none
 
     try:
-        rebuilt = audit.rebuild(game, board, {}, start, public=True)
-    except NotImplementedError:
-        return None
-    except (PbdError, KeyError, ValueError, IndexError, AttributeError, TypeError):
+        rebuilt = audit.replay_log(game, board, {}, start, public=True)
+    except GameBug:
+        raise               # the game's own code crashed: a bug in the game, never swallowed (exit 70)
+    except PbdError:
         return None         # a replay that breaks on this board: pbd replay DOC says why
+    if rebuilt is None:
+        return None         # the game cannot replay its log
     if rebuilt.forged:
         raise DocumentFormatError("the log holds a move no honest pbd writes; nothing was written: "
                                   + "; ".join(rebuilt.forged), hint="see every problem with pbd audit DOC")

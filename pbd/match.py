@@ -778,18 +778,14 @@ def _keep_checked(turn: Turn) -> None:
         private.save(turn.sec)
 
 
-def pay_duties(doc: Document, player: str | None) -> tuple[str, list[str]]:
+def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
     """Do the work ``player``'s pbd owes on the match (unlocks, shuffle passes), as any command would.
 
     Returns ``(the seat's name, what was done in words)`` — nothing done when nothing is owed.
-    ``player`` None: the one seat this PBD_HOME holds there.
+    (A caller given no seat asks :func:`pbd.status.whoami` first: the pipeline imports no command above it.)
 
     :raises PbdError: the document cannot be read, or what was owed cannot be done (tampering).
     """
-    from pbd import status
-
-    if player is None:
-        player = status.whoami(doc.label)
     turn = _read(doc)
     name = _seat(turn.game, turn.state, player)
     if not turn.game.pending(turn.state, name) or _left(turn.state):
@@ -854,12 +850,8 @@ def hand(doc_spec: str, player: str) -> Result:
     return Result(hand_lines(turn.game, turn.state, turn.name, data) + turn.notes, data, warnings=turn.warnings)
 
 
-def move(doc_spec: str, player: str, notation: str, dry_run: bool = False) -> Result:
-    """Apply one or more moves (joined by ';'), all or nothing; with ``dry_run``, only show what they would give."""
-    if dry_run:
-        from pbd import preview
-
-        return preview.preview(doc_spec, player, notation)
+def move(doc_spec: str, player: str, notation: str) -> Result:
+    """Apply one or more moves (joined by ';'), all or nothing (``pbd move --dry-run``: :func:`pbd.preview.preview`)."""
     if not notation.strip():
         raise UsageError("no move given", hint='for example: pbd move DOC --as Ann "draw; play Spider-Man"')
 
@@ -1148,10 +1140,7 @@ def _counts(pub) -> str:
 def _rebuild(game, state, derived):
     from pbd import audit
 
-    try:
-        return audit.rebuild(game, state, derived)
-    except NotImplementedError:
-        return None
+    return audit.replay_log(game, state, derived)
 
 
 def audit(doc_spec: str) -> Result:

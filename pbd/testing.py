@@ -25,6 +25,12 @@ private state in a scratch ``PBD_HOME``): new, join for every seat, moves from
 ``legal`` to the end, ``reveal`` by everyone and a clean ``audit``; and checks that
 ``undo`` refuses to take back a move that revealed information.
 
+It fails fast and says why: a match where no seat has a legal move and none is owed
+("stalled"), a position that keeps coming back (:data:`REPEATS`), a move budget
+(:data:`MAX_MOVES`) that fails in seconds, the keys that differ when a document reads back
+as another position, and — replaying each finished match's log the way every command
+does, without anyone's seed — "the game's replay disagrees with its move" (or raises).
+
 A broken promise raises :class:`ContractError` naming the game, the seats, the move
 and what went wrong.
 """
@@ -32,6 +38,7 @@ and what went wrong.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import tempfile
@@ -45,8 +52,14 @@ class ContractError(AssertionError):
     """A game broke a promise of the contract (the message says which, and where)."""
 
 
+#: the default move budget of one match (a random match of every built-in game ends well within it)
+MAX_MOVES = 1500
+#: a public position seen this many times in one match: the match goes round in circles
+REPEATS = 30
+
+
 def check_game(game, *, seats: list[int] | None = None, matches: int = 2, seed: int = 0,
-               max_moves: int = 3000, pipeline: bool = True) -> None:
+               max_moves: int = MAX_MOVES, pipeline: bool = True) -> None:
     """Check ``game`` against the contract (see the module docstring).
 
     ``seats`` defaults to the fewest and the most the game allows; ``matches`` random
@@ -63,24 +76,71 @@ def check_game(game, *, seats: list[int] | None = None, matches: int = 2, seed: 
             check_match_through_pipeline(game, n, random.Random(f"{seed}|{n}|pipeline"), max_moves)
 
 
-def check_random_match(game, players: int, rng: random.Random, max_moves: int = 3000) -> None:
-    """Play one random legal match in process and check every position reached.
+def check_random_match(game, players: int, rng: random.Random, max_moves: int = MAX_MOVES) -> None:
+    """Play one random legal match in process, check every position reached, then replay its log.
 
-    :raises ContractError: a position breaks the contract, or the match does not end.
+    :raises ContractError: a position breaks the contract, the match stalls, goes round in
+        circles or does not end, or its replay disagrees with it.
     """
     where = f"{game.name} with {players} seats"
-    state = None
+    state, moves, seen = None, 0, {}
     for state, player, move in random_game(game, rng, max_moves=max_moves, players=players):
-        _check_position(game, state, f"{where}, after {player}: {move}")
+        moves += 1
+        after = f"{where}, after {player}: {move}"
+        _check_position(game, state, after)
+        key = _position_key(game, state)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] >= REPEATS:
+            raise ContractError(f"{after}: this position came back {REPEATS} times: the match goes round in circles")
     if state is None:
         raise ContractError(f"{where}: no seat had a legal move at the start")
     if not game.outcome(state):
+        if moves < max_moves:
+            raise ContractError(f"{where}: stalled after {moves} moves: no seat has a legal move and the match "
+                                f"has no result (to move: {', '.join(game.actors(state)) or 'no one'})")
         raise ContractError(f"{where}: the match did not end within {max_moves} moves")
     for name in game.player_names(state):
         if game.legal(state, name):
             raise ContractError(f"{where}: the match is over but {name} still has legal moves")
     if game.actors(state):
         raise ContractError(f"{where}: the match is over but {game.actors(state)} are still to move")
+    from pbd.table.game import CardGame
+
+    if isinstance(game, CardGame):      # C&C's in-process play (every seed held) resolves a Hack at once
+        check_replay(game, state, where)
+
+
+def _position_key(game, state) -> str:
+    """Return the public position and who is to move, as one comparable text."""
+    return json.dumps([game.describe(state), game.actors(state)], sort_keys=True, default=str)
+
+
+def check_replay(game, state, where: str = "") -> None:
+    """Replay the log of ``state``'s document as every command does (no one's seed) and compare.
+
+    :raises ContractError: the replay raises (a bug in the game), writes other words than a
+        logged move, or ends in another public position than the document's (the keys named).
+    """
+    from pbd import audit
+    from pbd.errors import GameBug
+
+    where = where or game.name
+    board = game.parse(game.render(state))
+    try:
+        rebuilt = audit.replay_log(game, board, public=True)
+    except GameBug as exc:
+        raise ContractError(f"{where}: the game's replay raises: {exc.message}") from None
+    if rebuilt is None:
+        return
+    disagree = [p for p in rebuilt.problems if "replaying the move gives" in p]
+    if disagree:
+        raise ContractError(f"{where}: the game's replay disagrees with its move: {disagree[0]}")
+    if rebuilt.problems or not rebuilt.complete:
+        raise ContractError(f"{where}: the log does not replay: {'; '.join(rebuilt.problems[:3]) or 'incomplete'}")
+    differ = audit.board_differences(game, rebuilt.state, board)
+    if differ:
+        raise ContractError(f"{where}: the game's replay ends in another position than its moves: "
+                            + "; ".join(differ[:6]))
 
 
 def _check_position(game, state, where: str) -> None:
@@ -92,7 +152,11 @@ def _check_position(game, state, where: str) -> None:
     if game.render(again) != text:
         raise ContractError(f"{where}: the document does not read back the same")
     if game.describe(again) != game.describe(state):
-        raise ContractError(f"{where}: the document read back describes another position")
+        from pbd.audit import board_differences
+
+        differ = board_differences(game, state, again)
+        raise ContractError(f"{where}: the document read back describes another position: "
+                            + "; ".join(d.replace("the log gives", "the state has") for d in differ[:6]))
     view = game.view(again)
     for key in ("game", "players", "to_move", "result"):
         if key not in view:
@@ -136,7 +200,7 @@ def _scratch_home():
                 os.environ["PBD_HOME"] = old
 
 
-def check_match_through_pipeline(game, players: int, rng: random.Random, max_moves: int = 3000) -> None:
+def check_match_through_pipeline(game, players: int, rng: random.Random, max_moves: int = MAX_MOVES) -> None:
     """Play one match on a real local document through :mod:`pbd.match`, reveal it and audit it.
 
     :raises ContractError: a command fails where it should not, undo takes back revealed
@@ -167,17 +231,21 @@ def check_match_through_pipeline(game, players: int, rng: random.Random, max_mov
                 raise ContractError(f"{where}: no one is to move and the match has no result")
             moves = []
             for player in actors:  # 'legal' first does what that seat's pbd owes (its next command)
-                moves = _run(where, f"legal {player}", match.legal, doc, player).data["moves"]
+                listed = _run(where, f"legal {player}", match.legal, doc, player)
+                _no_warnings(where, f"legal {player}", listed)
+                moves = listed.data["moves"]
                 if moves:
                     break
             if not moves:
                 stalls += 1
                 if stalls > len(names):
-                    raise ContractError(f"{where}: {', '.join(actors)} are to move but none has a legal move")
+                    raise ContractError(f"{where}: stalled: {', '.join(actors)} are to move but none has a legal "
+                                        "move, and no duty is owed")
                 continue
             stalls = 0
             move = pick(moves, rng, g.move_weights)
-            _run(where, f"{player}: {move}", match.move, doc, player, move)
+            done = _run(where, f"{player}: {move}", match.move, doc, player, move)
+            _no_warnings(where, f"{player}: {move}", done)
             moved = player
         else:
             raise ContractError(f"{where}: the match did not end within {max_moves} moves")
@@ -204,6 +272,13 @@ def _check_undo(where: str, match, game, state, doc: str, player: str) -> None:
     except PbdError as exc:
         raise ContractError(f"{where}: undo after '{last.text}' failed oddly: {exc}") from None
     raise ContractError(f"{where}: undo took back '{last.text}', which revealed information")
+
+
+def _no_warnings(where: str, what: str, result) -> None:
+    """Refuse a move after which pbd warns (the hand-edit check found its replay disagreeing)."""
+    warned = [w for w in getattr(result, "warnings", []) if "by hand" in w or "replay disagrees" in w]
+    if warned:
+        raise ContractError(f"{where}: after {what}: " + "; ".join(warned[:3]))
 
 
 def _run(where: str, what: str, fn, *args):

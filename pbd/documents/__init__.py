@@ -17,19 +17,10 @@ import re
 from typing import Protocol
 
 from pbd.errors import UsageError
-from pbd.record import FrozenRecord
+from pbd.documents.snapshot import Snapshot
 from pbd.regex import pattern
 
 GDOC_URL = pattern(r"^https?://docs\.google\.com/document/(?:u/\d+/)?d/([A-Za-z0-9_-]+)")
-
-
-class Snapshot(FrozenRecord):
-    """The text of a document and the revision it was read at."""
-
-    FIELDS = ("text", "revision")
-
-    def __init__(self, text: str, revision: str):
-        self._set(text=text, revision=revision)
 
 
 class Document(Protocol):

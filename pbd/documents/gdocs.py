@@ -56,7 +56,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pbd.documents import Snapshot
+from pbd.documents.snapshot import Snapshot
 from pbd.documents.diff import Edit, edits
 from pbd.errors import AuthError, BackendError, PbdError, StaleRevision, UsageError, WriteUncertain
 

@@ -6,7 +6,7 @@ import os
 import stat
 
 from pbd.digest import fingerprint
-from pbd.documents import Snapshot
+from pbd.documents.snapshot import Snapshot
 from pbd.errors import BackendError, ConflictError, DocumentFormatError, StaleRevision
 from pbd.paths import locked, write_atomic
 

@@ -6,8 +6,12 @@ board as one line a player can read::
 
     Waiting on: Ben — play Shield or pass (duel with Ann) · from 12
 
-``from 12`` is the log entry whose move created it.  Anyone with the link can edit the
-document, so a decision is never obeyed because the board says so: :func:`problems`
+``from 12`` is the log entry whose move created it.  A game opens one with
+:meth:`pbd.table.game.TableState.ask` (``state.ask(seat, prompt, answers)``), which fills in
+the origin; the answers it lists are public and travel in the document after the origin
+(``· from 12 · answers: play Shield | pass``), so a decision read back has them.
+
+Anyone with the link can edit the document, so a decision is never obeyed because the board says so: :func:`problems`
 checks each one against the entry it names (that entry exists, was written by another
 seat, and the game's ``explains`` hook agrees that this move asks this question), and
 the pipeline refuses (exit 3) a document whose decisions the log does not explain.
@@ -29,7 +33,10 @@ from pbd.errors import DocumentFormatError
 from pbd.regex import pattern
 
 #: how a decision is written on a board
-LINE_RE = pattern(r"^\s*Waiting on:\s*(?P<seat>[^—]+?)\s+—\s+(?P<prompt>.+?)\s*·\s*from\s+(?P<origin>\d{1,7})\s*$")
+LINE_RE = pattern(r"^\s*Waiting on:\s*(?P<seat>[^—]+?)\s+—\s+(?P<prompt>.+?)\s*·\s*from\s+(?P<origin>\d{1,7})"
+                  r"(?:\s*·\s*answers:\s*(?P<answers>[^·]{1,400}?))?\s*$")
+#: at most this many answers may be listed on a decision's line
+MAX_ANSWERS = 64
 #: at most this many decisions may be open at once (a document is hostile input)
 MAX_OPEN = 64
 
@@ -42,14 +49,17 @@ class Decision:
     prompt: str
     answers: list[str] = field(default_factory=list)
     origin: int = 0
+    #: True: the answers are public and written on the line (a decision opened with ``state.ask``)
+    listed: bool = False
 
     def line(self) -> str:
-        """Return the board line of this decision (the answers are the game's to list, not the board's)."""
-        return f"Waiting on: {self.seat} — {self.prompt} · from {self.origin}"
+        """Return the board line of this decision (with its answers when they are listed, see ``listed``)."""
+        tail = f" · answers: {' | '.join(self.answers)}" if self.listed and self.answers else ""
+        return f"Waiting on: {self.seat} — {self.prompt} · from {self.origin}{tail}"
 
 
 def parse_line(text: str, number: int | None = None) -> Decision:
-    """Return the decision a ``Waiting on:`` line shows (its answers are filled in by the game).
+    """Return the decision a ``Waiting on:`` line shows (its listed answers, if any; else the game fills them in).
 
     :raises DocumentFormatError: the line is not ``Waiting on: SEAT — PROMPT · from N``.
     """
@@ -57,7 +67,11 @@ def parse_line(text: str, number: int | None = None) -> Decision:
     if not m:
         raise DocumentFormatError("expected 'Waiting on: NAME — what they decide · from N' (N: the log entry "
                                   "that asked)", line=number)
-    return Decision(m.group("seat").strip(), m.group("prompt").strip(), [], int(m.group("origin")))
+    listed = [a.strip() for a in (m.group("answers") or "").split("|") if a.strip()]
+    if len(listed) > MAX_ANSWERS:
+        raise DocumentFormatError(f"a decision lists {len(listed)} answers; at most {MAX_ANSWERS}", line=number)
+    return Decision(m.group("seat").strip(), m.group("prompt").strip(), listed, int(m.group("origin")),
+                    listed=bool(listed))
 
 
 def parse_lines(lines: Iterable[tuple[int, str]]) -> list[Decision]:

@@ -54,7 +54,7 @@ import re
 
 from pbd import fairplay
 from pbd.digest import hexdigest
-from pbd.errors import DocumentFormatError
+from pbd.errors import DeckMoveError, DeckSetupError, DocumentFormatError
 from pbd.record import Record
 from pbd.regex import pattern
 from pbd.table import group
@@ -242,11 +242,11 @@ class SharedDeck(Record):
         Slot ``i`` starts with card ``i`` of the piles taken in order; each seat owes a
         pass (:meth:`settle`).
 
-        :raises ValueError: too many cards or seats, or a pile name that cannot be written.
+        :raises DeckSetupError: too many cards or seats, or a pile name that cannot be written.
         """
         manifest = [c for ids in piles.values() for c in ids]
         if not 1 <= len(seats) <= MAX_SEATS or len(manifest) > MAX_CARDS:
-            raise ValueError(f"a shared deck holds 1 to {MAX_CARDS} cards for 1 to {MAX_SEATS} seats")
+            raise DeckSetupError(f"a shared deck holds 1 to {MAX_CARDS} cards for 1 to {MAX_SEATS} seats")
         deck = cls(match_id, list(seats), manifest, seen={s: 0 for s in seats})
         layout, n = {}, 0
         for name, ids in piles.items():
@@ -262,12 +262,12 @@ class SharedDeck(Record):
     def add_seat(self, seat: str) -> None:
         """Seat one more player, who owes a pass over every generation (only before anything is dealt).
 
-        :raises ValueError: cards were dealt or unlocked already, or the seat is taken.
+        :raises DeckSetupError: cards were dealt or unlocked already, or the seat is taken.
         """
         if seat in self.seats or len(self.seats) >= MAX_SEATS:
-            raise ValueError(f"{seat} cannot take a seat at this deck")
+            raise DeckSetupError(f"{seat} cannot take a seat at this deck")
         if self.dealt():
-            raise ValueError("a seat can join a shared deck only before anything is dealt")
+            raise DeckSetupError("a seat can join a shared deck only before anything is dealt")
         self.seats.append(seat)
         self.seen[seat] = 0
 
@@ -369,7 +369,7 @@ class SharedDeck(Record):
     def deal(self, pile: str, seat: str, n: int = 1) -> list[int]:
         """Move the top ``n`` slots of ``pile`` face down into ``seat``'s hand; the others owe unlocks.
 
-        :raises ValueError: the pile is not shuffled in yet, too small, or the seat unknown.
+        :raises DeckMoveError: the pile is not shuffled in yet, too small, or the seat unknown.
         """
         ids = self._take(pile, n, seat)
         self.hands.setdefault(seat, []).extend(ids)
@@ -380,7 +380,7 @@ class SharedDeck(Record):
     def draw_face_up(self, pile: str, n: int = 1, to: str = "table") -> list[int]:
         """Move the top ``n`` slots of ``pile`` onto ``to`` (on top); every seat owes an unlock to turn them up.
 
-        :raises ValueError: the pile is not shuffled in yet, or too small.
+        :raises DeckMoveError: the pile is not shuffled in yet, or too small.
         """
         ids = self._take(pile, n)
         for i in ids:
@@ -392,7 +392,7 @@ class SharedDeck(Record):
     def move_down(self, pile: str, to: str, n: int = 1) -> list[int]:
         """Move the top ``n`` slots of ``pile`` face down to the bottom of ``to`` (a layout on the table).
 
-        :raises ValueError: the pile is not shuffled in yet, or too small.
+        :raises DeckMoveError: the pile is not shuffled in yet, or too small.
         """
         ids = self._take(pile, n)
         _check_name(to)
@@ -402,7 +402,7 @@ class SharedDeck(Record):
     def peek(self, pile: str, seat: str) -> int:
         """Set the top slot of ``pile`` aside for ``seat`` alone (the others owe unlocks); then keep or discard.
 
-        :raises ValueError: the pile is not shuffled in yet, or empty.
+        :raises DeckMoveError: the pile is not shuffled in yet, or empty.
         """
         (slot_id,) = self._take(pile, 1, seat)
         self.aside.setdefault(seat, []).append(slot_id)
@@ -411,7 +411,7 @@ class SharedDeck(Record):
     def keep(self, seat: str, slot_id: int) -> None:
         """Put a peeked slot into ``seat``'s hand.
 
-        :raises ValueError: it is not set aside for ``seat``.
+        :raises DeckMoveError: it is not set aside for ``seat``.
         """
         self._remove_from(self.aside, seat, slot_id)
         self.hands.setdefault(seat, []).append(slot_id)
@@ -419,7 +419,7 @@ class SharedDeck(Record):
     def discard(self, seat: str, slot_id: int, to: str = "discard") -> None:
         """Move a slot of ``seat``'s hand (or peek) face up onto pile ``to``: the owner reveals it.
 
-        :raises ValueError: ``seat`` does not hold the slot.
+        :raises DeckMoveError: ``seat`` does not hold the slot.
         """
         if slot_id in self.aside.get(seat, ()):
             self._remove_from(self.aside, seat, slot_id)
@@ -434,10 +434,10 @@ class SharedDeck(Record):
 
         Returns the card if this pbd has read it (the owner's), else None.
 
-        :raises ValueError: ``seat`` does not hold the slot.
+        :raises DeckMoveError: ``seat`` does not hold the slot.
         """
         if slot_id not in self.hands.get(seat, ()) and slot_id not in self.aside.get(seat, ()):
-            raise ValueError(f"{seat} does not hold slot {slot_id}")
+            raise DeckMoveError(f"{seat} does not hold slot {slot_id}")
         self.slots[slot_id].want = "open"
         return self.card(slot_id, seat)
 
@@ -448,11 +448,11 @@ class SharedDeck(Record):
     def move(self, slot_id: int, to_pile: str, top: bool = True) -> None:
         """Move a face-up slot from its pile to another (a public move).
 
-        :raises ValueError: the slot is not face up in a pile.
+        :raises DeckMoveError: the slot is not face up in a pile.
         """
         pile = self.pile_of(slot_id)
         if pile is None or self.slots[slot_id].want != "open":
-            raise ValueError(f"slot {slot_id} is not face up in a pile")
+            raise DeckMoveError(f"slot {slot_id} is not face up in a pile")
         self.piles[pile].remove(slot_id)
         _check_name(to_pile)
         dest = self.piles.setdefault(to_pile, [])
@@ -461,13 +461,13 @@ class SharedDeck(Record):
     def take(self, slot_id: int, seat: str) -> None:
         """Move a face-up slot from its pile into ``seat``'s hand, where it stays face up (a public move).
 
-        :raises ValueError: the slot is not face up in a pile, or the seat unknown.
+        :raises DeckMoveError: the slot is not face up in a pile, or the seat unknown.
         """
         pile = self.pile_of(slot_id)
         if pile is None or self.slots[slot_id].want != "open":
-            raise ValueError(f"slot {slot_id} is not face up in a pile")
+            raise DeckMoveError(f"slot {slot_id} is not face up in a pile")
         if seat not in self.seats:
-            raise ValueError(f"{seat} has no seat at this deck")
+            raise DeckMoveError(f"{seat} has no seat at this deck")
         self.piles[pile].remove(slot_id)
         self.hands.setdefault(seat, []).append(slot_id)
 
@@ -477,13 +477,13 @@ class SharedDeck(Record):
         The cards get new slots; every seat owes a fresh lock-and-shuffle pass, in seat order
         (several document writes); ``dst`` is not :meth:`ready` until then.  Returns the new ids.
 
-        :raises ValueError: a card of ``src`` is not face up yet, or ``dst`` exists.
+        :raises DeckMoveError: a card of ``src`` is not face up yet, or ``dst`` exists.
         """
         ids = self.piles.get(src, [])[keep_top:]
         if any(self.slots[i].index is None for i in ids):
-            raise ValueError(f"every card of {src} must be face up before it is reshuffled")
+            raise DeckMoveError(f"every card of {src} must be face up before it is reshuffled")
         if self.piles.get(dst):
-            raise ValueError(f"pile {dst} is not empty")
+            raise DeckMoveError(f"pile {dst} is not empty")
         _check_name(dst)
         self.piles[src] = self.piles[src][:keep_top]
         cards = sorted(self.slots[i].index for i in ids)
@@ -511,19 +511,19 @@ class SharedDeck(Record):
 
     def _take(self, pile: str, n: int, seat: str | None = None) -> list[int]:
         if seat is not None and seat not in self.seats:
-            raise ValueError(f"{seat} has no seat at this deck")
+            raise DeckMoveError(f"{seat} has no seat at this deck")
         ids = self.piles.get(pile, [])
         if not self.ready(pile):
-            raise ValueError(f"pile {pile} is still being shuffled (waiting on {', '.join(self.waiting_on())})")
+            raise DeckMoveError(f"pile {pile} is still being shuffled (waiting on {', '.join(self.waiting_on())})")
         if n < 0 or len(ids) < n:
-            raise ValueError(f"pile {pile} has {len(ids)} card(s), not {n}")
+            raise DeckMoveError(f"pile {pile} has {len(ids)} card(s), not {n}")
         self.piles[pile] = ids[n:]
         return ids[:n]
 
     @staticmethod
     def _remove_from(where: dict[str, list[int]], seat: str, slot_id: int) -> None:
         if slot_id not in where.get(seat, ()):
-            raise ValueError(f"{seat} does not hold slot {slot_id}")
+            raise DeckMoveError(f"{seat} does not hold slot {slot_id}")
         where[seat].remove(slot_id)
         if not where[seat]:
             del where[seat]
@@ -531,12 +531,23 @@ class SharedDeck(Record):
     # -- reading ----------------------------------------------------------------------
 
     def card(self, slot_id: int, seat: str) -> str | None:
-        """Return the card in ``slot_id`` if ``seat``'s pbd can read it now (public, or read in its own hand)."""
+        """Return the card in ``slot_id`` if ``seat``'s pbd can read it now (public, or read in its own hand).
+
+        This is the one call a game reads a card through.  Replaying the log without anyone's
+        seed (``pbd replay``, the hand-edit check, the audit: :attr:`oracle` is the document's
+        deck), a hidden card reads as what the log showed: the card the document shows face up
+        in that slot (every card a move names was played, shown or handed over, so it turned
+        up), else what the replay learned from the log's words (:attr:`known`); None only for
+        a card nobody has seen.
+        """
         slot = self.slots.get(slot_id)
         if slot is None:
             return None
         if slot.card is not None:
             return slot.card
+        if self.oracle is not None:
+            shown = self.oracle.slots.get(slot_id)
+            return shown.card if shown is not None and shown.card is not None else self.known.get(slot_id)
         return self.known.get(slot_id) if self.holder(slot_id) == seat else None
 
     def readable(self, seat: str, slot_id: int) -> bool:
@@ -897,7 +908,7 @@ NAME_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,39}$")
 
 def _check_name(name: str) -> None:
     if not NAME_RE.match(name):
-        raise ValueError(f"{name!r} cannot name a pile (letters, digits and - _ . : + / only)")
+        raise DeckSetupError(f"{name!r} cannot name a pile (letters, digits and - _ . : + / only)")
 
 
 # -- the document format ------------------------------------------------------------------------

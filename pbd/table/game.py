@@ -92,6 +92,19 @@ class TableState:
         """Return the seat on turn (None before the match starts or after it ends)."""
         return self.seats[self.turn] if self.started and not self.result else None
 
+    def ask(self, seat: str, prompt: str, answers: list[str]) -> Decision:
+        """Open a decision: ``seat`` must answer ``prompt`` with one of ``answers`` before play goes on.
+
+        Call it from ``apply`` (or ``answer``): the decision's origin is the log entry the
+        move being applied is about to write.  The answers are public: they are written on the
+        ``Waiting on:`` line and read back with it (:meth:`CardGame.answers_now` narrows them to
+        what the seat's hand allows).  The base then lists them as ``seat``'s legal moves and
+        calls the game's ``answer`` hook with the one given.
+        """
+        decision = Decision(seat, prompt, list(answers), len(self.meta.log) + 1, listed=True)
+        self.decisions.append(decision)
+        return decision
+
 
 @dataclass
 class Move:
@@ -111,6 +124,10 @@ class CardGame(Playable, metaclass=ABCMeta):
     state_class: ClassVar[type] = TableState
     #: the ``-O`` options the game takes (words; ``key=value`` ones are written ``key=``)
     option_words: ClassVar[tuple[str, ...]] = ()
+    #: True: a seat whose hand holds a card still locked by other seats waits (no moves, no answers)
+    #: until they unlock it, so ``moves`` and ``answers_now`` never see a ``None`` card
+    #: (:meth:`waiting_for`); a game whose seats may move around a locked card sets it False.
+    waits_for_cards: ClassVar[bool] = True
 
     # -- required hooks -------------------------------------------------------------------
 
@@ -169,7 +186,10 @@ class CardGame(Playable, metaclass=ABCMeta):
         """Return the answers ``decision``'s seat may give now (default: the decision's own list).
 
         A game whose answers depend on what only the deciding seat can read (its hand)
-        lists them here; ``decision.answers`` stays the public list the board reads back.
+        narrows them here; it never sees a locked card (the seat is waiting until its hand
+        is readable).  ``decision.answers`` stays the public list: written on the board by
+        :meth:`TableState.ask` and read back with it, and what a replay (which reads no one's
+        hand) checks an answer against.
         """
         return list(decision.answers)
 
@@ -182,8 +202,13 @@ class CardGame(Playable, metaclass=ABCMeta):
         return False
 
     def explains(self, entry: LogEntry, decision: Decision) -> bool:
-        """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`)."""
-        return False
+        """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`).
+
+        Default: for a decision opened with :meth:`TableState.ask`, any move of another seat (not
+        the deck's or the seats' work); the replay of the log (the hand-edit check) compares
+        the decision itself.  A game that writes its own ``Waiting on:`` lines says more here.
+        """
+        return decision.listed and not _chore(entry.text)
 
     def board_problems(self, state: TableState) -> list[str]:
         """Return every rule the board breaks beyond what the base checks (for ``pbd check``)."""
@@ -475,7 +500,8 @@ class CardGame(Playable, metaclass=ABCMeta):
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
         seat = self._name(state, player)
         return state.deck is not None and bool(state.deck.owed(seat)) or self._owes_chain(state, seat) \
-            or self._owes_roll(state, seat)
+            or self._owes_roll(state, seat) \
+            or self.owes_step(state, seat)
 
     def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
         """Do the work ``player`` owes (a chain value a die waits on, the deck's), in place, and log it; return the summary."""
@@ -486,17 +512,19 @@ class CardGame(Playable, metaclass=ABCMeta):
         if self._owes_chain(state, seat) and chance.can_draw_for(seat):
             chance.publish(seat)
             done.append(state.meta.record(seat, f"{CHAIN_DUTY}{self.awaited_roll(state)[0]}'s roll").text)
-        if state.deck is None:
-            return done
-        if not state.deck.owed(seat):
+        if state.deck is not None and state.deck.owed(seat):
+            lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
+            if lines:
+                state.meta.record(seat, "; ".join(lines))
             self._learn(state, chance)
-            return done
-        lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
-        if lines:
-            state.meta.record(seat, "; ".join(lines))
-        self._learn(state, chance)
-        self.update(state)
-        return done + lines
+            self.update(state)
+            done += lines
+        elif state.deck is not None:
+            self._learn(state, chance)
+        if self.owes_step(state, seat) and (step := self.owed_step(state, seat, chance)):
+            state.meta.record(seat, step)
+            done.append(step)
+        return done
 
     def _learn(self, state: TableState, chance: Chance) -> None:
         """Read the hands of the seats whose seeds ``chance`` holds (a simulation holds every seat's;
@@ -552,11 +580,27 @@ class CardGame(Playable, metaclass=ABCMeta):
         state.meta.record(seat, f"{text} — {done.text}" if done.text else text)
         self.update(state)
 
+    def waiting_for(self, state: TableState, seat: str) -> list[str]:
+        """Return the seats ``seat`` waits on to unlock its hand (none: it is not waiting).
+
+        Only a game that :attr:`waits_for_cards`, and never in a replay (which reads no one's
+        hand: there a decision's answers are its public list, :meth:`answers_now` is not asked).
+        """
+        deck = state.deck
+        if not self.waits_for_cards or deck is None or deck.oracle is not None or None not in deck.hand_cards(seat):
+            return []
+        held = set(deck.hands.get(seat, []))
+        return [d.seat for d in deck.duties if d.kind == "unlock" and held & set(d.slot_ids)] or deck.waiting_on()
+
     def _one(self, state: TableState, seat: str, text: str, chance: Chance) -> Move:
         mine = [d for d in state.decisions if d.seat == seat]
+        if (mine or state.on_turn == seat and not state.decisions) and (wait := self.waiting_for(state, seat)):
+            raise IllegalMoveError(f"{seat} is waiting on {', '.join(wait)} to unlock {seat}'s cards",
+                                   hint=f"their next pbd command does it (pbd watch at once); then move")
         if mine:
             decision = mine[0]
-            answers = self.answers_now(state, decision)
+            replaying = state.deck is not None and state.deck.oracle is not None and decision.listed
+            answers = list(decision.answers) if replaying else self.answers_now(state, decision)
             answer = text if self.open_answer(state, decision, text) else next(
                 (a for a in answers if a.casefold() == text.casefold()), None)
             if answer is None:
@@ -579,11 +623,9 @@ class CardGame(Playable, metaclass=ABCMeta):
         if state.result or not state.started:
             return []
         mine = [d for d in state.decisions if d.seat == seat]
-        if mine:
-            return self.answers_now(state, mine[0])
-        if state.decisions or state.on_turn != seat:
+        if not (mine or not state.decisions and state.on_turn == seat) or self.waiting_for(state, seat):
             return []
-        return self.moves(state, seat)
+        return self.answers_now(state, mine[0]) if mine else self.moves(state, seat)
 
     def _answers(self, state: TableState, decision: Decision) -> list[str]:
         """Return the answers a parsed decision allows (the game says; default: none known)."""
@@ -671,12 +713,17 @@ class CardGame(Playable, metaclass=ABCMeta):
     # -- replay and audit -------------------------------------------------------------------------
 
     def replay(self, state, entry: LogEntry, chance: Chance, board, strict: bool = True):
-        """Apply one log entry to ``state`` (None before the first) for ``pbd replay`` and ``pbd audit``.
+        """Apply one log entry to ``state`` (None before the first) for ``pbd replay``, ``pbd audit`` and
+        the hand-edit check; every game at the table is replayed here (a game overrides none of it).
 
-        Seating and deck work are replayed symbolically (who locked, shuffled and unlocked
-        what); a card that turns face up is read from the document's deck (``board``), whose
-        numbers the audit checks against the revealed seeds.  A move is replayed from its
-        notation, the part of the entry before `` — ``.
+        The rules run again without anyone's seed.  Seating and deck work are replayed
+        symbolically (who locked, shuffled and unlocked what); the deck is the one the document's
+        Deck section was dealt (every seat's pbd checked it against its own record, the audit
+        against the seeds); a hidden card reads as what the log showed
+        (:meth:`~pbd.table.deck.SharedDeck.card`, with the document's deck as its oracle); a
+        seat's own owed step (:meth:`owed_step`) is taken again; a move is replayed from its
+        notation, the part of the entry before `` — ``; facts the log never repeats come from
+        the document (:meth:`from_document`).
 
         :raises PbdError: the entry breaks a rule.
         """
@@ -686,7 +733,8 @@ class CardGame(Playable, metaclass=ABCMeta):
             if not m:
                 raise IllegalMoveError("the log does not start with 'new match for N'")
             state = self.state_class(chance.meta, seats=[seat], players=int(m.group(1)), options=list(board.options))
-            state.deck = SharedDeck.create(chance.meta.match_id, [seat], self.piles(state.players, state.options))
+            self.from_document(state, board)
+            state.deck = SharedDeck.create(chance.meta.match_id, [seat], self._dealt(state, board))
             state.deck.oracle = board.deck
             state.deck.settle(seat, None)
         elif text.startswith("joined"):
@@ -711,14 +759,43 @@ class CardGame(Playable, metaclass=ABCMeta):
         elif text.startswith(("locked and shuffled", "unlocked", "published")):
             state.deck.settle(seat, None)
             self.update(state)
+        elif self.owes_step(state, seat):
+            text = self.owed_step(state, seat, chance) or ""
         else:
             self._step(state, seat, text.split(" — ")[0], chance)
             return state
         state.meta.record(seat, text)
         return state
 
+    def _dealt(self, state: TableState, board) -> dict[str, list[str]]:
+        """Return the piles a replayed match starts with: those the document's deck was dealt, if it
+        shows them (a deck the creator brought), else the game's (:meth:`piles`)."""
+        deck = getattr(board, "deck", None)
+        if deck is None or not deck.gens:
+            return self.piles(state.players, state.options)
+        return {name: [deck.cards[i - 1] for i in ids] for name, ids in deck.gens[0].piles.items()
+                if all(0 < i <= len(deck.cards) for i in ids)}
+
+    def from_document(self, state: TableState, board: TableState) -> None:
+        """Copy onto a replayed match, at its first entry, what the log never says and the document
+        holds (a tower's layout, a grid); in place.  Default: nothing."""
+
+    def owes_step(self, state: TableState, seat: str) -> bool:
+        """Return True if ``seat``'s pbd owes a step of the game's own before anything else (a lot for
+        who moves first); taken by :meth:`owed_step` on its next command.  Default: never."""
+        return False
+
+    def owed_step(self, state: TableState, seat: str, chance: Chance) -> str | None:
+        """Take the step ``seat`` owes (see :meth:`owes_step`), in place; return its log words."""
+        return None
+
     def _name(self, state: TableState, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
+
+
+def _chore(text: str) -> bool:
+    """Return True for a log entry of the table's own work (seating, deck work, chain values), not a move."""
+    return text.startswith(("new match for", "joined", "locked and shuffled", "unlocked", "published", CHAIN_DUTY))
 
 
 def _blank_board(lines: list, title: str) -> tuple[list, list]:

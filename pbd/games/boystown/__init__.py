@@ -12,7 +12,7 @@ import re
 
 from pbd.errors import IllegalMoveError, PbdError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
-from pbd.games.boystown import battle, board, cards, notation, rules, score
+from pbd.games.boystown import battle, board, cards, flow, notation, rules, score
 from pbd.games.boystown import moves as mv
 from pbd.games.boystown.catalogue import GOODCUP, Catalogue, load
 from pbd.games.boystown import state as state_module
@@ -42,6 +42,7 @@ class BoysTown(CardGame):
     players = (2, 6)
     state_class = State
     parsed_classes = (State, *defined_in(state_module), *TABLE_CLASSES)
+    waits_for_cards = False     # a seat moves around a card still locked (the rules say what it may do)
     option_words = ("catalogue=", "starts=")
 
     # -- seats -----------------------------------------------------------------------------
@@ -94,7 +95,7 @@ class BoysTown(CardGame):
 
     def start(self, state: State) -> None:
         """Deal 4 cards to each player and begin the first turn."""
-        rules.start(state)
+        flow.start(state)
         self._sync(state)
 
     # -- private state -----------------------------------------------------------------------
@@ -175,7 +176,7 @@ class BoysTown(CardGame):
             if step:
                 lines.append(step)
         if lines:
-            lines += rules.advance(state)
+            lines += flow.advance(state)
             state.meta.record(seat, "; ".join(lines))
         self._sync(state)
         return ["; ".join(lines)] if lines else []
@@ -248,7 +249,7 @@ class BoysTown(CardGame):
 
     def _do(self, state: State, seat: str, move: str) -> str:
         public, _ = mv.apply(state, seat, notation.parse(move))
-        text = "; ".join([public, *rules.advance(state)])
+        text = "; ".join([public, *flow.advance(state)])
         self._sync(state)
         return text
 

@@ -53,10 +53,10 @@ Rule readings (each also in the README's Boys' Town rule notes, and tested):
 from __future__ import annotations
 
 from pbd.errors import IllegalMoveError
-from pbd.games.boystown import cards, effects, score
+from pbd.games.boystown import cards, effects
 from pbd.games.boystown.catalogue import Card, Catalogue, load
 from pbd.games.boystown.notation import Move
-from pbd.games.boystown.state import HAND_SIZE, Resident, Seat, State
+from pbd.games.boystown.state import HAND_SIZE, Resident, State
 from pbd.table.decisions import Decision
 
 TURN_PHASES = ("draw", "drawn", "build", "attack")
@@ -127,13 +127,6 @@ def player(state: State, name: str) -> str:
 
 # -- starting -----------------------------------------------------------------------------
 
-def start(state: State) -> list[str]:
-    """Every seat is taken and has shuffled the deck in: deal and begin the first turn."""
-    state.people = [Seat(n) for n in state.seats]
-    state.phase = "shuffling"
-    return advance(state)
-
-
 def _deal(state: State) -> str:
     """Deal 4 cards to each player (one at a time, in seat order) and start the first turn."""
     for _ in range(HAND_SIZE):
@@ -146,57 +139,6 @@ def _deal(state: State) -> str:
 
 
 # -- automatic steps ----------------------------------------------------------------------
-
-def advance(state: State) -> list[str]:
-    """Take every step that needs no choice and can be taken now; return public log lines.
-
-    The deal once the deck is shuffled, owed cards to the discard pile and owed draws (in
-    order, rebuilding the draw pile when it runs out), a battle waiting only on the table,
-    and the end of the game once nothing is owed.
-    """
-    out: list[str] = []
-    if state.phase == "shuffling":
-        if not cards.ready(state.deck) or state.first_random:      # the creator's pbd draws the first player
-            return out
-        out.append(_deal(state))
-    out += pay_owed(state)
-    if state.mills or state.owed:
-        return out
-    if state.phase == "draw" and not cards.size(state.deck, cards.DRAW):
-        _card_available(state, out)
-    if state.battle and state.battle.stage == "resolve":
-        from pbd.games.boystown import battle
-
-        line = battle.resolve(state)
-        if line is None:
-            return out
-        out.append(line)
-        out += advance(state)
-        return out
-    if state.phase == "draw" and not state.owed and not _draw_possible(state):
-        state.phase = "build"
-        out.append("no card left to draw: the Draw Phase is skipped")
-        if not hand_size(state, state.mover):
-            state.emptied = state.mover
-    if state.emptied and state.phase != "over" and not state.owed and not state.mills:
-        out.append(finish(state))
-    _look_ahead(state)
-    return out
-
-
-def _look_ahead(state: State) -> None:
-    """Set the mover's first Draw Phase card aside for them as soon as the rules fix who receives it.
-
-    Once a turn has begun with nothing owed (owed draws come first: the Draw Order), no battle
-    and a shuffled draw pile, its top card is the mover's first draw whatever anyone does, so
-    every other seat's pbd unlocks it on whatever command it runs first and ``draw`` needs nobody
-    (issue 26's look-ahead).  Nothing else is set aside early: the next card's fate waits on the
-    mover's keep (discarded face up) or redraw (into the hand), so it is dealt only then.
-    """
-    if state.phase == "draw" and state.peeked is None and state.mover and not (
-            state.owed or state.mills or state.battle or state.emptied) and can_draw(state):
-        state.peeked = cards.peek(state.deck, state.mover)
-
 
 def pay_owed(state: State) -> list[str]:
     """Discard owed cards from the draw pile and make owed draws, in order, while cards are available."""
@@ -240,13 +182,6 @@ def _card_available(state: State, out: list[str]) -> bool:
         out.append(f"draw pile rebuilt from {n} discards (the top discard stays)")
         return cards.ready(state.deck) and cards.size(state.deck, cards.DRAW) > 0
     return False
-
-
-def finish(state: State) -> str:
-    """End the game: take the score and name the winner(s)."""
-    state.phase, state.battle, state.mover = "over", None, ""
-    state.result = score.result_line(state)
-    return f"game over: {state.result}"
 
 
 # -- turns ----------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbd.games.boystown import effects
+from pbd.games.boystown import cards, effects
+from pbd.games.boystown.catalogue import load
 from pbd.games.boystown.state import State
 
 HAND_PENALTY = 3
@@ -61,10 +62,8 @@ class Score:
 
 def score_of(state: State, seat: str) -> Score:
     """Return ``seat``'s score now (the final score once the game is over)."""
-    from pbd.games.boystown import rules
-
-    cat = rules.cat(state)
-    s = Score(seat, hand=rules.hand_size(state, seat))
+    cat = load(state.catalogue, remember=False, from_document=True)
+    s = Score(seat, hand=len(cards.hand(state.deck, seat)) if state.deck else 0)
     for r, card in effects.town_cards(state, cat, seat):
         s.base += card.tp
         bonus = effects.resident_tp(state, cat, seat, r, card)

@@ -53,6 +53,7 @@ class TheTower(CardGame):
     players = (2, 6)
     state_class = State
     parsed_classes = (State, *defined_in(state_module), *TABLE_CLASSES)
+    waits_for_cards = False     # a seat moves around a card still locked (the rules say what it may do)
     option_words = ("exact-finish", "exact-finish=", "starts=")
     move_weights = {"play": 0.4, "discard": 1.0, "*": 1.0}
 
@@ -162,39 +163,22 @@ class TheTower(CardGame):
 
     # -- the first player by lot (``--first random``) ----------------------------------------
 
-    def pending(self, state: State, player: str) -> bool:
-        """Return True if ``player``'s pbd owes deck work or the lot for the first player."""
-        return self._owes_lot(state, self._name(state, player)) or super().pending(state, player)
-
-    @staticmethod
-    def _owes_lot(state: State, seat: str) -> bool:
+    def owes_step(self, state: State, seat: str) -> bool:
         """Return True if ``seat`` (the creator) owes the lot for the first player: every seat sits, none moved."""
         return state.started and not state.result and state.first_random and seat == state.seats[0]
 
-    def _draw_first(self, state: State, seat: str, chance: Chance) -> str | None:
-        """Draw the first player by lot if ``seat`` owes it: one die face per seat, ``purpose first``.
+    def owed_step(self, state: State, seat: str, chance: Chance) -> str | None:
+        """Draw the first player by lot: one die face per seat, ``purpose first``.
 
         The creator's pbd rolls: its seed was committed before any other seat's chain value
         existed, and the roll mixes in every other seat's (the beacon), so nobody alone can
         steer it.  The option becomes ``starts=NAME``; return the log line.
         """
-        if not self._owes_lot(state, seat):
-            return None
         n = chance.roll(seat, len(state.seats), purpose="first")
         name = state.seats[n - 1]
         state.options = [f"starts={name}" if w == "starts=random" else w for w in state.options]
         state.turn = n - 1
         return f"first player by lot: {n} on a {len(state.seats)}-sided die ({name})"
-
-    def settle(self, state: State, player: str, chance: Chance) -> list[str]:
-        """Do ``player``'s owed deck work, then the lot for the first player if it owes it; log them."""
-        lines = super().settle(state, player, chance)
-        seat = self._name(state, player)
-        lot = self._draw_first(state, seat, chance)
-        if lot:
-            state.meta.record(seat, lot)
-            lines.append(lot)
-        return lines
 
     def play(self, state: State, player: str, notation_text: str, chance: Chance) -> list[str]:
         """Refuse a move before the lot for the first player is drawn (the creator's pbd draws it first).
@@ -202,7 +186,7 @@ class TheTower(CardGame):
         :raises IllegalMoveError: the lot is still to be drawn, by another seat's pbd.
         """
         seat = self._name(state, player)
-        if state.started and state.first_random and not self._owes_lot(state, seat):
+        if state.started and state.first_random and not self.owes_step(state, seat):
             creator = state.seats[0]
             raise IllegalMoveError(f"the first player is not drawn yet: {creator}'s pbd draws the lot on "
                                    f"{creator}'s next command", hint=f"{creator} runs any pbd command on the match")
@@ -398,33 +382,16 @@ class TheTower(CardGame):
         counts = ", ".join(f"{k} {n}" for k, n in spec.counts.items())
         return f"{source}: a Tower deck of {spec.size} cards ({counts}).", problems
 
-    def replay(self, state, entry: LogEntry, chance: Chance, board_state, strict: bool = True):
-        """Replay one log entry (the base's replay); the tower and the deck come from the document.
+    def from_document(self, state: State, board_state: State) -> None:
+        """Take the tower's layout and deck from the document (the log never repeats them).
 
-        The piles are rebuilt from the ``Cards:`` line; where it disagrees with the cards the
-        match was dealt (the Deck section's manifest, which every seat's pbd checks against its
-        own record and the audit against the seeds), the deal wins and the replayed ``Cards:``
-        line is the deal's, so the hand edit is named.
-
-        :raises PbdError: the entry breaks a rule.
+        The ``Cards:`` line is the deal's where they disagree (the Deck section's manifest, which
+        every seat's pbd checks against its own record and the audit against the seeds), so a
+        hand edit of it is named; a lot drawn for the first player puts ``starts=random`` back.
         """
-        if state is not None and entry.text.startswith("first player by lot"):
-            if self._draw_first(state, entry.player, chance) is None:
-                raise IllegalMoveError(f"{entry.player} owed no lot for the first player here")
-            state.meta.record(entry.player, entry.text)
-            return state
-        if state is not None:
-            return super().replay(state, entry, chance, board_state, strict)
-        spec = dealt_spec(board_state)
-        self._dealing = spec
-        try:
-            state = super().replay(state, entry, chance, board_state, strict)
-        finally:
-            self._dealing = None
-        state.layout, state.spec = copy.deepcopy(board_state.layout), spec
+        state.layout, state.spec = copy.deepcopy(board_state.layout), dealt_spec(board_state)
         if any(e.text.startswith("first player by lot") for e in board_state.meta.log):
             state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
-        return state
 
 
 def dealt_spec(board_state: State) -> DeckSpec:

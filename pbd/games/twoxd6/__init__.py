@@ -56,6 +56,7 @@ class TwoXd6(CardGame):
     players = (2, 6)
     state_class = State
     parsed_classes = (State, *defined_in(state_module, grid), *TABLE_CLASSES)
+    waits_for_cards = False     # a seat moves around a card still locked (the rules say what it may do)
     option_words = ("board=", "mod", "adjacency=", "rc=", "deck=")
 
     # -- starting ------------------------------------------------------------------------
@@ -409,14 +410,9 @@ class TwoXd6(CardGame):
         d = load(deck)
         return (f"{deck}: a legal 2Xd6 deck ({len(d.cards)} cards, {d.reference()})", composition_problems(d.cards))
 
-    def replay(self, state, entry, chance, board_state, strict: bool = True):
-        """Replay one log entry (the base's replay); the board's grid comes from the document.
-
-        :raises PbdError: the entry breaks a rule.
-        """
-        if state is not None and state.board is None:
-            state.board = copy.deepcopy(board_state.board)
-        return super().replay(state, entry, chance, board_state, strict)
+    def from_document(self, state: State, board_state: State) -> None:
+        """Take the grid from the document (the log never repeats it)."""
+        state.board = copy.deepcopy(board_state.board)
 
 
 def _act(act) -> dict:

@@ -50,15 +50,10 @@ def draw(deck, seat: str, chance, roller: str) -> int | None:
 def read(deck, slot: int, seat: str) -> str | None:
     """Return the card in ``slot`` as ``seat``'s pbd reads it (None: hidden from it).
 
-    Replaying the log for ``pbd replay``/``pbd audit`` (the table's symbolic replay, with the
-    document's deck as its oracle), a hand card is read from the document when it ended
-    face up there: every card a move names was played, shown or handed over, so it did.
+    Replaying the log, a hidden card reads as what the log showed (the table's one deck call,
+    :meth:`~pbd.table.deck.SharedDeck.card`).
     """
-    card = deck.card(slot, seat)
-    oracle = getattr(deck, "oracle", None)
-    if card is None and oracle is not None and slot in oracle.slots:
-        card = oracle.slots[slot].card
-    return card
+    return deck.card(slot, seat)
 
 
 def hand(deck, seat: str) -> list[tuple[int, str | None]]:
