@@ -59,7 +59,8 @@ class ProblemsFound(PbdError):
         self.problems = problems
 
     def __str__(self) -> str:
-        return "\n".join([self.message, *(f"  - {p}" for p in self.problems), *([f"  {self.hint}"] if self.hint else [])])
+        hint = [f"  {self.hint}"] if self.hint else []
+        return "\n".join([self.message, *(f"  - {p}" for p in self.problems), *hint])
 
 
 class DeckError(ProblemsFound):

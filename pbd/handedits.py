@@ -146,6 +146,8 @@ def describe_differences(want: dict, have: dict) -> list[str]:
 
 
 def _walk(owner: list[str], want, have, out: list[str], key: str = "") -> None:
+    if _empty(want) and _empty(have):
+        return          # nothing either way: a seat with no entry yet reads as one with an empty list
     if isinstance(want, dict) and isinstance(have, dict):
         keys = list(dict.fromkeys([*want, *have]))
         plain = [k for k in keys if k not in _DERIVED and want.get(k) != have.get(k)]
@@ -163,6 +165,11 @@ def _walk(owner: list[str], want, have, out: list[str], key: str = "") -> None:
         out.append(_sentence(owner, key, _labels(want), _labels(have)))     # rows added or removed: named
     elif want != have:
         out.append(_sentence(owner, key, want, have))
+
+
+def _empty(value) -> bool:
+    """Return True for a field that holds nothing: None, or an empty list or mapping."""
+    return value is None or (isinstance(value, (list, dict)) and not value)
 
 
 def _records(value) -> bool:

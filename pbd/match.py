@@ -730,7 +730,8 @@ def _held_up(game, state, doc) -> str:
 def _draw(game, state, svg_path: str, encode=None) -> str:
     """Write the game's picture of ``state`` to ``svg_path`` and return the path.
 
-    ``encode`` turns the SVG text into the file's bytes (default: the SVG itself, UTF-8; a PNG: :func:`pbd.picture.png`).
+    ``encode`` turns the SVG text into the file's bytes (default: the SVG itself, in UTF-8; for a PNG,
+    :func:`pbd.picture.png`).
 
     :raises UsageError: the game has no picture, or the file cannot be written.
     """

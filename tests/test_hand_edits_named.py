@@ -180,3 +180,23 @@ def test_put_back_the_board_is_clean_again(pbd, edited):
     doc.write_text(honest)
     assert pbd("check", doc, ok=True).stderr == ""
     assert "by hand" not in pbd("status", doc, "--as", seat, ok=True).output
+
+
+def test_check_and_status_name_a_hand_edit_on_a_google_doc(pbd, docs_server):
+    """The same attack on a Google Doc (the tests' local Docs server): check exits 1, status names it."""
+    gid = docs_server.create_document("")
+    doc = f"gdoc:{gid}"
+    pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann-1", ok=True)
+    pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "ben", ok=True)
+    pbd("hand", doc, "--as", "Ann", ok=True)
+    pbd("hand", doc, "--as", "Ben", ok=True)
+    assert pbd("check", doc).exit_code == 0
+    text = docs_server.text(gid)
+    top = text.index("----")
+    docs_server.set_text(gid, text[:top] + text[top:].replace("CP = 100", "CP = 150", 1))
+    before = docs_server.text(gid)
+    result = pbd("check", doc)
+    assert result.exit_code == 1 and "Ben's CP was changed by hand from 100 to 150" in result.stderr, result.output
+    said = pbd("status", doc, "--as", "Ann", ok=True).stdout
+    assert "Changed by hand" in said and "Ben's CP was changed by hand from 100 to 150" in said, said
+    assert docs_server.text(gid) == before
