@@ -180,22 +180,7 @@ def advance(state: State) -> list[str]:
             state.emptied = state.mover
     if state.emptied and state.phase != "over" and not state.owed and not state.mills:
         out.append(finish(state))
-    _look_ahead(state)
     return out
-
-
-def _look_ahead(state: State) -> None:
-    """Set the mover's first Draw Phase card aside for them as soon as the rules fix who receives it.
-
-    Once a turn has begun with nothing owed (owed draws come first: the Draw Order), no battle
-    and a shuffled draw pile, its top card is the mover's first draw whatever anyone does, so
-    every other seat's pbd unlocks it on whatever command it runs first and ``draw`` needs nobody
-    (issue 26's look-ahead).  Nothing else is set aside early: the next card's fate waits on the
-    mover's keep (discarded face up) or redraw (into the hand), so it is dealt only then.
-    """
-    if state.phase == "draw" and state.peeked is None and state.mover and not (
-            state.owed or state.mills or state.battle or state.emptied) and can_draw(state):
-        state.peeked = cards.peek(state.deck, state.mover)
 
 
 def pay_owed(state: State) -> list[str]:
@@ -292,9 +277,6 @@ def do_draw(state: State, seat: str) -> str:
     """
     _need_phase(state, seat, "draw")
     out: list[str] = []
-    if state.peeked is not None:            # set aside for the mover when the turn began (:func:`_look_ahead`)
-        state.phase = "drawn"
-        return "draws a card"
     if not _card_available(state, out):
         raise IllegalMoveError("the draw pile is still being shuffled",
                                hint="waiting on " + ", ".join(cards.waiting_on(state.deck)))
