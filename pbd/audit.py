@@ -353,7 +353,9 @@ def _snapshot(state):
 
 def is_forfeit_entry(text: str) -> bool:
     """Return True for a patience, resign or claim entry (:mod:`pbd.forfeit`), replayed here for every game."""
-    return text == "resigns" or text.startswith(("claims the match: ", "patience "))
+    from pbd.forfeit import RESIGN_TEXT
+
+    return text == RESIGN_TEXT or text.startswith(("claims the match: ", "patience "))
 
 
 def _replay_entry(game, state, entry, chance, board, before, strict):

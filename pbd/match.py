@@ -689,28 +689,12 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
     warnings = _hand_edits(game, doc, snap.text, from_start=False, state=state)
-    held = _held_up(game, state, doc)
-    if held:
-        data = {**data, "held_up": held}
-        lines.insert(lines.index("") if "" in lines else len(lines), held)
     if own is not None:
         lines += ["", *own.lines]
         data = {**data, "player": _seat(game, state, player), "hand": own.data}
         warnings += own.warnings
     return Result(lines, data, styles=(lambda: game.styles(text)) if hasattr(game, "styles") else None,
                   warnings=warnings)
-
-
-def _held_up(game, state, doc) -> str:
-    """Return who the match waits on and since when, by the backend's time (:mod:`pbd.forfeit`; '' if nobody)."""
-    if not state.meta.match_id or not hasattr(game, "actors"):
-        return ""
-    from pbd import forfeit
-
-    try:
-        return forfeit.waiting_line(game, state, doc)
-    except (PbdError, NotImplementedError):
-        return ""
 
 
 def _draw(game, state, svg_path: str) -> str:
