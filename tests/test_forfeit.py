@@ -290,3 +290,19 @@ def test_the_commands_pages_resign_and_claim_example_runs_as_written(pbd, tmp_pa
         for words in re.findall(r"(Waited on: Ann, since|under an hour; patience 3 days|Ben wins|the match is over|"
                                 r"incomplete)", comment):
             assert words in result.output, f"{command}: {words!r} not in\n{result.output}"
+
+
+def test_a_google_doc_whose_drive_time_is_not_told_cannot_be_claimed_and_status_says_so(pbd, docs_server, homes,
+                                                                                         tmp_path):
+    gid = docs_server.create_document("")
+    doc = f"gdoc:{gid}"
+    start(pbd, homes, doc, "tower", options=("-O", "patience=1h"))
+    claimer = "Ben" if waited_on(pbd, doc) == ["Ann"] else "Ann"
+    homes(claimer)
+    docs_server.set_modified(gid, time.time() - 2 * DAY)
+    before = docs_server.text(gid)
+    docs_server.fail(1, 404, match="/drive/v3/files/")         # Drive will not say (not this account's file)
+    done = pbd("claim", doc)
+    assert done.exit_code == 5 and "does not tell this account" in done.output and docs_server.text(gid) == before
+    docs_server.fail(1, 404, match="/drive/v3/files/")
+    assert "since when: the document's store does not say" in pbd("status", doc, ok=True).output
