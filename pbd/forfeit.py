@@ -17,8 +17,8 @@ What is written, and what is trusted:
   (``patience 3 days``), so it is hashed, signed and replayed like any move, never read
   from a line anyone could retype;
 * ``resigns`` and ``claims the match: …; Ann forfeits`` are log entries too; the replay
-  (``pbd audit``, ``pbd replay``, every seat's check of the log) accepts a claim only against
-  seats the log shows were waited on then, by a seat that was not;
+  (``pbd audit``, and ``pbd replay`` in the games that replay without the seeds) accepts a claim
+  only against seats the log shows were waited on then, by a seat that was not;
 * the time is the document's modification time as its backend reports it (the local file's
   mtime, Google Drive's ``modifiedTime``), never a time typed into the document.  A seat
   waited on counts as waited on since the log last grew: the earliest of the backend time at

@@ -195,7 +195,7 @@ def test_a_bad_patience_is_refused_at_new(pbd, tmp_path, value):
 
 
 def test_a_forged_claim_against_a_seat_not_waited_on_is_named_by_the_audit(pbd, homes, tmp_path):
-    """A modified pbd writes a claim against the seat that was not waited on: every replay names it."""
+    """A modified pbd writes a claim against the seat that was not waited on: the audit and pbd replay name it."""
     from pbd import forfeit, match
     from pbd.documents import open_document
     from pbd.result import Result
@@ -215,6 +215,8 @@ def test_a_forged_claim_against_a_seat_not_waited_on_is_named_by_the_audit(pbd, 
     done = pbd("audit", doc)
     assert done.exit_code == 1 and f"log entry 5: {mover}: claims the match" in done.output
     assert f"the match waits on {mover} too, so {mover} cannot claim it" in done.output
+    replayed = pbd("replay", doc)
+    assert replayed.exit_code == 1 and f"the match waits on {mover} too" in replayed.output
 
 
 def test_after_a_claim_the_absent_seats_cards_stay_face_down_and_the_audit_names_it(pbd, homes, tmp_path):
