@@ -11,8 +11,9 @@ Each shared-deck game, decided from its rulebook:
   itself (a card unlocked ahead would let the mover read its draw before deciding on those).  The
   card after a draw waits on the keep (discarded face up) or the redraw (into the hand).
 * The Tower: the turn card is dealt at the end of the seat's previous turn (already so).
-* 2Xd6: a draw's pile (of the Draw Patch's two) is picked by a fair roll made at the draw, so
-  no card's receiver is fixed before it: nothing is unlocked ahead.
+* 2Xd6: a draw's pile (of the Draw Patch's two) is picked by a fair roll made at the draw, and
+  the act's replacement draws (the player's choice) come before its Scene 4 draw, so no card's
+  receiver is fixed before it: nothing is unlocked ahead.
 * Twin Tower City: every card is dealt at the start; nothing is drawn later.
 * examples/highcard: a draw turns the card face up for everyone: unlocking it ahead would show it
   to the table before it is drawn, so nothing is unlocked ahead.
