@@ -410,7 +410,9 @@ class _MetaUnpickler(pickle.Unpickler):
 
 def is_forfeit_entry(text: str) -> bool:
     """Return True for a patience, resign or claim entry (:mod:`pbd.forfeit`), replayed here for every game."""
-    return text == "resigns" or text.startswith(("claims the match: ", "patience "))
+    from pbd.forfeit import RESIGN_TEXT
+
+    return text == RESIGN_TEXT or text.startswith(("claims the match: ", "patience "))
 
 
 def replay_log(game, board, derived: dict[str, Derived] | None = None, start=None, public: bool = False):

@@ -17,8 +17,8 @@ What is written, and what is trusted:
   (``patience 3 days``), so it is hashed, signed and replayed like any move, never read
   from a line anyone could retype;
 * ``resigns`` and ``claims the match: …; Ann forfeits`` are log entries too; the replay
-  (``pbd audit``, ``pbd replay``, every seat's check of the log) accepts a claim only against
-  seats the log shows were waited on then, by a seat that was not;
+  (``pbd audit``, and ``pbd replay`` in the games that replay without the seeds) accepts a claim
+  only against seats the log shows were waited on then, by a seat that was not;
 * the time is the document's modification time as its backend reports it (the local file's
   mtime, Google Drive's ``modifiedTime``), never a time typed into the document.  A seat
   waited on counts as waited on since the log last grew: the earliest of the backend time at
@@ -107,11 +107,6 @@ def patience_of(meta) -> int:
 
 # -- the entries -------------------------------------------------------------------------------
 
-def is_entry(text: str) -> bool:
-    """Return True if a log entry's text is one this module writes (patience, resign, claim)."""
-    return text == RESIGN_TEXT or text.startswith(("claims the match: ", "patience "))
-
-
 def ended(meta):
     """Return the log entry that ended the match by a resign or a claim (None: none did).
 
@@ -191,9 +186,11 @@ def check_claim(game, state, claimer: str, absent: list[str]) -> None:
         raise IllegalMoveError(f"the match waits on {claimer} too, so {claimer} cannot claim it",
                                hint="pbd status DOC says what waits on you")
     wrong = [a for a in absent if a not in waiting]
-    if not absent or wrong:
-        raise IllegalMoveError(f"{_joined(wrong or absent) if (wrong or absent) else 'nobody'} "
-                               "is not waited on here, so there is nobody to claim against")
+    if not absent:
+        raise IllegalMoveError("the match waits on nobody else, so there is nobody to claim against")
+    if wrong:
+        raise IllegalMoveError(f"{_joined(wrong)} {'is' if len(wrong) == 1 else 'are'} not waited on here, "
+                               "so there is nobody to claim against")
 
 
 def resign(game, state, seat: str) -> str:
@@ -338,8 +335,8 @@ def waiting_line(game, state, doc) -> str:
         return ""
     try:
         start = since(doc, state)
-    except PbdError as exc:
-        return f"Waited on: {_joined(waiting)} (since when: unknown, {exc.message})"
+    except PbdError:
+        return f"Waited on: {_joined(waiting)} (since when: the document's store does not say)"
     gone = time.time() - start
     patience = patience_of(state.meta)
     due = " — the others may claim the match (pbd claim DOC)" if gone >= patience else ""

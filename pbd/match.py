@@ -703,10 +703,6 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     if png_path:
         lines.append(f"(picture written to {_draw(game, state, png_path, lambda svg: picture.png(svg, render))})")
     warnings = _hand_edits(game, doc, snap.text, from_start=False, state=state)
-    held = _held_up(game, state, doc)
-    if held:
-        data = {**data, "held_up": held}
-        lines.insert(lines.index("") if "" in lines else len(lines), held)
     if own is not None:
         lines += ["", *own.lines]
         data = {**data, "player": _seat(game, state, player), "hand": own.data}

@@ -53,12 +53,6 @@ def arrange(doc: Path, hands: dict | None = None, draw: list | None = None, disc
     assert not problems, problems
     name = {slot: cards.name_of(cat.deck(), card) for slot, card in dealt.items()}
     hands = hands or {}
-    # the card set aside for the mover when the turn began (the look-ahead) leaves play: other seats have
-    # unlocked it for the mover already; the stacked board's own is set aside below, as the game would
-    out = [i for s in state.seats for i in deck.aside.pop(s, [])]
-    state.peeked = None
-    if out:
-        deck.piles["arranged-out"] = out + deck.piles.get("arranged-out", [])
     pool = list(deck.piles[cards.DRAW]) + [i for s in state.seats for i in deck.hands.get(s, [])]
     kept = {s: list(deck.hands.get(s, [])) for s in state.seats if s not in hands}
     used: set[int] = set()
@@ -99,10 +93,6 @@ def arrange(doc: Path, hands: dict | None = None, draw: list | None = None, disc
         state.phase = phase
     for seat, n in (turns or {}).items():
         state.seat(seat).turns = n
-    rules._look_ahead(state)
-    for _ in range(2):
-        for seat in state.seats:
-            deck.settle(seat, secs[seat].seed)
     text = GAME.render(state)
     doc.write_text(text)
     for seat in state.seats:         # every seat's pbd takes the stacked board as checked (no hand edit named)

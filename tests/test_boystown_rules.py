@@ -65,8 +65,7 @@ def at_attack(doc, ann_hand, ben_hand, ann_town=(), ben_town=(), cy_hand=("Lemon
 def test_each_player_is_dealt_4_cards_from_one_pile_and_the_rest_is_the_draw_pile(pbd, doc):
     data = pbd.json("show", doc)
     assert [p["hand"] for p in data["players"]] == [4, 4, 4]
-    # the first mover's first draw is set aside for Ann at once (issue 26's look-ahead): the rules fix it
-    assert data["draw_pile"] == 60 - 12 - 1 and data["discard_pile"] == 0
+    assert data["draw_pile"] == 60 - 12 and data["discard_pile"] == 0
     assert data["to_move"] == ["Ann"] and data["result"] is None
     assert data["round"] == 1 and data["phase"] == "draw"
 
@@ -117,7 +116,7 @@ def test_redraw_discards_the_card_and_the_next_one_must_be_kept(pbd, doc):
     assert discard_pile(doc) == ["Bully"]                   # no card milled, as a keep would
     hand = hand_names(doc, "Ann")
     assert "Arcade" in hand and len(hand) == 5 and "Gym" not in hand
-    assert pbd.json("show", doc)["draw_pile"] == before - 1    # the first card left it as the turn began (look-ahead)
+    assert pbd.json("show", doc)["draw_pile"] == before - 2
     phase = next(line for line in doc.read_text().splitlines() if line.startswith("Phase:"))
     assert phase.startswith("Phase: build") and "redrawn" in phase, phase    # the board tells the others too
     # the second card is kept: the turn goes on to the Build Phase, with no second draw, keep or redraw

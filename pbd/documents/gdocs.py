@@ -608,7 +608,12 @@ class GoogleDocument:
         """
         from datetime import datetime
 
-        answer = self._call(lambda: self._drive_api().files().get(fileId=self.gid, fields="modifiedTime"))
+        try:
+            answer = self._call(lambda: self._drive_api().files().get(fileId=self.gid, fields="modifiedTime"))
+        except (NotFound, AuthError) as exc:
+            raise BackendError(f"Google Drive does not tell this account when {self.label} last changed "
+                               f"({exc.message})", hint="the player who created the document can tell; an account "
+                               "with only the documents and drive.file scopes may not see another's file") from None
         stamp = (answer or {}).get("modifiedTime", "")
         try:
             return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()

@@ -227,9 +227,6 @@ def do_draw(state: State, seat: str) -> str:
     """
     _need_phase(state, seat, "draw")
     out: list[str] = []
-    if state.peeked is not None:            # set aside for the mover when the turn began (:func:`_look_ahead`)
-        state.phase = "drawn"
-        return "draws a card"
     if not _card_available(state, out):
         raise IllegalMoveError("the draw pile is still being shuffled",
                                hint="waiting on " + ", ".join(cards.waiting_on(state.deck)))
