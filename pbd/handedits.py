@@ -113,6 +113,8 @@ def _start(game, board, rec: dict | None):
         return None
     if len(state.meta.log) != n or (n and state.meta.log[-1].hash != rec.get("hash")):
         return None
+    if not {p.casefold() for p in game.player_names(state)} <= {p.casefold() for p in game.player_names(board)}:
+        return None         # a seat renamed since the record: replay from the start
     deck = getattr(state, "deck", None)
     if deck is not None and hasattr(deck, "oracle"):
         deck.oracle = getattr(board, "deck", None)      # a shared deck's cards turned up since, read from the board

@@ -58,13 +58,16 @@ class GoFish(CardGame):
         if move in ("draw", "pass"):
             if not _fishing(state, seat) or (move == "draw") != bool(state.deck.size("stock")):
                 raise IllegalMoveError(f"{seat} may {move} only with no one to ask, and draw only from a stock")
-            state.deck.deal("stock", seat, 1) if move == "draw" else None
+            if move == "draw":
+                state.deck.deal("stock", seat, 1)
             return Move("", ends_turn=True)
         if len(words) == 2 and words[0] == "lay" and words[1] in RANKS:
             return self._lay(state, seat, words[1])
         if len(words) != 4 or words[0] != "ask" or words[2] != "for" or words[3] not in RANKS:
             raise NotationError(f"Go Fish moves: 'ask NAME for RANK', 'lay RANK', 'draw', 'pass' — not {move!r}")
         other, rank = words[1], words[3]
+        if any(held.count(r) == 4 for r in set(held) if r):
+            raise IllegalMoveError(f"{seat} holds a book: lay it first")
         if other == seat or not _slots(state, other) or rank not in held and None not in held:
             raise IllegalMoveError(f"{seat} may ask another player who holds cards for a rank {seat} holds")
         state.ask(other, f"give every {rank} to {seat}, or go fish", ["give", "go fish"])
@@ -103,7 +106,8 @@ class GoFish(CardGame):
         for seat in state.seats if state.deck else []:
             shown = [state.deck.card(s, seat) or "?" for s in state.deck.piles.get(_pile(state, "shown", seat), [])]
             books = state.deck.size(_pile(state, "books", seat)) // 4
-            out.append(f"{seat}: {len(_slots(state, seat))} cards, {books} books" + (f"; shows {' '.join(shown)}" if shown else ""))
+            line = f"{seat}: {len(_slots(state, seat))} cards, {books} books"
+            out.append(line + (f"; shows {' '.join(shown)}" if shown else ""))
         return out
 
     def read_board(self, state, lines):
