@@ -543,6 +543,8 @@ class CncGame(Playable):
             _resolve_reveals(rules.Ctx(state, self.catalogue, chance, player))
             return state
         notation = text.split(" · ")[0]
+        if len(state.sides) != 2:           # a log whose seating entries were edited away: no move before both sit
+            raise IllegalMoveError(f"{player} moves before both players are seated")
         self._unhide(state, player, notation, strict)
         opponent = state.opponent(player)
         known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
