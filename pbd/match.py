@@ -26,7 +26,7 @@ from pbd import fairplay, games, paths, private
 from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, NotationError, PbdError,
                         ProblemsFound, StaleRevision, UsageError, WriteUncertain)
-from pbd.games.base import Chance, Secrets, title_of
+from pbd.games.base import Chance, Secrets, machinery_styles, title_of
 from pbd.record import Record
 from pbd.regex import pattern
 from pbd.result import Result
@@ -423,7 +423,8 @@ def _land(turn: Turn, before: dict | None) -> bool:
         if entry:
             private.stage(sec, entry)
     try:
-        turn.doc.write(text, turn.snap, styles=game.styles(text) if turn.doc.styled else None)
+        styles = [*game.styles(text), *machinery_styles(text)] if turn.doc.styled else None
+        turn.doc.write(text, turn.snap, styles=styles)
     except StaleRevision as exc:
         if not (exc.sent and _own_entry_landed(turn, entry)):     # a refused copy of a write that landed
             _unstage(turn)

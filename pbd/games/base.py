@@ -648,6 +648,9 @@ class Frame(Record):
         self.revealed = [] if revealed is None else revealed
         self.notes = {} if notes is None else notes
         self.tail = [] if tail is None else tail
+        #: the document's lines exactly as typed (a note keeps its bytes); board notes by line number
+        self.raw: list[str] = []
+        self.board_notes: dict[int, list[str]] = {}
 
 
 #: Headings of the sections pbd writes after the board, and the notes heading.
@@ -714,7 +717,307 @@ def title_of(text: str) -> str:
     return (found[1].group("title") or "").strip() if found else ""
 
 
+#: The line that starts the machinery, the last part of a local document: what pbd reads and players need not.
+MACHINERY = "Machinery"
+#: The machinery's heading of the log entries' machine fields (by entry number) and of the table's duty entries.
+ENTRIES = "Entries"
+#: The headings of the machinery's sections (as :func:`_key` reads them), in the order pbd writes them.
+MACHINE_SECTIONS = ("entries", "deck", "fair play", "revealed") + TAIL_HEADINGS
+#: A log entry that only serves the table — a shuffle pass, unlocks, a chain value a die waited on, published
+#: deal cards: kept whole in the machinery, out of the players' view (a move's line shows what it did).
+DUTY_RE = pattern(r"^(?:(?:locked and shuffled \d+ cards?|unlocked \d+ cards?|published \d+ [^;]*"
+                  r"|a fresh random value for [^;]*)(?:; |$))+$")
+#: A machinery line holding a view entry's machine fields: its number, then its tags (`` · chain 3 · seal …``).
+FIELDS_RE = pattern(r"^(?P<n>\d+)(?P<rest>\s+·\s.*)?$")
+#: A line of the Fair play or Revealed section as pbd writes it (a malformed one is then named, not kept as a note).
+_OWN_FAIRPLAY_RE = pattern(r"^[^:]{1,40}:\s*commitment\b")
+_OWN_REVEALED_RE = pattern(r"^(?:[^:]{1,40}:\s*seed\b|.{1,40}\s\d+\.\s)")
+
+
+def is_duty(entry: LogEntry) -> bool:
+    """Return True if ``entry`` only serves the table (see :data:`DUTY_RE`): the machinery keeps it whole."""
+    return bool(DUTY_RE.match(entry.text))
+
+
+def _machine_owns(section: str, text: str) -> bool:
+    """Return True if ``text`` (a non-blank line of the machinery's ``section``) is one pbd writes there."""
+    if section == "entries":
+        return bool(FIELDS_RE.match(text.strip()) or LOG_RE.match(text))
+    if section in ("fair play",):
+        return bool(_OWN_FAIRPLAY_RE.match(text.strip()))
+    if section == "revealed":
+        return bool(_OWN_REVEALED_RE.match(text.strip()))
+    return section != "" and text[:1].isspace()      # the Deck and the Deal: indented under their heading
+
+
+class _Runs:
+    """Sorts a part's lines into pbd's and the players' runs of notes (blank lines before a note are its own)."""
+
+    def __init__(self, notes: dict[str, list[list[str]]]):
+        self.notes, self.pending, self.blanks = notes, [], []
+
+    def note(self, raw: str) -> None:
+        """Take a non-blank line pbd does not own."""
+        self.pending += [*self.blanks, raw]
+        self.blanks = []
+
+    def blank(self, raw: str) -> None:
+        """Take a blank line (pbd's separator unless a note follows it)."""
+        self.blanks.append(raw)
+
+    def flush(self, slot: str) -> None:
+        """End the run of notes (a line pbd owns follows): keep it under ``slot``."""
+        if self.pending:
+            self.notes.setdefault(slot, []).append(self.pending)
+        self.pending, self.blanks = [], []
+
+
+def _split_parts(text: str) -> Frame | None:
+    """Return the :class:`Frame` of a document in two parts (the players' view, then the machinery), or None.
+
+    :raises DocumentFormatError: a log entry's machine fields without its line in the view, or twice.
+    """
+    raw = text.split("\n")
+    lines = [Line(i, t.rstrip()) for i, t in enumerate(typed(text).split("\n"), 1)]
+    found = _title_line([line.text for line in lines])
+    if found is None:
+        return None
+    log_at = next((k for k in range(found[0] + 1, len(lines)) if _key(lines[k].text) == "log"), None)
+    if log_at is None:
+        return None
+    cut = next((k for k in range(log_at + 1, len(lines)) if lines[k].text.strip() == MACHINERY), None)
+    if cut is None:
+        return None
+    frame = _split_legacy("\n".join(raw[:log_at]))
+    notes = frame.notes
+    fields, whole, sections = _read_machinery(lines, raw, cut + 1, notes)
+    entries: dict[int, Line] = {}
+    runs, anchor = _Runs(notes), 0
+    for k in range(log_at + 1, cut):
+        line = lines[k]
+        text_k = line.text
+        m = LOG_RE.match(text_k) if text_k[:1].isdigit() else None
+        if m and int(m.group("n")) in fields and int(m.group("n")) not in entries:
+            runs.flush(f"entry {anchor}")
+            anchor = int(m.group("n"))
+            entries[anchor] = Line(line.number, text_k.strip() + fields[anchor][1])
+        elif LOG_GROUP_RE.match(text_k):
+            runs.flush(f"entry {anchor}")
+        elif text_k.strip():
+            runs.note(raw[k])
+        else:
+            runs.blank(raw[k])
+    runs.flush(f"entry {anchor}")
+    for n, (number, _rest) in fields.items():
+        if n not in entries:
+            raise DocumentFormatError(
+                f"log entry {n} has its machine fields in the machinery but no line in the view's log: put its "
+                f"line back ('{n}. NAME: WORDS' after entry {n - 1})", line=number)
+    for n, line in whole.items():
+        if n in entries:
+            raise DocumentFormatError(f"log entry {n} is in the machinery twice", line=line.number)
+        entries[n] = line
+    frame.log = [entries[n] for n in sorted(entries)]
+    frame.fairplay, frame.revealed = sections["fair play"], sections["revealed"]
+    _take_board_notes(frame, text)
+    if sections["deck"]:
+        frame.body = [*frame.body, Line(0, ""), *sections["deck"]]
+    frame.tail = sections["tail"]
+    return frame
+
+
+def _read_machinery(lines: list[Line], raw: list[str], start: int, notes: dict[str, list[list[str]]]):
+    """Return ``(fields, whole, sections)`` of the machinery from line index ``start``; its notes go into ``notes``.
+
+    ``fields`` maps an entry number to ``(line number, tags)``; ``whole`` maps a duty entry's number to its
+    line; ``sections`` holds the Deck (heading included), Fair play, Revealed and tail (a game's
+    section after Revealed, heading included) lines.
+
+    :raises DocumentFormatError: two machinery lines for one entry.
+    """
+    fields: dict[int, tuple[int, str]] = {}
+    whole: dict[int, Line] = {}
+    sections: dict[str, list[Line]] = {"deck": [], "fair play": [], "revealed": [], "tail": []}
+    runs, section = _Runs(notes), ""
+    for k in range(start, len(lines)):
+        line = lines[k]
+        text = line.text
+        key = _key(text) if not text[:1].isspace() else ""
+        if key in MACHINE_SECTIONS:
+            runs.flush(f"m {section}")
+            section = key
+            if key == "deck" or key in TAIL_HEADINGS:
+                sections["deck" if key == "deck" else "tail"].append(line)
+            continue
+        if not text.strip():
+            runs.blank(raw[k])
+            continue
+        if not _machine_owns(section, text):
+            runs.note(raw[k])
+            continue
+        runs.flush(f"m {section}")
+        if section != "entries":
+            sections["deck" if section == "deck" else "tail" if section in TAIL_HEADINGS else section].append(line)
+            continue
+        m = FIELDS_RE.match(text.strip())
+        n = int(m.group("n")) if m else int(LOG_RE.match(text).group("n"))
+        if n in fields or n in whole:
+            raise DocumentFormatError(f"log entry {n} has two lines in the machinery", line=line.number)
+        if m:
+            fields[n] = (line.number, m.group("rest") or "")
+        else:
+            whole[n] = Line(line.number, text.strip())
+    runs.flush(f"m {section}")
+    return fields, whole, sections
+
+
+#: A line of the board a player marks as their own: ``Note: …`` (any game, anywhere in the board).
+NOTE_LINE_RE = pattern(r"^\s*notes?\s*:\s*\S", re.I)
+#: How a note inside the board names where it stands: after the ``k``-th non-blank board line reading ``text``
+#: (``board 0|`` before the first); see :func:`board_note` and :func:`_place_board_notes`.
+BOARD_SLOT = "board "
+#: how many board lines above a note name its place (the nearest first: a line the next move rewrites, a card's
+#: HP say, leaves the next one), and what joins them in its slot
+ANCHORS = 4
+ANCHOR_SEP = "\x1f"
+
+
+def board_note(frame: Frame, line: Line, meta: Meta | None = None) -> None:
+    """Keep ``line`` of ``frame.body`` as a player's note where it stands in the board (exactly as typed).
+
+    Its place is the nearest board line above it that is not a note (by its text and which
+    occurrence of that text it is); a note right under another joins that one's block.  The
+    note is recorded in ``frame.notes`` and, when given, ``meta.notes`` (a game that finds it
+    while reading its board, after :func:`parse_meta`).
+    """
+    raw = frame.raw[line.number - 1] if 0 < line.number <= len(frame.raw) else line.text
+    taken = frame.board_notes
+    body = [ln for ln in frame.body if ln.text.strip()]
+    at = next((i for i, ln in enumerate(body) if ln.number == line.number), None)
+    anchors = []
+    if at is not None:
+        if at and body[at - 1].number in taken:
+            block = taken[body[at - 1].number]
+            block.append(raw)
+            taken[line.number] = block
+            _sync_board_notes(frame, meta)
+            return
+        kept = [ln for ln in body[:at] if ln.number not in taken]
+        for i in range(len(kept) - 1, max(-1, len(kept) - 1 - ANCHORS), -1):
+            text = kept[i].text
+            anchors.append(f"{sum(1 for ln in kept[:i + 1] if ln.text == text)}|{text}")
+    block = [raw]
+    taken[line.number] = block
+    frame.notes.setdefault(BOARD_SLOT + (ANCHOR_SEP.join(anchors) or "0|"), []).append(block)
+    _sync_board_notes(frame, meta)
+
+
+def _sync_board_notes(frame: Frame, meta: Meta | None) -> None:
+    """Copy the board's notes of ``frame`` into ``meta.notes`` (blocks joined, as :func:`parse_meta` does)."""
+    if meta is None:
+        return
+    for slot, blocks in frame.notes.items():
+        if slot.startswith(BOARD_SLOT):
+            meta.notes[slot] = ["\n".join(block) for block in blocks]
+
+
+def _nth(lines: list[str], text: str, k: int) -> int | None:
+    """Return the index of the ``k``-th line (1-based) reading ``text`` (trailing spaces aside), if any."""
+    for i, line in enumerate(lines):
+        if line.rstrip() == text:
+            k -= 1
+            if not k:
+                return i
+    return None
+
+
+def _place_board_notes(body: list[str], notes: dict[str, list[str]]) -> list[str]:
+    """Return ``body`` with the notes typed inside the board put back after the lines they stood under."""
+    slots = [s for s in notes if s.startswith(BOARD_SLOT)]
+    if not slots:
+        return body
+    after: dict[int, list[str]] = {}
+    lost: list[str] = []
+    for slot in slots:
+        where = None
+        for anchor in slot[len(BOARD_SLOT):].split(ANCHOR_SEP):
+            k, _, text = anchor.partition("|")
+            where = -1 if not text else _nth(body, text, int(k or 0))
+            if where is not None:
+                break
+        if where is None:
+            lost += notes[slot]
+        else:
+            after.setdefault(where, []).extend(notes[slot])
+    out = list(after.get(-1, ()))
+    for i, text in enumerate(body):
+        out.append(text)
+        out += after.get(i, ())
+    return out + lost
+
+
+def machinery_styles(text: str) -> list[tuple[int, int, str]]:
+    """Return the style span of a rendered document's machinery: from its ``Machinery`` line to the end.
+
+    A Google Doc shows it as the last part of the document in small grey text (style
+    ``"machinery"``), not a tab of its own: a second tab would need every read, write and
+    guarded retry to span two tabs at once (the backend reads and writes one), and a player
+    opening the document sees the first tab only, where the view then is whole.
+    """
+    at = text.find(f"\n\n{MACHINERY}\n")
+    return [(at + 2, len(text), "machinery")] if at >= 0 else []
+
+
 def split_frame(text: str) -> Frame:
+    """Split a document into title, header, body, fair-play and log parts, and notes.
+
+    A document in two parts (see the module docstring) has its view's log lines joined with
+    their machine fields, the Deck section put back at the end of the body and the Deal in
+    :attr:`Frame.tail`, so games read it as before; any other document (an older pbd's, a
+    board typed by hand) is read by :func:`_split_legacy`.  Players' notes go into
+    :attr:`Frame.notes` by where they stand.
+
+    :raises DocumentFormatError: a log entry's machine fields without its line in the view.
+    """
+    frame = _split_parts(text) if MACHINERY in text else None
+    if frame is None:
+        frame = _split_legacy(text)
+        if frame.match_id:
+            _take_board_notes(frame, text)
+    return frame
+
+
+def _take_board_notes(frame: Frame, text: str) -> None:
+    """Set aside the players' lines in the board that any game can tell apart from it.
+
+    Those are the lines marked ``Note: …`` (kept where they stand, see :func:`board_note`)
+    and the lines typed right above the ``Log`` heading, after a blank line (slot ``"above
+    log"``): pbd writes a blank line there.
+    """
+    frame.raw = raw = text.split("\n")
+    body = frame.body
+    if not body:
+        return
+    heading = body[-1].number                     # the line after the board: the Log heading (or a blank)
+    while heading < len(raw) and not raw[heading].strip():
+        heading += 1
+    end = len(body)
+    if heading < len(raw) and heading == body[-1].number and _key(typed(raw[heading])) == "log":
+        while end and body[end - 1].text.strip() and body[end - 1].number == body[-1].number - (len(body) - end):
+            end -= 1
+        if 0 < end < len(body) and not raw[body[end].number - 2].strip():
+            frame.notes.setdefault("above log", []).append(raw[body[end].number - 1:body[-1].number])
+        else:
+            end = len(body)
+    frame.body = body[:end]
+    for line in list(frame.body):
+        if NOTE_LINE_RE.match(line.text):
+            board_note(frame, line)
+    if frame.board_notes:
+        frame.body = [ln for ln in frame.body if ln.number not in frame.board_notes]
+
+
+def _split_legacy(text: str) -> Frame:
     """Split a document into title, header, body, fair-play and log parts, and notes.
 
     A document without the ``pbd match`` title line (a board typed by hand, or the
@@ -868,17 +1171,20 @@ def parse_meta(game: str, frame: Frame) -> Meta:
 
 
 def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sealed: Sequence[str] = (),
-                 groups: dict[int, str] | None = None, tail: Sequence[str] = ()) -> str:
+                 groups: dict[int, str] | None = None, tail: Sequence[str] = (), machinery: Sequence[str] = ()) -> str:
     """Return the whole document text for a game's header and body lines, the players' notes kept in place.
 
-    The board and the log come first; the fair-play material (the Fair play and Revealed
-    sections) follows at the very end, then the players' text that was after it (a
-    document of an older pbd, with Fair play before the Log, reads the same).
-    ``groups`` maps a log entry's number to a heading written before it (``— Turn 3 · Ann —``);
-    ``tail`` is the game's own fair-play material (a heading from :data:`TAIL_HEADINGS`, then
-    indented lines), written after Revealed.
+    The players' view comes first: the header, the board and the log in words (each entry's
+    number, player and text; ``groups`` maps an entry's number to a heading written before it,
+    ``— Turn 3 · Ann —``).  Then, after a line reading :data:`MACHINERY`, the machinery: each
+    view entry's machine fields by number and the duty entries whole (:data:`ENTRIES`), the
+    game's ``machinery`` section (the table's Deck), Fair play, Revealed, then ``tail`` (the
+    game's own fair-play material: a heading from :data:`TAIL_HEADINGS`, then indented lines).
+    Joining a view line and its fields gives the entry's line as the hash and signature cover it.
     ``sealed`` are game lines the log's seal covers besides Fair play and Revealed (a deal).
     Entries recorded in this command are sealed, signed and hashed here (:meth:`Meta.finalize`).
+    Notes of a document in the older layout (after the log, between the fair-play sections)
+    are written at the end of the view.
     """
     meta.finalize([*meta.section_lines(), *sealed])
     notes = meta.notes
@@ -887,26 +1193,49 @@ def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sea
     def kept(slot: str) -> list[str]:
         return [line for block in notes.get(slot, ()) for line in ("", block)]
 
+    def at(slot: str) -> list[str]:
+        return list(notes.get(slot, ()))
+
     out = [*notes.get("top", ()), f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header]
-    out += [*kept("header"), "", *body, *kept("body")]
-    out += ["", "Log"]
+    out += [*kept("header"), "", *_place_board_notes(body, notes), *kept("body")]
+    out += ["", *at("above log"), "Log", *at("entry 0")]
+    machine = ["", MACHINERY, *at("m "), ENTRIES]
+    numbers = set()
     for e in meta.log:
+        numbers.add(e.number)
+        written = e.written()
         if e.number in groups:
             out.append(f"— {groups[e.number]} —")
-        out.append(e.written())
-    out += kept("after log")
+        if is_duty(e):
+            machine.append(written)
+        else:
+            head = f"{e.number}. {e.player}: {e.text}"
+            out.append(head)
+            machine.append(f"{e.number}{written[len(head):]}")
+        out += at(f"entry {e.number}")
+    for slot in sorted((s for s in notes if s.startswith("entry ") and s != "entry 0"), key=lambda s: int(s[6:])):
+        if int(slot[6:]) not in numbers:         # (an entry taken back by undo: its notes stay at the end)
+            out += at(slot)
+    for slot in ("after log", "fair play", "revealed", "log"):   # (a document in the older layout)
+        out += kept(slot)
+    machine += at("m entries")
+    if machinery:
+        machine += ["", *machinery, *at(f"m {_key(machinery[0])}")]
     if meta.fairplay:
-        out += ["", "Fair play", *(p.line() for p in meta.fairplay)]
-    out += kept("fair play")
+        machine += ["", "Fair play", *(p.line() for p in meta.fairplay), *at("m fair play")]
     if meta.revealed:
-        out += ["", "Revealed"]
+        machine += ["", "Revealed"]
         for r in meta.revealed:
-            out += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
-    out += kept("revealed")
+            machine += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
+        machine += at("m revealed")
     if tail:
-        out += ["", *tail]
-    out += kept("log")
-    return "\n".join(out) + "\n"
+        machine += ["", *tail, *at(f"m {_key(tail[0])}")]
+    written_slots = {"m ", "m entries", "m fair play" if meta.fairplay else "", "m revealed" if meta.revealed else "",
+                     f"m {_key(machinery[0])}" if machinery else "", f"m {_key(tail[0])}" if tail else ""}
+    for slot in notes:
+        if slot.startswith("m ") and slot not in written_slots:
+            machine += at(slot)                 # (a section no longer written: its notes at the end)
+    return "\n".join(out + machine) + "\n"
 
 
 def _trim(lines: list[Line]) -> list[Line]:

@@ -189,10 +189,8 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def render(self, state: TableState) -> str:
         """Return the document: the frame around the header, the board and the deck's section."""
-        body = list(self.board(state))
-        if state.deck is not None:
-            body += ["", DECK_HEADING, *state.deck.render()]
-        return render_frame(state.meta, self.title, self._header(state), body)
+        deck = [DECK_HEADING, *state.deck.render()] if state.deck is not None else []
+        return render_frame(state.meta, self.title, self._header(state), list(self.board(state)), machinery=deck)
 
     def _header(self, state: TableState) -> list[str]:
         out = [f"Seats: {', '.join(state.seats)} ({len(state.seats)} of {state.players})"]
