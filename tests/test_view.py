@@ -29,7 +29,7 @@ IN_BOARD = "Note: inside the board — remember the house rule"
 IN_MACHINERY = "a note among the machinery’s sections"
 END_OF_MACHINERY = "the last line of the document, typed by Ann"
 IN_HALF = "Ann\u2019s own line inside her half of the board"
-UNDER_NAME = "typed under Ben (player 2)"
+UNDER_NAME = "typed under Ben\u2019s name, at the foot of the board"
 
 
 def view(text: str) -> str:
@@ -75,7 +75,7 @@ def with_notes(text: str, game: str) -> str:
 def assert_kept(text: str, game: str) -> None:
     """Assert every note stands where it was typed, byte for byte."""
     front, machinery = view(text), text[text.index(f"\n{MACHINERY}\n"):]
-    assert f"\n\n{ABOVE_LOG}\nLog\n" in front
+    assert f"\n{ABOVE_LOG}\nLog\n" in front
     assert f"\n{END_OF_VIEW}\n" in front
     assert f"\n{IN_BOARD}\n" in front[:front.index("\nLog\n")]
     assert f"\n{IN_MACHINERY}\n" in machinery
@@ -94,6 +94,7 @@ def test_every_note_is_kept_byte_for_byte_through_four_moves(pbd, tmp_path, game
     for _ in range(4):
         one_move(pbd, doc)
         assert_kept(doc.read_text(encoding="utf-8"), game)
+        assert f"\n\n{ABOVE_LOG}\nLog\n" in doc.read_text(encoding="utf-8")
     assert pbd("check", doc).exit_code == 0
     assert not pbd.json("log", doc, "--json")["problems"]
 

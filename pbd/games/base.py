@@ -650,7 +650,9 @@ class Frame(Record):
         self.tail = [] if tail is None else tail
         #: the document's lines exactly as typed (a note keeps its bytes); board notes by line number
         self.raw: list[str] = []
-        self.board_notes: dict[int, list[str]] = {}
+        self.board_notes: dict[int, None] = {}
+        #: the board's lines notes included (:attr:`body` leaves the notes out once they are found)
+        self.board: list[Line] = []
 
 
 #: Headings of the sections pbd writes after the board, and the notes heading.
@@ -725,7 +727,7 @@ ENTRIES = "Entries"
 MACHINE_SECTIONS = ("entries", "deck", "fair play", "revealed") + TAIL_HEADINGS
 #: A log entry that only serves the table — a shuffle pass, unlocks, a chain value a die waited on, published
 #: deal cards: kept whole in the machinery, out of the players' view (a move's line shows what it did).
-DUTY_RE = pattern(r"^(?:(?:locked and shuffled \d+ cards?|unlocked \d+ cards?|published \d+ [^;]*"
+DUTY_RE = pattern(r"^(?:(?:locked and shuffled \d+ cards?|unlocked \d+ cards?(?: of the deal)?|published \d+ [^;]*"
                   r"|a fresh random value for [^;]*)(?:; |$))+$")
 #: A machinery line holding a view entry's machine fields: its number, then its tags (`` · chain 3 · seal …``).
 FIELDS_RE = pattern(r"^(?P<n>\d+)(?P<rest>\s+·\s.*)?$")
@@ -885,40 +887,41 @@ ANCHOR_SEP = "\x1f"
 def board_note(frame: Frame, line: Line, meta: Meta | None = None) -> None:
     """Keep ``line`` of ``frame.body`` as a player's note where it stands in the board (exactly as typed).
 
-    Its place is the nearest board line above it that is not a note (by its text and which
-    occurrence of that text it is); a note right under another joins that one's block.  The
-    note is recorded in ``frame.notes`` and, when given, ``meta.notes`` (a game that finds it
-    while reading its board, after :func:`parse_meta`).
+    Its place is named by the board lines above it that are not notes (the nearest
+    :data:`ANCHORS` of them, each by its text and which occurrence of that text it is: a line
+    the next move rewrites leaves the next one); notes on consecutive lines make one block.
+    The notes are recorded in ``frame.notes`` and, when given, ``meta.notes`` (a game that
+    finds one while reading its board, after :func:`parse_meta`).
     """
-    raw = frame.raw[line.number - 1] if 0 < line.number <= len(frame.raw) else line.text
-    taken = frame.board_notes
-    body = [ln for ln in frame.body if ln.text.strip()]
-    at = next((i for i, ln in enumerate(body) if ln.number == line.number), None)
-    anchors = []
-    if at is not None:
-        if at and body[at - 1].number in taken:
-            block = taken[body[at - 1].number]
-            block.append(raw)
-            taken[line.number] = block
-            _sync_board_notes(frame, meta)
-            return
-        kept = [ln for ln in body[:at] if ln.number not in taken]
+    frame.board_notes[line.number] = None
+    for notes in (frame.notes, meta.notes if meta is not None else None):
+        if notes is not None:
+            for slot in [s for s in notes if s.startswith(BOARD_SLOT)]:
+                del notes[slot]
+    raw = frame.raw
+    if not frame.board:
+        frame.board = list(frame.body)
+    body = [ln for ln in frame.board if ln.text.strip()]
+    kept: list[Line] = []
+    block: list[str] | None = None
+    for ln in body:
+        if ln.number not in frame.board_notes:
+            kept.append(ln)
+            block = None
+            continue
+        text = raw[ln.number - 1] if 0 < ln.number <= len(raw) else ln.text
+        if block is not None:
+            block.append(text)
+            continue
+        anchors = []
         for i in range(len(kept) - 1, max(-1, len(kept) - 1 - ANCHORS), -1):
-            text = kept[i].text
-            anchors.append(f"{sum(1 for ln in kept[:i + 1] if ln.text == text)}|{text}")
-    block = [raw]
-    taken[line.number] = block
-    frame.notes.setdefault(BOARD_SLOT + (ANCHOR_SEP.join(anchors) or "0|"), []).append(block)
-    _sync_board_notes(frame, meta)
-
-
-def _sync_board_notes(frame: Frame, meta: Meta | None) -> None:
-    """Copy the board's notes of ``frame`` into ``meta.notes`` (blocks joined, as :func:`parse_meta` does)."""
-    if meta is None:
-        return
-    for slot, blocks in frame.notes.items():
-        if slot.startswith(BOARD_SLOT):
-            meta.notes[slot] = ["\n".join(block) for block in blocks]
+            anchors.append(f"{sum(1 for k in kept[:i + 1] if k.text == kept[i].text)}|{kept[i].text}")
+        block = [text]
+        frame.notes.setdefault(BOARD_SLOT + (ANCHOR_SEP.join(anchors) or "0|"), []).append(block)
+    if meta is not None:
+        for slot, blocks in frame.notes.items():
+            if slot.startswith(BOARD_SLOT):
+                meta.notes[slot] = ["\n".join(b) for b in blocks]
 
 
 def _nth(lines: list[str], text: str, k: int) -> int | None:
@@ -1009,7 +1012,7 @@ def _take_board_notes(frame: Frame, text: str) -> None:
             frame.notes.setdefault("above log", []).append(raw[body[end].number - 1:body[-1].number])
         else:
             end = len(body)
-    frame.body = body[:end]
+    frame.body = frame.board = body[:end]
     for line in list(frame.body):
         if NOTE_LINE_RE.match(line.text):
             board_note(frame, line)

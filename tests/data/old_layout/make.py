@@ -50,6 +50,7 @@ def main(pbd):
         cut = text.index("\n\n") + 2
         for home in homes.values():
             shutil.rmtree(home / "cache", ignore_errors=True)     # (caches are rebuilt on demand)
+            (home / "my-matches").unlink()          # (where the document was made: the tests copy it elsewhere)
         doc.write_text(text[:cut] + ABOVE + "\n" + text[cut:] + "\n" + AFTER, encoding="utf-8")
 
 
