@@ -1,12 +1,27 @@
 """What every game provides, and the parts of a match document all games share.
 
 A game is metadata plus a small fixed interface (see :class:`Game`).  The document
-frame common to all games is::
+frame common to all games has two parts, the players' view and the machinery::
 
     pbd match 7f3a9c2e · C&C Trading Card Game
     <game header lines>
 
     <game body: the board>
+
+    Log
+    1. Ann: new match · deck committed (Forces of Justice)
+    2. Ben: joined · deck committed (Forces of Corruption)
+    3. Ann: opening hand · 5 cards drawn
+
+    Machinery
+    Entries
+    1 · commits 3fa1… head 77c0… · key … · seal 1f0c… · mac 9a0b… · #e3…
+    2 · commits … head … · key … · seal … · mac … · #…
+    3 · rng 0-4@0, r0@0 d2=2 (first) · chain 1 · seal … · mac … · #… · sig …
+    4. Ann: unlocked 1 card · chain 2 · seal … · mac … · #…      (a duty entry: whole, here only)
+
+    Deck                          (a game with a shared deck: its numbers and proofs)
+      …
 
     Fair play
     Ann: commitment 3fa1… · chain 2 91ab… · draws 7 · rolls 1 · free 0
@@ -17,10 +32,11 @@ frame common to all games is::
     Ann 1. Spider-Man
     …
 
-    Log
-    1. Ann: new match · deck committed (Forces of Justice) · commits 3fa1… head 77c0… · seal 1f0c… · mac 9a0b… · #e3…
-    2. Ben: joined · deck committed (Forces of Corruption) · commits … head … · seal … · mac … · #…
-    3. Ann: opening hand · 5 cards drawn · rng 0-4@0, r0@0 d2=2 (first) · chain 1 · seal … · mac … · #…
+A log entry's line is its view line (number, player, words) followed by its machine fields
+(the ``Entries`` line of the same number): :func:`split_frame` joins them, so hashes and
+signatures cover what they always covered.  Entries that only serve the table
+(:data:`DUTY_RE`: shuffle passes, unlocks, a chain value a die waited on) stand whole in the
+machinery.
 
 Log entries end with fair-play tags, in this order:
 
@@ -50,16 +66,20 @@ Log entries end with fair-play tags, in this order:
 Documents written by an older pbd (8-digit hashes) still parse; :attr:`Meta.version` says
 which, and the fair-play checks refuse to carry such a match on.
 
-Players' own text (notes) is kept, byte for byte and with its formatting, in these
-places, and the parsers skip it:
+Players' own text (notes) is kept, byte for byte and with its formatting: every line pbd
+does not own is a note where it stands —
 
 * above the ``pbd match`` title line (anything, blank lines included);
-* under a ``Notes`` line (a line reading ``Notes`` or ``Notes:``, e.g. a heading): between
-  the header and the board, a Notes paragraph ends at the first blank line (the board
-  follows); anywhere after the board (before ``Fair play``, between sections) it runs up
-  to the next heading pbd writes (``Fair play``, ``Revealed``, ``Log``, or another
-  ``Notes``); after the log it runs to the end of the document;
-* after the log, after a blank line: every line from the first one that is not a log entry.
+* under a ``Notes`` line between the header and the board (a paragraph) or after the board;
+* right above the ``Log`` heading, after a blank line (slot ``"above log"``);
+* inside the board: a line starting ``Note:`` in any game, and the lines a game tells apart
+  from its board (:func:`board_note`; C&C's halves);
+* anywhere in the view's log (kept after the entry above it: slot ``"entry N"``) and at its end;
+* in the machinery, at the end of the section it stands in (slots ``"m SECTION"``) or of the document.
+
+A document in the older, one-part layout (the board, the log with its tags, then Fair play)
+is read by :func:`_split_legacy` and written in two parts; its notes after the log go to the
+end of the view.
 
 :func:`split_frame` and :func:`render_frame` handle the frame; games handle the rest.
 """
