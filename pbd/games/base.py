@@ -1146,7 +1146,7 @@ def note_spans(text: str) -> list[tuple[int, int]]:
     Rich backends keep these spans untouched (no edit, no restyle) when they write.
     """
     frame = split_frame(text)
-    blocks = ["\n".join(b) for slot in frame.notes.values() for b in slot]
+    blocks = ["\n".join(b).lstrip("\n") for slot in frame.notes.values() for b in slot]   # (from its first line)
     spans, pos = [], 0
     for block in sorted(blocks, key=text.find):
         at = text.find(block, pos)
