@@ -50,3 +50,8 @@ def rewrite_log(text: str, change) -> str:
 def replace_entry(text: str, old: str, new: str) -> str:
     """Return ``text`` with the log entry whose whole line is ``old`` made ``new`` (both parts)."""
     return rewrite_log(text, lambda lines: [new if line == old else line for line in lines])
+
+
+def whole(text: str) -> str:
+    """Return the whole lines of a document's log, one a line (to search as a log was searched in one part)."""
+    return "\n".join(log_lines(text))
