@@ -113,6 +113,8 @@ def test_the_view_holds_no_machinery(pbd, tmp_path, game):
         assert f"\n{heading}\n" not in front
     assert "\nFair play\n" in text[len(front):]
     assert not re.search(r"^\d+\. \w+: (locked and shuffled|unlocked) ", front, re.M)
+    shown = pbd("show", doc, ok=True).output                 # pbd show prints the players' view
+    assert shown.startswith(front.split("\n")[0]) and MACHINERY not in shown and "Fair play" not in shown
 
 
 def test_a_word_edited_in_the_views_log_breaks_the_hash(pbd, tmp_path):
@@ -197,3 +199,19 @@ def test_an_old_layout_document_is_rewritten_in_two_parts_notes_where_they_were(
     got = run("Ann", "log", doc, "--json")
     assert got.exit_code == 0 and not json.loads(got.stdout)["problems"], got.output
     assert run("Ben", "check", doc).exit_code == 0
+
+
+@pytest.mark.parametrize("game", ["tower", "boystown", "2xd6"])
+def test_a_line_the_boards_reader_passes_over_is_kept_where_it_stands(pbd, tmp_path, game):
+    doc = tmp_path / "match.txt"
+    start(pbd, doc, game)
+    text = doc.read_text(encoding="utf-8")
+    header_end = text.index("\n\n") + 2
+    after = text.index("\n", header_end) + 1
+    mine = "our own words, typed inside the board"
+    doc.write_text(text[:after] + mine + "\n" + text[after:], encoding="utf-8")
+    first_line = text[header_end:after]
+    for _ in range(2):
+        one_move(pbd, doc)
+        assert f"{first_line}{mine}\n" in view(doc.read_text(encoding="utf-8"))
+    assert pbd("check", doc).exit_code == 0

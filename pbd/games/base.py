@@ -651,11 +651,17 @@ class Meta(Record):
 class Frame(Record):
     """A document split into its parts (each a list of numbered lines) and the players' notes.
 
+    ``log`` holds each entry's whole line (the view's words joined with the machinery's fields,
+    numbered as the view line); ``body`` the board, then (a game with a shared deck) the
+    machinery's Deck section; ``tail`` a game's section after Revealed (the Deal).
     ``notes`` maps where free text sits to its blocks of raw lines (exactly as typed):
     ``"top"`` (above the title), ``"header"`` (between the header and the board),
-    ``"body"`` (after the board), ``"after log"`` (between the log and the fair-play
-    material after it), ``"fair play"``, ``"revealed"`` (after that section) and ``"log"``
-    (the end of the document).  ``"top"`` holds one block, blank lines included.
+    ``"body"`` (a Notes block after the board), ``"above log"`` (the line right above
+    ``Log``), ``"board …"`` (inside the board: see :func:`board_note`), ``"entry N"`` (in the
+    view's log after entry N; ``"entry 0"`` before the first), ``"m SECTION"`` (in the
+    machinery, at the end of that section; ``"m "`` before its first heading) and, in a
+    document of the older layout, ``"after log"``, ``"fair play"``, ``"revealed"`` and
+    ``"log"`` (the end of the document).  ``"top"`` holds one block, blank lines included.
     """
 
     FIELDS = ("match_id", "title", "header", "body", "fairplay", "log", "revealed", "notes", "tail")
@@ -979,6 +985,12 @@ def _place_board_notes(body: list[str], notes: dict[str, list[str]]) -> list[str
     return out + lost
 
 
+def view_of(text: str) -> str:
+    """Return the players' view of a rendered document: its text before the blank line and ``Machinery``."""
+    at = text.find(f"\n\n{MACHINERY}\n")
+    return text if at < 0 else text[:at + 1]
+
+
 def machinery_styles(text: str) -> list[tuple[int, int, str]]:
     """Return the style span of a rendered document's machinery: from its ``Machinery`` line to the end.
 
@@ -1014,8 +1026,9 @@ def _take_board_notes(frame: Frame, text: str) -> None:
     """Set aside the players' lines in the board that any game can tell apart from it.
 
     Those are the lines marked ``Note: …`` (kept where they stand, see :func:`board_note`)
-    and the lines typed right above the ``Log`` heading, after a blank line (slot ``"above
-    log"``): pbd writes a blank line there.
+    and the line right above the ``Log`` heading (slot ``"above log"``): pbd writes a blank
+    line there, so a line typed on it, or after it, is a player's.  (Only that one line: a
+    line above it cannot be told from the board's last paragraph.)
     """
     frame.raw = raw = text.split("\n")
     body = frame.body
@@ -1025,13 +1038,9 @@ def _take_board_notes(frame: Frame, text: str) -> None:
     while heading < len(raw) and not raw[heading].strip():
         heading += 1
     end = len(body)
-    if heading < len(raw) and heading == body[-1].number and _key(typed(raw[heading])) == "log":
-        while end and body[end - 1].text.strip() and body[end - 1].number == body[-1].number - (len(body) - end):
-            end -= 1
-        if 0 < end < len(body) and not raw[body[end].number - 2].strip():
-            frame.notes.setdefault("above log", []).append(raw[body[end].number - 1:body[-1].number])
-        else:
-            end = len(body)
+    if heading < len(raw) and heading == body[-1].number and _key(typed(raw[heading])) == "log" and end > 1:
+        end -= 1                                # the line right above Log: pbd writes a blank line there
+        frame.notes.setdefault("above log", []).append([raw[body[end].number - 1]])
     frame.body = frame.board = body[:end]
     for line in list(frame.body):
         if NOTE_LINE_RE.match(line.text):

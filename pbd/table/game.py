@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
-from pbd.games.base import Chance, LogEntry, Meta, Playable, Secrets, published_after, render_frame, split_frame
+from pbd.games.base import (Chance, LogEntry, Meta, Playable, Secrets, board_note, published_after, render_frame,
+                            split_frame)
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table.deck import SharedDeck
@@ -230,6 +231,8 @@ class CardGame(Playable, metaclass=ABCMeta):
         self.read_board(state, board)
         for d in state.decisions:
             d.answers = self._answers(state, d)
+        if frame.match_id:
+            _keep_unread(frame, state, board, self.board(state))
         return state
 
     def _read_header(self, state: TableState, lines: list) -> None:
@@ -652,6 +655,24 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def _name(self, state: TableState, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
+
+
+def _keep_unread(frame, state: TableState, board: list, rendered: list[str]) -> None:
+    """Keep as players' notes the board lines the game's reader passed over (kept where they stand).
+
+    A line is passed over when the board read back does not write it again, even with its
+    spacing and case aside: the next write would drop it, and pbd never deletes a line it
+    did not write.
+    """
+    wanted = {_plain(text) for text in rendered}
+    for line in board:
+        if line.text.strip() and _plain(line.text) not in wanted:
+            board_note(frame, line, state.meta)
+
+
+def _plain(text: str) -> str:
+    """Return a board line with its spacing and case aside (what a reader that tolerates both reads)."""
+    return " ".join(text.split()).casefold()
 
 
 def _blank_board(lines: list, title: str) -> tuple[list, list]:
