@@ -901,6 +901,8 @@ def _read_machinery(lines: list[Line], raw: list[str], start: int, notes: dict[s
 
 #: A line of the board a player marks as their own: ``Note: …`` (any game, anywhere in the board).
 NOTE_LINE_RE = pattern(r"^\s*notes?\s*:\s*\S", re.I)
+#: What a refusal of a line in the board adds: how to keep it as one's own
+NOTE_HINT = "a line of your own here: start it with 'Note:' to keep it as a note"
 #: How a note inside the board names where it stands: after the ``k``-th non-blank board line reading ``text``
 #: (``board 0|`` before the first); see :func:`board_note` and :func:`_place_board_notes`.
 BOARD_SLOT = "board "

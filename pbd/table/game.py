@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
-from pbd.games.base import (Chance, LogEntry, Meta, Playable, Secrets, board_note, published_after, render_frame,
+from pbd.games.base import (NOTE_HINT, Chance, LogEntry, Meta, Playable, Secrets, board_note, published_after, render_frame,
                             split_frame)
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
@@ -228,7 +228,12 @@ class CardGame(Playable, metaclass=ABCMeta):
             if state.deck.seats != state.seats:
                 raise DocumentFormatError("the Deck section's seats are not the seats of the match",
                                           line=deck[0].number if deck else None)
-        self.read_board(state, board)
+        try:
+            self.read_board(state, board)
+        except DocumentFormatError as exc:
+            if frame.match_id and any(ln.number == exc.line for ln in board):
+                exc.hint = (exc.hint + "; " if exc.hint else "") + NOTE_HINT
+            raise
         for d in state.decisions:
             d.answers = self._answers(state, d)
         if frame.match_id:

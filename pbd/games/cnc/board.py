@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from pbd.errors import DocumentFormatError
-from pbd.games.base import Line, board_note, parse_meta, render_frame, split_frame
+from pbd.games.base import NOTE_HINT, Line, board_note, parse_meta, render_frame, split_frame
 from pbd.games.cnc.cards import STATUSES, Catalogue, suggest
 from pbd.games.cnc.state import ATTRITION_LIMIT, Character, Pending, Side, State, Turn, find_key, key_of
 from pbd.regex import pattern
@@ -470,8 +470,7 @@ def _discard_names(line: Line, catalogue: Catalogue) -> list[str]:
         try:
             names.append(_card_name(name, line, catalogue))
         except DocumentFormatError as exc:
-            exc.hint = (exc.hint + "; " if exc.hint else "") + ("a line of your own among the discards: start it "
-                                                                "with 'Note:' to keep it as a note")
+            exc.hint = (exc.hint + "; " if exc.hint else "") + NOTE_HINT
             raise
     return names
 
