@@ -223,8 +223,8 @@ def test_a_line_of_ones_own_inside_the_board_is_kept_or_named(pbd, tmp_path, gam
         assert pbd("move", doc, "--as", "Ann", "x").exit_code == 3 and doc.read_text(encoding="utf-8") == typed
         mine = f"Note: {mine}"
         doc.write_text(text[:after] + mine + "\n" + text[after:], encoding="utf-8")
-    first_line = text[header_end:after]
     for _ in range(2):
         one_move(pbd, doc)
-        assert f"{first_line}{mine}\n" in view(doc.read_text(encoding="utf-8"))
+        front = view(doc.read_text(encoding="utf-8"))
+        assert f"\n{mine}\n" in front[front.index("\n\n"):front.index("\nLog\n")]     # in the board
     assert pbd("check", doc).exit_code == 0
