@@ -26,7 +26,7 @@ from pbd import fairplay, games, paths, private
 from pbd.documents import Document, Snapshot, open_document
 from pbd.errors import (BackendError, ConflictError, DocumentFormatError, IllegalMoveError, NotationError, PbdError,
                         ProblemsFound, StaleRevision, UsageError, WriteUncertain)
-from pbd.games.base import Chance, Secrets, title_of
+from pbd.games.base import Chance, Secrets, machinery_styles, title_of, view_of
 from pbd.record import Record
 from pbd.regex import pattern
 from pbd.result import Result
@@ -429,7 +429,8 @@ def _land(turn: Turn, before: dict | None) -> bool:
         if entry:
             private.stage(sec, entry)
     try:
-        turn.doc.write(text, turn.snap, styles=game.styles(text) if turn.doc.styled else None)
+        styles = [*game.styles(text), *machinery_styles(text)] if turn.doc.styled else None
+        turn.doc.write(text, turn.snap, styles=styles)
     except StaleRevision as exc:
         if not (exc.sent and _own_entry_landed(turn, entry)):     # a refused copy of a write that landed
             _unstage(turn)
@@ -697,7 +698,7 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
     fairplay_checks.verify_signatures(state)
     data = game.view(state) if hasattr(game, "view") else game.describe(state)   # a board-only game: no seats
     text = game.render(state)
-    lines = text.rstrip("\n").split("\n")
+    lines = view_of(text).rstrip("\n").split("\n")     # the players' view (the machinery is for pbd)
     if svg_path:
         lines.append(f"(picture written to {_draw(game, state, svg_path)})")
     if png_path:

@@ -10,6 +10,7 @@ import pytest
 from pbd import private
 from pbd.games.base import log_genesis, log_link, parse_meta, split_frame
 from pbd.simulate import pick
+from layout_helpers import log_lines, replace_entry, rewrite_log
 
 
 def new_match(pbd, tmp_path, first="Ann"):
@@ -45,12 +46,10 @@ def rechain(text: str) -> str:
     frame = split_frame(text)
     meta = parse_meta("cnc", frame)
     previous = log_genesis(meta.match_id)
-    lines = text.split("\n")
-    for line, entry in zip(frame.log, meta.log):
+    for entry in meta.log:
         entry.hash = log_link(previous, entry)
         previous = entry.hash
-        lines[line.number - 1] = entry.written()
-    return "\n".join(lines)
+    return rewrite_log(text, lambda lines: [entry.written() for entry in meta.log])
 
 
 @pytest.fixture
@@ -94,33 +93,37 @@ def test_audit_before_anyone_revealed_checks_the_log_and_says_what_waits(pbd, tm
 # -- the mutation test: every tampering is caught -------------------------------------------
 
 def _entry(text: str, pattern: str) -> str:
-    return next(line for line in text.split("\n") if re.match(r"\d+\. ", line) and re.search(pattern, line))
+    """Return the whole line (view words and machine fields) of the first log entry matching ``pattern``."""
+    return next(line for line in log_lines(text) if re.search(pattern, line))
 
 
 def tamper_roll(text):
     line = _entry(text, r"d2=\d")
     face = int(re.search(r"d2=(\d)", line).group(1))
-    return text.replace(line, line.replace(f"d2={face}", f"d2={3 - face}"))
+    return replace_entry(text, line, line.replace(f"d2={face}", f"d2={3 - face}"))
 
 
 def tamper_counter(text):
     line = _entry(text, r"^\d+\. Ann: draw · .*rng \d+@")
     n = int(re.search(r"rng (\d+)@", line).group(1))
-    return text.replace(line, line.replace(f"rng {n}@", f"rng {n + 1}@"))
+    return replace_entry(text, line, line.replace(f"rng {n}@", f"rng {n + 1}@"))
 
 
 def tamper_edit(text):
     line = _entry(text, r"AP \d→\d")
-    return text.replace(line, re.sub(r"AP (\d)→(\d)", lambda m: f"AP {m.group(1)}→{int(m.group(2)) + 1}", line))
+    return replace_entry(text, line,
+                         re.sub(r"AP (\d)→(\d)", lambda m: f"AP {m.group(1)}→{int(m.group(2)) + 1}", line))
 
 
 def tamper_delete(text):
-    lines = text.split("\n")
-    i = lines.index(_entry(text, r"^\d+\. \w+: end turn"))
-    del lines[i]
-    for k in range(i, len(lines)):
-        lines[k] = re.sub(r"^(\d+)\.", lambda m: f"{int(m.group(1)) - 1}.", lines[k])
-    return "\n".join(lines)
+    def delete(lines):
+        i = lines.index(_entry(text, r"^\d+\. \w+: end turn"))
+        del lines[i]
+        for k in range(i, len(lines)):
+            lines[k] = re.sub(r"^(\d+)\.", lambda m: f"{int(m.group(1)) - 1}.", lines[k])
+        return lines
+
+    return rewrite_log(text, delete)
 
 
 def tamper_swap_deck(text):
@@ -182,8 +185,8 @@ def test_the_audit_catches_a_card_played_that_was_never_drawn(pbd, tmp_path):
 def test_the_audit_catches_a_deleted_last_entry_through_the_witness_and_the_counters(pbd, tmp_path):
     doc = new_match(pbd, tmp_path)
     pbd("move", doc, "--as", "Ann", "draw", ok=True)
-    lines = doc.read_text().split("\n")
-    doc.write_text("\n".join(ln for ln in lines if not ln.startswith("5. Ann: draw")))   # the last log entry
+    # the last log entry, deleted from both parts of the document
+    doc.write_text(rewrite_log(doc.read_text(), lambda lines: [ln for ln in lines if not ln.startswith("5. Ann: draw")]))
     result = pbd("audit", doc)
     assert result.exit_code == 1
     assert "the log now ends at entry 4" in result.output and "shows 6 draws, the log records 5" in result.output
@@ -197,7 +200,7 @@ def test_roll_is_logged_public_and_audited(pbd, tmp_path):
     m = re.match(r"Ben rolls 2d6: (\d) \+ (\d) = (\d+)", result.output)
     assert m and int(m.group(1)) + int(m.group(2)) == int(m.group(3))
     assert re.search(r"\d+\. Ben: rolls 2d6: .* · rng f0@1 d6=\d, f1@1 d6=\d · seal \w+ · mac \w+ · #[0-9a-f]{64}",
-                     doc.read_text())
+                     "\n".join(log_lines(doc.read_text())))
     data = pbd.json("roll", doc, "--as", "Ann", "d20")
     assert 1 <= data["total"] <= 20
     pbd("reveal", doc, "--as", "Ann", "--now", ok=True)
@@ -236,7 +239,9 @@ def test_log_prints_the_entries_and_flags_a_broken_chain(pbd, tmp_path):
     doc = new_match(pbd, tmp_path)
     out = pbd("log", doc, ok=True).output
     assert out.startswith("1. Ann: new match") and "log chain: intact (4 entries)" in out
-    doc.write_text(doc.read_text().replace("5 cards drawn · rng 0-4@1", "6 cards drawn · rng 0-4@1"))
+    text = doc.read_text()
+    assert "4. Ben: opening hand · 5 cards drawn\n" in text          # a word of the view's log, edited
+    doc.write_text(text.replace("4. Ben: opening hand · 5 cards drawn\n", "4. Ben: opening hand · 6 cards drawn\n"))
     out = pbd("log", doc).output
     assert "log chain: BROKEN" in out and "log entry 4" in out
     assert pbd.json("log", doc)["problems"]
@@ -275,7 +280,7 @@ def test_undo_takes_back_a_move_that_revealed_nothing(pbd, tmp_path):
     board = lambda t: t.split("\nLog\n")[0]  # noqa: E731
     assert board(after) == board(before)
     assert re.search(rf"^6\. Ann: takes back 5: {re.escape(move)} · seal \w+ · mac \w+ · #[0-9a-f]{{64}}"
-                     rf"(?: · sig [\w-]{{86}})?$", after, re.M)
+                     rf"(?: · sig [\w-]{{86}})?$", "\n".join(log_lines(after)), re.M)
     assert pbd.json("hand", doc, "--as", "Ann")["hand"] == hand
     assert pbd("undo", doc, "--as", "Ann").exit_code == 1           # once only
     pbd("move", doc, "--as", "Ann", move, ok=True)                   # the move can be made again

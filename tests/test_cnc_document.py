@@ -3,6 +3,8 @@ the log in full card names, the header saying the match is over; older documents
 
 from __future__ import annotations
 
+from layout_helpers import log_lines
+
 from pbd.games.cnc import GAME
 
 OLD_LAYOUT = """pbd match 2415753c · C&C Trading Card Game
@@ -86,10 +88,10 @@ def test_the_header_says_the_match_is_over():
 
 
 def _old_layout(text: str) -> str:
-    """Return a document as an older pbd wrote it: Fair play before the Log, the log not grouped."""
-    board, rest = text.split("\nLog\n", 1)
-    log, fair = rest.split("\n\nFair play\n", 1)
-    log = "\n".join(line for line in log.split("\n") if not line.startswith("— "))
+    """Return a document as an older pbd wrote it: one part, Fair play before the Log, whole log lines, not grouped."""
+    board = text.split("\nLog\n", 1)[0]
+    fair = text.split("\n\nFair play\n", 1)[1]
+    log = "\n".join(log_lines(text))
     return f"{board}\nFair play\n{fair.rstrip()}\n\nLog\n{log}\n\nGG so far.\n"
 
 
@@ -97,8 +99,8 @@ def test_the_log_comes_first_grouped_by_turn_and_fair_play_at_the_end(pbd, match
     pbd("move", match, "--as", "Ann", "draw; end turn", ok=True)
     pbd("move", match, "--as", "Ben", "draw", ok=True)
     text = match.read_text()
-    assert text.index("\nLog\n") < text.index("\nFair play\n")
-    log = text.split("\nLog\n", 1)[1].split("\n\nFair play\n")[0].split("\n")
+    assert text.index("\nLog\n") < text.index("\nMachinery\n") < text.index("\nFair play\n")
+    log = text.split("\nLog\n", 1)[1].split("\n\nMachinery\n")[0].split("\n")
     assert log[0] == "— Setup —" and "— Turn 1 · Ann —" in log and log[-2] == "— Turn 2 · Ben —"
     pbd("replay", match, ok=True)
     pbd.audit_clean(match)
@@ -112,7 +114,8 @@ def test_an_older_layout_in_progress_is_read_and_carried_on(pbd, match):
     pbd("replay", match, ok=True)                # a change of layout is not taken for a hand edit
     pbd("move", match, "--as", "Ben", "draw", ok=True)           # every check passes on the old layout
     text = match.read_text()
-    assert text.index("\nLog\n") < text.index("\nFair play\n") and text.endswith("\n\nGG so far.\n")
+    assert text.index("\nLog\n") < text.index("\nMachinery\n") < text.index("\nFair play\n")
+    assert "\n\nGG so far.\n\nMachinery\n" in text           # the note after the log: at the end of the view
     pbd.audit_clean(match)
 
 

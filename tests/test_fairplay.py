@@ -9,6 +9,8 @@ import pytest
 
 from pbd import audit, fairplay
 from pbd.errors import IllegalMoveError
+from layout_helpers import log_lines
+
 from pbd.games.base import Chance, Event, LogEntry, Meta, Secrets, parse_meta, render_frame, split_frame
 
 #: chi-square critical values at significance 0.001 (fixed, so the tests are deterministic)
@@ -168,7 +170,10 @@ def _round_trip(meta: Meta) -> Meta:
 def test_log_tags_render_readably_and_parse_back():
     meta = _meta()
     back, text = _round_trip(meta)
-    lines = text.split("\n")
+    view = text.split("\n\nMachinery\n")[0].split("\n")
+    assert "3. Ann: opening hand · a fair draw chose Ann to move first" in view      # the view: words only
+    assert not any(" · seal " in line or "#" in line for line in view)
+    lines = log_lines(text)                   # each entry's view line joined with its machine fields
     assert any(line.startswith(f"1. Ann: new match · commits {meta.fairplay[0].commitment} head ") for line in lines)
     assert any(line.startswith("3. Ann: opening hand · a fair draw chose Ann to move first · rng 0-4@0, "
                                "r0@0 d2=1 (first) · chain 1 · seal ") for line in lines)

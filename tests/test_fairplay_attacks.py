@@ -13,6 +13,7 @@ import hashlib
 import re
 
 import pytest
+from layout_helpers import log_lines, whole
 
 from pbd import fairplay, private
 from pbd.games.base import REVEAL_TEXT, Chance, Reveal, log_genesis
@@ -145,10 +146,10 @@ def test_3_the_joiners_hand_waits_for_a_value_the_creator_publishes_after_the_jo
     assert pbd("move", doc, "--as", "Ben", "end turn").exit_code == 1
     pbd("hand", doc, "--as", "Ann", ok=True)                # Ann: her hand from Ben's head, the first player too
     assert re.search(r"^3\. Ann: opening hand · 5 cards drawn · a fair draw chose \w+ to move first · "
-                     r"rng 0-4@0, r0@0 d2=\d \(first\) · chain 1 ", doc.read_text(), re.M)
+                     r"rng 0-4@0, r0@0 d2=\d \(first\) · chain 1 ", whole(doc.read_text()), re.M)
     pbd("roll", doc, "--as", "Ben", "d6", ok=True)         # any command before Ben's hand is drawn
     assert len(pbd.json("hand", doc, "--as", "Ben")["hand"]) == 5
-    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
+    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", whole(doc.read_text()), re.M)
 
 
 def test_3_the_joiner_cannot_pick_which_value_draws_its_hand(pbd, tmp_path):
@@ -156,9 +157,9 @@ def test_3_the_joiner_cannot_pick_which_value_draws_its_hand(pbd, tmp_path):
     pbd("new", "cnc", doc, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "a", ok=True)
     pbd("join", doc, "--as", "Ben", "--deck", "forces-of-corruption", "--seed", "b", ok=True)
     pbd("move", doc, "--as", "Ann", "end turn", ok=True)   # Ann's opening (chain 1), then her turn ends
-    assert re.search(r"^4\. Ann: end turn · seal ", doc.read_text(), re.M)     # no value 2 while Ben's hand waits
+    assert re.search(r"^4\. Ann: end turn · seal ", whole(doc.read_text()), re.M)     # no value 2 while Ben's hand waits
     pbd("hand", doc, "--as", "Ben", ok=True)
-    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", doc.read_text(), re.M)
+    assert re.search(r"^5\. Ben: opening hand · 5 cards drawn · rng 0-4@1 ", whole(doc.read_text()), re.M)
 
 
 def test_3_a_joiner_whose_pbd_draws_its_hand_from_the_creators_head_is_caught(pbd, tmp_path, monkeypatch):
@@ -346,7 +347,7 @@ def test_8_your_own_chain_rolled_back_is_refused_by_your_next_command(pbd, match
 # -- 9. the log hash -----------------------------------------------------------------------------
 
 def test_9_full_digests_chained_from_the_match_id_and_a_seal_over_fair_play(pbd, match):
-    entries = [line for line in match.read_text().split("\n") if re.match(r"\d+\. ", line)]
+    entries = log_lines(match.read_text())
     assert all(re.search(r" · #[0-9a-f]{64}(?: · sig [A-Za-z0-9_-]{86})?$", line) for line in entries)
     first = entries[0].split(" · sig ")[0].rsplit(" · #", 1)[1]       # (the hash does not cover a signature)
     assert first == fairplay.log_link(log_genesis(mid(match)), entries[0].rsplit(" · #", 1)[0])

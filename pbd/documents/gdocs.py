@@ -73,6 +73,8 @@ UNCERTAIN = frozenset({500, 502, 503, 504})
 #: Paragraph style used for spans styled "heading".
 HEADING = "HEADING_2"
 #: Text colours for the rulebook's character classes (readable on white).
+#: the font size of the machinery (the document's last part, grey: see :func:`pbd.games.base.machinery_styles`)
+MACHINERY_PT = 7
 COLOURS = {
     "Blue": (0.07, 0.33, 0.80), "Gray": (0.45, 0.45, 0.45), "Grey": (0.45, 0.45, 0.45),
     "Yellow": (0.72, 0.56, 0.0), "Green": (0.13, 0.55, 0.13), "Orange": (0.90, 0.45, 0.0),
@@ -481,7 +483,7 @@ def _style_requests(new_text: str, index: list[int], changes: list[Edit], styles
         bs, be = lines[n][0], lines[m][1]  # be: offset of the block's last newline
         if be > bs:
             out.append({"updateTextStyle": {"range": doc_range(bs, be), "textStyle": {},
-                                            "fields": "bold,foregroundColor"}})
+                                            "fields": "bold,foregroundColor,fontSize"}})
             for s, e, style in spans:
                 cs, ce = max(s, bs), min(e, be)
                 if ce <= cs:
@@ -519,6 +521,9 @@ def _text_style(style: str) -> dict:
     """Return the Docs ``TextStyle`` for a span style name ({} for unknown or paragraph styles)."""
     if style == "bold":
         return {"bold": True}
+    if style == "machinery":                # the machinery: the last part of the document, small and grey
+        return {"foregroundColor": {"color": {"rgbColor": dict(zip(("red", "green", "blue"), COLOURS["Gray"]))}},
+                "fontSize": {"magnitude": MACHINERY_PT, "unit": "PT"}}
     rgb = COLOURS.get(style)
     if rgb:
         return {"foregroundColor": {"color": {"rgbColor": dict(zip(("red", "green", "blue"), rgb))}}}

@@ -1,12 +1,27 @@
 """What every game provides, and the parts of a match document all games share.
 
 A game is metadata plus a small fixed interface (see :class:`Game`).  The document
-frame common to all games is::
+frame common to all games has two parts, the players' view and the machinery::
 
     pbd match 7f3a9c2e · C&C Trading Card Game
     <game header lines>
 
     <game body: the board>
+
+    Log
+    1. Ann: new match · deck committed (Forces of Justice)
+    2. Ben: joined · deck committed (Forces of Corruption)
+    3. Ann: opening hand · 5 cards drawn
+
+    Machinery
+    Entries
+    1 · commits 3fa1… head 77c0… · key … · seal 1f0c… · mac 9a0b… · #e3…
+    2 · commits … head … · key … · seal … · mac … · #…
+    3 · rng 0-4@0, r0@0 d2=2 (first) · chain 1 · seal … · mac … · #… · sig …
+    4. Ann: unlocked 1 card · chain 2 · seal … · mac … · #…      (a duty entry: whole, here only)
+
+    Deck                          (a game with a shared deck: its numbers and proofs)
+      …
 
     Fair play
     Ann: commitment 3fa1… · chain 2 91ab… · draws 7 · rolls 1 · free 0
@@ -17,10 +32,11 @@ frame common to all games is::
     Ann 1. Spider-Man
     …
 
-    Log
-    1. Ann: new match · deck committed (Forces of Justice) · commits 3fa1… head 77c0… · seal 1f0c… · mac 9a0b… · #e3…
-    2. Ben: joined · deck committed (Forces of Corruption) · commits … head … · seal … · mac … · #…
-    3. Ann: opening hand · 5 cards drawn · rng 0-4@0, r0@0 d2=2 (first) · chain 1 · seal … · mac … · #…
+A log entry's line is its view line (number, player, words) followed by its machine fields
+(the ``Entries`` line of the same number): :func:`split_frame` joins them, so hashes and
+signatures cover what they always covered.  Entries that only serve the table
+(:data:`DUTY_RE`: shuffle passes, unlocks, a chain value a die waited on) stand whole in the
+machinery.
 
 Log entries end with fair-play tags, in this order:
 
@@ -50,16 +66,20 @@ Log entries end with fair-play tags, in this order:
 Documents written by an older pbd (8-digit hashes) still parse; :attr:`Meta.version` says
 which, and the fair-play checks refuse to carry such a match on.
 
-Players' own text (notes) is kept, byte for byte and with its formatting, in these
-places, and the parsers skip it:
+Players' own text (notes) is kept, byte for byte and with its formatting: every line pbd
+does not own is a note where it stands —
 
 * above the ``pbd match`` title line (anything, blank lines included);
-* under a ``Notes`` line (a line reading ``Notes`` or ``Notes:``, e.g. a heading): between
-  the header and the board, a Notes paragraph ends at the first blank line (the board
-  follows); anywhere after the board (before ``Fair play``, between sections) it runs up
-  to the next heading pbd writes (``Fair play``, ``Revealed``, ``Log``, or another
-  ``Notes``); after the log it runs to the end of the document;
-* after the log, after a blank line: every line from the first one that is not a log entry.
+* under a ``Notes`` line between the header and the board (a paragraph) or after the board;
+* right above the ``Log`` heading, after a blank line (slot ``"above log"``);
+* inside the board: a line starting ``Note:`` in any game, and the lines a game tells apart
+  from its board (:func:`board_note`; C&C's halves);
+* anywhere in the view's log (kept after the entry above it: slot ``"entry N"``) and at its end;
+* in the machinery, at the end of the section it stands in (slots ``"m SECTION"``) or of the document.
+
+A document in the older, one-part layout (the board, the log with its tags, then Fair play)
+is read by :func:`_split_legacy` and written in two parts; its notes after the log go to the
+end of the view.
 
 :func:`split_frame` and :func:`render_frame` handle the frame; games handle the rest.
 """
@@ -631,11 +651,17 @@ class Meta(Record):
 class Frame(Record):
     """A document split into its parts (each a list of numbered lines) and the players' notes.
 
+    ``log`` holds each entry's whole line (the view's words joined with the machinery's fields,
+    numbered as the view line); ``body`` the board, then (a game with a shared deck) the
+    machinery's Deck section; ``tail`` a game's section after Revealed (the Deal).
     ``notes`` maps where free text sits to its blocks of raw lines (exactly as typed):
     ``"top"`` (above the title), ``"header"`` (between the header and the board),
-    ``"body"`` (after the board), ``"after log"`` (between the log and the fair-play
-    material after it), ``"fair play"``, ``"revealed"`` (after that section) and ``"log"``
-    (the end of the document).  ``"top"`` holds one block, blank lines included.
+    ``"body"`` (a Notes block after the board), ``"above log"`` (the line right above
+    ``Log``), ``"board …"`` (inside the board: see :func:`board_note`), ``"entry N"`` (in the
+    view's log after entry N; ``"entry 0"`` before the first), ``"m SECTION"`` (in the
+    machinery, at the end of that section; ``"m "`` before its first heading) and, in a
+    document of the older layout, ``"after log"``, ``"fair play"``, ``"revealed"`` and
+    ``"log"`` (the end of the document).  ``"top"`` holds one block, blank lines included.
     """
 
     FIELDS = ("match_id", "title", "header", "body", "fairplay", "log", "revealed", "notes", "tail")
@@ -648,6 +674,11 @@ class Frame(Record):
         self.revealed = [] if revealed is None else revealed
         self.notes = {} if notes is None else notes
         self.tail = [] if tail is None else tail
+        #: the document's lines exactly as typed (a note keeps its bytes); board notes by line number
+        self.raw: list[str] = []
+        self.board_notes: dict[int, None] = {}
+        #: the board's lines notes included (:attr:`body` leaves the notes out once they are found)
+        self.board: list[Line] = []
 
 
 #: Headings of the sections pbd writes after the board, and the notes heading.
@@ -714,7 +745,313 @@ def title_of(text: str) -> str:
     return (found[1].group("title") or "").strip() if found else ""
 
 
+#: The line that starts the machinery, the last part of a local document: what pbd reads and players need not.
+MACHINERY = "Machinery"
+#: The machinery's heading of the log entries' machine fields (by entry number) and of the table's duty entries.
+ENTRIES = "Entries"
+#: The headings of the machinery's sections (as :func:`_key` reads them), in the order pbd writes them.
+MACHINE_SECTIONS = ("entries", "deck", "fair play", "revealed") + TAIL_HEADINGS
+#: A log entry that only serves the table — a shuffle pass, unlocks, a chain value a die waited on, published
+#: deal cards: kept whole in the machinery, out of the players' view (a move's line shows what it did).
+DUTY_RE = pattern(r"^(?:(?:locked and shuffled \d+ cards?|unlocked \d+ cards?(?: of the deal)?|published \d+ [^;]*"
+                  r"|a fresh random value for [^;]*)(?:; |$))+$")
+#: A machinery line holding a view entry's machine fields: its number, then its tags (`` · chain 3 · seal …``).
+FIELDS_RE = pattern(r"^(?P<n>\d+)(?P<rest>\s+·\s.*)?$")
+#: A line of the Fair play or Revealed section as pbd writes it (a malformed one is then named, not kept as a note).
+_OWN_FAIRPLAY_RE = pattern(r"^[^:]{1,40}:\s*commitment\b")
+_OWN_REVEALED_RE = pattern(r"^(?:[^:]{1,40}:\s*seed\b|.{1,40}\s\d+\.\s)")
+
+
+def is_duty(entry: LogEntry) -> bool:
+    """Return True if ``entry`` only serves the table (see :data:`DUTY_RE`): the machinery keeps it whole."""
+    return bool(DUTY_RE.match(entry.text))
+
+
+def _machine_owns(section: str, text: str) -> bool:
+    """Return True if ``text`` (a non-blank line of the machinery's ``section``) is one pbd writes there."""
+    if section == "entries":
+        return bool(FIELDS_RE.match(text.strip()) or LOG_RE.match(text))
+    if section in ("fair play",):
+        return bool(_OWN_FAIRPLAY_RE.match(text.strip()))
+    if section == "revealed":
+        return bool(_OWN_REVEALED_RE.match(text.strip()))
+    return section != "" and text[:1].isspace()      # the Deck and the Deal: indented under their heading
+
+
+class _Runs:
+    """Sorts a part's lines into pbd's and the players' runs of notes (blank lines before a note are its own)."""
+
+    def __init__(self, notes: dict[str, list[list[str]]]):
+        self.notes, self.pending, self.blanks = notes, [], []
+
+    def note(self, raw: str) -> None:
+        """Take a non-blank line pbd does not own."""
+        self.pending += [*self.blanks, raw]
+        self.blanks = []
+
+    def blank(self, raw: str) -> None:
+        """Take a blank line (pbd's separator unless a note follows it)."""
+        self.blanks.append(raw)
+
+    def flush(self, slot: str) -> None:
+        """End the run of notes (a line pbd owns follows): keep it under ``slot``."""
+        if self.pending:
+            self.notes.setdefault(slot, []).append(self.pending)
+        self.pending, self.blanks = [], []
+
+
+def _split_parts(text: str) -> Frame | None:
+    """Return the :class:`Frame` of a document in two parts (the players' view, then the machinery), or None.
+
+    :raises DocumentFormatError: a log entry's machine fields without its line in the view, or twice.
+    """
+    raw = text.split("\n")
+    lines = [Line(i, t.rstrip()) for i, t in enumerate(typed(text).split("\n"), 1)]
+    found = _title_line([line.text for line in lines])
+    if found is None:
+        return None
+    log_at = next((k for k in range(found[0] + 1, len(lines)) if _key(lines[k].text) == "log"), None)
+    if log_at is None:
+        return None
+    cut = next((k for k in range(log_at + 1, len(lines)) if lines[k].text.strip() == MACHINERY), None)
+    if cut is None:
+        return None
+    frame = _split_legacy("\n".join(raw[:log_at]))
+    notes = frame.notes
+    fields, whole, sections = _read_machinery(lines, raw, cut + 1, notes)
+    entries: dict[int, Line] = {}
+    runs, anchor = _Runs(notes), 0
+    for k in range(log_at + 1, cut):
+        line = lines[k]
+        text_k = line.text
+        m = LOG_RE.match(text_k) if text_k[:1].isdigit() else None
+        if m and int(m.group("n")) in fields and int(m.group("n")) not in entries:
+            runs.flush(f"entry {anchor}")
+            anchor = int(m.group("n"))
+            entries[anchor] = Line(line.number, text_k.strip() + fields[anchor][1])
+        elif LOG_GROUP_RE.match(text_k):
+            runs.flush(f"entry {anchor}")
+        elif text_k.strip():
+            runs.note(raw[k])
+        else:
+            runs.blank(raw[k])
+    runs.flush(f"entry {anchor}")
+    for n, (number, _rest) in fields.items():
+        if n not in entries:
+            raise DocumentFormatError(
+                f"log entry {n} has its machine fields in the machinery but no line in the view's log: put its "
+                f"line back ('{n}. NAME: WORDS' after entry {n - 1})", line=number)
+    for n, line in whole.items():
+        if n in entries:
+            raise DocumentFormatError(f"log entry {n} is in the machinery twice", line=line.number)
+        entries[n] = line
+    frame.log = [entries[n] for n in sorted(entries)]
+    frame.fairplay, frame.revealed = sections["fair play"], sections["revealed"]
+    _take_board_notes(frame, text)
+    if sections["deck"]:
+        frame.body = [*frame.body, Line(0, ""), *sections["deck"]]
+    frame.tail = sections["tail"]
+    return frame
+
+
+def _read_machinery(lines: list[Line], raw: list[str], start: int, notes: dict[str, list[list[str]]]):
+    """Return ``(fields, whole, sections)`` of the machinery from line index ``start``; its notes go into ``notes``.
+
+    ``fields`` maps an entry number to ``(line number, tags)``; ``whole`` maps a duty entry's number to its
+    line; ``sections`` holds the Deck (heading included), Fair play, Revealed and tail (a game's
+    section after Revealed, heading included) lines.
+
+    :raises DocumentFormatError: two machinery lines for one entry.
+    """
+    fields: dict[int, tuple[int, str]] = {}
+    whole: dict[int, Line] = {}
+    sections: dict[str, list[Line]] = {"deck": [], "fair play": [], "revealed": [], "tail": []}
+    runs, section = _Runs(notes), ""
+    for k in range(start, len(lines)):
+        line = lines[k]
+        text = line.text
+        key = _key(text) if not text[:1].isspace() else ""
+        if key in MACHINE_SECTIONS:
+            runs.flush(f"m {section}")
+            section = key
+            if key == "deck" or key in TAIL_HEADINGS:
+                sections["deck" if key == "deck" else "tail"].append(line)
+            continue
+        if not text.strip():
+            runs.blank(raw[k])
+            continue
+        if not _machine_owns(section, text):
+            runs.note(raw[k])
+            continue
+        runs.flush(f"m {section}")
+        if section != "entries":
+            sections["deck" if section == "deck" else "tail" if section in TAIL_HEADINGS else section].append(line)
+            continue
+        m = FIELDS_RE.match(text.strip())
+        n = int(m.group("n")) if m else int(LOG_RE.match(text).group("n"))
+        if n in fields or n in whole:
+            raise DocumentFormatError(f"log entry {n} has two lines in the machinery", line=line.number)
+        if m:
+            fields[n] = (line.number, m.group("rest") or "")
+        else:
+            whole[n] = Line(line.number, text.strip())
+    runs.flush(f"m {section}")
+    return fields, whole, sections
+
+
+#: A line of the board a player marks as their own: ``Note: …`` (any game, anywhere in the board).
+NOTE_LINE_RE = pattern(r"^\s*notes?\s*:\s*\S", re.I)
+#: What a refusal of a line in the board adds: how to keep it as one's own
+NOTE_HINT = "a line of your own here: start it with 'Note:' to keep it as a note"
+#: How a note inside the board names where it stands: after the ``k``-th non-blank board line reading ``text``
+#: (``board 0|`` before the first); see :func:`board_note` and :func:`_place_board_notes`.
+BOARD_SLOT = "board "
+#: how many board lines above a note name its place (the nearest first: a line the next move rewrites, a card's
+#: HP say, leaves the next one), and what joins them in its slot
+ANCHORS = 4
+ANCHOR_SEP = "\x1f"
+
+
+def board_note(frame: Frame, line: Line, meta: Meta | None = None) -> None:
+    """Keep ``line`` of ``frame.body`` as a player's note where it stands in the board (exactly as typed).
+
+    Its place is named by the board lines above it that are not notes (the nearest
+    :data:`ANCHORS` of them, each by its text and which occurrence of that text it is: a line
+    the next move rewrites leaves the next one); notes on consecutive lines make one block.
+    The notes are recorded in ``frame.notes`` and, when given, ``meta.notes`` (a game that
+    finds one while reading its board, after :func:`parse_meta`).
+    """
+    frame.board_notes[line.number] = None
+    for notes in (frame.notes, meta.notes if meta is not None else None):
+        if notes is not None:
+            for slot in [s for s in notes if s.startswith(BOARD_SLOT)]:
+                del notes[slot]
+    raw = frame.raw
+    if not frame.board:
+        frame.board = list(frame.body)
+    body = [ln for ln in frame.board if ln.text.strip()]
+    kept: list[Line] = []
+    block: list[str] | None = None
+    for ln in body:
+        if ln.number not in frame.board_notes:
+            kept.append(ln)
+            block = None
+            continue
+        text = raw[ln.number - 1] if 0 < ln.number <= len(raw) else ln.text
+        if block is not None:
+            block.append(text)
+            continue
+        anchors = []
+        for i in range(len(kept) - 1, max(-1, len(kept) - 1 - ANCHORS), -1):
+            anchors.append(f"{sum(1 for k in kept[:i + 1] if k.text == kept[i].text)}|{kept[i].text}")
+        block = [text]
+        frame.notes.setdefault(BOARD_SLOT + (ANCHOR_SEP.join(anchors) or "0|"), []).append(block)
+    if meta is not None:
+        for slot, blocks in frame.notes.items():
+            if slot.startswith(BOARD_SLOT):
+                meta.notes[slot] = ["\n".join(b) for b in blocks]
+
+
+def _nth(lines: list[str], text: str, k: int) -> int | None:
+    """Return the index of the ``k``-th line (1-based) reading ``text`` (trailing spaces aside), if any."""
+    for i, line in enumerate(lines):
+        if line.rstrip() == text:
+            k -= 1
+            if not k:
+                return i
+    return None
+
+
+def _place_board_notes(body: list[str], notes: dict[str, list[str]]) -> list[str]:
+    """Return ``body`` with the notes typed inside the board put back after the lines they stood under."""
+    slots = [s for s in notes if s.startswith(BOARD_SLOT)]
+    if not slots:
+        return body
+    after: dict[int, list[str]] = {}
+    lost: list[str] = []
+    for slot in slots:
+        where = None
+        for anchor in slot[len(BOARD_SLOT):].split(ANCHOR_SEP):
+            k, _, text = anchor.partition("|")
+            where = -1 if not text else _nth(body, text, int(k or 0))
+            if where is not None:
+                break
+        if where is None:
+            lost += notes[slot]
+        else:
+            after.setdefault(where, []).extend(notes[slot])
+    out = list(after.get(-1, ()))
+    for i, text in enumerate(body):
+        out.append(text)
+        out += after.get(i, ())
+    return out + lost
+
+
+def view_of(text: str) -> str:
+    """Return the players' view of a rendered document: its text before the blank line and ``Machinery``."""
+    at = text.find(f"\n\n{MACHINERY}\n")
+    return text if at < 0 else text[:at + 1]
+
+
+def machinery_styles(text: str) -> list[tuple[int, int, str]]:
+    """Return the style span of a rendered document's machinery: from its ``Machinery`` line to the end.
+
+    A Google Doc shows it as the last part of the document in small grey text (style
+    ``"machinery"``), not a tab of its own: a second tab would need every read, write and
+    guarded retry to span two tabs at once (the backend reads and writes one), and a player
+    opening the document sees the first tab only, where the view then is whole.
+    """
+    at = text.find(f"\n\n{MACHINERY}\n")
+    return [(at + 2, len(text), "machinery")] if at >= 0 else []
+
+
 def split_frame(text: str) -> Frame:
+    """Split a document into title, header, body, fair-play and log parts, and notes.
+
+    A document in two parts (see the module docstring) has its view's log lines joined with
+    their machine fields, the Deck section put back at the end of the body and the Deal in
+    :attr:`Frame.tail`, so games read it as before; any other document (an older pbd's, a
+    board typed by hand) is read by :func:`_split_legacy`.  Players' notes go into
+    :attr:`Frame.notes` by where they stand.
+
+    :raises DocumentFormatError: a log entry's machine fields without its line in the view.
+    """
+    frame = _split_parts(text) if MACHINERY in text else None
+    if frame is None:
+        frame = _split_legacy(text)
+        if frame.match_id:
+            _take_board_notes(frame, text)
+    return frame
+
+
+def _take_board_notes(frame: Frame, text: str) -> None:
+    """Set aside the players' lines in the board that any game can tell apart from it.
+
+    Those are the lines marked ``Note: …`` (kept where they stand, see :func:`board_note`)
+    and the line right above the ``Log`` heading (slot ``"above log"``): pbd writes a blank
+    line there, so a line typed on it, or after it, is a player's.  (Only that one line: a
+    line above it cannot be told from the board's last paragraph.)
+    """
+    frame.raw = raw = text.split("\n")
+    body = frame.body
+    if not body:
+        return
+    heading = body[-1].number                     # the line after the board: the Log heading (or a blank)
+    while heading < len(raw) and not raw[heading].strip():
+        heading += 1
+    end = len(body)
+    if heading < len(raw) and heading == body[-1].number and _key(typed(raw[heading])) == "log" and end > 1:
+        end -= 1                                # the line right above Log: pbd writes a blank line there
+        frame.notes.setdefault("above log", []).append([raw[body[end].number - 1]])
+    frame.body = frame.board = body[:end]
+    for line in list(frame.body):
+        if NOTE_LINE_RE.match(line.text):
+            board_note(frame, line)
+    if frame.board_notes:
+        frame.body = [ln for ln in frame.body if ln.number not in frame.board_notes]
+
+
+def _split_legacy(text: str) -> Frame:
     """Split a document into title, header, body, fair-play and log parts, and notes.
 
     A document without the ``pbd match`` title line (a board typed by hand, or the
@@ -820,7 +1157,7 @@ def note_spans(text: str) -> list[tuple[int, int]]:
     Rich backends keep these spans untouched (no edit, no restyle) when they write.
     """
     frame = split_frame(text)
-    blocks = ["\n".join(b) for slot in frame.notes.values() for b in slot]
+    blocks = ["\n".join(b).lstrip("\n") for slot in frame.notes.values() for b in slot]   # (from its first line)
     spans, pos = [], 0
     for block in sorted(blocks, key=text.find):
         at = text.find(block, pos)
@@ -868,17 +1205,20 @@ def parse_meta(game: str, frame: Frame) -> Meta:
 
 
 def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sealed: Sequence[str] = (),
-                 groups: dict[int, str] | None = None, tail: Sequence[str] = ()) -> str:
+                 groups: dict[int, str] | None = None, tail: Sequence[str] = (), machinery: Sequence[str] = ()) -> str:
     """Return the whole document text for a game's header and body lines, the players' notes kept in place.
 
-    The board and the log come first; the fair-play material (the Fair play and Revealed
-    sections) follows at the very end, then the players' text that was after it (a
-    document of an older pbd, with Fair play before the Log, reads the same).
-    ``groups`` maps a log entry's number to a heading written before it (``— Turn 3 · Ann —``);
-    ``tail`` is the game's own fair-play material (a heading from :data:`TAIL_HEADINGS`, then
-    indented lines), written after Revealed.
+    The players' view comes first: the header, the board and the log in words (each entry's
+    number, player and text; ``groups`` maps an entry's number to a heading written before it,
+    ``— Turn 3 · Ann —``).  Then, after a line reading :data:`MACHINERY`, the machinery: each
+    view entry's machine fields by number and the duty entries whole (:data:`ENTRIES`), the
+    game's ``machinery`` section (the table's Deck), Fair play, Revealed, then ``tail`` (the
+    game's own fair-play material: a heading from :data:`TAIL_HEADINGS`, then indented lines).
+    Joining a view line and its fields gives the entry's line as the hash and signature cover it.
     ``sealed`` are game lines the log's seal covers besides Fair play and Revealed (a deal).
     Entries recorded in this command are sealed, signed and hashed here (:meth:`Meta.finalize`).
+    Notes of a document in the older layout (after the log, between the fair-play sections)
+    are written at the end of the view.
     """
     meta.finalize([*meta.section_lines(), *sealed])
     notes = meta.notes
@@ -887,26 +1227,49 @@ def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sea
     def kept(slot: str) -> list[str]:
         return [line for block in notes.get(slot, ()) for line in ("", block)]
 
+    def at(slot: str) -> list[str]:
+        return list(notes.get(slot, ()))
+
     out = [*notes.get("top", ()), f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header]
-    out += [*kept("header"), "", *body, *kept("body")]
-    out += ["", "Log"]
+    out += [*kept("header"), "", *_place_board_notes(body, notes), *kept("body")]
+    out += ["", *at("above log"), "Log", *at("entry 0")]
+    machine = ["", MACHINERY, *at("m "), ENTRIES]
+    numbers = set()
     for e in meta.log:
+        numbers.add(e.number)
+        written = e.written()
         if e.number in groups:
             out.append(f"— {groups[e.number]} —")
-        out.append(e.written())
-    out += kept("after log")
+        if is_duty(e):
+            machine.append(written)
+        else:
+            head = f"{e.number}. {e.player}: {e.text}"
+            out.append(head)
+            machine.append(f"{e.number}{written[len(head):]}")
+        out += at(f"entry {e.number}")
+    for slot in sorted((s for s in notes if s.startswith("entry ") and s != "entry 0"), key=lambda s: int(s[6:])):
+        if int(slot[6:]) not in numbers:         # (an entry taken back by undo: its notes stay at the end)
+            out += at(slot)
+    for slot in ("after log", "fair play", "revealed", "log"):   # (a document in the older layout)
+        out += kept(slot)
+    machine += at("m entries")
+    if machinery:
+        machine += ["", *machinery, *at(f"m {_key(machinery[0])}")]
     if meta.fairplay:
-        out += ["", "Fair play", *(p.line() for p in meta.fairplay)]
-    out += kept("fair play")
+        machine += ["", "Fair play", *(p.line() for p in meta.fairplay), *at("m fair play")]
     if meta.revealed:
-        out += ["", "Revealed"]
+        machine += ["", "Revealed"]
         for r in meta.revealed:
-            out += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
-    out += kept("revealed")
+            machine += [f"{r.name}: seed {r.seed}", *(f"{r.name} {i}. {card}" for i, card in enumerate(r.deck, 1))]
+        machine += at("m revealed")
     if tail:
-        out += ["", *tail]
-    out += kept("log")
-    return "\n".join(out) + "\n"
+        machine += ["", *tail, *at(f"m {_key(tail[0])}")]
+    written_slots = {"m ", "m entries", "m fair play" if meta.fairplay else "", "m revealed" if meta.revealed else "",
+                     f"m {_key(machinery[0])}" if machinery else "", f"m {_key(tail[0])}" if tail else ""}
+    for slot in notes:
+        if slot.startswith("m ") and slot not in written_slots:
+            machine += at(slot)                 # (a section no longer written: its notes at the end)
+    return "\n".join(out + machine) + "\n"
 
 
 def _trim(lines: list[Line]) -> list[Line]:

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
-from pbd.games.base import (Chance, Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets, published_after,
-                            render_frame, split_frame)
+from pbd.games.base import (NOTE_HINT, Chance, Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets, board_note,
+                            published_after, render_frame, split_frame)
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table import deck as _deck
@@ -227,10 +227,8 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def render(self, state: TableState) -> str:
         """Return the document: the frame around the header, the board and the deck's section."""
-        body = list(self.board(state))
-        if state.deck is not None:
-            body += ["", DECK_HEADING, *state.deck.render()]
-        return render_frame(state.meta, self.title, self._header(state), body)
+        deck = [DECK_HEADING, *state.deck.render()] if state.deck is not None else []
+        return render_frame(state.meta, self.title, self._header(state), list(self.board(state)), machinery=deck)
 
     def _header(self, state: TableState) -> list[str]:
         out = [f"Seats: {', '.join(state.seats)} ({len(state.seats)} of {state.players})"]
@@ -269,9 +267,16 @@ class CardGame(Playable, metaclass=ABCMeta):
             if state.deck.seats != state.seats:
                 raise DocumentFormatError("the Deck section's seats are not the seats of the match",
                                           line=deck[0].number if deck else None)
-        self.read_board(state, board)
+        try:
+            self.read_board(state, board)
+        except DocumentFormatError as exc:
+            if frame.match_id and any(ln.number == exc.line for ln in board):
+                exc.hint = (exc.hint + "; " if exc.hint else "") + NOTE_HINT
+            raise
         for d in state.decisions:
             d.answers = self._answers(state, d)
+        if frame.match_id:
+            _keep_unread(frame, state, board, self.board(state))
         return state
 
     def _read_header(self, state: TableState, lines: list) -> None:
@@ -796,6 +801,24 @@ class CardGame(Playable, metaclass=ABCMeta):
 def _chore(text: str) -> bool:
     """Return True for a log entry of the table's own work (seating, deck work, chain values), not a move."""
     return text.startswith(("new match for", "joined", "locked and shuffled", "unlocked", "published", CHAIN_DUTY))
+
+
+def _keep_unread(frame, state: TableState, board: list, rendered: list[str]) -> None:
+    """Keep as players' notes the board lines the game's reader passed over (kept where they stand).
+
+    A line is passed over when the board read back does not write it again, even with its
+    spacing and case aside: the next write would drop it, and pbd never deletes a line it
+    did not write.
+    """
+    wanted = {_plain(text) for text in rendered}
+    for line in board:
+        if line.text.strip() and _plain(line.text) not in wanted:
+            board_note(frame, line, state.meta)
+
+
+def _plain(text: str) -> str:
+    """Return a board line with its spacing and case aside (what a reader that tolerates both reads)."""
+    return " ".join(text.split()).casefold()
 
 
 def _blank_board(lines: list, title: str) -> tuple[list, list]:

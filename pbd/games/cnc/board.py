@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from pbd.errors import DocumentFormatError
-from pbd.games.base import Line, parse_meta, render_frame, split_frame
+from pbd.games.base import NOTE_HINT, Line, board_note, parse_meta, render_frame, split_frame
 from pbd.games.cnc.cards import STATUSES, Catalogue, suggest
 from pbd.games.cnc.state import ATTRITION_LIMIT, Character, Pending, Side, State, Turn, find_key, key_of
 from pbd.regex import pattern
@@ -197,6 +197,7 @@ def parse(text: str, catalogue: Catalogue, unknown: list[str] | None = None) -> 
     catalogue = _Lenient(catalogue, unknown) if unknown is not None else catalogue
     frame = split_frame(text)
     meta = parse_meta("cnc", frame)
+    _take_notes(frame, meta)
     state = State(meta)
     _parse_header(state, frame.header)
     tops, bottoms = _split_halves(frame.body)
@@ -296,6 +297,30 @@ def _resolve_turn_keys(state: State, header: list[Line]) -> None:
             line = next((ln.number for ln in header if THIS_TURN.match(ln.text)), None)
             raise DocumentFormatError(f"'This turn' names {key!r}, who is not among "
                                       f"{state.current.name}'s characters", line=line)
+
+
+def _take_notes(frame, meta) -> None:
+    """Set aside a player's own lines typed inside the halves (kept where they stand: :func:`board_note`).
+
+    Such a line is one no half reads: not a label, a ``CP = .. AP= ..`` line, a half's name
+    line, the ``----`` line or a placeholder, outside the discards (whose card names have no
+    brackets: there a line of one's own must start with ``Note:``) and without a ``[`` (a
+    card in play).
+    """
+    zone = ""
+    for line in frame.body:
+        text = line.text.strip()
+        if not text:
+            continue
+        label = LABELS.get(_label_key(text))
+        if label:
+            zone = label
+        elif SEPARATOR.match(text) or HALF_NAME.match(text) or CP_START.match(text):
+            zone = ""
+        elif zone != "discards" and "[" not in text and text.lower() not in PLACEHOLDER_DISCARDS | {"(none)"}:
+            board_note(frame, line, meta)
+    if frame.board_notes:
+        frame.body = [ln for ln in frame.body if ln.number not in frame.board_notes]
 
 
 def _split_halves(body: list[Line]) -> tuple[list[Line], list[Line]]:
@@ -442,7 +467,11 @@ def _discard_names(line: Line, catalogue: Catalogue) -> list[str]:
         name = raw.strip().strip("*_").strip()
         if name.lower() in PLACEHOLDER_DISCARDS or not name:
             continue
-        names.append(_card_name(name, line, catalogue))
+        try:
+            names.append(_card_name(name, line, catalogue))
+        except DocumentFormatError as exc:
+            exc.hint = (exc.hint + "; " if exc.hint else "") + NOTE_HINT
+            raise
     return names
 
 
