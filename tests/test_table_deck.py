@@ -180,6 +180,26 @@ def test_each_pass_is_dropped_once_every_other_seat_has_checked_it_and_the_other
     assert any("Cy's shuffle" in p for p in problems), problems
 
 
+def test_one_proof_covers_a_pass_over_several_piles_and_a_card_moved_between_piles_is_refused():
+    t = Table({"faces": [f"f{i}" for i in range(5)], "pips": [f"p{i}" for i in range(7)]})
+    for seat in SEATS:
+        t.write(seat)
+    text = t.deck.render()
+    assert sum(line.startswith("  proof 1 3 ") for line in text) == 2      # each pile's numbers; one proof
+    first = SharedDeck.parse(text).gens[0].passes[-1].piles
+    assert first["faces"][1] is not None and first["pips"][1] is None
+    swapped = SharedDeck.parse(t.records["Ben"])                            # before Cy's pass: Cy swaps two
+    deck = SharedDeck.parse(text)
+    cy = deck.gens[0].passes[2]
+    faces, pips = cy.piles["faces"], cy.piles["pips"]
+    cy.piles["faces"] = ([pips[0][0], *faces[0][1:]], faces[1])
+    cy.piles["pips"] = ([faces[0][0], *pips[0][1:]], None)
+    for i, v in zip(deck.gens[0].piles["faces"] + deck.gens[0].piles["pips"], cy.piles["faces"][0] + cy.piles["pips"][0]):
+        deck.slots[i].value = deck.slots[i].base = v
+    problems = SharedDeck.parse(deck.render()).verify(swapped, seat="Ben")
+    assert any("Cy's shuffle pass of faces and pips carries no valid proof" in p for p in problems), problems
+
+
 def _tampered(table, seat, edit):
     lines = edit(table.deck.render())
     try:
