@@ -1414,7 +1414,7 @@ class _Verifier:
         return rg.passes[known - 1].outputs(gen)
 
     def _check_pass(self, gen: Gen, p: Pass, before: dict[int, bytes]) -> dict[int, bytes] | None:
-        """Check every pile's shuffle proof of one pass; return the numbers after it (None: a problem noted)."""
+        """Check a pass's shuffle proof (one for all its piles); return the numbers after it (None: a problem noted)."""
         names = _proven_piles(gen)
         if set(p.piles) != set(names):
             self.problems.append(f"generation {gen.number}: {p.seat}'s shuffle pass does not cover every pile")
