@@ -266,10 +266,14 @@ class SharedDeck(Record):
         """
         if seat in self.seats or len(self.seats) >= MAX_SEATS:
             raise ValueError(f"{seat} cannot take a seat at this deck")
-        if any(s.opened or s.card for s in self.slots.values()) or any(self.hands.values()):
+        if not self.seating_open():
             raise ValueError("a seat can join a shared deck only before anything is dealt")
         self.seats.append(seat)
         self.seen[seat] = 0
+
+    def seating_open(self) -> bool:
+        """Return True while another player may still take a seat (nothing dealt or unlocked yet)."""
+        return not (any(s.opened or s.card for s in self.slots.values()) or any(self.hands.values()))
 
     # -- codes ------------------------------------------------------------------------
 
@@ -696,13 +700,20 @@ class SharedDeck(Record):
             if slot.index is not None and not slot.steps:
                 slot.opened = list(self.seats)
         busy = set()
+        seating = self.seating_open()
         for gen in self.gens:
-            for p in gen.passes if self.complete(gen) else ():
+            if not gen.passes or not self.complete(gen):
+                pass
+            elif seating:       # a player who joins now checks every pass from the cards' codes: all or none
+                if self.checked_by_all(gen.passes[-1].stamp, gen.passes[-1].seat):
+                    for p in gen.passes:
+                        p.piles, p.stamp = None, 0
+            else:
                 # a pass every other seat has checked is needed by nobody: a seat checks the passes after the
-                # last one it knows, from that one's numbers in its own record (a seat yet to join would need
-                # them all, so nothing is dropped before every seat has passed)
-                if p.piles is not None and self.checked_by_all(p.stamp, p.seat):
-                    p.piles, p.stamp = None, 0
+                # last one it knows from that one's numbers in its own record
+                for p in gen.passes:
+                    if p.piles is not None and self.checked_by_all(p.stamp, p.seat):
+                        p.piles, p.stamp = None, 0
             if any(p.piles is not None for p in gen.passes) or not self.complete(gen):
                 busy |= set(gen.slot_ids())
         for i, stamp in sorted(self.retired.items()):
