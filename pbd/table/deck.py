@@ -39,8 +39,9 @@ Document size: numbers are 43 characters of base64, unlock proofs 64, a pass 43 
 (its numbers) and one shuffle proof for all its piles, of size about √N (2,900 characters for
 18 cards, 4,100 for 40, 4,700 for 54, 4,900 for 60).  A proof, a pass's numbers and proof and a
 retired slot are kept only until every other seat has written after it (``seen`` counters: each
-seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes),
-then pruned: what stays is one number per live slot, one public key per seat and generation,
+seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes;
+while a player may still join, a generation's passes go only all together, once its last is
+checked), then pruned: what stays is one number per live slot, one public key per seat and generation,
 and the manifest.
 
 What it does not protect against: a seat can stall by never doing its duties; whoever removes
