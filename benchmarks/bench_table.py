@@ -55,6 +55,22 @@ def group_figures() -> None:
     timed("verify an unlock (Chaum-Pedersen)", lambda: group.verify.__wrapped__(y, x, locked, proof), 50)
 
 
+def pass_figures(game: str) -> None:
+    """Print the shuffle proof of one pass of ``game`` (one proof for all its piles): size and check time."""
+    sizes = tuple(PILES[game])
+    n = sum(sizes)
+    k = group.derive_key(b"s" * 32, "bench")
+    xs = [group.code(f"c{i}") for i in range(n)]
+    perm = [j for start, size in zip([0, *sizes], sizes) for j in range(start + size - 1, start - 1, -1)]
+    ys, proof = shuffle.prove(k, xs, perm, "bench-pass", sizes)
+    t0 = time.process_time()
+    assert shuffle._check(group.public_key(k), xs, ys, proof, "bench-pass", sizes)
+    cpu = time.process_time() - t0
+    print(f"{'shuffle proof of a ' + game + ' pass (' + '+'.join(map(str, sizes)) + ' cards)':<52} "
+          f"{len(group.b64(shuffle.to_bytes(proof))):8d} chars (its numbers: {len(group.b64(b''.join(ys)))} more), "
+          f"check {cpu * 1000:6.1f} ms CPU")
+
+
 def shuffle_figures(n: int) -> tuple[int, float]:
     """Print and return the size (characters) and check time (ms) of the proof of one pile of ``n`` cards."""
     k = group.derive_key(b"s" * 32, "bench")
@@ -72,6 +88,56 @@ def shuffle_figures(n: int) -> tuple[int, float]:
     return chars, (t2 - t1) * 1000
 
 
+def _ids(ranges: str) -> int:
+    """Return how many slot ids a deck line's ranges (``1-18 20``) name."""
+    count = 0
+    for token in ranges.split():
+        first, _, last = token.partition("-")
+        count += int(last) - int(first) + 1 if last else token != "-"
+    return count
+
+
+def breakdown(text: str) -> dict[str, int]:
+    """Return where a document's bytes go: pass numbers, shuffle proofs, unlocks, signatures, the rest."""
+    parts = dict.fromkeys(("pass numbers", "shuffle proofs", "unlock numbers", "unlock proofs (Chaum-Pedersen)",
+                           "signatures", "other log tokens (commits, heads, keys, seals, MACs, hashes)",
+                           "everything else (board, log words, deck layout)"), 0)
+    piles: dict[tuple[str, str], int] = {}
+    blobs: dict[tuple[str, str, str], int] = {}
+    for line in text.splitlines(True):
+        size, words = len(line.encode()), line.split()
+        rest = size
+        if words[:1] == ["gen"]:
+            for part in line.strip().split(" · ")[1:]:
+                name, _, ranges = part.partition(" ")
+                piles[(words[1], name)] = _ids(ranges)
+        elif words[:1] == ["proof"] and len(words) == 5:
+            blobs[(words[1], words[2], words[3])] = blobs.get((words[1], words[2], words[3]), 0) + len(words[4])
+            rest -= len(words[4])
+        elif words[:1] == ["slot"]:
+            for w in words[2:]:
+                if len(w) == group.ELEMENT_CHARS:
+                    parts["unlock numbers"] += len(w)
+                    rest -= len(w)
+                elif len(w) == 64:
+                    parts["unlock proofs (Chaum-Pedersen)"] += len(w)
+                    rest -= len(w)
+        else:
+            for before, w in zip(words, words[1:]):
+                if before == "sig":
+                    parts["signatures"] += len(w)
+                    rest -= len(w)
+                elif before in ("commits", "head", "key", "seal", "mac") or (w.startswith("#") and len(w) > 16):
+                    parts["other log tokens (commits, heads, keys, seals, MACs, hashes)"] += len(w)
+                    rest -= len(w)
+        parts["everything else (board, log words, deck layout)"] += rest
+    for (gen, _, name), chars in blobs.items():
+        numbers = -(-piles.get((gen, name), 0) * group.BYTES * 4 // 3)
+        parts["pass numbers"] += min(numbers, chars)
+        parts["shuffle proofs"] += max(0, chars - numbers)
+    return parts
+
+
 class Table:
     """Seats playing one match through subprocesses; CPU of every command kept by kind."""
 
@@ -81,6 +147,7 @@ class Table:
         self.doc = folder / "m.txt"
         self.cpu: dict[str, list[float]] = {}
         self.peak = 0
+        self.peak_text = ""
         self.rng = random.Random(seed)
 
     def pbd(self, seat: str | None, *args) -> subprocess.CompletedProcess:
@@ -91,7 +158,9 @@ class Table:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         self.cpu.setdefault(args[0], []).append(cpu)
-        self.peak = max(self.peak, self.doc.stat().st_size if self.doc.exists() else 0)
+        size = self.doc.stat().st_size if self.doc.exists() else 0
+        if size > self.peak:
+            self.peak, self.peak_text = size, self.doc.read_text()
         return done
 
     def start(self) -> None:
@@ -142,6 +211,9 @@ def match_figures(game: str, moves: int) -> None:
             print(f"{game}/{seats}: {played} moves; after the deal {deals[seats] / 1024:6.1f} KB, peak document "
                   f"{sizes[seats] / 1024:6.1f} KB; median CPU a command {medians[seats]:6.1f} ms "
                   f"(join {statistics.median(table.cpu['join']) * 1000:6.1f} ms)")
+            if seats == 6:
+                for part, size in breakdown(table.peak_text).items():
+                    print(f"  {game}/6 peak: {part:<62} {size / 1024:6.1f} KB")
     ratio = medians[6] / medians[2] if medians[2] else float("nan")
     print(f"peak document {game}/6: {sizes[6] / 1024:.1f} KB (target 40)")
     print(f"cpu per command {game} 6 seats/2 seats: {ratio:.2f} (target 1.50)")
@@ -252,6 +324,7 @@ def main() -> None:
     for game in games:
         for n in PILES[game]:
             shuffle_figures(n)
+        pass_figures(game)
     if not args.skip_matches:
         for game in games:
             match_figures(game, args.moves)

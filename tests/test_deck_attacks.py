@@ -54,8 +54,8 @@ D.SharedDeck.key = lambda self, secret, gen: 1
 BENT = """
 from pbd.table import deck as D, group, shuffle as S
 real = S.prove
-def bent_prove(k, xs, perm, context):
-    return real(%s, %s, perm, context)
+def bent_prove(k, xs, perm, context, sizes=None):
+    return real(%s, %s, perm, context, sizes)
 D.proofs.prove = bent_prove
 """
 #: the prover run on inputs bent (a foreign number, a card twice, a card dropped) or with another key
@@ -67,8 +67,8 @@ OTHER_KEY = BENT % ("k + 1", "xs")
 TAMPERED = """
 from pbd.table import deck as D, group, shuffle as S
 real = S.prove
-def tampered_prove(k, xs, perm, context):
-    ys, proof = real(k, xs, perm, context)
+def tampered_prove(k, xs, perm, context, sizes=None):
+    ys, proof = real(k, xs, perm, context, sizes)
     points, scalars = list(proof.points), list(proof.scalars)
     %s
     return ys, S.ShuffleProof(points, scalars)

@@ -32,9 +32,9 @@ def honest(n: int, seed: int = 0):
     return k, xs, perm, ys, proof
 
 
-def check(k_or_key, xs, ys, proof, context=CONTEXT) -> bool:
+def check(k_or_key, xs, ys, proof, context=CONTEXT, sizes=None) -> bool:
     key = group.public_key(k_or_key) if isinstance(k_or_key, int) else k_or_key
-    return S._check(key, xs, ys, proof, context)          # the memo would answer a repeated question unchecked
+    return S._check(key, xs, ys, proof, context, sizes)          # the memo would answer a repeated question unchecked
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 12, 18, 23])
@@ -142,7 +142,7 @@ def lying_proof(k_used: int, xs, perm, *, claimed_ys=None, claimed_key=None, pos
     p = S._Prover(k_used, xs, perm, CONTEXT)
     p.ys = list(claimed_ys if claimed_ys is not None else p.ys)
     p.K = claimed_key or p.K
-    p.t = S._Transcript(CONTEXT, p.K, xs, p.ys)
+    p.t = S._Transcript(CONTEXT, p.K, xs, p.ys, p.sizes)
     p.statement = p.t.digest()
     honest_a = p.positions()
     if positions is not None:
@@ -200,3 +200,23 @@ def test_a_prover_that_commits_to_no_permutation_is_caught_by_the_product_argume
     # or to commit to such values in the first place (then the Hadamard product argument fails)
     _, proof = lying_proof(k, xs, perm, positions=bad, commit_rows=_product_fix)
     assert not check(k, xs, ys, proof)
+
+
+def test_one_proof_covers_every_pile_of_a_pass_and_no_card_may_change_pile():
+    k = group.derive_key(b"p" * 32, "piles")
+    xs, sizes = pile(18, "f") + pile(36, "p"), (18, 36)
+    perm = list(range(18))[::-1] + [18 + j for j in random.Random(1).sample(range(36), 36)]
+    ys, proof = S.prove(k, xs, perm, CONTEXT, sizes)
+    assert check(k, xs, ys, proof, sizes=sizes)
+    assert S.size(54) < S.size(18) + S.size(36)
+    assert not check(k, xs, ys, proof, sizes=(17, 37)) and not check(k, xs, ys, proof)
+    # a pass that moves a card from one pile to the other: the prover refuses to make it, and one made anyway fails
+    across = list(perm)
+    across[0], across[18] = perm[18], perm[0]
+    with pytest.raises(ValueError, match="each pile"):
+        S.prove(k, xs, across, CONTEXT, sizes)
+    ys_across, proof_across = S._Prover(k, xs, across, CONTEXT, sizes).run()
+    assert not check(k, xs, ys_across, proof_across, sizes=sizes)
+    one_pile_ys, one_pile_proof = S._Prover(k, xs, across, CONTEXT).run()
+    assert check(k, xs, one_pile_ys, one_pile_proof)                 # a shuffle of the whole: only the piles differ
+    assert not check(k, xs, one_pile_ys, one_pile_proof, sizes=sizes)

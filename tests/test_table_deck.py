@@ -155,22 +155,19 @@ def test_proofs_and_retired_slots_are_pruned_once_every_seat_has_checked_them(ta
 
 
 def test_each_pass_is_dropped_once_every_other_seat_has_checked_it_and_the_others_still_check():
-    """At the peak of a deal only the passes some seat has yet to check stay in the document (issue 25); before
-    anything is dealt every pass stays (a seat may still join, and a joiner checks every pass from the first)."""
-    def kept(table):
-        return [p.seat for p in SharedDeck.parse(table.deck.render()).gens[0].passes if p.piles is not None]
-
-    early = Table({"draw": [f"c{i}" for i in range(12)]})
-    for seat in SEATS:
-        early.write(seat)
-    assert kept(early) == SEATS
+    """Once the deal is closed, only the passes some seat has yet to check stay in the document (issue 25)."""
     t = Table({"draw": [f"c{i}" for i in range(12)]})
     for seat in SEATS:
         t.write(seat)
-    t.write("Ann", lambda d: d.deal("draw", "Ann", 1))     # Ann checks Ben's and Cy's passes and deals
-    assert kept(t) == ["Cy"]                # Ann's and Ben's passes checked by every other seat; Cy's not by Ben
+
+    def kept():
+        return [p.seat for p in SharedDeck.parse(t.deck.render()).gens[0].passes if p.piles is not None]
+
+    assert kept() == ["Ann", "Ben", "Cy"]   # nothing dealt: a player may still join, and would need them all
+    t.write("Ann", lambda d: d.deal("draw", "Ann", 1))     # Ann checks Ben's and Cy's from her record of hers
+    assert kept() == ["Cy"]                 # Ann's and Ben's checked by every other seat; Cy's not yet by Ben
     t.write("Ben")
-    assert kept(t) == []
+    assert kept() == []
     # a pass changed after some seat checked it is still caught by the seats that have not
     t2 = Table({"draw": [f"c{i}" for i in range(12)]})
     for seat in SEATS:
@@ -181,6 +178,26 @@ def test_each_pass_is_dropped_once_every_other_seat_has_checked_it_and_the_other
     cy.piles["draw"] = (values, ShuffleProof(proof.points, [(proof.scalars[0] + 1) % group.L, *proof.scalars[1:]]))
     problems = SharedDeck.parse(forged.render()).verify(SharedDeck.parse(t2.records["Ann"]), seat="Ann")
     assert any("Cy's shuffle" in p for p in problems), problems
+
+
+def test_one_proof_covers_a_pass_over_several_piles_and_a_card_moved_between_piles_is_refused():
+    t = Table({"faces": [f"f{i}" for i in range(5)], "pips": [f"p{i}" for i in range(7)]})
+    for seat in SEATS:
+        t.write(seat)
+    text = t.deck.render()
+    assert sum(line.startswith("  proof 1 3 ") for line in text) == 2      # each pile's numbers; one proof
+    first = SharedDeck.parse(text).gens[0].passes[-1].piles
+    assert first["faces"][1] is not None and first["pips"][1] is None
+    swapped = SharedDeck.parse(t.records["Ben"])                            # before Cy's pass: Cy swaps two
+    deck = SharedDeck.parse(text)
+    cy = deck.gens[0].passes[2]
+    faces, pips = cy.piles["faces"], cy.piles["pips"]
+    cy.piles["faces"] = ([pips[0][0], *faces[0][1:]], faces[1])
+    cy.piles["pips"] = ([faces[0][0], *pips[0][1:]], None)
+    for i, v in zip(deck.gens[0].piles["faces"] + deck.gens[0].piles["pips"], cy.piles["faces"][0] + cy.piles["pips"][0]):
+        deck.slots[i].value = deck.slots[i].base = v
+    problems = SharedDeck.parse(deck.render()).verify(swapped, seat="Ben")
+    assert any("Cy's shuffle pass of faces and pips carries no valid proof" in p for p in problems), problems
 
 
 def _tampered(table, seat, edit):

@@ -9,7 +9,7 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
 * **Shuffle-in.**  Each seat in seat order locks every number of the new piles with a key
   of its own (one key per *generation*: each shuffle-in or reshuffle uses fresh keys, so a
   reshuffled card cannot be recognised by its old lock) and shuffles each pile secretly.
-  The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and a
+  The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and one
   proof of a shuffle (:mod:`pbd.table.shuffle`, Bayer–Groth 2012) that they are the
   numbers before it, each locked with ``k`` and permuted — card by card, so no number can be
   replaced, copied or made from others.  After every seat's pass nobody knows which slot
@@ -35,12 +35,13 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
 * **Audit.**  Once seeds are revealed, :meth:`SharedDeck.audit` re-derives every key, pass
   and permutation and checks every number and face-up card in the document.
 
-Document size: numbers are 43 characters of base64, unlock proofs 64, a pass 43 per card of
-the pile (its numbers) and its shuffle proof, of size about √N (2,900 characters for 18 cards,
-4,100 for 40, 4,900 for 60).  A proof, a pass's numbers and proof and a
+Document size: numbers are 43 characters of base64, unlock proofs 64, a pass 43 per card
+(its numbers) and one shuffle proof for all its piles, of size about √N (2,900 characters for
+18 cards, 4,100 for 40, 4,700 for 54, 4,900 for 60).  A proof, a pass's numbers and proof and a
 retired slot are kept only until every other seat has written after it (``seen`` counters: each
-seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes),
-then pruned: what stays is one number per live slot, one public key per seat and generation,
+seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes;
+while a player may still join, a generation's passes go only all together, once its last is
+checked), then pruned: what stays is one number per live slot, one public key per seat and generation,
 and the manifest.
 
 What it does not protect against: a seat can stall by never doing its duties; whoever removes
@@ -118,15 +119,15 @@ class Pass(Record):
 
     seat: str
     key: bytes | None                # the seat's public key for this generation
-    #: Each pile's numbers after the pass and the proof that they are the numbers before it,
-    #: permuted and locked with ``key`` (:mod:`pbd.table.shuffle`); None once pruned.
-    piles: dict[str, tuple[list[bytes], ShuffleProof]] | None
+    #: Each pile's numbers after the pass and, with the first pile, the proof that they are the numbers before it,
+    #: each pile permuted within itself and locked with ``key`` (:mod:`pbd.table.shuffle`); None once pruned.
+    piles: dict[str, tuple[list[bytes], ShuffleProof | None]] | None
     stamp: int
 
     FIELDS = ("seat", "key", "piles", "stamp")
 
     def __init__(self, seat: str, key: bytes | None,
-                 piles: dict[str, tuple[list[bytes], ShuffleProof]] | None = None, stamp: int = 0):
+                 piles: dict[str, tuple[list[bytes], ShuffleProof | None]] | None = None, stamp: int = 0):
         self.seat = seat
         self.key = key
         self.piles = piles
@@ -266,10 +267,14 @@ class SharedDeck(Record):
         """
         if seat in self.seats or len(self.seats) >= MAX_SEATS:
             raise DeckSetupError(f"{seat} cannot take a seat at this deck")
-        if self.dealt():
+        if not self.seating_open():
             raise DeckSetupError("a seat can join a shared deck only before anything is dealt")
         self.seats.append(seat)
         self.seen[seat] = 0
+
+    def seating_open(self) -> bool:
+        """Return True while another player may still take a seat (nothing dealt or unlocked yet)."""
+        return not (any(s.opened or s.card for s in self.slots.values()) or any(self.hands.values()))
 
     # -- codes ------------------------------------------------------------------------
 
@@ -605,16 +610,22 @@ class SharedDeck(Record):
             gen.passes.append(Pass(seat, None, stamp=self.clock))
             return
         k = self.key(secret, gen.number)
-        done: dict[str, tuple[list[bytes], ShuffleProof]] = {}
-        for name, ids in gen.piles.items():
-            if not ids:
-                continue
-            perm = shuffle(list(range(len(ids))), secret, f"{self.match_id}|gen{gen.number}|{name}")
+        done: dict[str, tuple[list[bytes], ShuffleProof | None]] = {}
+        names, ids, perm = _proven_piles(gen), [], []
+        for name in names:
+            pile = gen.piles[name]
+            perm += [len(ids) + j for j in shuffle(list(range(len(pile))), secret,
+                                                   f"{self.match_id}|gen{gen.number}|{name}")]
+            ids += pile
+        if ids:         # one proof for every pile of the pass, each pile shuffled within itself
             values, proof = proofs.prove(k, [self.slots[i].value for i in ids], perm,
-                                         _pass_context(self.match_id, gen.number, seat, name))
+                                         _pass_context(self.match_id, gen.number, seat, names),
+                                         tuple(len(gen.piles[name]) for name in names))
             for i, v in zip(ids, values):
                 self.slots[i].value = self.slots[i].base = v
-            done[name] = (values, proof)
+            for name in names:
+                n = len(gen.piles[name])
+                done[name], values = (values[:n], proof if name == names[0] else None), values[n:]
         gen.passes.append(Pass(seat, group.public_key(k), done, self.clock))
 
     def _unlock(self, slot: Slot, seat: str, secret: bytes | None) -> None:
@@ -692,10 +703,6 @@ class SharedDeck(Record):
         """Return True once every seat but ``author`` has written after ``stamp`` (and so verified it)."""
         return len(self.seats) > 1 and all(self.seen.get(s, 0) > stamp for s in self.seats if s != author)
 
-    def dealt(self) -> bool:
-        """Return True once a card was dealt or unlocked: from then on no seat may join (:meth:`add_seat`)."""
-        return any(s.opened or s.card for s in self.slots.values()) or any(self.hands.values())
-
     def prune(self) -> None:
         """Drop unlock proofs, each pass's numbers and proof, and retired slots once every other seat has verified them.
 
@@ -709,13 +716,15 @@ class SharedDeck(Record):
             if slot.index is not None and not slot.steps:
                 slot.opened = list(self.seats)
         busy = set()
+        seating = self.seating_open()
         for gen in self.gens:
-            for p in gen.passes if self.complete(gen) and self.dealt() else ():
-                # a pass every other seat has checked is needed by nobody: a seat checks the passes after the
-                # last one it knows, from that one's numbers in its own record (a seat yet to join would need
-                # them all, so nothing is dropped before every seat has passed)
-                if p.piles is not None and self.checked_by_all(p.stamp, p.seat):
-                    p.piles, p.stamp = None, 0
+            # a pass every other seat has checked is needed by nobody: a seat checks the passes after the last one
+            # it knows from that one's numbers in its own record; while a player may still join, every pass stays
+            # (a joiner checks them all, from the cards' codes)
+            if gen.passes and self.complete(gen) and not seating:
+                for p in gen.passes:
+                    if p.piles is not None and self.checked_by_all(p.stamp, p.seat):
+                        p.piles, p.stamp = None, 0
             if any(p.piles is not None for p in gen.passes) or not self.complete(gen):
                 busy |= set(gen.slot_ids())
         for i, stamp in sorted(self.retired.items()):
@@ -891,8 +900,13 @@ def _tag(value: bytes) -> str:
     return hexdigest(value)[:16]
 
 
-def _pass_context(match_id: str, gen: int, seat: str, pile: str) -> str:
-    return f"{match_id}|pass|{gen}|{seat}|{pile}"
+def _pass_context(match_id: str, gen: int, seat: str, piles: list[str]) -> str:
+    return f"{match_id}|pass|{gen}|{seat}|{','.join(piles)}"
+
+
+def _proven_piles(gen: Gen) -> list[str]:
+    """Return the names of the piles a pass of ``gen`` shuffles (those with cards), in order; the first carries the proof."""
+    return [name for name, ids in gen.piles.items() if ids]
 
 
 def _initial_order(gen: Gen) -> list[int]:
@@ -917,7 +931,8 @@ def _check_name(name: str) -> None:
 #   cards 1-50 101-110 …                    the manifest (ids escaped; runs of integers as a-b)
 #   gen 1 · battle 1-50 · army 51-60 · cards 1-60
 #   pass 1 1 <key> @3                         generation, seat number, public key [, stamp while proven]
-#   proof 1 1 battle <base64>                 the pile's numbers after the pass and its shuffle proof,
+#   proof 1 1 battle <base64>                 the pile's numbers after the pass (and, with the first pile,
+#                                             the pass's one shuffle proof for all its piles),
 #                                             in lines of at most 4,000 characters (until pruned)
 #   pile battle 27-50                         slot ids, top first ('-': empty)
 #   hand 1 6-13 · aside 2 40
@@ -1002,7 +1017,7 @@ def _render(deck: SharedDeck) -> list[str]:
             tail = "" if p.piles is None else f" @{p.stamp}"
             lines.append(f"  pass {gen.number} {no[p.seat]} {_num(p.key, deck)}{tail}")
             for name, (values, proof) in (p.piles or {}).items():
-                blob = group.b64(b"".join(values) + proofs.to_bytes(proof))
+                blob = group.b64(b"".join(values) + (b"" if proof is None else proofs.to_bytes(proof)))
                 lines += [f"  proof {gen.number} {no[p.seat]} {name} {blob[i:i + PROOF_CHUNK]}"
                           for i in range(0, len(blob), PROOF_CHUNK)]
     lines += [f"  pile {name} {_ranges(ids)}" for name, ids in deck.piles.items()]
@@ -1210,13 +1225,18 @@ def _attach_proofs(deck: SharedDeck, rd: _Reader) -> None:
     for (number, seat, name), parts in rd.blobs.items():
         gen = deck.gens[number - 1]
         p = next(p for p in gen.passes if p.seat == seat)
-        n = len(gen.piles[name])
+        n, names = len(gen.piles[name]), _proven_piles(gen)
         try:
             raw = group.unb64("".join(parts))
             values = [raw[i:i + group.BYTES] for i in range(0, min(len(raw), n * group.BYTES), group.BYTES)]
             if len(values) != n or not all(map(group.is_member, values)):
                 raise ValueError("its numbers are not points of the dealing group")
-            p.piles[name] = (values, proofs.from_bytes(raw[n * group.BYTES:], n))
+            proof = None
+            if name == names[0]:
+                proof = proofs.from_bytes(raw[n * group.BYTES:], sum(len(gen.piles[other]) for other in names))
+            elif len(raw) != n * group.BYTES:
+                raise ValueError(f"the pass's proof goes with its first pile, {names[0]}")
+            p.piles[name] = (values, proof)
         except ValueError as exc:
             rd.fail(f"generation {number}: {seat}'s shuffle proof of {name} is damaged ({exc})")
 
@@ -1416,17 +1436,22 @@ class _Verifier:
         return rg.passes[known - 1].outputs(gen)
 
     def _check_pass(self, gen: Gen, p: Pass, before: dict[int, bytes]) -> dict[int, bytes] | None:
-        """Check every pile's shuffle proof of one pass; return the numbers after it (None: a problem noted)."""
-        if set(p.piles) != {name for name, ids in gen.piles.items() if ids}:
+        """Check a pass's shuffle proof (one for all its piles); return the numbers after it (None: a problem noted)."""
+        names = _proven_piles(gen)
+        if set(p.piles) != set(names):
             self.problems.append(f"generation {gen.number}: {p.seat}'s shuffle pass does not cover every pile")
             return None
-        for name, (values, proof) in p.piles.items():
-            ids = gen.piles[name]
-            if not proofs.verify(p.key, [before[i] for i in ids], values, proof,
-                                 _pass_context(self.d.match_id, gen.number, p.seat, name)):
-                self.problems.append(f"generation {gen.number}: {p.seat}'s shuffle pass of {name} carries no valid "
-                                     "proof (its numbers are not the previous ones, each locked with its key and "
-                                     "shuffled: the document was altered, or a player's pbd cheated)")
+        if names:
+            proof = p.piles[names[0]][1]
+            ids = [i for name in names for i in gen.piles[name]]
+            values = [v for name in names for v in p.piles[name][0]]
+            if proof is None or not proofs.verify(p.key, [before[i] for i in ids], values, proof,
+                                                  _pass_context(self.d.match_id, gen.number, p.seat, names),
+                                                  tuple(len(gen.piles[name]) for name in names)):
+                self.problems.append(f"generation {gen.number}: {p.seat}'s shuffle pass of {' and '.join(names)} "
+                                     "carries no valid proof (its numbers are not the previous ones, each locked with "
+                                     "its key and shuffled within its pile: the document was altered, or a player's "
+                                     "pbd cheated)")
                 return None
         return p.outputs(gen)
 

@@ -17,12 +17,15 @@ vectors of ``n`` values are committed with Pedersen commitments
 a domain tag (:func:`pbd.table.group.hash_to_group`), so nobody knows their relations:
 
 1. The prover commits to ``a = (π(1)..π(N))`` column by column; challenge ``x``; it commits
-   to ``b = (x^π(1)..x^π(N))``; challenges ``y, z``.
+   to ``b = (x^π(1)..x^π(N))``; challenges ``y, w, z``.
 2. **Product argument** (BG §5: a Hadamard product argument, itself a zero argument for a
    bilinear map, and a single value product argument) that the committed matrix
-   ``y·a + b − z`` has the product ``∏_p (y·p + x^p − z)``, which the verifier computes: by
-   Schwartz–Zippel the pairs ``(a_p, b_p)`` are the pairs ``(p, x^p)``, so ``a`` is a
-   permutation and ``b_p = x^a_p``.
+   ``y·a + b + w·t − z`` has the product ``∏_p (y·p + x^p + w·t_p − z)``, which the verifier
+   computes (``t_p`` is the public number of the pile position ``p`` belongs to: one proof
+   covers every pile of a pass, each shuffled within itself): by Schwartz–Zippel the triples
+   ``(a_p, b_p, t_p)`` are the triples ``(p, x^p, t_p)``, so ``a`` is a permutation that keeps
+   every card in its pile and ``b_p = x^a_p``.  (BG's product is over ``y·a + b − z``; the
+   pile term is ours, and adds nothing to the degree.)
 3. **Multi-exponentiation argument** (BG §4, with the target ``k·X`` hidden behind a Schnorr
    proof for ``K``) that ``Σ_i b_i·c'_i = k·X`` with ``X = Σ_j x^j·c_j``: as ``x`` was drawn
    after ``a`` was committed, this holds only if ``c'_i = k·c_π(i)`` for every ``i`` (a nonzero
@@ -41,7 +44,7 @@ prover making Q hash evaluations succeeds with probability at most Q + 1 times t
 Fehr and Klooß, "Fiat–Shamir Transformation of Multi-Round Interactive Proofs", TCC 2022).
 For the largest deck pbd accepts (2,000 cards) that is below 2^-237 per evaluation.
 
-The sums above add BG's Schwartz–Zippel bounds (degree ``m·n`` for ``x`` and for ``y, z``,
+The sums above add BG's Schwartz–Zippel bounds (degree ``m·n`` for ``x`` and for ``y, w, z``,
 ``m + n`` for the Hadamard product argument, ``2m`` for the zero argument and for the
 multi-exponentiation argument, ``2n`` for the single value product argument) and round them up;
 a challenge hits any one value with probability below ``2^-251`` (a 256-bit hash reduced modulo L).
@@ -138,9 +141,10 @@ def _powers(x: int, count: int) -> list[int]:
 class _Transcript:
     """The Fiat–Shamir transcript: every message absorbed, every challenge a hash of all before it."""
 
-    def __init__(self, context: str, key: Element, xs: list[Element], ys: list[Element]):
+    def __init__(self, context: str, key: Element, xs: list[Element], ys: list[Element], sizes: tuple[int, ...]):
         self.h = sha256(b"pbd-table-shuffle-bg2012-v3")
-        self.absorb(b"statement", context.encode(), key, str(len(xs)).encode(), b"".join(xs), b"".join(ys))
+        self.absorb(b"statement", context.encode(), key, ",".join(map(str, sizes)).encode(), b"".join(xs),
+                    b"".join(ys))
 
     def absorb(self, label: bytes, *parts: bytes) -> None:
         for part in (label, *parts):
@@ -171,29 +175,40 @@ def _remember(memo: dict, key: bytes, value):
     return value
 
 
-def prove(k: int, xs: list[Element], perm: list[int], context: str) -> tuple[list[Element], ShuffleProof]:
+def prove(k: int, xs: list[Element], perm: list[int], context: str,
+          sizes: tuple[int, ...] | None = None) -> tuple[list[Element], ShuffleProof]:
     """Lock ``xs`` with ``k`` and permute them (output ``i`` is input ``perm[i]``); return the outputs and the proof.
 
-    The proof is a function of its inputs (nonces derived, RFC 6979's way), so one made already is given again.
+    ``sizes`` cuts ``xs`` into piles that are each shuffled within themselves (one proof for all; default: one
+    pile).  The proof is a function of its inputs (nonces derived, RFC 6979's way), so one made already is given
+    again.
+
+    :raises ValueError: ``perm`` moves a card from one pile to another, or the sizes do not add up.
     """
-    key = group.challenge("shuffle-made", (group.encode_scalar(k), b"".join(xs), ",".join(map(str, perm)), context),
-                          256).to_bytes(32, "big")
+    sizes = _sizes(sizes, len(xs))
+    tags = _tags(sizes, len(xs))
+    if sorted(perm) != list(range(len(xs))) or any(tags[i] != tags[j] for i, j in enumerate(perm)):
+        raise ValueError("a pass permutes the cards of each pile among themselves")
+    key = group.challenge("shuffle-made", (group.encode_scalar(k), b"".join(xs), ",".join(map(str, perm)), context,
+                                           ",".join(map(str, sizes))), 256).to_bytes(32, "big")
     made = _MADE.get(key)
     if made is None:
-        made = _remember(_MADE, key, _Prover(k, xs, perm, context).run())
+        made = _remember(_MADE, key, _Prover(k, xs, perm, context, sizes).run())
     return list(made[0]), made[1]
 
 
 class _Prover:
     """One run of the argument's prover; ``points`` and ``scalars`` collect the proof in order."""
 
-    def __init__(self, k: int, xs: list[Element], perm: list[int], context: str):
+    def __init__(self, k: int, xs: list[Element], perm: list[int], context: str, sizes: tuple[int, ...] = ()):
         self.k, self.xs, self.perm = k, xs, perm
         self.N = len(xs)
         self.m, self.n = layout(self.N)
+        self.sizes = _sizes(sizes or None, self.N)
+        self.tags = _tags(self.sizes, self.m * self.n)
         self.ys = [group.lock(xs[j], k) for j in perm]
         self.K = group.public_key(k)
-        self.t = _Transcript(context, self.K, xs, self.ys)
+        self.t = _Transcript(context, self.K, xs, self.ys, self.sizes)
         self.statement = self.t.digest()
         self.points: list[Element] = []
         self.scalars: list[int] = []
@@ -237,14 +252,12 @@ class _Prover:
         B, s = self.cols(self.exponents(a, xp)), self.rands(m)
         cB = [self.com(B[i], s[i]) for i in range(m)]
         self.send(b"cB", *cB)
-        y, z = self.t.challenge(b"y"), self.t.challenge(b"z")
-        E = [[(y * A[i][j] + B[i][j] - z) % L for j in range(n)] for i in range(m)]
+        y, w, z = self.t.challenge(b"y"), self.t.challenge(b"w"), self.t.challenge(b"z")
+        T = self.cols(self.tags)
+        E = [[(y * A[i][j] + B[i][j] + w * T[i][j] - z) % L for j in range(n)] for i in range(m)]
         rE = [(y * r[i] + s[i]) % L for i in range(m)]
-        cE = _product_commitments(n, cA, cB, y, z)
-        target = 1
-        for p in range(1, size + 1):
-            target = target * (y * p + xp[p] - z) % L
-        self.product(E, rE, cE, target)
+        cE = _product_commitments(n, cA, cB, T, y, w, z)
+        self.product(E, rE, cE, _target(xp, self.tags, y, w, z))
         self.multi_exponentiation(B, s, cB, x, xp)
         return list(self.ys), ShuffleProof(self.points, self.scalars)
 
@@ -349,24 +362,51 @@ class _Prover:
                          sum(ep[kk] * tau[kk] for kk in range(2 * m)) % L, (mu + ep[m] * k) % L]
 
 
-def _product_commitments(n: int, cA, cB, y: int, z: int) -> list[Element]:
-    """Return the commitments to the columns of ``y·a + b − z`` (from those to ``a`` and ``b``)."""
-    minus_z = _com(n, [L - z] * n, 0)
-    return [group.add(group.add(group.mul(y, ca), cb), minus_z) for ca, cb in zip(cA, cB)]
+def _sizes(sizes: tuple[int, ...] | None, total: int) -> tuple[int, ...]:
+    """Return the pile sizes (one pile of ``total`` by default).
+
+    :raises ValueError: they do not add up to ``total``, or one is not positive.
+    """
+    sizes = (total,) if sizes is None else tuple(sizes)
+    if sum(sizes) != total or any(not isinstance(n, int) or n < 1 for n in sizes):
+        raise ValueError("the piles' sizes do not add up to the cards of the pass")
+    return sizes
+
+
+def _tags(sizes: tuple[int, ...], size: int) -> list[int]:
+    """Return the pile number of every position (the padding past the cards: a pile of its own)."""
+    tags = [t for t, n in enumerate(sizes) for _ in range(n)]
+    return tags + [len(sizes)] * (size - len(tags))
+
+
+def _target(xp: list[int], tags: list[int], y: int, w: int, z: int) -> int:
+    """Return ``∏_p (y·p + x^p + w·t_p − z)``: the product the matrix ``y·a + b + w·t − z`` must have."""
+    out = 1
+    for p, t in enumerate(tags, 1):
+        out = out * (y * p + xp[p] + w * t - z) % L
+    return out
+
+
+def _product_commitments(n: int, cA, cB, T, y: int, w: int, z: int) -> list[Element]:
+    """Return the commitments to the columns of ``y·a + b + w·t − z`` (from those to ``a`` and ``b``; ``t`` public)."""
+    return [group.add(group.add(group.mul(y, ca), cb), _com(n, [(w * t - z) % L for t in col], 0))
+            for ca, cb, col in zip(cA, cB, T)]
 
 
 # -- checking -----------------------------------------------------------------------------------
 
-def verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str) -> bool:
+def verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str,
+           sizes: tuple[int, ...] | None = None) -> bool:
     """Return True if ``proof`` shows ``ys`` is ``xs`` permuted and locked with the key behind ``y_key``.
 
-    A check is a function of its inputs: one made already in this process is answered again.
+    ``sizes`` cuts both into piles, each permuted within itself (default: one pile).  A check is a function of its
+    inputs: one made already in this process is answered again.
     """
-    key = group.challenge("shuffle-checked", (y_key or b"", b"".join(xs), b"".join(ys), to_bytes(proof), context),
-                          256).to_bytes(32, "big")
+    key = group.challenge("shuffle-checked", (y_key or b"", b"".join(xs), b"".join(ys), to_bytes(proof), context,
+                                              ",".join(map(str, sizes or ()))), 256).to_bytes(32, "big")
     done = _CHECKED.get(key)
     if done is None:
-        done = _remember(_CHECKED, key, _check(y_key, xs, ys, proof, context))
+        done = _remember(_CHECKED, key, _check(y_key, xs, ys, proof, context, sizes))
     return done
 
 
@@ -374,15 +414,20 @@ class _Reject(Exception):
     """A check of the argument failed."""
 
 
-def _check(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str) -> bool:
+def _check(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str,
+           sizes: tuple[int, ...] | None = None) -> bool:
     N = len(xs)
+    try:
+        sizes = _sizes(sizes, N)
+    except ValueError:
+        return False
     if N == 0 or len(ys) != N or group.key_problem(y_key) is not None \
             or (len(proof.points), len(proof.scalars)) != counts(N) \
             or not all(map(group.is_member, [*xs, *ys, *proof.points])) \
             or not all(isinstance(s, int) and 0 <= s < L for s in proof.scalars):
         return False
     try:
-        _Verifier(y_key, xs, ys, proof, context).run()
+        _Verifier(y_key, xs, ys, proof, context, sizes).run()
     except _Reject:
         return False
     return True
@@ -391,11 +436,13 @@ def _check(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleP
 class _Verifier:
     """One run of the argument's verifier, reading the proof in the order the prover sent it."""
 
-    def __init__(self, K: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str):
+    def __init__(self, K: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str,
+                 sizes: tuple[int, ...]):
         self.K, self.xs, self.ys = K, xs, ys
         self.N = len(xs)
         self.m, self.n = layout(self.N)
-        self.t = _Transcript(context, K, xs, ys)
+        self.tags = _tags(sizes, self.m * self.n)
+        self.t = _Transcript(context, K, xs, ys, sizes)
         self._points, self._scalars = iter(proof.points), iter(proof.scalars)
 
     def receive(self, label: bytes, count: int) -> list[Element]:
@@ -421,14 +468,12 @@ class _Verifier:
         x = self.t.challenge(b"x")
         xp = _powers(x, size + 1)
         cB = self.receive(b"cB", m)
-        y, z = self.t.challenge(b"y"), self.t.challenge(b"z")
-        cE = _product_commitments(n, cA, cB, y, z)
-        target = 1
-        for p in range(1, size + 1):
-            target = target * (y * p + xp[p] - z) % L
+        y, w, z = self.t.challenge(b"y"), self.t.challenge(b"w"), self.t.challenge(b"z")
+        T = [self.tags[i * n:(i + 1) * n] for i in range(m)]
+        cE = _product_commitments(n, cA, cB, T, y, w, z)
         cb = self.receive(b"cb", 1)[0]
         self.hadamard(cE, cb)
-        self.single_value_product(cb, target)
+        self.single_value_product(cb, _target(xp, self.tags, y, w, z))
         self.multi_exponentiation(cB, xp)
 
     def hadamard(self, cE, cb) -> None:
