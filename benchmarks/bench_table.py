@@ -146,6 +146,7 @@ class Table:
         folder.mkdir(parents=True, exist_ok=True)
         self.doc = folder / "m.txt"
         self.cpu: dict[str, list[float]] = {}
+        self.seat_cpu = 0.0
         self.peak = 0
         self.peak_text = ""
         self.rng = random.Random(seed)
@@ -158,6 +159,8 @@ class Table:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         self.cpu.setdefault(args[0], []).append(cpu)
+        if seat is not None and args[0] not in ("new", "join"):
+            self.seat_cpu += cpu                    # what the players' own commands cost (not the bench's looks)
         size = self.doc.stat().st_size if self.doc.exists() else 0
         if size > self.peak:
             self.peak, self.peak_text = size, self.doc.read_text()
@@ -199,6 +202,7 @@ def match_figures(game: str, moves: int) -> None:
     sizes: dict[int, int] = {}
     medians: dict[int, float] = {}
     deals: dict[int, int] = {}
+    per_turn: dict[int, float] = {}
     for seats in (2, 6):
         with tempfile.TemporaryDirectory() as tmp:
             table = Table(Path(tmp), game, seats, seed=seats)
@@ -206,6 +210,7 @@ def match_figures(game: str, moves: int) -> None:
             deals[seats] = table.peak
             played = table.play(moves)
             sizes[seats] = table.peak
+            per_turn[seats] = table.seat_cpu / played if played else 0.0
             every = [c for kind in ("show", "legal", "move", "status") for c in table.cpu.get(kind, [])]
             medians[seats] = statistics.median(every) * 1000 if every else 0.0
             print(f"{game}/{seats}: {played} moves; after the deal {deals[seats] / 1024:6.1f} KB, peak document "
@@ -217,6 +222,11 @@ def match_figures(game: str, moves: int) -> None:
     ratio = medians[6] / medians[2] if medians[2] else float("nan")
     print(f"peak document {game}/6: {sizes[6] / 1024:.1f} KB (target 40)")
     print(f"cpu per command {game} 6 seats/2 seats: {ratio:.2f} (target 1.50)")
+    # a round is every seat's turn: per seat, the CPU of a round is the CPU of one turn (the move and the duties
+    # every seat's pbd pays for it)
+    turn = per_turn[6] / per_turn[2] if per_turn[2] else float("nan")
+    print(f"round {game} per seat, 6 seats/2 seats: {turn:.2f} ({per_turn[6]:.2f} / {per_turn[2]:.2f} s a turn; "
+          f"target 2.00)")
 
 
 PILES = {"tower": [40], "boystown": [60], "2xd6": [18, 36]}
