@@ -712,18 +712,6 @@ def show(doc_spec: str, game_name: str | None = None, svg_path: str | None = Non
                   warnings=warnings)
 
 
-def _held_up(game, state, doc) -> str:
-    """Return who the match waits on and since when, by the backend's time (:mod:`pbd.forfeit`; '' if nobody)."""
-    if not state.meta.match_id or not hasattr(game, "actors"):
-        return ""
-    from pbd import forfeit
-
-    try:
-        return forfeit.waiting_line(game, state, doc)
-    except (PbdError, NotImplementedError):
-        return ""
-
-
 def _draw(game, state, svg_path: str, encode=None) -> str:
     """Write the game's picture of ``state`` to ``svg_path`` and return the path.
 
