@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
-from pbd.games.base import Chance, LogEntry, Meta, Playable, Secrets, published_after, render_frame, split_frame
+from pbd.games.base import (CHAIN_DUTY, ROLL_DUTY, Chance, LogEntry, Meta, Playable, Secrets, published_after,  # noqa: F401
+                            render_frame, split_frame)
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table.deck import SharedDeck
@@ -49,10 +50,6 @@ OPTION_VALUE_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9:'’._-]{0,39}$")
 DECK_HEADING = "Deck"
 
 
-#: The start of a log entry in which a seat publishes a chain value another seat's die waits on.
-CHAIN_DUTY = "a fresh random value for "
-#: The start of a log entry in which a seat's pbd rolls the dice that waited on such a value (no move of its own).
-ROLL_DUTY = "rolls the dice that waited"
 
 
 @dataclass
