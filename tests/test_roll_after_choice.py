@@ -353,3 +353,30 @@ def test_cnc_a_modified_pbd_that_rolls_without_waiting_is_refused(surge):
     assert refused.returncode == 3, (refused.stdout, refused.stderr)
     assert "rolled before the chain value it had to wait for" in refused.stderr
     assert (folder / "m.txt").read_bytes() == before
+
+
+def test_tower_a_roll_after_a_discard_waits_too(pbd, tmp_path, monkeypatch):
+    """At the hand limit the mover discards a card of their choice, then rolls: that roll follows the choice."""
+    from conftest import moved_registry
+    from tower_helpers import give, start
+
+    doc = start(pbd, tmp_path)                          # Ann and Ben; this PBD_HOME holds both seats
+    give(doc, "Ann", "Guard", "Guard", "Torch", "Torch", "Sword")
+    home = tmp_path / "pbd-home"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(doc, copy / doc.name)
+    shutil.copytree(home, copy / "pbd-home")            # Ann's PBD_HOME: without Ben's seat
+    for f in (copy / "pbd-home" / "matches").glob("*/ben.*"):
+        f.unlink()
+    moved_registry(copy / "pbd-home", tmp_path, copy)
+    monkeypatch.setenv("PBD_HOME", str(copy / "pbd-home"))
+    tried = pbd("move", copy / doc.name, "--as", "Ann", "discard Guard; roll")
+    assert tried.exit_code == 0, tried.output
+    assert "You rolled" not in tried.output and "roll — rolls" not in (copy / doc.name).read_text()
+    assert "waits on a random value that Ben publishes" in tried.output
+    monkeypatch.setenv("PBD_HOME", str(home))
+    pbd("move", doc, "--as", "Ann", "discard Guard; roll", ok=True)
+    assert "Owed: Ben: a fresh random value for Ann's roll" in doc.read_text()
+    pbd("status", doc, "--as", "Ben", ok=True)
+    assert "You rolled d6" in pbd("move", doc, "--as", "Ann", "roll", ok=True).output
