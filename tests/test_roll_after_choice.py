@@ -336,6 +336,7 @@ def test_cnc_the_copy_no_longer_shows_a_cards_die(surge, tmp_path):
     assert f"Pending: Ann rolls the die of {attack} (waits on a fresh random value from Ben)" in text
     undo = run(folder, "Ann", "undo", "m.txt")                                  # a choice whose die waits stands
     assert undo.returncode == 1 and (folder / "m.txt").read_text() == text, undo.stderr
+    assert json.loads(run(folder, "Ann", "legal", "m.txt", "--json").stdout)["moves"] == []
     assert run(folder, "Ben", "watch", "--once").returncode == 0
     assert "Ben: a fresh random value for Ann's roll" in (folder / "m.txt").read_text()
     assert run(folder, "Ann", "watch", "--once").returncode == 0

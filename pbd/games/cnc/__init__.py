@@ -512,6 +512,8 @@ class CncGame(Playable):
     def candidates(self, state: State, player: str) -> list[str]:
         if state.first_choice or opening_owed(state, player) and not self.pending(state, player):
             return []                       # nothing can be played before the opening hands are drawn
+        if state.pending and (awaited := self.awaited_roll(state)) and awaited[0] == state.side(player).name:
+            return []                       # nothing until the die of the move it announced is rolled
         return candidates(state, _PLAYED.of(state).catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
