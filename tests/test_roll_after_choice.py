@@ -99,7 +99,8 @@ def test_a_modified_pbd_that_rolls_without_waiting_is_refused_by_every_honest_se
 CHEAT_NO_WAIT = """
 from pbd.games import base
 from pbd.table import game
-game.published_after = base.published_after = lambda meta, player, entry: ["anyone"]
+import pbd.games.cnc as cnc
+game.published_after = base.published_after = cnc.published_after = lambda meta, player, entry: ["anyone"]
 import sys
 from pbd.cli import main
 sys.argv = ['pbd'] + sys.argv[1:]
@@ -291,3 +292,97 @@ def test_2xd6_a_modified_pbd_that_rolls_the_onyx_dice_without_waiting_is_refused
     refused = pbd("hand", doc, "--as", p2)
     assert refused.exit_code == 3 and "rolled before the chain value it had to wait for" in refused.output
     assert doc.read_bytes() == before
+
+
+# -- C&C: a card's die (the Sentry's Void, Jack Bauer's Interrogation, Wild Magic Surge...) follows the move ------
+
+@pytest.fixture
+def surge(tmp_path):
+    """A C&C match (Ann, Ben) where Ann, to move, holds Wild Magic Surge ("Roll a die. 1: you lose 10 CP..."):
+    returns ``(folder, the move that plays it)`` (seed a1 deals it in her opening hand)."""
+    folder = tmp_path / "real"
+    folder.mkdir()
+    assert run(folder, "Ann", "new", "cnc", "m.txt", "--deck", "forces-of-mystery", "--seed", "a1").returncode == 0
+    assert run(folder, "Ben", "join", "m.txt", "--deck", "forces-of-corruption", "--seed", "ben").returncode == 0
+    assert run(folder, "Ann", "status", "m.txt").returncode == 0            # the opening hands
+    assert "Wild Magic Surge" in run(folder, "Ann", "hand", "m.txt").stdout
+    return folder, "play Wild Magic Surge"
+
+
+def test_cnc_the_sentrys_attack_is_logged_before_its_die():
+    """The Sentry's Void die follows the choice to attack: the attack is announced, its die to come."""
+    from cnc_helpers import pos, side
+
+    g = pos(side(ap=3, chars=["The Sentry"]), side(chars=["Danger"]))
+    for name in ("Ann", "Ben"):
+        g.state.meta.player(name).commitment = "c" * 64          # a match's seats, not a position built in a test
+    out = g.play("Ann", "The Sentry attacks Danger")
+    assert out == ["The Sentry attacks Danger · its die waits on a fresh random value from Ben"]
+    assert g.ben.characters and g.ann.ap == 3                      # nothing played yet: the move waits for its die
+    assert [(p.player, p.kind, p.card) for p in g.state.pending] == [("Ann", "roll", "The Sentry attacks Danger")]
+
+
+def test_cnc_the_copy_no_longer_shows_a_cards_die(surge, tmp_path):
+    folder, attack = surge
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    assert run(copy, "Ann", "status", "m.txt", "--adopt").returncode == 0
+    tried = run(copy, "Ann", "move", "m.txt", attack)
+    assert tried.returncode == 0, tried.stderr
+    assert "rolled" not in tried.stdout and "rolled" not in (copy / "m.txt").read_text()
+    assert "its die waits on a fresh random value from Ben" in tried.stdout
+    again = run(copy, "Ann", "move", "m.txt", "end turn")                       # nothing else until it is rolled
+    assert again.returncode == 1 and "waits on a random value that Ben publishes" in again.stderr
+    # the real document: the board says the die is pending and on whom; Ben's pbd watch pays; Ann's pbd rolls
+    assert run(folder, "Ann", "move", "m.txt", attack).returncode == 0
+    text = (folder / "m.txt").read_text()
+    assert f"Pending: Ann rolls the die of {attack} (waits on a fresh random value from Ben)" in text
+    undo = run(folder, "Ann", "undo", "m.txt")                                  # a choice whose die waits stands
+    assert undo.returncode == 1 and (folder / "m.txt").read_text() == text, undo.stderr
+    assert json.loads(run(folder, "Ann", "legal", "m.txt", "--json").stdout)["moves"] == []
+    assert run(folder, "Ben", "watch", "--once").returncode == 0
+    assert "Ben: a fresh random value for Ann's roll" in (folder / "m.txt").read_text()
+    assert run(folder, "Ann", "watch", "--once").returncode == 0
+    text = (folder / "m.txt").read_text()
+    assert re.search(rf"Ann: rolls the dice that waited — {re.escape(attack)} .*rolled \d \(d6\)", text)
+    assert "Pending: Ann rolls" not in text
+
+
+def test_cnc_a_modified_pbd_that_rolls_without_waiting_is_refused(surge):
+    folder, attack = surge
+    assert run(folder, "Ann", "move", "m.txt", attack).returncode == 0
+    cheated = run_cheat(folder, "Ann", "status", "m.txt")
+    assert cheated.returncode == 0, cheated.stderr
+    assert "rolled" in (folder / "m.txt").read_text()                          # the modified pbd rolled at once
+    before = (folder / "m.txt").read_bytes()
+    refused = run(folder, "Ben", "hand", "m.txt")
+    assert refused.returncode == 3, (refused.stdout, refused.stderr)
+    assert "rolled before the chain value it had to wait for" in refused.stderr
+    assert (folder / "m.txt").read_bytes() == before
+
+
+def test_tower_a_roll_after_a_discard_waits_too(pbd, tmp_path, monkeypatch):
+    """At the hand limit the mover discards a card of their choice, then rolls: that roll follows the choice."""
+    from conftest import moved_registry
+    from tower_helpers import give, start
+
+    doc = start(pbd, tmp_path)                          # Ann and Ben; this PBD_HOME holds both seats
+    give(doc, "Ann", "Guard", "Guard", "Torch", "Torch", "Sword")
+    home = tmp_path / "pbd-home"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(doc, copy / doc.name)
+    shutil.copytree(home, copy / "pbd-home")            # Ann's PBD_HOME: without Ben's seat
+    for f in (copy / "pbd-home" / "matches").glob("*/ben.*"):
+        f.unlink()
+    moved_registry(copy / "pbd-home", tmp_path, copy)
+    monkeypatch.setenv("PBD_HOME", str(copy / "pbd-home"))
+    tried = pbd("move", copy / doc.name, "--as", "Ann", "discard Guard; roll")
+    assert tried.exit_code == 0, tried.output
+    assert "You rolled" not in tried.output and "roll — rolls" not in (copy / doc.name).read_text()
+    assert "waits on a random value that Ben publishes" in tried.output
+    monkeypatch.setenv("PBD_HOME", str(home))
+    pbd("move", doc, "--as", "Ann", "discard Guard; roll", ok=True)
+    assert "Owed: Ben: a fresh random value for Ann's roll" in doc.read_text()
+    pbd("status", doc, "--as", "Ben", ok=True)
+    assert "You rolled d6" in pbd("move", doc, "--as", "Ann", "roll", ok=True).output

@@ -143,7 +143,7 @@ def test_the_tower_cy_answers_bens_pending_duel_in_bens_name_and_ann_refuses_it(
     meta.signers = {"ben": cy}                      # sealed, MACed and signed with what Cy has
     doc.write_text(GAME.render(state))
     n = len(meta.log)
-    assert meta.log[-1].text.startswith("pass — passes; duel: Ann ")
+    assert meta.log[-1].text.startswith("pass — passes; the duel's dice wait")     # (they follow the answer)
     refused_by(_cli(pbd), doc, n, "hand", doc, "--as", "Ann")
     refused_by(_cli(pbd), doc, n, "move", doc, "--as", "Ann", "roll")
     refused_by(_cli(pbd), doc, n, "show", doc)

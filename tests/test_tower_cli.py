@@ -279,8 +279,11 @@ def test_a_sword_negates_a_spider_web(pbd, tmp_path):
     move(pbd, doc, "Ann", "roll")
     move(pbd, doc, "Ben", "roll")
     assert "play Sword" in pbd.json("legal", doc, "--as", "Ann")["moves"]
+    out = move(pbd, doc, "Ann", "play Sword; roll").output
+    assert "waits on a random value that Ben publishes" in out         # the roll follows a choice: it waits
+    pbd("status", doc, "--as", "Ben", ok=True)                         # Ben's pbd publishes the value
     face = upcoming(doc, "Ann", 1)[0]
-    move(pbd, doc, "Ann", "play Sword; roll")
+    move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 20 + face
     assert "plays a Sword: cuts the Spider Web" in log_of(doc)
 
@@ -472,7 +475,8 @@ def test_the_sixth_card_must_be_discarded_and_the_discard_is_logged(pbd, tmp_pat
     assert show(pbd, doc)["players"][0]["hand"] == 6
     refused(pbd, doc, "Ann", "roll", "discard one")
     assert any(m.startswith("discard ") for m in pbd.json("legal", doc, "--as", "Ann")["moves"])
-    move(pbd, doc, "Ann", "discard Guard; roll")
+    out = move(pbd, doc, "Ann", "discard Guard; roll").output
+    assert "waits on a random value that Ben publishes" in out         # the roll follows a choice: it waits
     assert "discard Guard — discards Guard (hand limit 5)" in log_of(doc)
     data = show(pbd, doc)
     assert data["discarded"] == [["Ann", "Guard"]] and data["piles"]["discard"] == 1

@@ -1628,6 +1628,12 @@ def _stale(meta: Meta, player: str, others: list[PlayerMeta]) -> list[str]:
     return [p.name for p in others if not _fresh(meta, log_index, mine, player, p.name, p.chain_index)]
 
 
+#: The start of a log entry in which a seat publishes a chain value another seat's die waits on.
+CHAIN_DUTY = "a fresh random value for "
+#: The start of a log entry in which a seat's pbd rolls the dice that waited on such a value (no move of its own).
+ROLL_DUTY = "rolls the dice that waited"
+
+
 def published_after(meta: Meta, player: str, entry: int) -> list[str]:
     """Return the other seats whose latest chain value was first published after log entry ``entry``.
 

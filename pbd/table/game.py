@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
-from pbd.games.base import (NOTE_HINT, Chance, Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets, board_note,
-                            published_after, render_frame, split_frame)
+from pbd.games.base import (CHAIN_DUTY, NOTE_HINT, ROLL_DUTY, Chance, Event, LogEntry, Meta, Playable,  # noqa: F401
+                            PlayerMeta, Reveal, Secrets, board_note, published_after, render_frame, split_frame)
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table import deck as _deck
@@ -59,10 +59,6 @@ def defined_in(*modules) -> tuple[type, ...]:
     return tuple(v for m in modules for v in vars(m).values() if isinstance(v, type) and v.__module__ == m.__name__)
 
 
-#: The start of a log entry in which a seat publishes a chain value another seat's die waits on.
-CHAIN_DUTY = "a fresh random value for "
-#: The start of a log entry in which a seat's pbd rolls the dice that waited on such a value (no move of its own).
-ROLL_DUTY = "rolls the dice that waited"
 
 
 @dataclass

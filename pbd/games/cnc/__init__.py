@@ -12,7 +12,8 @@ from functools import lru_cache
 
 from pbd import fairplay, paths
 from pbd.errors import BackendError, DocumentFormatError, IllegalMoveError, PbdError, UsageError
-from pbd.games.base import Chance, Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets
+from pbd.games.base import (CHAIN_DUTY, ROLL_DUTY, Chance, Event, LogEntry, Meta, Playable, PlayerMeta, Reveal, Secrets,
+                            published_after)
 from pbd.games.cnc import board
 from pbd.games.cnc.cards import Catalogue, bundled_catalogue, load_catalogue, match_name
 from pbd.games.cnc.state import (HAND_LIMIT, HIDDEN, OPENING, OPENING_HAND, Character, Pending, Side, State, Turn,
@@ -140,6 +141,37 @@ def deck_commitment(seed: bytes, cards: list[str], porter: str) -> str:
     return fairplay.commitment(seed, [*cards, f"Porter: {porter}"])
 
 
+#: the words of a log entry that announces a move whose die waits on a fresh random value
+ANNOUNCED = "its die waits on a fresh random value"
+
+
+def _committed(meta: Meta, player: str) -> bool:
+    """Return True if ``player`` committed to a seed in the match (not so: a position built in a test)."""
+    pub = meta.player(player)
+    return pub is not None and bool(pub.commitment)
+
+
+def _rolls(effects) -> bool:
+    """Return True if any of ``effects`` (the catalogue's effect dicts) rolls a die."""
+    return any(isinstance(e, dict) and e.get("do") == "roll" for e in effects)
+
+
+class _After:
+    """A :class:`Chance` whose rule dice wait on a chain value published after log entry ``after``.
+
+    (:meth:`Chance.roll_after`: an announced move's die, rolled once the fresh value is in.)
+    """
+
+    def __init__(self, chance: Chance, after: int):
+        self._chance, self._after = chance, after
+
+    def roll(self, player: str, sides: int = 6, faces=None, purpose: str = "") -> int:
+        return self._chance.roll_after(player, self._after, sides, faces, purpose)
+
+    def __getattr__(self, name):
+        return getattr(self._chance, name)
+
+
 class DryChance(Chance):
     """Chance for trying a move without consequences: draws are hidden, rolls show the first face."""
 
@@ -264,14 +296,111 @@ class CncGame(Playable):
     # -- opening hands ----------------------------------------------------------------------
 
     def pending(self, state: State, player: str) -> bool:
-        """Return True if ``player``'s pbd can draw its opening hand now (see :func:`opening_owed`)."""
+        """Return True if ``player``'s pbd owes work it does on its next command: its opening hand (see
+        :func:`opening_owed`), a fresh random value the opponent's die waits on, or the die that waited."""
+        if state.pending and self._owes_dice(state, player):
+            return True
+        return self._opening_owed(state, player)
+
+    def _opening_owed(self, state: State, player: str) -> bool:
+        """Return True if ``player``'s pbd can draw its opening hand now."""
         if not state.started or not opening_owed(state, player):
             return False
         return state.index(player) == 0 or not Chance(state.meta, {}).waiting_on(player)
 
+    # -- dice that follow a choice -------------------------------------------------------------
+
+    @staticmethod
+    def _may_roll(move, cat: Catalogue) -> bool:
+        """Return True if ``move`` (an attack, an ability, an event played) may roll a die its card's text asks for.
+
+        Such a die follows the player's choice of move, so the move is announced first and
+        rolled once a fresh random value is in (:meth:`_announce`).
+        """
+        if move.kind not in ("attack", "use", "play") or not move.card:
+            return False
+        name = re.sub(r"#\d+$", "", move.card)
+        if name not in cat:
+            return False
+        card = cat.get(name)
+        effects = {"attack": lambda: [e for a in card.attacks for e in a.after],
+                   "use": lambda: [e for a in card.abilities for e in a.effects],
+                   "play": lambda: list(card.effects)}[move.kind]()
+        return _rolls(effects)
+
+    def awaited_roll(self, state: State) -> tuple[str, int] | None:
+        """Return the player whose announced move waits on a fresh random value, and the announcing entry."""
+        p = next((p for p in state.pending if p.kind == "roll"), None) if state.pending else None
+        if p is None or state.result:
+            return None
+        entry = next((e for e in reversed(state.meta.log) if e.player == p.player and ANNOUNCED in e.text), None)
+        return (p.player, entry.number) if entry is not None else None
+
+    def roll_waits_on(self, state: State) -> list[str]:
+        """Return the player who may publish the fresh value an announced move's die waits on (none: no die waits)."""
+        return [s.name for s in state.sides if self._owes_chain(state, s.name)]
+
+    def _owes_chain(self, state: State, seat: str) -> bool:
+        awaited = self.awaited_roll(state)
+        return (awaited is not None and awaited[0].casefold() != seat.casefold()
+                and not published_after(state.meta, awaited[0], awaited[1]))
+
+    def _owes_roll(self, state: State, seat: str) -> bool:
+        awaited = self.awaited_roll(state)
+        return (awaited is not None and awaited[0].casefold() == seat.casefold()
+                and bool(published_after(state.meta, awaited[0], awaited[1])))
+
+    def _owes_dice(self, state: State, seat: str) -> bool:
+        return self._owes_chain(state, seat) or self._owes_roll(state, seat)
+
+    def _announce(self, state: State, player: str, move, as_logged: bool) -> str:
+        """Log ``move`` as chosen, its die to come: nothing changes but a pending roll (see :meth:`_may_roll`).
+
+        The move is tried on a copy first (refused as it would be), so the choice in the log is a
+        legal one; it is played for real when the die is rolled (:meth:`_roll_due`), on the same
+        position: nothing else may happen in between.
+        """
+        rules = (_ENGINE or _engine())[0]
+        trial = clone(state)
+        ctx = rules.Ctx(trial, _PLAYED.of(state).catalogue, DryChance(trial.meta), player)
+        ctx.full_names = _full_names
+        ctx.naming = None if as_logged else move
+        rules.apply(ctx, move)
+        named = ctx.naming
+        text = named.source if named is not None and named is not move else move.source
+        opp = state.opponent(player).name
+        state.pending.append(Pending(state.side(player).name, "roll", card=text,
+                                     source=f"waits on a fresh random value from {opp}"))
+        entry = state.meta.record(player, f"{text} · {ANNOUNCED} from {opp}")
+        return entry.text
+
+    def _roll_due(self, state: State, player: str, chance: Chance) -> str:
+        """Play the announced move whose fresh random value is in, rolling its die (``rolls the dice that waited``)."""
+        rules, parse_moves, _ = _ENGINE or _engine()
+        after = self.awaited_roll(state)[1]
+        p = next(p for p in state.pending if p.kind == "roll")
+        state.pending.remove(p)
+        ctx = rules.Ctx(state, _PLAYED.of(state).catalogue, _After(chance, after), player)
+        ctx.full_names = _full_names
+        summary = rules.apply(ctx, parse_moves(p.card)[0])
+        return state.meta.record(player, f"{ROLL_DUTY} — {summary}").text
+
+    def _pay_dice(self, state: State, player: str, chance: Chance) -> list[str]:
+        """Do what ``player``'s pbd owes for a die that follows a choice: roll it, or publish its fresh value."""
+        out = []
+        if self._owes_roll(state, player) and chance.can_draw_for(player):
+            out.append(self._roll_due(state, player, chance))
+        if self._owes_chain(state, player) and chance.can_draw_for(player):
+            chance.publish(player)
+            out.append(state.meta.record(player, f"{CHAIN_DUTY}{self.awaited_roll(state)[0]}'s roll").text)
+        return out
+
     def settle(self, state: State, player: str, chance: Chance) -> list[str]:
-        """Draw ``player``'s opening hand (the creator first publishes a chain value and draws who moves first)."""
-        if not self.pending(state, player):
+        """Draw ``player``'s opening hand (the creator first publishes a chain value and draws who moves first);
+        pay what a die that follows a choice owes (:meth:`_pay_dice`)."""
+        if state.pending and self._owes_dice(state, player):
+            return self._pay_dice(state, player, chance)
+        if not self._opening_owed(state, player):
             return []
         side = state.side(player)
         creator = state.index(player) == 0
@@ -346,9 +475,21 @@ class CncGame(Playable):
         if ctx is None or ctx.chance is not chance:
             ctx = played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
+            if not as_logged:
+                out += self._pay_dice(state, player, chance)
+                awaited = self.awaited_roll(state)
+                if awaited is not None and awaited[0] == state.side(player).name:
+                    from pbd.errors import RollWaits
+
+                    raise RollWaits(awaited[0], [state.opponent(player).name])
             out += _resolve_reveals(ctx)
         before = len(out)                   # (the lines of moves played before this one: see the error below)
-        for move in moves:
+        for i, move in enumerate(moves):
+            if not as_logged and self._may_roll(move, played.catalogue) and _committed(meta, player):
+                out.append(self._announce(state, player, move, as_logged))
+                if i + 1 < len(moves):
+                    out.append(f"(the moves after it wait for its die: {'; '.join(m.source for m in moves[i + 1:])})")
+                break
             ctx.naming = None if as_logged else move        # the rules write its names in full (see rules.Ctx)
             try:
                 summary = rules.apply(ctx, move)
@@ -371,6 +512,8 @@ class CncGame(Playable):
     def candidates(self, state: State, player: str) -> list[str]:
         if state.first_choice or opening_owed(state, player) and not self.pending(state, player):
             return []                       # nothing can be played before the opening hands are drawn
+        if state.pending and (awaited := self.awaited_roll(state)) and awaited[0] == state.side(player).name:
+            return []                       # nothing until the die of the move it announced is rolled
         return candidates(state, _PLAYED.of(state).catalogue, player)
 
     def is_legal(self, state: State, player: str, move: str) -> bool:
@@ -473,7 +616,8 @@ class CncGame(Playable):
         if opening_owed(state, state.sides[0].name):     # the creator's next command draws the opening hands
             return [s.name for s in state.sides]
         owing = [p.player for p in state.pending if p.kind in ("discard", "adjust")]
-        return list(dict.fromkeys([*owing, state.current.name]))
+        dice = [s.name for s in state.sides if self._owes_dice(state, s.name)] if state.pending else []
+        return list(dict.fromkeys([*owing, *dice, state.current.name]))
 
     def sample_decks(self) -> list[str]:
         return ["forces-of-justice", "forces-of-corruption", "forces-of-peace", "forces-of-punishment",
@@ -523,7 +667,9 @@ class CncGame(Playable):
         return None
 
     def informative(self, entry) -> bool:
-        return super().informative(entry) or entry.text.startswith("reveals hand card")
+        # a move whose die waits cannot be taken back: once the fresh value is out, its die is known
+        return super().informative(entry) or entry.text.startswith(("reveals hand card", ROLL_DUTY, CHAIN_DUTY)) \
+            or ANNOUNCED in entry.text
 
     def replay(self, state, entry, chance, board, strict=True):
         """Apply one log entry (see :meth:`Playable.replay`): seating, a Hack reveal, or a move."""
@@ -533,6 +679,14 @@ class CncGame(Playable):
         if text.startswith(OPENING):
             return self._replay_opening(state, entry, chance, strict)
         _take_returned(state, player)
+        if text.startswith(CHAIN_DUTY):
+            if not self._owes_chain(state, player):
+                raise IllegalMoveError(f"{player} owed no random value for a roll here")
+            chance.publish(player)
+            state.meta.record(player, text)
+            return state
+        if text.startswith(ROLL_DUTY) or ANNOUNCED in text:
+            return self._replay_dice(state, entry, chance, strict)
         if m := re.match(r"reveals hand card (\d+): (.+) \(", text):
             hand = state.side(player).hand
             pos = int(m.group(1))
@@ -550,6 +704,34 @@ class CncGame(Playable):
         known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
         try:
             self.play(state, player, notation, chance, as_logged=True)
+        finally:
+            opponent.hand = known + opponent.hand[len(known):]
+        return state
+
+    def _replay_dice(self, state, entry, chance, strict=True):
+        """Replay a move announced with its die to come, or the die rolled once its fresh value was in.
+
+        :raises RollWaits: the die was rolled before a fresh value came (no honest pbd writes that).
+        """
+        player = entry.player
+        opponent = state.opponent(player)
+        if entry.text.startswith(ROLL_DUTY):
+            awaited = self.awaited_roll(state)
+            if awaited is None or awaited[0].casefold() != player.casefold():
+                raise IllegalMoveError(f"{player} had no announced move whose die waited")
+            if not published_after(state.meta, awaited[0], awaited[1]):
+                from pbd.errors import RollWaits
+
+                raise RollWaits(player, [opponent.name])
+        else:
+            self._unhide(state, player, entry.text.split(" · ")[0], strict)
+        known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
+        try:
+            if entry.text.startswith(ROLL_DUTY):
+                self._roll_due(state, player, chance)
+            else:
+                parse_moves = (_ENGINE or _engine())[1]
+                self._announce(state, player, parse_moves(entry.text.split(" · ")[0])[0], True)
         finally:
             opponent.hand = known + opponent.hand[len(known):]
         return state

@@ -60,7 +60,7 @@ FIRST_LINE = pattern(r"^\s*First player:\s*(?P<who>.+?)\s*$", re.I)
 PENDING_LINE = pattern(
     r"^\s*Pending:\s*(?P<player>.+?)\s+(?:(?P<discard>discards)\s+(?P<n>\d+)\s+cards? from hand"
     r"|(?P<take>takes)\s+(?P<card>.+?)\s+into hand|(?P<reveal>reveals)\s+hand card\s+(?P<pos>\d+)"
-    r"|(?P<decide>accepts or rejects)\s+adjust\s+(?P<adjust>[^()]+?))"
+    r"|(?P<decide>accepts or rejects)\s+adjust\s+(?P<adjust>[^()]+?)|(?P<roll>rolls the die of)\s+(?P<move>.+?))"
     r"\s*(?:\((?P<source>[^)]*)\))?\s*$", re.I)
 RESULT_LINE = pattern(r"^\s*(?:Result|Match over)\s*:\s*(?P<text>.+?)\s*$", re.I)
 ENDED_LINE = pattern(r"^\s*Ended on turn\s+(?P<n>\d+)\s*\((?P<name>.+?)'s turn\)\s*·\s*(?P<first>.+?)\s+moved first\s*$",
@@ -137,7 +137,7 @@ def _turn_text(state: State) -> str:
 def _pending_text(p: Pending) -> str:
     what = {"discard": f"discards {p.count} card{'s' if p.count != 1 else ''} from hand",
             "take": f"takes {p.card} into hand", "reveal": f"reveals hand card {p.count}",
-            "adjust": f"accepts or rejects adjust {p.card}"}[p.kind]
+            "adjust": f"accepts or rejects adjust {p.card}", "roll": f"rolls the die of {p.card}"}[p.kind]
     return f"Pending: {p.player} {what}" + (f" ({p.source})" if p.source else "")
 
 
@@ -285,6 +285,8 @@ def _parse_pending(state: State, m: re.Match, line: Line) -> Pending:
         return Pending(player, "take", card=m.group("card").strip(), source=source)
     if m.group("decide"):
         return Pending(player, "adjust", card=m.group("adjust").strip(), source=source)
+    if m.group("roll"):
+        return Pending(player, "roll", card=m.group("move").strip(), source=source)
     return Pending(player, "reveal", int(m.group("pos")), source=source)
 
 

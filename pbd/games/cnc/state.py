@@ -34,8 +34,9 @@ class Character(Record):
 class Pending(Record):
     """Something a player owes the game that only their own pbd can do (their hand is private).
 
-    ``kind``: "discard" (``count`` cards from hand), "take" (``card`` back to hand) or "reveal"
-    (hand card #n).
+    ``kind``: "discard" (``count`` cards from hand), "take" (``card`` back to hand), "reveal"
+    (hand card #n), "adjust" (accept or reject an adjustment) or "roll" (``card`` is a move whose
+    die follows the choice: it waits on a fresh random value, see ``CncGame.awaited_roll``).
     """
 
     FIELDS = ("player", "kind", "count", "card", "source")

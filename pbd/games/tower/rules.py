@@ -59,8 +59,9 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
   so no one chooses it, and ``pbd audit`` re-derives it.
 * A die that follows a choice in the same turn waits on a fresh random value (a chain value
   another player's pbd publishes after the choice), so no one can foresee it by trying the
-  choice on a copy of the document: the move roll after a card is placed (the mover rolls
-  with ``roll`` once it is in), a duel's dice after its last Sword or Shield answer, and a
+  choice on a copy of the document: the move roll after a card is placed, a card
+  discarded at the hand limit or a Sword played against a Spider Web (the mover rolls with
+  ``roll`` once it is in), a duel's dice after its last Sword or Shield answer, and a
   Magic Carpet's or an Arcane Trap's die reached by passing on a Guard (the answerer's pbd
   rolls these itself, ``rolls the dice that waited``, on its next command or at once under
   ``pbd watch``).
@@ -372,22 +373,35 @@ def cut_web(ctx: Ctx) -> str:
 
 
 def choice_entry(s: State) -> int | None:
-    """Return the log entry of the card the mover placed this turn, if any: the choice the move roll follows.
+    """Return the log entry of the mover's last choice this turn before its move roll, if any.
 
-    That roll must not be foreseeable when the card is chosen, so it waits on a chain value
-    another seat publishes after this entry (:meth:`pbd.games.base.Chance.roll_after`).  A roll
-    with no card placed before it this turn is rolled at once (reading: nothing was chosen, so
-    nothing could be chosen knowing it).
+    A choice is a card placed, a card discarded at the hand limit, or a Sword played against a
+    Spider Web.  That roll must not be foreseeable when the choice is made, so it waits on a
+    chain value another seat publishes after this entry (:meth:`pbd.games.base.Chance.roll_after`).
+    A roll with no choice before it this turn is rolled at once (reading: nothing was chosen, so
+    nothing could be chosen knowing it).  The turn's entries are the mover's own moves since
+    another seat's move (the seats' table work between them is skipped).
     """
-    if not s.placed or s.step != "main":
+    if s.step != "main" or s.ask or s.decisions:
         return None
+    from pbd.table.game import CHAIN_DUTY, ROLL_DUTY
+
+    skip = (*TABLE_LINES, CHAIN_DUTY, ROLL_DUTY, "first player by lot")
     for e in reversed(s.meta.log):
-        if e.player == s.mover and _PLACED.search(e.text):
+        if e.text.startswith(skip):
+            continue
+        done = e.text.split(" — ", 1)[-1]
+        if e.player != s.mover or not _BEFORE_ROLL.match(done):
+            return None
+        if not done.startswith("no draw now"):
             return e.number
     return None
 
 
-_PLACED = re.compile(r" — plays [^;]+ on \d+")
+#: what the mover's moves of a turn before its roll did, as logged (all but the first choose something)
+_BEFORE_ROLL = re.compile(r"^(?:no draw now: |plays [^;]+ on \d+$|discards \S.* \(hand limit \d+\)$"
+                          r"|plays a Sword: cuts the Spider Web$)")
+
 
 
 def advance(s: State, tile: int, k: int) -> int:

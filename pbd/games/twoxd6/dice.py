@@ -57,4 +57,5 @@ def resist(chance, seat: str, colour: str, after: int | None = None) -> Roll:
 
     ``after``: the entry of the choice the roll follows (see :func:`die`).
     """
-    return Roll((die(chance, seat, STANDARD, colour.lower(), after), die(chance, seat, STANDARD, colour.lower(), after)))
+    word = colour.lower()
+    return Roll((die(chance, seat, STANDARD, word, after), die(chance, seat, STANDARD, word, after)))

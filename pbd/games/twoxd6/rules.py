@@ -287,8 +287,9 @@ def _need_main(state: State, seat: str) -> None:
                                f"('target {t.target} from {t.source} with CALC', {t.rc - WINDOW} to {t.rc + WINDOW}) "
                                "or 'withdraw'")
     if t and t.roll is None:
-        raise IllegalMoveError(f"{seat}'s Onyx dice wait on a fresh random value from another player (their pbd "
-                               f"publishes it with their next command, pbd watch at once; then {seat}'s pbd rolls them)")
+        raise IllegalMoveError(f"{seat}'s Onyx dice wait on a fresh random value from another player (their "
+                               f"pbd publishes it with their next command, pbd watch at once; then {seat}'s pbd "
+                               "rolls them)")
     if t:
         raise IllegalMoveError(f"waiting for {t.defender} to roll against the targeting")
 
