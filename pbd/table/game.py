@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
-from pbd.games.base import (NOTE_HINT, Chance, LogEntry, Meta, Playable, Secrets, board_note, published_after, render_frame,
-                            split_frame)
+from pbd.games.base import (NOTE_HINT, Chance, LogEntry, Meta, Playable, Secrets, board_note, published_after,
+                            render_frame, split_frame)
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table.deck import SharedDeck
