@@ -186,7 +186,8 @@ def test_the_audit_catches_a_deleted_last_entry_through_the_witness_and_the_coun
     doc = new_match(pbd, tmp_path)
     pbd("move", doc, "--as", "Ann", "draw", ok=True)
     # the last log entry, deleted from both parts of the document
-    doc.write_text(rewrite_log(doc.read_text(), lambda lines: [ln for ln in lines if not ln.startswith("5. Ann: draw")]))
+    doc.write_text(rewrite_log(doc.read_text(), lambda lines: [ln for ln in lines
+                                                             if not ln.startswith("5. Ann: draw")]))
     result = pbd("audit", doc)
     assert result.exit_code == 1
     assert "the log now ends at entry 4" in result.output and "shows 6 draws, the log records 5" in result.output

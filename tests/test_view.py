@@ -1,4 +1,4 @@
-"""The document in two parts — the players' view, then the machinery — and every line a player types kept (issue 27).
+"""The document in two parts — the players' view, then the machinery — and every typed line kept (issue 27).
 
 Every game, on a local file (and the tests' Docs server in test_view_gdocs.py): notes typed at
 the end of the view and of the machinery (no blank line before them), inside the board, right

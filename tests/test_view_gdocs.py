@@ -4,7 +4,7 @@ with their formatting, a table of the players' own, and the machinery in small g
 from __future__ import annotations
 
 import pytest
-from test_view import (ABOVE_LOG, END_OF_MACHINERY, END_OF_VIEW, GAMES, IN_BOARD, IN_MACHINERY, assert_kept, one_move,
+from test_view import (END_OF_MACHINERY, END_OF_VIEW, GAMES, IN_BOARD, IN_MACHINERY, assert_kept, one_move,
                        start, with_notes)
 
 from pbd.documents.gdocs import MACHINERY_PT
@@ -52,10 +52,11 @@ def test_notes_and_a_table_are_kept_with_their_formatting_through_four_moves(pbd
     docs_server.set_text(gid, with_notes(docs_server.text(gid), game))
     notes = [END_OF_VIEW, IN_BOARD, IN_MACHINERY, END_OF_MACHINERY]
     _bold(docs_server, gid, notes)
-    # a table the players put between the board and the log, above the note there
+    # a table the players put in the log, between its first two entries
     text = docs_server.text(gid)
-    docs_server.insert_table(gid, _at(text, f"\n{ABOVE_LOG}\nLog\n") + 1, TABLE)
-    above = "".join(c + "\n" for row in TABLE for c in row) + ABOVE_LOG + "\nLog\n"
+    second = next(line for line in text.split("\n") if line.startswith("2. Ben: "))
+    docs_server.insert_table(gid, _at(text, f"\n{second}\n") + 1, TABLE)
+    above = "".join(c + "\n" for row in TABLE for c in row) + second + "\n"
     assert above in docs_server.text(gid)
     for _ in range(4):
         one_move(pbd, spec)

@@ -71,7 +71,7 @@ does not own is a note where it stands —
 
 * above the ``pbd match`` title line (anything, blank lines included);
 * under a ``Notes`` line between the header and the board (a paragraph) or after the board;
-* right above the ``Log`` heading, after a blank line (slot ``"above log"``);
+* the line right above the ``Log`` heading (slot ``"above log"``);
 * inside the board: a line starting ``Note:`` in any game, and the lines a game tells apart
   from its board (:func:`board_note`; C&C's halves);
 * anywhere in the view's log (kept after the entry above it: slot ``"entry N"``) and at its end;
