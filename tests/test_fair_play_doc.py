@@ -30,7 +30,8 @@ def test_every_game_has_a_row_and_the_waiting_dice_are_the_issues():
     from pbd.games import registry
 
     titles = {game.replace("C&C", "C&C Trading Card Game") for game, *_ in ROWS}
-    assert {game.title for game in registry().values()} <= titles
+    shipped = {game.title for game in registry().values() if type(game).__module__.startswith("pbd.games.")}
+    assert shipped <= titles                # (a game another package installs, e.g. an example, has its own docs)
     waits = {(game, roll.split(",")[0]) for game, roll, when, _ in ROWS if when == "waits"}
     assert ("The Tower", "a duel's dice") in waits and ("2Xd6", "the targeting's Onyx dice") in waits
     assert any(game == "C&C" and "the Sentry's Void" in roll for game, roll, when, _ in ROWS if when == "waits")
