@@ -1,3 +1,3 @@
 """pbd, the play-by-document assistant."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -948,12 +948,12 @@ FORMAT = "v3"
 #: Characters of a shuffle proof per document line (a Google Doc paragraph stays short).
 PROOF_CHUNK = 4000
 OLD_FORMAT = ("this match's shared deck was dealt by an earlier pbd (0.1), whose shuffles are proven only as a "
-              "product; pbd 0.2 cannot check them card by card and will not play on it. Finish this match with "
+              "product; this pbd cannot check them card by card and will not play on it. Finish this match with "
               "pbd 0.1 (pip install 'pbd==0.1.*', or that release's checkout), or start a new match")
-OLD_FORMAT_V2 = ("this match's shared deck was dealt by an earlier pbd (deck format v2, whose shuffle proofs are "
-                 "Terelius–Wikström's, of a size that grows with the deck); this pbd checks the shorter Bayer–Groth "
-                 "proofs of format v3 and will not play on it. Finish this match with the pbd that dealt it, or "
-                 "start a new match")
+OLD_FORMAT_V2 = ("this match's shared deck was dealt by an earlier pbd (0.2: deck format v2, whose shuffle proofs are "
+                 "Terelius–Wikström's, of a size that grows with the deck); this pbd (0.3) checks the shorter "
+                 "Bayer–Groth proofs of format v3 and will not play on it. Finish this match with pbd 0.2 "
+                 "(pip install 'pbd==0.2.*', or that release's checkout), or start a new match")
 _ESCAPE = set(" ,;%·@#=\t")
 
 
