@@ -62,7 +62,7 @@ VERBS = frozenset({"play", "cast", "put", "attack", "discard", "withdraw", "retu
 #: what ``pbd replay`` says for a game that cannot replay its log (a known limit, not a failure)
 NO_REPLAY = "cannot replay its log yet"
 #: what a hand-edit warning or refusal says (pbd.handedits._sentence)
-HAND_EDIT_RE = re.compile(r"changed by hand|by hand \(the log does not explain it\)")
+HAND_EDIT_RE = re.compile(r"changed by hand|by hand \(the log does not explain it\)|replay disagrees with its move")
 #: the most seats' commands run to pay duties before a move (a duty may leave another seat one)
 DUTY_ROUNDS = 8
 

@@ -14,8 +14,15 @@ are the models):
   cards this seat's pbd can read (its hand);
 * **turns and the log** — one log entry per move; when a move ends the turn, the seat
   publishes its next chain value and the turn passes (:meth:`CardGame.next_seat`);
-* **pending decisions** (:mod:`pbd.table.decisions`) — their seats are to move, their
-  answers are the legal moves, and each is checked against the log entry that asked it;
+* **pending decisions** (:mod:`pbd.table.decisions`) — a game opens one with
+  ``state.ask(seat, prompt, answers)``; its seat is to move, its answers (written in the
+  document and read back) are the legal moves, and each is checked against the log entry
+  that asked it; after an answer the turn stays unless the answer's :class:`Move` ends it;
+* **waiting** — a seat whose hand holds a card other seats have not unlocked yet has no
+  moves and no answers until they do (:attr:`CardGame.waits_for_cards`);
+* **replay** — every command replays the log without anyone's seed (:meth:`CardGame.replay`,
+  which no game overrides): the rules run again and a hidden card reads as what the log
+  showed (:meth:`~pbd.table.deck.SharedDeck.card`);
 * **the document** — a header (seats, turn or result, who is waited on, decisions),
   the game's board lines, then the deck's section;
 * **views** — ``describe``, ``hand``, ``status``, ``actors``, ``outcome`` and the rest.
