@@ -237,9 +237,10 @@ class Match:
             return False
         likely = [n for n in self.names if n in (data.get("to_move") or ())
                   or any(isinstance(d, dict) and d.get("seat") == n for d in data.get("decisions") or ())]
+        before = self.doc.read_bytes()
         options = self.legal(likely) or self.legal([n for n in self.names if n not in likely])
         if not options:
-            return self.unstick(likely, data)
+            return self.unstick(likely, data, before)
         self.report.offered.update(kind(m) for _, m in options)
         seat, move = pick(self.game, options, self.rng)
         if self.cmd(self.homes[seat], "move", self.doc, "--as", seat, move).code:
@@ -248,11 +249,11 @@ class Match:
         self.report.played[kind(move)] += 1
         return True
 
-    def unstick(self, names: list[str], data: dict) -> bool:
+    def unstick(self, names: list[str], data: dict, before: bytes) -> bool:
         """Let the seats on move that list no move run a command (a duty ``waiting_on`` does not name, such
-        as a Boys' Town flip, is paid by the seat's next command); return True if that changed the document,
-        else count a stall."""
-        before = self.doc.read_bytes()
+        as a Boys' Town flip, is paid by the seat's next command); return True if the document changed since
+        ``before`` (the seats' ``pbd legal`` pays duties too: a value a die waited on, the dice that waited,
+        which can give another seat the move after its own listing), else count a stall."""
         for name in names:
             self.cmd(self.homes[name], "hand", self.doc, "--as", name)
         if self.doc.read_bytes() != before:
