@@ -3,11 +3,18 @@ live in the machinery, where the hash chain and signatures still cover them."""
 
 from __future__ import annotations
 
+import random
 import re
 
-from boystown_helpers import arrange, catch_up, start
+from boystown_helpers import QUICK, arrange, catch_up, play_out, start
 
 from pbd.games.base import view_of
+from pbd.games.boystown import GAME, cards
+
+
+def log_text(doc) -> str:
+    """Return the words of every log entry as pbd reads them (the view's words joined with the machinery's)."""
+    return "\n".join(e.text for e in GAME.parse(doc.read_text()).meta.log)
 
 #: a run of 20 or more hex/base64 characters holding a digit (a hash, commitment, nonce, key)
 TOKEN_RE = re.compile(r"(?<![A-Za-z0-9_+/=-])(?=[A-Za-z0-9_+/=-]*\d)[A-Za-z0-9_+/=-]{20,}(?![A-Za-z0-9_+/=-])")
@@ -33,12 +40,25 @@ def test_a_hand_battle_shows_no_commitment_or_nonce_in_the_view_and_audits_clean
     pbd("move", doc, "--as", "Ann", "attack Ben with Street Fighter from hand", ok=True)
     text = doc.read_text()
     view = view_of(text)
-    assert re.search(r"commitment [0-9a-f]{64}", text)                 # kept, in the machinery
-    assert "Ann: face down" in view and "face-down card" in view and tokens(doc) == []
+    commit = re.search(r"face-down card \(commitment ([0-9a-f]{64})\)", log_text(doc)).group(1)
+    assert commit in text.split("\nMachinery\n")[1]                   # kept, in the machinery
+    assert "Ann: face down (committed)" in view and "face-down card (commitment …)" in view and tokens(doc) == []
     move(pbd, doc, "Ben", "defend with Bouncer")                      # Ann's pbd flips
     text = doc.read_text()
-    assert re.search(r"nonce [0-9a-f]{32}", text) and "flips Street Fighter" in view_of(text)
-    assert tokens(doc) == []
+    flip = re.search(r"flips Street Fighter \(slot (\d+) · nonce ([0-9a-f]{32})\)", log_text(doc))
+    assert cards.opens(GAME.parse(text).meta.match_id, "Ann", commit, int(flip.group(1)), flip.group(2))
+    assert "flips Street Fighter (slot " in view_of(text) and tokens(doc) == []
+
+
+def test_a_match_played_past_a_hand_battle_and_revealed_shows_no_token_and_audits_clean(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    (tmp_path / "quick.toml").write_text(QUICK)
+    pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", tmp_path / "quick.toml", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    play_out(pbd, doc, random.Random(0), until="face down (committed)")
+    assert "face-down card (commitment …)" in view_of(doc.read_text()) and tokens(doc) == []
+    play_out(pbd, doc, random.Random(1), until="flips ")
+    assert re.search(r"flips .+ \(slot \d+ · nonce …\)", view_of(doc.read_text())) and tokens(doc) == []
     for name in ("Ann", "Ben"):
         pbd("reveal", doc, "--as", name, "--now", ok=True)
     assert tokens(doc) == []
