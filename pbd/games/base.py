@@ -34,7 +34,9 @@ frame common to all games has two parts, the players' view and the machinery::
 
 A log entry's line is its view line (number, player, words) followed by its machine fields
 (the ``Entries`` line of the same number): :func:`split_frame` joins them, so hashes and
-signatures cover what they always covered.  Entries that only serve the table
+signatures cover what they always covered.  A long hex token in the words (a commitment, a
+nonce) reads ``…`` in the view and stands in the fields after the number (``12 · hex 3fa1… ·
+seal …``), in order (:func:`view_words`, :func:`joined_words`).  Entries that only serve the table
 (:data:`DUTY_RE`: shuffle passes, unlocks, a chain value a die waited on) stand whole in the
 machinery.
 
