@@ -64,3 +64,22 @@ def test_a_match_played_past_a_hand_battle_and_revealed_shows_no_token_and_audit
     assert tokens(doc) == []
     r = pbd("audit", doc)
     assert r.exit_code == 0 and "every logged move replays to the board" in r.output, r.output
+
+
+def test_a_document_of_the_previous_layout_with_the_tokens_in_the_view_is_read_and_rewritten_without(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    start(pbd, doc, 2)
+    arrange(doc, hands={"Ann": ["Street Fighter", "Gym"], "Ben": ["Bouncer", "Arcade"]}, turn="Ann",
+            phase="attack", turns={"Ann": 2, "Ben": 1})
+    pbd("move", doc, "--as", "Ann", "attack Ben with Street Fighter from hand", ok=True)
+    text = doc.read_text()
+    n, commit = re.search(r"\n(\d+) · hex ([0-9a-f]{64}) ·", text).groups()
+    old = (text.replace("(commitment …)", f"(commitment {commit})")          # as the previous pbd wrote it
+           .replace(f"\n{n} · hex {commit} ·", f"\n{n} ·")
+           .replace("Ann: face down (committed)", f"Ann: face down · commitment {commit}"))
+    doc.write_text(old)
+    assert set(tokens(doc)) == {commit}                              # the log line and the board
+    move(pbd, doc, "Ben", "defend with Bouncer")                      # Ann's pbd flips
+    assert "flips Street Fighter (slot " in view_of(doc.read_text()) and tokens(doc) == []
+    assert "Street Fighter (AP 7) against Bouncer (AP 5): Ann wins" in log_text(doc)
+    assert pbd("check", doc).exit_code == 0

@@ -355,6 +355,10 @@ def _read_battle_line(state: State, b: Battle, text: str, line: Line) -> None:
             nonce = p.split()[1]
         elif p not in ("face down", FACE_DOWN):
             raise DocumentFormatError(f"cannot read {p[:40]!r} in the battle", line=line.number)
+    if commit is not None or nonce is not None:
+        # a line of the previous layout (its commitment, nonce on the board): read as the line it is now, so the
+        # table does not keep it as a player's note, and written without them on the next write
+        line.text = f"  {who}: " + (FACE_DOWN if slot is None else f"{name} (#{slot}) from {where}")
     if who == b.attacker:
         b.attack_slot, b.attack_card, b.attack_from = slot, name, where or ""
         if commit is None and b.source == "hand":       # the board shows no commitment: the log's entries carry it
