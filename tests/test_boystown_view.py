@@ -83,3 +83,22 @@ def test_a_document_of_the_previous_layout_with_the_tokens_in_the_view_is_read_a
     assert "flips Street Fighter (slot " in view_of(doc.read_text()) and tokens(doc) == []
     assert "Street Fighter (AP 7) against Bouncer (AP 5): Ann wins" in log_text(doc)
     assert pbd("check", doc).exit_code == 0
+
+
+def test_a_flipped_battle_card_of_the_previous_layout_passes_check_and_is_rewritten(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    start(pbd, doc, 2)
+    arrange(doc, hands={"Ann": ["Gym", "Arcade"], "Ben": ["Street Fighter", "Paperboy"]}, turn="Ann",
+            phase="attack", turns={"Ann": 2, "Ben": 1}, towns={"Ann": ["Bodyguard"]})
+    move(pbd, doc, "Ann", "attack Ben with Gym from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")                  # Ann's pbd flips; her window is open
+    text = doc.read_text()
+    commit = re.search(r"face-down card \(commitment ([0-9a-f]{64})\)", log_text(doc)).group(1)
+    nonce = re.search(r"flips Gym \(slot \d+ · nonce ([0-9a-f]{32})\)", log_text(doc)).group(1)
+    line = re.search(r"\n(  Ann: Gym \(#\d+\) from hand)\n", text).group(1)
+    old = text.replace(line, f"{line} · commitment {commit} · nonce {nonce}")   # as the previous pbd wrote it
+    doc.write_text(old)
+    r = pbd("check", doc)
+    assert r.exit_code == 0, r.output
+    move(pbd, doc, "Ann", "use Bodyguard")
+    assert tokens(doc) == [] and "Bodyguard" in log_text(doc)

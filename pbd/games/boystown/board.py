@@ -53,6 +53,8 @@ BATTLE_RE = re.compile(r"^battle:\s*(?P<att>.+?)\s+attacks\s+(?P<def>.+?)\s+from
 SIDE_RE = re.compile(r"^\s+(?P<who>[^:]+?):\s*(?P<rest>.*)$")
 #: how the board shows the attacker's card while it is face down (its commitment is in the log's attack entry)
 FACE_DOWN = "face down (committed)"
+#: what a Battle line of the previous layout adds: the side's commitment and nonce (read, then written without)
+LEGACY_PARTS_RE = re.compile(r"\s*·\s*(?:commitment|nonce)\s+[0-9a-f]+")
 DERIVED_RE = re.compile(r"^(round\s+\d+|draw pile:|\(no residents\))", re.I)
 
 
