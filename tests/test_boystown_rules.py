@@ -319,12 +319,19 @@ def test_a_changed_face_down_card_is_caught(pbd, doc):
     move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
     pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)     # Ann's pbd flips on her next command
     text = doc.read_text()
-    commit = re.search(r"Ann: face down · commitment ([0-9a-f]+)", text).group(1)
-    line = f"Ann: face down · commitment {commit}"          # the board's line (the log carries it too)
-    edited = text.replace(line, line.replace(commit, ("0" if commit[0] != "0" else "1") + commit[1:]))
+    n, commit = re.search(r"\n(\d+) · hex ([0-9a-f]{64}) ·", text).groups()   # the attack's commitment (machinery)
+    other = ("0" if commit[0] != "0" else "1") + commit[1:]
+    # the board's line shows no commitment (the log carries it); one typed there that is not the log's is caught
+    edited = text.replace("Ann: face down (committed)", f"Ann: face down · commitment {other}")
     doc.write_text(edited)
     r = pbd("move", doc, "--as", "Ann", "flip")
     assert r.exit_code == 3 and "commitment" in r.output and "face-down card" in r.output
+    assert doc.read_text() == edited
+    # the log's commitment changed in the machinery: the entry's hash names it
+    edited = text.replace(f"{n} · hex {commit}", f"{n} · hex {other}")
+    doc.write_text(edited)
+    r = pbd("move", doc, "--as", "Ann", "flip")
+    assert r.exit_code == 3 and f"log entry {n}" in r.output, r.output
     assert doc.read_text() == edited
 
 

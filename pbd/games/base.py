@@ -34,7 +34,9 @@ frame common to all games has two parts, the players' view and the machinery::
 
 A log entry's line is its view line (number, player, words) followed by its machine fields
 (the ``Entries`` line of the same number): :func:`split_frame` joins them, so hashes and
-signatures cover what they always covered.  Entries that only serve the table
+signatures cover what they always covered.  A long hex token in the words (a commitment, a
+nonce) reads ``…`` in the view and stands in the fields after the number (``12 · hex 3fa1… ·
+seal …``), in order (:func:`view_words`, :func:`joined_words`).  Entries that only serve the table
 (:data:`DUTY_RE`: shuffle passes, unlocks, a chain value a die waited on) stand whole in the
 machinery.
 
@@ -755,8 +757,14 @@ MACHINE_SECTIONS = ("entries", "deck", "fair play", "revealed") + TAIL_HEADINGS
 #: deal cards: kept whole in the machinery, out of the players' view (a move's line shows what it did).
 DUTY_RE = pattern(r"^(?:(?:locked and shuffled \d+ cards?|unlocked \d+ cards?(?: of the deal)?|published \d+ [^;]*"
                   r"|a fresh random value for [^;]*)(?:; |$))+$")
-#: A machinery line holding a view entry's machine fields: its number, then its tags (`` · chain 3 · seal …``).
-FIELDS_RE = pattern(r"^(?P<n>\d+)(?P<rest>\s+·\s.*)?$")
+#: A machinery line holding a view entry's machine fields: its number, the long hex tokens its words hold (in
+#: order; the view shows each as :data:`ELIDED`), then its tags (`` · chain 3 · seal …``).
+FIELDS_RE = pattern(r"^(?P<n>\d+)(?:\s+·\s+hex\s+(?P<hex>[0-9a-f]{20,}(?:\s+[0-9a-f]{20,})*)(?=\s+·\s|$))?"
+                    r"(?P<rest>\s+·\s.*)?$")
+#: A long hex token in a log entry's words (a commitment, a nonce): machinery, not words (issue 27).
+HEX_WORD_RE = pattern(r"(?<![0-9A-Za-z_+/=-])[0-9a-f]{20,}(?![0-9A-Za-z_+/=-])")
+#: What the players' view shows where an entry's words hold a long hex token (the token is in the machinery).
+ELIDED = "…"
 #: A line of the Fair play or Revealed section as pbd writes it (a malformed one is then named, not kept as a note).
 _OWN_FAIRPLAY_RE = pattern(r"^[^:]{1,40}:\s*commitment\b")
 _OWN_REVEALED_RE = pattern(r"^(?:[^:]{1,40}:\s*seed\b|.{1,40}\s\d+\.\s)")
@@ -765,6 +773,29 @@ _OWN_REVEALED_RE = pattern(r"^(?:[^:]{1,40}:\s*seed\b|.{1,40}\s\d+\.\s)")
 def is_duty(entry: LogEntry) -> bool:
     """Return True if ``entry`` only serves the table (see :data:`DUTY_RE`): the machinery keeps it whole."""
     return bool(DUTY_RE.match(entry.text))
+
+
+def view_words(text: str) -> tuple[str, list[str]]:
+    """Return ``(words, tokens)``: an entry's ``text`` as the view shows it, each long hex token elided, and the tokens.
+
+    Words that already hold :data:`ELIDED` are shown whole (the tokens could not be put back in place).
+    """
+    tokens = HEX_WORD_RE.findall(text)
+    if not tokens or ELIDED in text:
+        return text, []
+    return HEX_WORD_RE.sub(ELIDED, text), tokens
+
+
+def joined_words(words: str, tokens: Sequence[str]) -> str:
+    """Return an entry's text from its view ``words`` and the machinery's ``tokens`` (the inverse of :func:`view_words`).
+
+    Each :data:`ELIDED` takes the next token, in order; a count that does not match leaves the text as it
+    is, so the entry's hash names the change.
+    """
+    parts = words.split(ELIDED)
+    if not tokens or len(parts) != len(tokens) + 1:
+        return words
+    return "".join(p + t for p, t in zip(parts, [*tokens, ""]))
 
 
 def _machine_owns(section: str, text: str) -> bool:
@@ -828,7 +859,7 @@ def _split_parts(text: str) -> Frame | None:
         if m and int(m.group("n")) in fields and int(m.group("n")) not in entries:
             runs.flush(f"entry {anchor}")
             anchor = int(m.group("n"))
-            entries[anchor] = Line(line.number, text_k.strip() + fields[anchor][1])
+            entries[anchor] = Line(line.number, joined_words(text_k.strip(), fields[anchor][2]) + fields[anchor][1])
         elif LOG_GROUP_RE.match(text_k):
             runs.flush(f"entry {anchor}")
         elif text_k.strip():
@@ -836,7 +867,7 @@ def _split_parts(text: str) -> Frame | None:
         else:
             runs.blank(raw[k])
     runs.flush(f"entry {anchor}")
-    for n, (number, _rest) in fields.items():
+    for n, (number, _rest, _hex) in fields.items():
         if n not in entries:
             raise DocumentFormatError(
                 f"log entry {n} has its machine fields in the machinery but no line in the view's log: put its "
@@ -857,13 +888,13 @@ def _split_parts(text: str) -> Frame | None:
 def _read_machinery(lines: list[Line], raw: list[str], start: int, notes: dict[str, list[list[str]]]):
     """Return ``(fields, whole, sections)`` of the machinery from line index ``start``; its notes go into ``notes``.
 
-    ``fields`` maps an entry number to ``(line number, tags)``; ``whole`` maps a duty entry's number to its
+    ``fields`` maps an entry number to ``(line number, tags, hex tokens of its words)``; ``whole`` maps a duty entry's number to its
     line; ``sections`` holds the Deck (heading included), Fair play, Revealed and tail (a game's
     section after Revealed, heading included) lines.
 
     :raises DocumentFormatError: two machinery lines for one entry.
     """
-    fields: dict[int, tuple[int, str]] = {}
+    fields: dict[int, tuple[int, str, list[str]]] = {}
     whole: dict[int, Line] = {}
     sections: dict[str, list[Line]] = {"deck": [], "fair play": [], "revealed": [], "tail": []}
     runs, section = _Runs(notes), ""
@@ -892,7 +923,7 @@ def _read_machinery(lines: list[Line], raw: list[str], start: int, notes: dict[s
         if n in fields or n in whole:
             raise DocumentFormatError(f"log entry {n} has two lines in the machinery", line=line.number)
         if m:
-            fields[n] = (line.number, m.group("rest") or "")
+            fields[n] = (line.number, m.group("rest") or "", (m.group("hex") or "").split())
         else:
             whole[n] = Line(line.number, text.strip())
     runs.flush(f"m {section}")
@@ -1244,8 +1275,9 @@ def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sea
             machine.append(written)
         else:
             head = f"{e.number}. {e.player}: {e.text}"
-            out.append(head)
-            machine.append(f"{e.number}{written[len(head):]}")
+            words, tokens = view_words(e.text)
+            out.append(f"{e.number}. {e.player}: {words}")
+            machine.append(f"{e.number}{' · hex ' + ' '.join(tokens) if tokens else ''}{written[len(head):]}")
         out += at(f"entry {e.number}")
     for slot in sorted((s for s in notes if s.startswith("entry ") and s != "entry 0"), key=lambda s: int(s[6:])):
         if int(slot[6:]) not in numbers:         # (an entry taken back by undo: its notes stay at the end)

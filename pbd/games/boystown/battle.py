@@ -189,6 +189,15 @@ def logged_commitment(state: State, origin: int) -> str | None:
     return m.group(1) if m else None
 
 
+def logged_nonce(state: State, origin: int, seat: str) -> str | None:
+    """Return the nonce ``seat``'s flip after the attack logged as entry ``origin`` published (None: no flip yet)."""
+    for e in state.meta.log:
+        m = FLIP_RE.search(e.text) if e.number > origin and e.player == seat else None
+        if m:
+            return m.group("nonce")
+    return None
+
+
 def check_commitments(state: State) -> list[str]:
     """Return a problem for every flipped hand-battle card that does not open its commitment."""
     b = state.battle

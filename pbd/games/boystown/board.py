@@ -21,7 +21,7 @@
       (no Residents)
 
     Battle: Ann attacks Ben from hand · entry 12 · stage defend
-      Ann: face down · commitment 3fa1…
+      Ann: face down (committed)                   (the commitment: in log entry 12's machinery)
 
     Deck
     …                               (the table's own section)
@@ -36,7 +36,7 @@ import re
 
 from pbd.errors import DocumentFormatError
 from pbd.games.base import Line
-from pbd.games.boystown import cards, effects, rules
+from pbd.games.boystown import battle, cards, effects, rules
 from pbd.games.boystown.state import PHASES, Battle, Resident, Seat, State
 
 TITLE = "Boys' Town"
@@ -51,6 +51,10 @@ RESIDENT_RE = re.compile(r"^\s+(?P<name>[^(#·]+?)\s*\(#(?P<slot>\d+)\)(?P<rest>
 BATTLE_RE = re.compile(r"^battle:\s*(?P<att>.+?)\s+attacks\s+(?P<def>.+?)\s+from\s+(?P<src>hand|town)\s*·\s*"
                        r"entry\s+(?P<origin>\d+)\s*·\s*stage\s+(?P<stage>\w+)\s*$", re.I)
 SIDE_RE = re.compile(r"^\s+(?P<who>[^:]+?):\s*(?P<rest>.*)$")
+#: how the board shows the attacker's card while it is face down (its commitment is in the log's attack entry)
+FACE_DOWN = "face down (committed)"
+#: what a Battle line of the previous layout adds: the side's commitment and nonce (read, then written without)
+LEGACY_PARTS_RE = re.compile(r"\s*·\s*(?:commitment|nonce)\s+[0-9a-f]+")
 DERIVED_RE = re.compile(r"^(round\s+\d+|draw pile:|\(no residents\))", re.I)
 
 
@@ -156,17 +160,13 @@ def resident_text(state: State, cat, seat: str, r: Resident) -> str:
 def _battle_lines(state: State) -> list[str]:
     b = state.battle
     out = [f"Battle: {b.attacker} attacks {b.defender} from {b.source} · entry {b.origin} · stage {b.stage}"]
-    for who, slot, name, where, commit, nonce in (
-            (b.attacker, b.attack_slot, b.attack_card, b.attack_from, b.attack_commit, b.attack_nonce),
-            (b.defender, b.defend_slot, b.defend_card, b.defend_from, b.defend_commit, b.defend_nonce)):
+    for who, slot, name, where, commit in (
+            (b.attacker, b.attack_slot, b.attack_card, b.attack_from, b.attack_commit),
+            (b.defender, b.defend_slot, b.defend_card, b.defend_from, b.defend_commit)):
         if slot is None and not commit:
             continue
-        parts = ["face down"] if slot is None else [f"{name} (#{slot}) from {where}"]
-        if commit:
-            parts.append(f"commitment {commit}")
-        if nonce:
-            parts.append(f"nonce {nonce}")
-        out.append(f"  {who}: " + " · ".join(parts))
+        # the commitment and nonce are machinery: the log's attack and flip entries carry them (issue 27)
+        out.append(f"  {who}: " + (FACE_DOWN if slot is None else f"{name} (#{slot}) from {where}"))
     extra = []
     if b.windows:
         extra.append("windows " + ", ".join(b.windows))
@@ -355,10 +355,17 @@ def _read_battle_line(state: State, b: Battle, text: str, line: Line) -> None:
             commit = p.split()[1]
         elif p.startswith("nonce "):
             nonce = p.split()[1]
-        elif p != "face down":
+        elif p not in ("face down", FACE_DOWN):
             raise DocumentFormatError(f"cannot read {p[:40]!r} in the battle", line=line.number)
+    if commit is not None or nonce is not None:
+        # a line of the previous layout (its commitment, nonce on the board): read as the line it is now, so the
+        # table does not keep it as a player's note, and written without them on the next write
+        line.text = f"  {who}: " + (FACE_DOWN if slot is None else f"{name} (#{slot}) from {where}")
     if who == b.attacker:
         b.attack_slot, b.attack_card, b.attack_from = slot, name, where or ""
+        if commit is None and b.source == "hand":       # the board shows no commitment: the log's entries carry it
+            commit = battle.logged_commitment(state, b.origin)
+            nonce = battle.logged_nonce(state, b.origin, who) if slot is not None else None
         b.attack_commit, b.attack_nonce = commit or "", nonce or ""
     else:
         b.defend_slot, b.defend_card, b.defend_from = slot, name, where or ""

@@ -26,7 +26,7 @@ def text_problems(state: State, text: str) -> list[str]:
     want = {ln.strip() for ln in board.render(state)}
     out = []
     for number, line in enumerate(text.split("\n"), 1):
-        bare = line.strip()
+        bare = board.LEGACY_PARTS_RE.sub("", line.strip())       # (a Battle line of the previous layout)
         derived = board.DERIVED_RE.match(bare) or board.SEAT_RE.match(bare) or board.RESIDENT_RE.match(line)
         if bare and derived and bare not in want:
             out.append(f"line {number}: the board shows '{bare[:80]}', which the rules do not give")
