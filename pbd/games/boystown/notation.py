@@ -16,9 +16,9 @@ Several moves are joined with ';'.  Names are resolved later, against the board.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from pbd.errors import NotationError
+from pbd.record import FrozenRecord
 from pbd.words import notation_hint
 
 EXAMPLES = ("draw", "keep", "redraw", "build Corner Shop", "done", "attack Ben with Street Fighter from hand",
@@ -30,17 +30,22 @@ MOVE_WORDS = ("draw", "keep", "redraw", "build", "place", "done", "flip", "pass"
               "hand", "town", "defend", "swap", "use", "adjust")
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(FrozenRecord):
     """One move: ``kind`` plus the names it mentions."""
 
     kind: str                 # draw keep redraw build done attack defend flip swap use pass adjust
-    card: str = ""
-    target: str = ""          # attack: the player; swap: the Resident; use: the player
-    source: str = ""          # attack: hand | town | "" (find it)
-    field: str = ""           # adjust: ap | tp
-    amount: int = 0
-    text: str = ""            # adjust: the reason
+    card: str
+    target: str               # attack: the player; swap: the Resident; use: the player
+    source: str               # attack: hand | town | "" (find it)
+    field: str                # adjust: ap | tp
+    amount: int
+    text: str                 # adjust: the reason
+
+    FIELDS = ("kind", "card", "target", "source", "field", "amount", "text")
+
+    def __init__(self, kind: str, card: str = "", target: str = "", source: str = "", field: str = "", amount: int = 0,
+                 text: str = ""):
+        self._set(kind=kind, card=card, target=target, source=source, field=field, amount=amount, text=text)
 
 
 _PATTERNS = [

@@ -1,4 +1,4 @@
-"""The Boys' Town match state: plain dataclasses, no rules and no I/O.
+"""The Boys' Town match state: plain records, no rules and no I/O.
 
 Card names of Town cards and battle cards are kept here as well as in the deck: the mover's
 pbd writes them when it shows the card, and ``pbd check`` compares them with the deck's
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbd.record import Record
 from pbd.table.game import TableState
 
 #: Phases of a turn, in order; ``joining``/``shuffling`` before the first turn, ``over`` at the end.
@@ -21,29 +22,44 @@ PHASES = ("joining", "shuffling", "draw", "drawn", "build", "attack", "battle", 
 HAND_SIZE = 4
 
 
-@dataclass
-class Resident:
+class Resident(Record):
     """What the deck does not know about a card in a Town: its build penalty and adjustments."""
 
     slot: int
-    name: str = ""               # the card (public: a Town is face up)
-    penalty: bool = False        # built (not swapped in): its card's penalty applies
-    extra_tp: int = 0            # an extra build's penalty (Clubhouse: -1 TP)
-    adjust_ap: int = 0           # the logged ``adjust`` moves
-    adjust_tp: int = 0
+    name: str                    # the card (public: a Town is face up)
+    penalty: bool                # built (not swapped in): its card's penalty applies
+    extra_tp: int                # an extra build's penalty (Clubhouse: -1 TP)
+    adjust_ap: int               # the logged ``adjust`` moves
+    adjust_tp: int
+
+    FIELDS = ("slot", "name", "penalty", "extra_tp", "adjust_ap", "adjust_tp")
+
+    def __init__(self, slot: int, name: str = "", penalty: bool = False, extra_tp: int = 0, adjust_ap: int = 0,
+                 adjust_tp: int = 0):
+        self.slot = slot
+        self.name = name
+        self.penalty = penalty
+        self.extra_tp = extra_tp
+        self.adjust_ap = adjust_ap
+        self.adjust_tp = adjust_tp
 
 
-@dataclass
-class Seat:
+class Seat(Record):
     """A player: name, turns started, and the Residents of their Town (in build order)."""
 
     name: str
-    turns: int = 0
-    town: list[Resident] = field(default_factory=list)
+    turns: int
+    town: list[Resident]
+
+    FIELDS = ("name", "turns", "town")
+
+    def __init__(self, name: str, turns: int = 0, town: list[Resident] | None = None):
+        self.name = name
+        self.turns = turns
+        self.town = [] if town is None else town
 
 
-@dataclass
-class Battle:
+class Battle(Record):
     """The battle in progress.
 
     ``source`` is ``hand`` or ``town`` (what the attacker attacks with).  In a hand battle
@@ -57,21 +73,50 @@ class Battle:
     defender: str
     source: str
     origin: int
-    stage: str = "defend"
-    attack_slot: int | None = None
-    attack_card: str = ""            # the card's name once shown
-    attack_commit: str = ""
-    attack_nonce: str = ""           # published when the attacker flips (anyone can check)
-    defend_slot: int | None = None
-    defend_card: str = ""
-    defend_commit: str = ""
-    defend_nonce: str = ""
-    defend_from: str = ""            # where the defending card came from: hand or town
-    attack_from: str = ""            # hand or town (changes when a card is swapped in)
-    windows: list[str] = field(default_factory=list)
-    swapped: list[int] = field(default_factory=list)    # slots swapped out of this battle
-    used: list[int] = field(default_factory=list)       # Residents discarded for their effect
-    boosts: dict[str, int] = field(default_factory=dict)
+    stage: str
+    attack_slot: int | None
+    attack_card: str                 # the card's name once shown
+    attack_commit: str
+    attack_nonce: str                # published when the attacker flips (anyone can check)
+    defend_slot: int | None
+    defend_card: str
+    defend_commit: str
+    defend_nonce: str
+    defend_from: str                 # where the defending card came from: hand or town
+    attack_from: str                 # hand or town (changes when a card is swapped in)
+    windows: list[str]
+    swapped: list[int]                                  # slots swapped out of this battle
+    used: list[int]                                     # Residents discarded for their effect
+    boosts: dict[str, int]
+
+    FIELDS = ("attacker", "defender", "source", "origin", "stage", "attack_slot", "attack_card", "attack_commit",
+              "attack_nonce", "defend_slot", "defend_card", "defend_commit", "defend_nonce", "defend_from",
+              "attack_from", "windows", "swapped", "used", "boosts")
+
+    def __init__(self, attacker: str, defender: str, source: str, origin: int, stage: str = "defend",
+                 attack_slot: int | None = None, attack_card: str = "", attack_commit: str = "", attack_nonce: str = "",
+                 defend_slot: int | None = None, defend_card: str = "", defend_commit: str = "", defend_nonce: str = "",
+                 defend_from: str = "", attack_from: str = "", windows: list[str] | None = None,
+                 swapped: list[int] | None = None, used: list[int] | None = None, boosts: dict[str, int] | None = None):
+        self.attacker = attacker
+        self.defender = defender
+        self.source = source
+        self.origin = origin
+        self.stage = stage
+        self.attack_slot = attack_slot
+        self.attack_card = attack_card
+        self.attack_commit = attack_commit
+        self.attack_nonce = attack_nonce
+        self.defend_slot = defend_slot
+        self.defend_card = defend_card
+        self.defend_commit = defend_commit
+        self.defend_nonce = defend_nonce
+        self.defend_from = defend_from
+        self.attack_from = attack_from
+        self.windows = [] if windows is None else windows
+        self.swapped = [] if swapped is None else swapped
+        self.used = [] if used is None else used
+        self.boosts = {} if boosts is None else boosts
 
 
 @dataclass

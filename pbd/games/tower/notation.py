@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 
 from pbd.errors import NotationError, UnknownNameError
 from pbd.games.tower.data import kind_named
 from pbd.games.tower.state import KINDS
+from pbd.record import Record
 
 EXAMPLES = "draw; play Rope on 17; roll · discard Guard · stay · play Shield · pass"
 VERBS = ("draw", "roll", "stay", "pass", "play", "discard")
@@ -23,14 +23,21 @@ MAX_MOVES = 12
 BOTH_RE = re.compile(r"^play\s+(?:shield\s+(?:and|&|\+)\s+sword|sword\s+(?:and|&|\+)\s+shield)$")
 
 
-@dataclass
-class Move:
+class Move(Record):
     """One parsed move: ``verb`` and, where it takes them, a card kind and a tile."""
 
     verb: str
-    card: str | None = None
-    tile: int | None = None
-    source: str = ""
+    card: str | None
+    tile: int | None
+    source: str
+
+    FIELDS = ("verb", "card", "tile", "source")
+
+    def __init__(self, verb: str, card: str | None = None, tile: int | None = None, source: str = ""):
+        self.verb = verb
+        self.card = card
+        self.tile = tile
+        self.source = source
 
 
 def split(text: str) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbd.record import Record
 from pbd.table.game import TableState
 
 #: The card kinds of the rulebook, in the order the document lists them.
@@ -28,20 +29,30 @@ STEPS = ("main", "resolve", "over")
 ASKS = ("guard", "arcane", "sword", "shield", "defend")
 
 
-@dataclass
-class Layout:
+class Layout(Record):
     """The tower: floors of tiles along one path, each floor's direction, start and treasure.
 
     Tiles are numbered 1..floors*width along the path; floor 1 is the bottom floor.
     ``directions[f-1]`` is ``"right"`` when tile numbers grow to the right on floor f.
     """
 
-    name: str = "The Tower"
-    floors: int = 6
-    width: int = 8
-    directions: list[str] = field(default_factory=lambda: ["right", "left"] * 3)
-    start: int = 1
-    treasure: int = 48
+    name: str
+    floors: int
+    width: int
+    directions: list[str]
+    start: int
+    treasure: int
+
+    FIELDS = ("name", "floors", "width", "directions", "start", "treasure")
+
+    def __init__(self, name: str = "The Tower", floors: int = 6, width: int = 8, directions: list[str] | None = None,
+                 start: int = 1, treasure: int = 48):
+        self.name = name
+        self.floors = floors
+        self.width = width
+        self.directions = ["right", "left"] * 3 if directions is None else directions
+        self.start = start
+        self.treasure = treasure
 
     @property
     def tiles(self) -> int:
@@ -49,12 +60,17 @@ class Layout:
         return self.floors * self.width
 
 
-@dataclass
-class DeckSpec:
+class DeckSpec(Record):
     """The deck: how many cards of each kind (``counts`` in :data:`KINDS` order)."""
 
-    name: str = "pbd default deck"
-    counts: dict[str, int] = field(default_factory=dict)
+    name: str
+    counts: dict[str, int]
+
+    FIELDS = ("name", "counts")
+
+    def __init__(self, name: str = "pbd default deck", counts: dict[str, int] | None = None):
+        self.name = name
+        self.counts = {} if counts is None else counts
 
     def cards(self) -> list[str]:
         """Return the deck list, kind by kind (the shared deck's cards before the shuffle)."""
@@ -66,26 +82,41 @@ class DeckSpec:
         return sum(self.counts.values())
 
 
-@dataclass
-class Duel:
+class Duel(Record):
     """A duel under way: who attacked whom on which tile, Swords and Shields played so far."""
 
     attacker: str
     defender: str
     tile: int
-    swords: list[str] = field(default_factory=list)
-    shields: list[str] = field(default_factory=list)
+    swords: list[str]
+    shields: list[str]
     #: how many of the four decision steps are done (attacker Sword, defender Shield,
     #: defender Sword, attacker Shield)
-    step: int = 0
+    step: int
+
+    FIELDS = ("attacker", "defender", "tile", "swords", "shields", "step")
+
+    def __init__(self, attacker: str, defender: str, tile: int, swords: list[str] | None = None,
+                 shields: list[str] | None = None, step: int = 0):
+        self.attacker = attacker
+        self.defender = defender
+        self.tile = tile
+        self.swords = [] if swords is None else swords
+        self.shields = [] if shields is None else shields
+        self.step = step
 
 
-@dataclass
-class Task:
+class Task(Record):
     """A token waiting for its tile to act: ``arrive`` (apply the card) or ``rest`` (duel check)."""
 
     kind: str
     seat: str
+
+    FIELDS = ("kind", "seat")
+
+    def __init__(self, kind: str, seat: str):
+        self.kind = kind
+        self.seat = seat
 
 
 @dataclass

@@ -19,25 +19,36 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 
 from pbd.errors import AmbiguousNameError, NotationError, UnknownNameError
 from pbd.games.twoxd6.deck import ALIASES, COLOURS, RANK_ALIASES, Card
+from pbd.record import Record
 
 EXAMPLES = "roll · play Q on A1 · advance A1 to B2 · target B5 from B3 with 12*5+7 · give 7 to Ben · draw; offer"
 
 
-@dataclass
-class Move:
+class Move(Record):
     """A parsed move: the verb and its parts (raw card text, cells, rank, calculation, player)."""
 
     verb: str
-    card: str = ""
-    cell: str = ""
-    cell2: str = ""
-    rank: str = ""
-    expr: str = ""
-    name: str = ""
+    card: str
+    cell: str
+    cell2: str
+    rank: str
+    expr: str
+    name: str
+
+    FIELDS = ("verb", "card", "cell", "cell2", "rank", "expr", "name")
+
+    def __init__(self, verb: str, card: str = "", cell: str = "", cell2: str = "", rank: str = "", expr: str = "",
+                 name: str = ""):
+        self.verb = verb
+        self.card = card
+        self.cell = cell
+        self.cell2 = cell2
+        self.rank = rank
+        self.expr = expr
+        self.name = name
 
 
 PATTERNS = [

@@ -1,4 +1,4 @@
-"""The 2Xd6 match state: plain dataclasses, no rules and no I/O."""
+"""The 2Xd6 match state: plain records, no rules and no I/O."""
 
 from __future__ import annotations
 
@@ -7,21 +7,33 @@ import re
 from dataclasses import dataclass, field
 
 from pbd.games.twoxd6.grid import Board
+from pbd.record import Record
 from pbd.table.decisions import Decision  # noqa: F401  (re-exported for the rules)
 from pbd.table.game import TableState
 
 
-@dataclass
-class Options:
+class Options(Record):
     """Choices made at ``pbd new`` (``-O``): players, board, the Mod, house rules."""
 
-    players: int = 2
-    board: str = "standard"
-    decks: int = 1                 # the Mod: one deck per two players
-    adjacency: int = 4             # 4: cells sharing a side; 8: corners too
-    first_round_one: bool = False  # house rule: a first-round "1 card" means any Pip costing 1 (none in the deck)
-    rc: str = "best"               # best: pbd resists with the best Rc; stated: the defender states it first
-    deck: str = "standard"         # the bundled deck's name, or a deck file's content hash (sha256:...)
+    players: int
+    board: str
+    decks: int                     # the Mod: one deck per two players
+    adjacency: int                 # 4: cells sharing a side; 8: corners too
+    first_round_one: bool          # house rule: a first-round "1 card" means any Pip costing 1 (none in the deck)
+    rc: str                        # best: pbd resists with the best Rc; stated: the defender states it first
+    deck: str                      # the bundled deck's name, or a deck file's content hash (sha256:...)
+
+    FIELDS = ("players", "board", "decks", "adjacency", "first_round_one", "rc", "deck")
+
+    def __init__(self, players: int = 2, board: str = "standard", decks: int = 1, adjacency: int = 4,
+                 first_round_one: bool = False, rc: str = "best", deck: str = "standard"):
+        self.players = players
+        self.board = board
+        self.decks = decks
+        self.adjacency = adjacency
+        self.first_round_one = first_round_one
+        self.rc = rc
+        self.deck = deck
 
     def words(self) -> list[str]:
         """Return the non-default options as ``-O`` words."""
@@ -39,25 +51,35 @@ class Options:
         return out
 
 
-@dataclass
-class Stack:
+class Stack(Record):
     """The cards in one cell, bottom first, and whose they are."""
 
     owner: str
     cards: list[str]
 
+    FIELDS = ("owner", "cards")
 
-@dataclass
-class Owe:
+    def __init__(self, owner: str, cards: list[str]):
+        self.owner = owner
+        self.cards = cards
+
+
+class Owe(Record):
     """A card ``giver`` must hand to ``receiver``: kind ``face`` (a Face or a 10) or ``pip``."""
 
     giver: str
     receiver: str
     kind: str
 
+    FIELDS = ("giver", "receiver", "kind")
 
-@dataclass
-class Targeting:
+    def __init__(self, giver: str, receiver: str, kind: str):
+        self.giver = giver
+        self.receiver = receiver
+        self.kind = kind
+
+
+class Targeting(Record):
     """A targeting under way: waiting for the resisting player's roll.
 
     With ``-O rc=stated`` it is first waiting for the defender's Rc (``rc`` None), then for
@@ -74,31 +96,68 @@ class Targeting:
     rc_text: str
     roll: tuple[int, int] | None
 
+    FIELDS = ("attacker", "source", "target", "defender", "tc", "tc_text", "rc", "rc_text", "roll")
 
-@dataclass
-class Trade:
+    def __init__(self, attacker: str, source: str, target: str, defender: str, tc: int | None, tc_text: str,
+                 rc: int | None, rc_text: str, roll: tuple[int, int] | None):
+        self.attacker = attacker
+        self.source = source
+        self.target = target
+        self.defender = defender
+        self.tc = tc
+        self.tc_text = tc_text
+        self.rc = rc
+        self.rc_text = rc_text
+        self.roll = roll
+
+
+class Trade(Record):
     """A Scene 4 card offered for trade: the offering player, the card's slot, offers so far."""
 
     seat: str
     slot: int
-    offers: dict[str, str] = field(default_factory=dict)   # seat -> card offered, or "pass"
+    offers: dict[str, str]                                 # seat -> card offered, or "pass"
+
+    FIELDS = ("seat", "slot", "offers")
+
+    def __init__(self, seat: str, slot: int, offers: dict[str, str] | None = None):
+        self.seat = seat
+        self.slot = slot
+        self.offers = {} if offers is None else offers
 
 
-@dataclass
-class Act:
+class Act(Record):
     """Where the current act stands."""
 
-    round: int = 1
-    turn: int = 0                  # index into State.order
-    scene: str = "roll"            # roll | main
-    points: int = 0
-    roll: tuple[int, int] | None = None
-    played: int = 0
-    recycled: int = 0
-    replaced: int = 0
-    advanced: bool = False
-    targeted: bool = False
-    tolls: list[str] = field(default_factory=list)  # players paid a toll this act
+    round: int
+    turn: int                      # index into State.order
+    scene: str                     # roll | main
+    points: int
+    roll: tuple[int, int] | None
+    played: int
+    recycled: int
+    replaced: int
+    advanced: bool
+    targeted: bool
+    tolls: list[str]                                # players paid a toll this act
+
+    FIELDS = ("round", "turn", "scene", "points", "roll", "played", "recycled", "replaced", "advanced", "targeted",
+              "tolls")
+
+    def __init__(self, round: int = 1, turn: int = 0, scene: str = "roll", points: int = 0,
+                 roll: tuple[int, int] | None = None, played: int = 0, recycled: int = 0, replaced: int = 0,
+                 advanced: bool = False, targeted: bool = False, tolls: list[str] | None = None):
+        self.round = round
+        self.turn = turn
+        self.scene = scene
+        self.points = points
+        self.roll = roll
+        self.played = played
+        self.recycled = recycled
+        self.replaced = replaced
+        self.advanced = advanced
+        self.targeted = targeted
+        self.tolls = [] if tolls is None else tolls
 
 
 #: how the ``deck=`` option names a deck: a bundled name, or ``sha256:`` and 16 hex digits of a deck file
