@@ -43,6 +43,7 @@ from pbd import paths
 from pbd.digest import sha256
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
 from pbd.record import FrozenRecord, Record
+from pbd.regex import pattern
 
 KINDS = ("build", "resident", "battle", "hand")
 #: ``do`` -> (kinds it may have, extra keys it takes).  Every effect may also carry
@@ -76,9 +77,9 @@ RULES = {
 AMOUNTS = ("top_ap", "top_tp")
 TARGETS = {"ap": ("self", "rival", "battle"), "draw": ("self", "opponent", "rival")}
 PENALTIES = ("tp", "ap", "skip_attack")
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 '’.!&?-]{0,39}$")
-CATALOGUE_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
-HASH_RE = re.compile(r"^sha256:[0-9a-f]{16}$")
+NAME_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9 '’.!&?-]{0,39}$")
+CATALOGUE_NAME_RE = pattern(r"^[a-z0-9][a-z0-9-]{0,31}$")
+HASH_RE = pattern(r"^sha256:[0-9a-f]{16}$")
 MAX_BYTES = 256_000
 MAX_CARDS = 240
 MIN_CARDS = 24

@@ -34,17 +34,17 @@ Every kind of :data:`~pbd.games.tower.state.KINDS` may appear (0..60 each, 1..30
 from __future__ import annotations
 
 import difflib
-import re
 from pathlib import Path
 
 from pbd.errors import DeckFormatError
 from pbd.games.tower.state import KINDS, DeckSpec, Layout
+from pbd.regex import pattern
 
 MAX_SIDE = 20
 MAX_KIND = 60
 MAX_DECK = 300
 MAX_FILE = 64 * 1024
-NAME_RE = re.compile(r"^[^\n·|\[\]]{1,60}$")
+NAME_RE = pattern(r"^[^\n·|\[\]]{1,60}$")
 
 
 class DataProblems(DeckFormatError):

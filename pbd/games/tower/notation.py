@@ -8,19 +8,19 @@
 from __future__ import annotations
 
 import difflib
-import re
 
 from pbd.errors import NotationError, UnknownNameError
 from pbd.games.tower.data import kind_named
 from pbd.games.tower.state import KINDS
 from pbd.record import Record
+from pbd.regex import pattern
 
 EXAMPLES = "draw; play Rope on 17; roll · discard Guard · stay · play Shield · pass"
 VERBS = ("draw", "roll", "stay", "pass", "play", "discard")
-PLAY_RE = re.compile(r"^(?:(?:play|place|put)\s+)?(?P<card>[a-z][a-z \-_]*?)\s+(?:on|at)\s+(?:tile\s+)?(?P<tile>\d{1,4})$")
+PLAY_RE = pattern(r"^(?:(?:play|place|put)\s+)?(?P<card>[a-z][a-z \-_]*?)\s+(?:on|at)\s+(?:tile\s+)?(?P<tile>\d{1,4})$")
 MAX_MOVES = 12
 #: a defender's answer playing both cards asked for at once (``play Shield and Sword``, either order)
-BOTH_RE = re.compile(r"^play\s+(?:shield\s+(?:and|&|\+)\s+sword|sword\s+(?:and|&|\+)\s+shield)$")
+BOTH_RE = pattern(r"^play\s+(?:shield\s+(?:and|&|\+)\s+sword|sword\s+(?:and|&|\+)\s+shield)$")
 
 
 class Move(Record):

@@ -71,13 +71,13 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
 
 from __future__ import annotations
 
-import re
 
 
 from pbd.errors import IllegalMoveError
 from pbd.games.tower import shared
 from pbd.games.tower.state import HAND_LIMIT, TILE_CARDS, Duel, Layout, State, Task
 from pbd.record import Record
+from pbd.regex import pattern
 from pbd.table.decisions import Decision
 
 MAX_EFFECTS = 200
@@ -411,8 +411,8 @@ def choice_entry(s: State) -> int | None:
 
 
 #: what the mover's moves of a turn before its roll did, as logged (all but the first choose something)
-_BEFORE_ROLL = re.compile(r"^(?:no draw now: |plays [^;]+ on \d+$|discards \S.* \(hand limit \d+\)$"
-                          r"|plays a Sword: cuts the Spider Web$)")
+_BEFORE_ROLL = pattern(r"^(?:no draw now: |plays [^;]+ on \d+$|discards \S.* \(hand limit \d+\)$"
+                       r"|plays a Sword: cuts the Spider Web$)")
 
 
 

@@ -22,13 +22,13 @@ Pure functions, no I/O.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 
 from pbd.errors import IllegalMoveError, NotationError
 from pbd.record import FrozenRecord, Record
+from pbd.regex import pattern
 
 #: Longest expression accepted (characters) and most numbers in it.
 MAX_TEXT = 200
@@ -38,7 +38,7 @@ MAX_EXPONENT = 64
 #: :func:`reachable` considers at most this many cards (the highest powers).
 MAX_REACH = 6
 
-TOKEN_RE = re.compile(r"\s*(?:(?P<num>\d+)|(?P<op>\*\*|[-+*/^()x×÷−–]))")
+TOKEN_RE = pattern(r"\s*(?:(?P<num>\d+)|(?P<op>\*\*|[-+*/^()x×÷−–]))")
 OPS = {"x": "*", "×": "*", "÷": "/", "**": "^", "−": "-", "–": "-"}
 
 

@@ -19,7 +19,6 @@ or by its content hash (``sha256:`` and 16 hex digits), never by a file path.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from pbd import paths
 from pbd.digest import sha256
 from pbd.errors import DeckFormatError
 from pbd.record import FrozenRecord, Record
+from pbd.regex import pattern
 
 COLOURS = ("Onyx", "Gold", "Wyte", "Pink", "Cyan")
 ALIASES = {"black": "Onyx", "yellow": "Gold", "white": "Wyte", "magenta": "Pink", "blue": "Cyan"}
@@ -219,7 +219,7 @@ def _parse(raw: bytes, spec: str, stem: str) -> Deck:
 
 
 #: how a document names a deck file: its fingerprint (:meth:`Deck.fingerprint`)
-HASH_RE = re.compile(r"sha256:[0-9a-f]{16}")
+HASH_RE = pattern(r"sha256:[0-9a-f]{16}")
 
 
 def _store() -> Path:

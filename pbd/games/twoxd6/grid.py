@@ -27,8 +27,9 @@ from pathlib import Path
 from pbd import paths
 from pbd.errors import DeckFormatError
 from pbd.record import Record
+from pbd.regex import pattern
 
-CELL_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
+CELL_RE = pattern(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 DIRS = {"right": (1, 0), "left": (-1, 0), "up": (0, 1), "down": (0, -1)}
 KING = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if dc or dr]
 ROOK = [(1, 0), (-1, 0), (0, 1), (0, -1)]

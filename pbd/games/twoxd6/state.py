@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 
 from dataclasses import dataclass, field
 
 from pbd.games.twoxd6.grid import Board
 from pbd.record import Record
+from pbd.regex import pattern
 from pbd.table.decisions import Decision  # noqa: F401  (re-exported for the rules)
 from pbd.table.game import TableState
 
@@ -161,7 +161,7 @@ class Act(Record):
 
 
 #: how the ``deck=`` option names a deck: a bundled name, or ``sha256:`` and 16 hex digits of a deck file
-DECK_REF = re.compile(r"[a-z][a-z0-9-]{0,39}|sha256:[0-9a-f]{16}")
+DECK_REF = pattern(r"[a-z][a-z0-9-]{0,39}|sha256:[0-9a-f]{16}")
 
 
 def options_of(words: list[str], players: int) -> Options:
