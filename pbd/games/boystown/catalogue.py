@@ -35,7 +35,6 @@ with it.
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 
@@ -224,6 +223,7 @@ class Catalogue(Record):
             return prefix[0]
         if prefix:
             raise AmbiguousNameError(kind, name, prefix)
+        import difflib      # only to suggest a name for one that matches none
         raise UnknownNameError(kind, name, difflib.get_close_matches(name, names, n=3, cutoff=0.5))
 
     def combos_of(self, name: str) -> list[Combo]:

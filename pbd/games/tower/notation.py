@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import difflib
 
 from pbd.errors import NotationError, UnknownNameError
 from pbd.games.tower.data import kind_named
@@ -52,6 +51,7 @@ def card(name: str) -> str:
     """
     kind = kind_named(name)
     if kind is None:
+        import difflib      # only to suggest a name for one that matches none
         raise UnknownNameError("card", name.strip(), difflib.get_close_matches(name.strip().title(), KINDS, n=2))
     return kind
 
@@ -77,6 +77,7 @@ def parse(text: str) -> Move:
     if words[0] in ("play", "place", "discard"):
         raise NotationError(f"say which card: '{words[0]} Rope on 17'" if words[0] != "discard"
                             else "say which card: 'discard Guard'")
+    import difflib      # only to suggest a name for one that matches none
     close = difflib.get_close_matches(words[0], VERBS, n=1)
     raise NotationError(f"cannot read the move {raw[:60]!r}",
                         hint=(f"did you mean {close[0]!r}? " if close else "") + f"moves look like: {EXAMPLES}")

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from pbd.errors import AmbiguousNameError, NotationError, UnknownNameError
@@ -97,6 +96,7 @@ def parse(text: str) -> Move:
             return Move(verb, g.get("card", "").strip(), g.get("cell", "").upper(), g.get("cell2", "").upper(),
                         g.get("rank", "").strip(), g.get("expr", "").strip(), g.get("name", "").strip())
     word = bare.split(" ")[0].lower() if bare else ""
+    import difflib      # only to suggest a name for one that matches none
     close = difflib.get_close_matches(word, [v.split("-")[0] for v, _ in PATTERNS], n=1)
     hint = f"did you mean '{close[0]}'? moves look like: {EXAMPLES}" if close else f"moves look like: {EXAMPLES}"
     raise NotationError(f"cannot read the move {bare!r}", hint=hint)
@@ -135,4 +135,5 @@ def resolve(text: str, hand: list[Card]) -> Card:
             return found[0]
         if found:
             raise AmbiguousNameError("card", text, sorted({c.id for c in found}))
+    import difflib      # only to suggest a name for one that matches none
     raise UnknownNameError("card in your hand", text, difflib.get_close_matches(t, [c.id for c in hand], n=3))
