@@ -12,9 +12,10 @@ each Resident's build penalty and adjustments, the battle in progress, owed draw
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from pbd.games.base import Meta
 from pbd.record import Record
+from pbd.table.decisions import Decision
+from pbd.table.deck import SharedDeck
 from pbd.table.game import TableState
 
 #: Phases of a turn, in order; ``joining``/``shuffling`` before the first turn, ``over`` at the end.
@@ -119,34 +120,72 @@ class Battle(Record):
         self.boosts = {} if boosts is None else boosts
 
 
-@dataclass
-class State(TableState):
+class State(Record, TableState):
     """A whole match: the table's seats, turn and deck, plus turn phase, Towns, the battle, owed draws.
 
     ``seats``/``turn``/``deck``/``decisions``/``result``/``options`` are the table's
     (:class:`~pbd.table.game.TableState`); ``people`` holds each seat's Town and turns
     started, ``mover`` the name of the seat on turn.
+
+    A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
+    takes the table's fields first, in :class:`TableState`'s order.
     """
 
-    people: list[Seat] = field(default_factory=list)
-    round: int = 0
-    phase: str = "joining"
-    peeked: int | None = None        # the draw-phase card set aside for the player
-    redrawn: bool = False
-    builds: int = 0                  # extra builds left in this Build Phase
-    requires: str = ""               # what an extra build must be (a name or tag:T)
-    extra_penalty: tuple[tuple[str, int], ...] = ()
-    skip_attack: bool = False
-    built: int = 0                   # cards built this Build Phase
-    battle: Battle | None = None
-    owed: list[list[str]] = field(default_factory=list)   # [seat, why] draws owed, in draw order
-    mills: int = 0                   # cards owed from the draw pile to the discard pile
-    emptied: str = ""                # the player whose hand emptied on their turn (the game ends)
+    people: list[Seat]
+    round: int
+    phase: str
+    peeked: int | None               # the draw-phase card set aside for the player
+    redrawn: bool
+    builds: int                      # extra builds left in this Build Phase
+    requires: str                    # what an extra build must be (a name or tag:T)
+    extra_penalty: tuple[tuple[str, int], ...]
+    skip_attack: bool
+    built: int                       # cards built this Build Phase
+    battle: Battle | None
+    owed: list[list[str]]            # [seat, why] draws owed, in draw order
+    mills: int                       # cards owed from the draw pile to the discard pile
+    emptied: str                     # the player whose hand emptied on their turn (the game ends)
     #: Private, never rendered: each held seat's face-down choice ``{"slot": n, "nonce": hex}``.
-    private: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
+    private: dict[str, dict]
     #: The derived figures as a document showed them when read (hand counts, piles, Town AP/TP), so that
     #: ``describe`` names a hand edit of one; None for a state the rules made (a replay).
-    shown: dict | None = field(default=None, compare=False, repr=False)
+    shown: dict | None
+
+    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "people", "round", "phase",
+              "peeked", "redrawn", "builds", "requires", "extra_penalty", "skip_attack", "built", "battle", "owed",
+              "mills", "emptied")
+
+    def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,
+                 turn: int = 0, decisions: list[Decision] | None = None, result: str = "",
+                 options: list[str] | None = None, people: list[Seat] | None = None, round: int = 0,
+                 phase: str = "joining", peeked: int | None = None, redrawn: bool = False, builds: int = 0,
+                 requires: str = "", extra_penalty: tuple[tuple[str, int], ...] = (), skip_attack: bool = False,
+                 built: int = 0, battle: Battle | None = None, owed: list[list[str]] | None = None, mills: int = 0,
+                 emptied: str = "", private: dict[str, dict] | None = None, shown: dict | None = None):
+        self.meta = meta
+        self.seats = [] if seats is None else seats
+        self.players = players
+        self.deck = deck
+        self.turn = turn
+        self.decisions = [] if decisions is None else decisions
+        self.result = result
+        self.options = [] if options is None else options
+        self.people = [] if people is None else people
+        self.round = round
+        self.phase = phase
+        self.peeked = peeked
+        self.redrawn = redrawn
+        self.builds = builds
+        self.requires = requires
+        self.extra_penalty = extra_penalty
+        self.skip_attack = skip_attack
+        self.built = built
+        self.battle = battle
+        self.owed = [] if owed is None else owed
+        self.mills = mills
+        self.emptied = emptied
+        self.private = {} if private is None else private
+        self.shown = shown
 
     @property
     def catalogue(self) -> str:

@@ -7,9 +7,10 @@ seat on turn, the open decisions, the result and the shared deck itself are the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from pbd.games.base import Meta
 from pbd.record import Record
+from pbd.table.decisions import Decision
+from pbd.table.deck import SharedDeck
 from pbd.table.game import TableState
 
 #: The card kinds of the rulebook, in the order the document lists them.
@@ -119,36 +120,74 @@ class Task(Record):
         self.seat = seat
 
 
-@dataclass
-class State(TableState):
+class State(Record, TableState):
     """A whole Tower match: the table's part plus the tower, the tokens and the turn's progress.
 
     ``tokens`` maps a seat to its tile (None: a hand-edited board shows it nowhere);
     ``cards`` maps a tile to the cards the board shows on it (one in a legal position; the
     shared deck's ``tile-N`` piles hold the same cards); ``ask`` is the mover's own pending
     moment (one of :data:`ASKS`), answered by the mover's next move (``play CARD``/``pass``).
+
+    A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
+    takes the table's fields first, in :class:`TableState`'s order.
     """
 
-    layout: Layout = field(default_factory=Layout)
-    spec: DeckSpec = field(default_factory=DeckSpec)
-    tokens: dict[str, int | None] = field(default_factory=dict)
-    webbed: list[str] = field(default_factory=list)
-    cards: dict[int, list[str]] = field(default_factory=dict)
+    layout: Layout
+    spec: DeckSpec
+    tokens: dict[str, int | None]
+    webbed: list[str]
+    cards: dict[int, list[str]]
     #: Swords and Shields played, and cards discarded at the hand limit: (seat, card)
-    spent: list[tuple[str, str]] = field(default_factory=list)
-    discarded: list[tuple[str, str]] = field(default_factory=list)
-    round: int = 0
-    step: str = "main"
-    placed: bool = False
+    spent: list[tuple[str, str]]
+    discarded: list[tuple[str, str]]
+    round: int
+    step: str
+    placed: bool
     #: the turn's duel has been fought (or is under way): no other duel this turn
-    dueled: bool = False
-    queue: list[Task] = field(default_factory=list)
-    duel: Duel | None = None
-    ask: str = ""
+    dueled: bool
+    queue: list[Task]
+    duel: Duel | None
+    ask: str
     #: hand sizes as the board's Players lines show them (``pbd check`` compares them with the deck)
-    shown: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    shown: dict[str, int]
     #: what a tolerant reading of a hand-edited board noticed (for ``pbd check``)
-    notes: list[str] = field(default_factory=list, compare=False, repr=False)
+    notes: list[str]
+
+    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "layout", "spec", "tokens",
+              "webbed", "cards", "spent", "discarded", "round", "step", "placed", "dueled", "queue", "duel", "ask")
+
+    def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,
+                 turn: int = 0, decisions: list[Decision] | None = None, result: str = "",
+                 options: list[str] | None = None, layout: Layout | None = None, spec: DeckSpec | None = None,
+                 tokens: dict[str, int | None] | None = None, webbed: list[str] | None = None,
+                 cards: dict[int, list[str]] | None = None, spent: list[tuple[str, str]] | None = None,
+                 discarded: list[tuple[str, str]] | None = None, round: int = 0, step: str = "main",
+                 placed: bool = False, dueled: bool = False, queue: list[Task] | None = None, duel: Duel | None = None,
+                 ask: str = "", shown: dict[str, int] | None = None, notes: list[str] | None = None):
+        self.meta = meta
+        self.seats = [] if seats is None else seats
+        self.players = players
+        self.deck = deck
+        self.turn = turn
+        self.decisions = [] if decisions is None else decisions
+        self.result = result
+        self.options = [] if options is None else options
+        self.layout = Layout() if layout is None else layout
+        self.spec = DeckSpec() if spec is None else spec
+        self.tokens = {} if tokens is None else tokens
+        self.webbed = [] if webbed is None else webbed
+        self.cards = {} if cards is None else cards
+        self.spent = [] if spent is None else spent
+        self.discarded = [] if discarded is None else discarded
+        self.round = round
+        self.step = step
+        self.placed = placed
+        self.dueled = dueled
+        self.queue = [] if queue is None else queue
+        self.duel = duel
+        self.ask = ask
+        self.shown = {} if shown is None else shown
+        self.notes = [] if notes is None else notes
 
     @property
     def first_random(self) -> bool:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-
-from dataclasses import dataclass, field
-
+from pbd.games.base import Meta
 from pbd.games.twoxd6.grid import Board
 from pbd.record import Record
 from pbd.regex import pattern
 from pbd.table.decisions import Decision  # noqa: F401  (re-exported for the rules)
+from pbd.table.deck import SharedDeck
 from pbd.table.game import TableState
 
 
@@ -193,28 +192,65 @@ def options_of(words: list[str], players: int) -> Options:
     return opts
 
 
-@dataclass
-class State(TableState):
+class State(Record, TableState):
     """A whole match: the table's seats, deck, turn and decisions (:class:`TableState`), and the grid.
 
     ``order`` is the order of acts once rolled; the base's ``turn`` always names the seat
     that must act (the order roller, then the acting player).
+
+    A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
+    takes the table's fields first, in :class:`TableState`'s order.
     """
 
-    board: Board | None = None
-    order_rolls: dict[str, int] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)          # order of acts once decided (Player 1 first)
-    phase: str = "joining"                                  # joining | order | act | over
-    act: Act = field(default_factory=Act)
-    cells: dict[str, Stack] = field(default_factory=dict)
-    shown: dict[str, list[str]] = field(default_factory=dict)   # face-up cards in each hand
-    cold: dict[str, list[int]] = field(default_factory=dict)    # cold-comfort slots in each hand
-    owed: list[Owe] = field(default_factory=list)
-    targeting: Targeting | None = None
-    trade: Trade | None = None
-    holder: str = ""
-    held: int = 0
-    quiet: int = 0                 # acts in a row with no card played, no advance and no targeting
+    board: Board | None
+    order_rolls: dict[str, int]
+    order: list[str]                                        # order of acts once decided (Player 1 first)
+    phase: str                                              # joining | order | act | over
+    act: Act
+    cells: dict[str, Stack]
+    shown: dict[str, list[str]]                                 # face-up cards in each hand
+    cold: dict[str, list[int]]                                  # cold-comfort slots in each hand
+    owed: list[Owe]
+    targeting: Targeting | None
+    trade: Trade | None
+    holder: str
+    held: int
+    quiet: int                     # acts in a row with no card played, no advance and no targeting
+
+    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "board", "order_rolls",
+              "order", "phase", "act", "cells", "shown", "cold", "owed", "targeting", "trade", "holder", "held",
+              "quiet")
+
+    def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,
+                 turn: int = 0, decisions: list[Decision] | None = None, result: str = "",
+                 options: list[str] | None = None, board: Board | None = None,
+                 order_rolls: dict[str, int] | None = None, order: list[str] | None = None, phase: str = "joining",
+                 act: Act | None = None, cells: dict[str, Stack] | None = None,
+                 shown: dict[str, list[str]] | None = None, cold: dict[str, list[int]] | None = None,
+                 owed: list[Owe] | None = None, targeting: Targeting | None = None, trade: Trade | None = None,
+                 holder: str = "", held: int = 0, quiet: int = 0):
+        self.meta = meta
+        self.seats = [] if seats is None else seats
+        self.players = players
+        self.deck = deck
+        self.turn = turn
+        self.decisions = [] if decisions is None else decisions
+        self.result = result
+        self.options = [] if options is None else options
+        self.board = board
+        self.order_rolls = {} if order_rolls is None else order_rolls
+        self.order = [] if order is None else order
+        self.phase = phase
+        self.act = Act() if act is None else act
+        self.cells = {} if cells is None else cells
+        self.shown = {} if shown is None else shown
+        self.cold = {} if cold is None else cold
+        self.owed = [] if owed is None else owed
+        self.targeting = targeting
+        self.trade = trade
+        self.holder = holder
+        self.held = held
+        self.quiet = quiet
 
     @property
     def deck_name(self) -> str:
