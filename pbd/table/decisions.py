@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from pbd.errors import DocumentFormatError
+from pbd.record import Record
 from pbd.regex import pattern
 
 #: how a decision is written on a board
@@ -41,16 +41,24 @@ MAX_ANSWERS = 64
 MAX_OPEN = 64
 
 
-@dataclass
-class Decision:
+class Decision(Record):
     """A question a seat must answer: who, in words, the exact answers, and the log entry that asked it."""
 
     seat: str
     prompt: str
-    answers: list[str] = field(default_factory=list)
-    origin: int = 0
+    answers: list[str]
+    origin: int
     #: True: the answers are public and written on the line (a decision opened with ``state.ask``)
-    listed: bool = False
+    listed: bool
+
+    FIELDS = ("seat", "prompt", "answers", "origin", "listed")
+
+    def __init__(self, seat: str, prompt: str, answers: list[str] | None = None, origin: int = 0, listed: bool = False):
+        self.seat = seat
+        self.prompt = prompt
+        self.answers = [] if answers is None else answers
+        self.origin = origin
+        self.listed = listed
 
     def line(self) -> str:
         """Return the board line of this decision (with its answers when they are listed, see ``listed``)."""

@@ -16,11 +16,11 @@ deck (:meth:`pbd.table.deck.SharedDeck.reveal`), whose proof shows the card.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from pbd.digest import sha256
 from pbd.errors import DocumentFormatError
 from pbd.fairplay import hmac_sha256
+from pbd.record import Record
 from pbd.regex import pattern
 
 HEX_RE = pattern(r"^[0-9a-f]{64}$")
@@ -47,15 +47,24 @@ def open_(seat: str, commitment: str, slot: int, nonce: str, hand=None, match: s
     return hand is None or slot in hand
 
 
-@dataclass
-class Choices:
+class Choices(Record):
     """One simultaneous choice: the seats that choose, their commitments, their reveals."""
 
     label: str
     seats: list[str]
-    commitments: dict[str, str] = field(default_factory=dict)
-    hands: dict[str, list[int]] = field(default_factory=dict)      # each hand when its seat committed
-    reveals: dict[str, tuple[int, str]] = field(default_factory=dict)
+    commitments: dict[str, str]
+    hands: dict[str, list[int]]                                    # each hand when its seat committed
+    reveals: dict[str, tuple[int, str]]
+
+    FIELDS = ("label", "seats", "commitments", "hands", "reveals")
+
+    def __init__(self, label: str, seats: list[str], commitments: dict[str, str] | None = None,
+                 hands: dict[str, list[int]] | None = None, reveals: dict[str, tuple[int, str]] | None = None):
+        self.label = label
+        self.seats = seats
+        self.commitments = {} if commitments is None else commitments
+        self.hands = {} if hands is None else hands
+        self.reveals = {} if reveals is None else reveals
 
     def choose(self, seat: str, slot: int, hand: list[int], seed: bytes, match: str) -> str:
         """Commit ``seat`` to ``slot`` of its ``hand``; return the commitment.

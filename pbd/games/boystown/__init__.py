@@ -8,7 +8,6 @@ to), :mod:`.score` (the rulebook's four steps), :mod:`.moves`, :mod:`.notation`,
 
 from __future__ import annotations
 
-import re
 
 from pbd.errors import IllegalMoveError, PbdError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
@@ -17,6 +16,7 @@ from pbd.games.boystown import moves as mv
 from pbd.games.boystown.catalogue import GOODCUP, Catalogue, load
 from pbd.games.boystown import state as state_module
 from pbd.games.boystown.state import State
+from pbd.regex import pattern
 from pbd.table.decisions import Decision
 from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in
 
@@ -485,7 +485,7 @@ def _read_shown(deck, board_: State) -> None:
 
 
 #: A redraw's entry names the card set aside (``discards NAME and draws again``).
-REDRAW_RE = re.compile(r"\bdiscards (?P<card>.+?) and draws again")
+REDRAW_RE = pattern(r"\bdiscards (?P<card>.+?) and draws again")
 
 
 def _read_named(state: State, seat: str, text: str) -> None:

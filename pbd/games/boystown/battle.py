@@ -15,15 +15,15 @@ caused by effects (the defender's first), then the loser's.
 
 from __future__ import annotations
 
-import re
 
 from pbd.errors import DocumentFormatError, IllegalMoveError
 from pbd.games.boystown import cards, effects, rules
 from pbd.games.boystown.state import Battle, Resident, State
+from pbd.regex import pattern
 
 #: how a hand attack's log entry carries the attacker's commitment, and a flip its opening
-COMMIT_RE = re.compile(r"\(commitment ([0-9a-f]{64})\)")
-FLIP_RE = re.compile(r"\bflips (?P<card>.+?) \(slot (?P<slot>\d{1,6}) · nonce (?P<nonce>[0-9a-f]{32})\)")
+COMMIT_RE = pattern(r"\(commitment ([0-9a-f]{64})\)")
+FLIP_RE = pattern(r"\bflips (?P<card>.+?) \(slot (?P<slot>\d{1,6}) · nonce (?P<nonce>[0-9a-f]{32})\)")
 
 
 def do_attack(state: State, seat: str, target: str, name: str, source: str) -> tuple[str, str]:

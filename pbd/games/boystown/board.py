@@ -38,24 +38,25 @@ from pbd.errors import DocumentFormatError
 from pbd.games.base import Line
 from pbd.games.boystown import battle, cards, effects, rules
 from pbd.games.boystown.state import PHASES, Battle, Resident, Seat, State
+from pbd.regex import pattern
 
 TITLE = "Boys' Town"
 MAX_LINES = 2000
 MAX_LINE = 4000
 
-CATALOGUE_RE = re.compile(r"^catalogue:\s*(?P<ref>.+?)\s*$", re.I)
-PHASE_RE = re.compile(r"^phase:\s*(?P<body>.+?)\s*$", re.I)
-OWED_RE = re.compile(r"^owed:\s*(?P<body>.*?)\s*$", re.I)
-SEAT_RE = re.compile(r"^(?P<name>[^\s·:][^·:]*?)\s*·\s*hand\s+(?P<hand>\d+)\s*·\s*turns\s+(?P<turns>\d+)\s*$", re.I)
-RESIDENT_RE = re.compile(r"^\s+(?P<name>[^(#·]+?)\s*\(#(?P<slot>\d+)\)(?P<rest>.*)$")
-BATTLE_RE = re.compile(r"^battle:\s*(?P<att>.+?)\s+attacks\s+(?P<def>.+?)\s+from\s+(?P<src>hand|town)\s*·\s*"
-                       r"entry\s+(?P<origin>\d+)\s*·\s*stage\s+(?P<stage>\w+)\s*$", re.I)
-SIDE_RE = re.compile(r"^\s+(?P<who>[^:]+?):\s*(?P<rest>.*)$")
+CATALOGUE_RE = pattern(r"^catalogue:\s*(?P<ref>.+?)\s*$", re.I)
+PHASE_RE = pattern(r"^phase:\s*(?P<body>.+?)\s*$", re.I)
+OWED_RE = pattern(r"^owed:\s*(?P<body>.*?)\s*$", re.I)
+SEAT_RE = pattern(r"^(?P<name>[^\s·:][^·:]*?)\s*·\s*hand\s+(?P<hand>\d+)\s*·\s*turns\s+(?P<turns>\d+)\s*$", re.I)
+RESIDENT_RE = pattern(r"^\s+(?P<name>[^(#·]+?)\s*\(#(?P<slot>\d+)\)(?P<rest>.*)$")
+BATTLE_RE = pattern(r"^battle:\s*(?P<att>.+?)\s+attacks\s+(?P<def>.+?)\s+from\s+(?P<src>hand|town)\s*·\s*"
+                    r"entry\s+(?P<origin>\d+)\s*·\s*stage\s+(?P<stage>\w+)\s*$", re.I)
+SIDE_RE = pattern(r"^\s+(?P<who>[^:]+?):\s*(?P<rest>.*)$")
 #: how the board shows the attacker's card while it is face down (its commitment is in the log's attack entry)
 FACE_DOWN = "face down (committed)"
 #: what a Battle line of the previous layout adds: the side's commitment and nonce (read, then written without)
-LEGACY_PARTS_RE = re.compile(r"\s*·\s*(?:commitment|nonce)\s+[0-9a-f]+")
-DERIVED_RE = re.compile(r"^(round\s+\d+|draw pile:|\(no residents\))", re.I)
+LEGACY_PARTS_RE = pattern(r"\s*·\s*(?:commitment|nonce)\s+[0-9a-f]+")
+DERIVED_RE = pattern(r"^(round\s+\d+|draw pile:|\(no residents\))", re.I)
 
 
 # -- render -----------------------------------------------------------------------------
@@ -199,9 +200,9 @@ def parse(state: State, lines: list[Line]) -> None:
         _read_shown(state.shown, line.text, reading[0])
 
 
-PILES_RE = re.compile(r"^draw pile:\s*(?P<draw>\d+)\s*·\s*discard pile:\s*(?P<discard>\d+)(?:\s*\(top:\s*(?P<top>.+?)\))?\s*$",
-                      re.I)
-FIGURES_RE = re.compile(r"·\s*AP\s+(?P<ap>-?\d+)\s*·\s*TP\s+(?P<tp>-?\d+)")
+PILES_RE = pattern(r"^draw pile:\s*(?P<draw>\d+)\s*·\s*discard pile:\s*(?P<discard>\d+)(?:\s*\(top:\s*(?P<top>.+?)\))?\s*$",
+                   re.I)
+FIGURES_RE = pattern(r"·\s*AP\s+(?P<ap>-?\d+)\s*·\s*TP\s+(?P<tp>-?\d+)")
 
 
 def _read_shown(shown: dict, text: str, seat) -> None:

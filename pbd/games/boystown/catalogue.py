@@ -35,14 +35,14 @@ with it.
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbd import paths
 from pbd.digest import sha256
 from pbd.errors import AmbiguousNameError, DeckFormatError, UnknownNameError
+from pbd.record import FrozenRecord, Record
+from pbd.regex import pattern
 
 KINDS = ("build", "resident", "battle", "hand")
 #: ``do`` -> (kinds it may have, extra keys it takes).  Every effect may also carry
@@ -76,9 +76,9 @@ RULES = {
 AMOUNTS = ("top_ap", "top_tp")
 TARGETS = {"ap": ("self", "rival", "battle"), "draw": ("self", "opponent", "rival")}
 PENALTIES = ("tp", "ap", "skip_attack")
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 '’.!&?-]{0,39}$")
-CATALOGUE_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
-HASH_RE = re.compile(r"^sha256:[0-9a-f]{16}$")
+NAME_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9 '’.!&?-]{0,39}$")
+CATALOGUE_NAME_RE = pattern(r"^[a-z0-9][a-z0-9-]{0,31}$")
+HASH_RE = pattern(r"^sha256:[0-9a-f]{16}$")
 MAX_BYTES = 256_000
 MAX_CARDS = 240
 MIN_CARDS = 24
@@ -86,24 +86,32 @@ MAX_EFFECTS = 6
 GOODCUP = "The John Goodcup"
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(FrozenRecord):
     """One effect of a card: when it applies (``kind``), what it does (``do``) and its data."""
 
     kind: str
     do: str
-    amount: int | str = 0
-    count: int = 1
-    target: str = "self"
-    per: str = ""
-    requires: str = ""
-    penalty: tuple[tuple[str, int], ...] = ()
-    rule: str = ""
-    as_: str = ""
-    from_: str = ""
-    if_top: str = ""
-    with_: str = ""
-    text: str = ""
+    amount: int | str
+    count: int
+    target: str
+    per: str
+    requires: str
+    penalty: tuple[tuple[str, int], ...]
+    rule: str
+    as_: str
+    from_: str
+    if_top: str
+    with_: str
+    text: str
+
+    FIELDS = ("kind", "do", "amount", "count", "target", "per", "requires", "penalty", "rule", "as_", "from_", "if_top",
+              "with_", "text")
+
+    def __init__(self, kind: str, do: str, amount: int | str = 0, count: int = 1, target: str = "self", per: str = "",
+                 requires: str = "", penalty: tuple[tuple[str, int], ...] = (), rule: str = "", as_: str = "",
+                 from_: str = "", if_top: str = "", with_: str = "", text: str = ""):
+        self._set(kind=kind, do=do, amount=amount, count=count, target=target, per=per, requires=requires,
+                  penalty=penalty, rule=rule, as_=as_, from_=from_, if_top=if_top, with_=with_, text=text)
 
     def describe(self) -> str:
         """Return the effect in words (its ``text`` if the catalogue gives one)."""
@@ -119,18 +127,23 @@ class Effect:
         return words
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(FrozenRecord):
     """A card of a catalogue: base AP and TP, tags, effects and its build penalty."""
 
     name: str
     ap: int
     tp: int
-    copies: int = 1
-    tags: tuple[str, ...] = ()
-    text: str = ""
-    effects: tuple[Effect, ...] = ()
-    penalty: tuple[tuple[str, int], ...] = ()
+    copies: int
+    tags: tuple[str, ...]
+    text: str
+    effects: tuple[Effect, ...]
+    penalty: tuple[tuple[str, int], ...]
+
+    FIELDS = ("name", "ap", "tp", "copies", "tags", "text", "effects", "penalty")
+
+    def __init__(self, name: str, ap: int, tp: int, copies: int = 1, tags: tuple[str, ...] = (), text: str = "",
+                 effects: tuple[Effect, ...] = (), penalty: tuple[tuple[str, int], ...] = ()):
+        self._set(name=name, ap=ap, tp=tp, copies=copies, tags=tags, text=text, effects=effects, penalty=penalty)
 
     def effects_of(self, kind: str, do: str | None = None) -> list[Effect]:
         """Return the card's effects of ``kind`` (and ``do``), in catalogue order."""
@@ -143,26 +156,40 @@ class Card:
         return spec.casefold() == self.name.casefold()
 
 
-@dataclass(frozen=True)
-class Combo:
+class Combo(FrozenRecord):
     """A set of cards that give each of themselves a bonus while all are Residents of one Town."""
 
     name: str
     cards: tuple[str, ...]
-    tp: int = 0
-    ap: int = 0
+    tp: int
+    ap: int
+
+    FIELDS = ("name", "cards", "tp", "ap")
+
+    def __init__(self, name: str, cards: tuple[str, ...], tp: int = 0, ap: int = 0):
+        self._set(name=name, cards=cards, tp=tp, ap=ap)
 
 
-@dataclass
-class Catalogue:
+class Catalogue(Record):
     """A loaded catalogue: its reference (name or hash), cards by name, combos, and the deck list."""
 
     name: str
     title: str
     digest: str
-    cards: dict[str, Card] = field(default_factory=dict)
-    combos: list[Combo] = field(default_factory=list)
-    bundled: bool = False
+    cards: dict[str, Card]
+    combos: list[Combo]
+    bundled: bool
+
+    FIELDS = ("name", "title", "digest", "cards", "combos", "bundled")
+
+    def __init__(self, name: str, title: str, digest: str, cards: dict[str, Card] | None = None,
+                 combos: list[Combo] | None = None, bundled: bool = False):
+        self.name = name
+        self.title = title
+        self.digest = digest
+        self.cards = {} if cards is None else cards
+        self.combos = [] if combos is None else combos
+        self.bundled = bundled
 
     @property
     def ref(self) -> str:
@@ -196,6 +223,7 @@ class Catalogue:
             return prefix[0]
         if prefix:
             raise AmbiguousNameError(kind, name, prefix)
+        import difflib      # only to suggest a name for one that matches none
         raise UnknownNameError(kind, name, difflib.get_close_matches(name, names, n=3, cutoff=0.5))
 
     def combos_of(self, name: str) -> list[Combo]:

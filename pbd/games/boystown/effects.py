@@ -18,23 +18,28 @@ Readings (also in the README's Boys' Town rule notes):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from pbd.games.boystown import cards
 from pbd.games.boystown.catalogue import Card, Catalogue, Effect
 from pbd.games.boystown.state import Resident, State
+from pbd.record import Record
 
 
 class TopUnknown(Exception):
     """The top of the discard pile is still face down (the table owes its opening)."""
 
 
-@dataclass
-class Total:
+class Total(Record):
     """A number and where it came from."""
 
-    value: int = 0
-    lines: list[str] = field(default_factory=list)
+    value: int
+    lines: list[str]
+
+    FIELDS = ("value", "lines")
+
+    def __init__(self, value: int = 0, lines: list[str] | None = None):
+        self.value = value
+        self.lines = [] if lines is None else lines
 
     def add(self, amount: int, why: str) -> None:
         """Add ``amount`` and note why (a zero is not noted)."""

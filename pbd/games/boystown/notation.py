@@ -16,9 +16,10 @@ Several moves are joined with ';'.  Names are resolved later, against the board.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from pbd.errors import NotationError
+from pbd.record import FrozenRecord
+from pbd.regex import pattern
 from pbd.words import notation_hint
 
 EXAMPLES = ("draw", "keep", "redraw", "build Corner Shop", "done", "attack Ben with Street Fighter from hand",
@@ -30,35 +31,40 @@ MOVE_WORDS = ("draw", "keep", "redraw", "build", "place", "done", "flip", "pass"
               "hand", "town", "defend", "swap", "use", "adjust")
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(FrozenRecord):
     """One move: ``kind`` plus the names it mentions."""
 
     kind: str                 # draw keep redraw build done attack defend flip swap use pass adjust
-    card: str = ""
-    target: str = ""          # attack: the player; swap: the Resident; use: the player
-    source: str = ""          # attack: hand | town | "" (find it)
-    field: str = ""           # adjust: ap | tp
-    amount: int = 0
-    text: str = ""            # adjust: the reason
+    card: str
+    target: str               # attack: the player; swap: the Resident; use: the player
+    source: str               # attack: hand | town | "" (find it)
+    field: str                # adjust: ap | tp
+    amount: int
+    text: str                 # adjust: the reason
+
+    FIELDS = ("kind", "card", "target", "source", "field", "amount", "text")
+
+    def __init__(self, kind: str, card: str = "", target: str = "", source: str = "", field: str = "", amount: int = 0,
+                 text: str = ""):
+        self._set(kind=kind, card=card, target=target, source=source, field=field, amount=amount, text=text)
 
 
 _PATTERNS = [
-    ("draw", re.compile(r"^draw(?:\s+(?:a|1|one)(?:\s+card)?)?$", re.I)),
-    ("keep", re.compile(r"^keep(?:\s+it)?$", re.I)),
-    ("redraw", re.compile(r"^(?:redraw|re-draw|discard\s+it|draw\s+again)$", re.I)),
-    ("done", re.compile(r"^(?:done|stop(?:\s+building)?|no\s+more\s+builds?|end\s+build(?:ing)?)$", re.I)),
-    ("flip", re.compile(r"^flip(?:\s+(?:my\s+)?card)?$", re.I)),
-    ("pass", re.compile(r"^pass$", re.I)),
-    ("build", re.compile(r"^(?:build|place)\s+(?P<card>.+)$", re.I)),
-    ("attack", re.compile(r"^attack\s+(?P<target>.+?)\s+with\s+(?P<card>.+?)"
-                          r"(?:\s+from\s+(?:my\s+|the\s+)?(?P<source>hand|town))?$", re.I)),
-    ("attack", re.compile(r"^attack\s+(?P<target>.+?)\s+from\s+(?:my\s+|the\s+)?(?P<source>hand)$", re.I)),
-    ("defend", re.compile(r"^defend(?:\s+with)?\s+(?P<card>.+)$", re.I)),
-    ("swap", re.compile(r"^swap\s+(?P<card>.+?)\s+(?:with|for)\s+(?P<target>.+)$", re.I)),
-    ("use", re.compile(r"^use\s+(?P<card>.+?)(?:\s+on\s+(?P<target>.+))?$", re.I)),
-    ("adjust", re.compile(r"^adjust\s+(?P<card>.+?)\s+(?P<field>ap|tp)\s*(?P<amount>[+-]\s*\d+)\s*"
-                          r"(?::\s*(?P<text>.*))?$", re.I)),
+    ("draw", pattern(r"^draw(?:\s+(?:a|1|one)(?:\s+card)?)?$", re.I)),
+    ("keep", pattern(r"^keep(?:\s+it)?$", re.I)),
+    ("redraw", pattern(r"^(?:redraw|re-draw|discard\s+it|draw\s+again)$", re.I)),
+    ("done", pattern(r"^(?:done|stop(?:\s+building)?|no\s+more\s+builds?|end\s+build(?:ing)?)$", re.I)),
+    ("flip", pattern(r"^flip(?:\s+(?:my\s+)?card)?$", re.I)),
+    ("pass", pattern(r"^pass$", re.I)),
+    ("build", pattern(r"^(?:build|place)\s+(?P<card>.+)$", re.I)),
+    ("attack", pattern(r"^attack\s+(?P<target>.+?)\s+with\s+(?P<card>.+?)"
+                       r"(?:\s+from\s+(?:my\s+|the\s+)?(?P<source>hand|town))?$", re.I)),
+    ("attack", pattern(r"^attack\s+(?P<target>.+?)\s+from\s+(?:my\s+|the\s+)?(?P<source>hand)$", re.I)),
+    ("defend", pattern(r"^defend(?:\s+with)?\s+(?P<card>.+)$", re.I)),
+    ("swap", pattern(r"^swap\s+(?P<card>.+?)\s+(?:with|for)\s+(?P<target>.+)$", re.I)),
+    ("use", pattern(r"^use\s+(?P<card>.+?)(?:\s+on\s+(?P<target>.+))?$", re.I)),
+    ("adjust", pattern(r"^adjust\s+(?P<card>.+?)\s+(?P<field>ap|tp)\s*(?P<amount>[+-]\s*\d+)\s*"
+                       r"(?::\s*(?P<text>.*))?$", re.I)),
 ]
 
 
@@ -73,8 +79,8 @@ def parse(text: str) -> Move:
     :raises NotationError: not a move pbd can read (the shapes are in the hint).
     """
     words = " ".join(text.replace("’", "'").split())
-    for kind, pattern in _PATTERNS:
-        m = pattern.match(words)
+    for kind, regex in _PATTERNS:
+        m = regex.match(words)
         if not m:
             continue
         g = {k: (v or "").strip() for k, v in m.groupdict().items()}

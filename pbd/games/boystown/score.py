@@ -12,24 +12,33 @@ The highest total wins; equal highest totals share the win.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from pbd.games.boystown import cards, effects
 from pbd.games.boystown.catalogue import load
 from pbd.games.boystown.state import State
+from pbd.record import Record
 
 HAND_PENALTY = 3
 
 
-@dataclass
-class Score:
+class Score(Record):
     """One player's score, step by step."""
 
     name: str
-    base: int = 0
-    doubled: bool = False
-    bonuses: list[tuple[str, int]] = field(default_factory=list)
-    hand: int = 0
+    base: int
+    doubled: bool
+    bonuses: list[tuple[str, int]]
+    hand: int
+
+    FIELDS = ("name", "base", "doubled", "bonuses", "hand")
+
+    def __init__(self, name: str, base: int = 0, doubled: bool = False, bonuses: list[tuple[str, int]] | None = None,
+                 hand: int = 0):
+        self.name = name
+        self.base = base
+        self.doubled = doubled
+        self.bonuses = [] if bonuses is None else bonuses
+        self.hand = hand
 
     @property
     def after_double(self) -> int:

@@ -1,4 +1,4 @@
-"""The Boys' Town match state: plain dataclasses, no rules and no I/O.
+"""The Boys' Town match state: plain records, no rules and no I/O.
 
 Card names of Town cards and battle cards are kept here as well as in the deck: the mover's
 pbd writes them when it shows the card, and ``pbd check`` compares them with the deck's
@@ -12,8 +12,10 @@ each Resident's build penalty and adjustments, the battle in progress, owed draw
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from pbd.games.base import Meta
+from pbd.record import Record
+from pbd.table.decisions import Decision
+from pbd.table.deck import SharedDeck
 from pbd.table.game import TableState
 
 #: Phases of a turn, in order; ``joining``/``shuffling`` before the first turn, ``over`` at the end.
@@ -21,29 +23,44 @@ PHASES = ("joining", "shuffling", "draw", "drawn", "build", "attack", "battle", 
 HAND_SIZE = 4
 
 
-@dataclass
-class Resident:
+class Resident(Record):
     """What the deck does not know about a card in a Town: its build penalty and adjustments."""
 
     slot: int
-    name: str = ""               # the card (public: a Town is face up)
-    penalty: bool = False        # built (not swapped in): its card's penalty applies
-    extra_tp: int = 0            # an extra build's penalty (Clubhouse: -1 TP)
-    adjust_ap: int = 0           # the logged ``adjust`` moves
-    adjust_tp: int = 0
+    name: str                    # the card (public: a Town is face up)
+    penalty: bool                # built (not swapped in): its card's penalty applies
+    extra_tp: int                # an extra build's penalty (Clubhouse: -1 TP)
+    adjust_ap: int               # the logged ``adjust`` moves
+    adjust_tp: int
+
+    FIELDS = ("slot", "name", "penalty", "extra_tp", "adjust_ap", "adjust_tp")
+
+    def __init__(self, slot: int, name: str = "", penalty: bool = False, extra_tp: int = 0, adjust_ap: int = 0,
+                 adjust_tp: int = 0):
+        self.slot = slot
+        self.name = name
+        self.penalty = penalty
+        self.extra_tp = extra_tp
+        self.adjust_ap = adjust_ap
+        self.adjust_tp = adjust_tp
 
 
-@dataclass
-class Seat:
+class Seat(Record):
     """A player: name, turns started, and the Residents of their Town (in build order)."""
 
     name: str
-    turns: int = 0
-    town: list[Resident] = field(default_factory=list)
+    turns: int
+    town: list[Resident]
+
+    FIELDS = ("name", "turns", "town")
+
+    def __init__(self, name: str, turns: int = 0, town: list[Resident] | None = None):
+        self.name = name
+        self.turns = turns
+        self.town = [] if town is None else town
 
 
-@dataclass
-class Battle:
+class Battle(Record):
     """The battle in progress.
 
     ``source`` is ``hand`` or ``town`` (what the attacker attacks with).  In a hand battle
@@ -57,51 +74,118 @@ class Battle:
     defender: str
     source: str
     origin: int
-    stage: str = "defend"
-    attack_slot: int | None = None
-    attack_card: str = ""            # the card's name once shown
-    attack_commit: str = ""
-    attack_nonce: str = ""           # published when the attacker flips (anyone can check)
-    defend_slot: int | None = None
-    defend_card: str = ""
-    defend_commit: str = ""
-    defend_nonce: str = ""
-    defend_from: str = ""            # where the defending card came from: hand or town
-    attack_from: str = ""            # hand or town (changes when a card is swapped in)
-    windows: list[str] = field(default_factory=list)
-    swapped: list[int] = field(default_factory=list)    # slots swapped out of this battle
-    used: list[int] = field(default_factory=list)       # Residents discarded for their effect
-    boosts: dict[str, int] = field(default_factory=dict)
+    stage: str
+    attack_slot: int | None
+    attack_card: str                 # the card's name once shown
+    attack_commit: str
+    attack_nonce: str                # published when the attacker flips (anyone can check)
+    defend_slot: int | None
+    defend_card: str
+    defend_commit: str
+    defend_nonce: str
+    defend_from: str                 # where the defending card came from: hand or town
+    attack_from: str                 # hand or town (changes when a card is swapped in)
+    windows: list[str]
+    swapped: list[int]                                  # slots swapped out of this battle
+    used: list[int]                                     # Residents discarded for their effect
+    boosts: dict[str, int]
+
+    FIELDS = ("attacker", "defender", "source", "origin", "stage", "attack_slot", "attack_card", "attack_commit",
+              "attack_nonce", "defend_slot", "defend_card", "defend_commit", "defend_nonce", "defend_from",
+              "attack_from", "windows", "swapped", "used", "boosts")
+
+    def __init__(self, attacker: str, defender: str, source: str, origin: int, stage: str = "defend",
+                 attack_slot: int | None = None, attack_card: str = "", attack_commit: str = "", attack_nonce: str = "",
+                 defend_slot: int | None = None, defend_card: str = "", defend_commit: str = "", defend_nonce: str = "",
+                 defend_from: str = "", attack_from: str = "", windows: list[str] | None = None,
+                 swapped: list[int] | None = None, used: list[int] | None = None, boosts: dict[str, int] | None = None):
+        self.attacker = attacker
+        self.defender = defender
+        self.source = source
+        self.origin = origin
+        self.stage = stage
+        self.attack_slot = attack_slot
+        self.attack_card = attack_card
+        self.attack_commit = attack_commit
+        self.attack_nonce = attack_nonce
+        self.defend_slot = defend_slot
+        self.defend_card = defend_card
+        self.defend_commit = defend_commit
+        self.defend_nonce = defend_nonce
+        self.defend_from = defend_from
+        self.attack_from = attack_from
+        self.windows = [] if windows is None else windows
+        self.swapped = [] if swapped is None else swapped
+        self.used = [] if used is None else used
+        self.boosts = {} if boosts is None else boosts
 
 
-@dataclass
-class State(TableState):
+class State(Record, TableState):
     """A whole match: the table's seats, turn and deck, plus turn phase, Towns, the battle, owed draws.
 
     ``seats``/``turn``/``deck``/``decisions``/``result``/``options`` are the table's
     (:class:`~pbd.table.game.TableState`); ``people`` holds each seat's Town and turns
     started, ``mover`` the name of the seat on turn.
+
+    A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
+    takes the table's fields first, in :class:`TableState`'s order.
     """
 
-    people: list[Seat] = field(default_factory=list)
-    round: int = 0
-    phase: str = "joining"
-    peeked: int | None = None        # the draw-phase card set aside for the player
-    redrawn: bool = False
-    builds: int = 0                  # extra builds left in this Build Phase
-    requires: str = ""               # what an extra build must be (a name or tag:T)
-    extra_penalty: tuple[tuple[str, int], ...] = ()
-    skip_attack: bool = False
-    built: int = 0                   # cards built this Build Phase
-    battle: Battle | None = None
-    owed: list[list[str]] = field(default_factory=list)   # [seat, why] draws owed, in draw order
-    mills: int = 0                   # cards owed from the draw pile to the discard pile
-    emptied: str = ""                # the player whose hand emptied on their turn (the game ends)
+    people: list[Seat]
+    round: int
+    phase: str
+    peeked: int | None               # the draw-phase card set aside for the player
+    redrawn: bool
+    builds: int                      # extra builds left in this Build Phase
+    requires: str                    # what an extra build must be (a name or tag:T)
+    extra_penalty: tuple[tuple[str, int], ...]
+    skip_attack: bool
+    built: int                       # cards built this Build Phase
+    battle: Battle | None
+    owed: list[list[str]]            # [seat, why] draws owed, in draw order
+    mills: int                       # cards owed from the draw pile to the discard pile
+    emptied: str                     # the player whose hand emptied on their turn (the game ends)
     #: Private, never rendered: each held seat's face-down choice ``{"slot": n, "nonce": hex}``.
-    private: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
+    private: dict[str, dict]
     #: The derived figures as a document showed them when read (hand counts, piles, Town AP/TP), so that
     #: ``describe`` names a hand edit of one; None for a state the rules made (a replay).
-    shown: dict | None = field(default=None, compare=False, repr=False)
+    shown: dict | None
+
+    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "people", "round", "phase",
+              "peeked", "redrawn", "builds", "requires", "extra_penalty", "skip_attack", "built", "battle", "owed",
+              "mills", "emptied")
+
+    def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,
+                 turn: int = 0, decisions: list[Decision] | None = None, result: str = "",
+                 options: list[str] | None = None, people: list[Seat] | None = None, round: int = 0,
+                 phase: str = "joining", peeked: int | None = None, redrawn: bool = False, builds: int = 0,
+                 requires: str = "", extra_penalty: tuple[tuple[str, int], ...] = (), skip_attack: bool = False,
+                 built: int = 0, battle: Battle | None = None, owed: list[list[str]] | None = None, mills: int = 0,
+                 emptied: str = "", private: dict[str, dict] | None = None, shown: dict | None = None):
+        self.meta = meta
+        self.seats = [] if seats is None else seats
+        self.players = players
+        self.deck = deck
+        self.turn = turn
+        self.decisions = [] if decisions is None else decisions
+        self.result = result
+        self.options = [] if options is None else options
+        self.people = [] if people is None else people
+        self.round = round
+        self.phase = phase
+        self.peeked = peeked
+        self.redrawn = redrawn
+        self.builds = builds
+        self.requires = requires
+        self.extra_penalty = extra_penalty
+        self.skip_attack = skip_attack
+        self.built = built
+        self.battle = battle
+        self.owed = [] if owed is None else owed
+        self.mills = mills
+        self.emptied = emptied
+        self.private = {} if private is None else private
+        self.shown = shown
 
     @property
     def catalogue(self) -> str:

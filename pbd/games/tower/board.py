@@ -36,6 +36,7 @@ from pbd.errors import DocumentFormatError
 from pbd.games.tower import rules
 from pbd.games.tower.data import MAX_DECK, kind_named
 from pbd.games.tower.state import ASKS, KINDS, DeckSpec, Duel, Layout, State, Task, marks
+from pbd.regex import pattern
 
 TITLE = "The Tower"
 ARROW = {"right": "→", "left": "←"}
@@ -46,22 +47,22 @@ DUELLED = "; the turn's duel fought"
 MAX_LINE = 2000
 MAX_HAND = 99
 
-BOARD_RE = re.compile(r"^Board:\s*(?P<name>[^·]*?)\s*·\s*(?P<floors>\d{1,3})\s*floors?\s*[×x*]\s*(?P<width>\d{1,3})"
-                      r"\s*tiles?\s*·\s*start\s+(?P<start>\d{1,4})\s*·\s*treasure\s+(?P<treasure>\d{1,4})"
-                      r"\s*·\s*paths?\s+(?P<paths>.*)$", re.I)
-PATH_RE = re.compile(r"(\d{1,3})\s*([→←<>])")
-CARDS_RE = re.compile(r"^Cards:\s*(?P<name>[^·]*?)\s*·\s*(?P<cards>.*)$", re.I)
-PLAYER_RE = re.compile(r"^\s*(?P<mark>[A-Z0-9])\s+(?P<name>[^·]+?)\s*·\s*hand\s+(?P<hand>\d{1,6})"
-                       r"(?P<web>\s*·\s*webbed)?\s*$")
-LOOKS_LIKE_PLAYER = re.compile(r"^\s+\S+\s+.*·\s*hand\b", re.I)
-FLOOR_RE = re.compile(r"^\s*Floor\s+(?P<floor>\d{1,3})\s*[→←<>]?\s*\|(?P<cells>.*)$", re.I)
-CELL_RE = re.compile(r"^\s*(?P<tile>\d{1,4})\b(?P<cards>[^()]*?)\s*(?:\((?P<marks>[^)]*)\))?\s*$")
-ROUND_RE = re.compile(r"^Turn\s+(?P<round>\d{1,6}):\s*(?P<phase>.+?)\s*$")
-DUEL_RE = re.compile(r"^Duel on\s+(?P<tile>\d{1,4}):\s*(?P<a>.+?)\s+against\s+(?P<b>.+?)\s*·\s*Swords:\s*(?P<sw>.*?)"
-                     r"\s*·\s*Shields:\s*(?P<sh>.*?)\s*·\s*step\s+(?P<step>\d)\s*$")
-THEN_RE = re.compile(r"^Then:\s*(?P<tasks>.*)$")
-TASK_RE = re.compile(r"^(?P<name>.+?)\s+(?P<kind>arrives|rests)$")
-ASKING_RE = re.compile(r"^Asking:\s*(?P<name>.+?)\s*\[(?P<kind>[a-z]+)\]")
+BOARD_RE = pattern(r"^Board:\s*(?P<name>[^·]*?)\s*·\s*(?P<floors>\d{1,3})\s*floors?\s*[×x*]\s*(?P<width>\d{1,3})"
+                   r"\s*tiles?\s*·\s*start\s+(?P<start>\d{1,4})\s*·\s*treasure\s+(?P<treasure>\d{1,4})"
+                   r"\s*·\s*paths?\s+(?P<paths>.*)$", re.I)
+PATH_RE = pattern(r"(\d{1,3})\s*([→←<>])")
+CARDS_RE = pattern(r"^Cards:\s*(?P<name>[^·]*?)\s*·\s*(?P<cards>.*)$", re.I)
+PLAYER_RE = pattern(r"^\s*(?P<mark>[A-Z0-9])\s+(?P<name>[^·]+?)\s*·\s*hand\s+(?P<hand>\d{1,6})"
+                    r"(?P<web>\s*·\s*webbed)?\s*$")
+LOOKS_LIKE_PLAYER = pattern(r"^\s+\S+\s+.*·\s*hand\b", re.I)
+FLOOR_RE = pattern(r"^\s*Floor\s+(?P<floor>\d{1,3})\s*[→←<>]?\s*\|(?P<cells>.*)$", re.I)
+CELL_RE = pattern(r"^\s*(?P<tile>\d{1,4})\b(?P<cards>[^()]*?)\s*(?:\((?P<marks>[^)]*)\))?\s*$")
+ROUND_RE = pattern(r"^Turn\s+(?P<round>\d{1,6}):\s*(?P<phase>.+?)\s*$")
+DUEL_RE = pattern(r"^Duel on\s+(?P<tile>\d{1,4}):\s*(?P<a>.+?)\s+against\s+(?P<b>.+?)\s*·\s*Swords:\s*(?P<sw>.*?)"
+                  r"\s*·\s*Shields:\s*(?P<sh>.*?)\s*·\s*step\s+(?P<step>\d)\s*$")
+THEN_RE = pattern(r"^Then:\s*(?P<tasks>.*)$")
+TASK_RE = pattern(r"^(?P<name>.+?)\s+(?P<kind>arrives|rests)$")
+ASKING_RE = pattern(r"^Asking:\s*(?P<name>.+?)\s*\[(?P<kind>[a-z]+)\]")
 
 
 # -- rendering ------------------------------------------------------------------------------

@@ -33,18 +33,17 @@ Every kind of :data:`~pbd.games.tower.state.KINDS` may appear (0..60 each, 1..30
 
 from __future__ import annotations
 
-import difflib
-import re
 from pathlib import Path
 
 from pbd.errors import DeckFormatError
 from pbd.games.tower.state import KINDS, DeckSpec, Layout
+from pbd.regex import pattern
 
 MAX_SIDE = 20
 MAX_KIND = 60
 MAX_DECK = 300
 MAX_FILE = 64 * 1024
-NAME_RE = re.compile(r"^[^\n·|\[\]]{1,60}$")
+NAME_RE = pattern(r"^[^\n·|\[\]]{1,60}$")
 
 
 class DataProblems(DeckFormatError):
@@ -192,5 +191,6 @@ def kind_named(text: str) -> str | None:
 
 
 def _close(word: str, options) -> str:
+    import difflib      # only to suggest a name for one that matches none
     close = difflib.get_close_matches(str(word), list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

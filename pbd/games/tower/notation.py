@@ -7,30 +7,36 @@
 
 from __future__ import annotations
 
-import difflib
-import re
-from dataclasses import dataclass
 
 from pbd.errors import NotationError, UnknownNameError
 from pbd.games.tower.data import kind_named
 from pbd.games.tower.state import KINDS
+from pbd.record import Record
+from pbd.regex import pattern
 
 EXAMPLES = "draw; play Rope on 17; roll · discard Guard · stay · play Shield · pass"
 VERBS = ("draw", "roll", "stay", "pass", "play", "discard")
-PLAY_RE = re.compile(r"^(?:(?:play|place|put)\s+)?(?P<card>[a-z][a-z \-_]*?)\s+(?:on|at)\s+(?:tile\s+)?(?P<tile>\d{1,4})$")
+PLAY_RE = pattern(r"^(?:(?:play|place|put)\s+)?(?P<card>[a-z][a-z \-_]*?)\s+(?:on|at)\s+(?:tile\s+)?(?P<tile>\d{1,4})$")
 MAX_MOVES = 12
 #: a defender's answer playing both cards asked for at once (``play Shield and Sword``, either order)
-BOTH_RE = re.compile(r"^play\s+(?:shield\s+(?:and|&|\+)\s+sword|sword\s+(?:and|&|\+)\s+shield)$")
+BOTH_RE = pattern(r"^play\s+(?:shield\s+(?:and|&|\+)\s+sword|sword\s+(?:and|&|\+)\s+shield)$")
 
 
-@dataclass
-class Move:
+class Move(Record):
     """One parsed move: ``verb`` and, where it takes them, a card kind and a tile."""
 
     verb: str
-    card: str | None = None
-    tile: int | None = None
-    source: str = ""
+    card: str | None
+    tile: int | None
+    source: str
+
+    FIELDS = ("verb", "card", "tile", "source")
+
+    def __init__(self, verb: str, card: str | None = None, tile: int | None = None, source: str = ""):
+        self.verb = verb
+        self.card = card
+        self.tile = tile
+        self.source = source
 
 
 def split(text: str) -> list[str]:
@@ -45,6 +51,7 @@ def card(name: str) -> str:
     """
     kind = kind_named(name)
     if kind is None:
+        import difflib      # only to suggest a name for one that matches none
         raise UnknownNameError("card", name.strip(), difflib.get_close_matches(name.strip().title(), KINDS, n=2))
     return kind
 
@@ -70,6 +77,7 @@ def parse(text: str) -> Move:
     if words[0] in ("play", "place", "discard"):
         raise NotationError(f"say which card: '{words[0]} Rope on 17'" if words[0] != "discard"
                             else "say which card: 'discard Guard'")
+    import difflib      # only to suggest a name for one that matches none
     close = difflib.get_close_matches(words[0], VERBS, n=1)
     raise NotationError(f"cannot read the move {raw[:60]!r}",
                         hint=(f"did you mean {close[0]!r}? " if close else "") + f"moves look like: {EXAMPLES}")

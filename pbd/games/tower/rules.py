@@ -71,13 +71,13 @@ Rule readings (the rulebook leaves these open; the README's "The Tower" section 
 
 from __future__ import annotations
 
-import re
 
-from dataclasses import dataclass, field
 
 from pbd.errors import IllegalMoveError
 from pbd.games.tower import shared
 from pbd.games.tower.state import HAND_LIMIT, TILE_CARDS, Duel, Layout, State, Task
+from pbd.record import Record
+from pbd.regex import pattern
 from pbd.table.decisions import Decision
 
 MAX_EFFECTS = 200
@@ -87,21 +87,33 @@ MOVERS = ("Torch", "Guard", "Rope", "Trapdoor")
 TABLE_LINES = ("new match for", "joined", "locked and shuffled", "published", "unlocked", "reveal")
 
 
-@dataclass
-class Ctx:
+class Ctx(Record):
     """One move's work: the state, the dice, whose command it is, and what happened."""
 
     state: State
     chance: object
     actor: str
-    notes: list[str] = field(default_factory=list)
-    effects: int = 0
+    notes: list[str]
+    effects: int
     #: the log entry of the choice this command's dice follow, once a fresh value came after it (see :func:`die`)
-    after: int | None = None
+    after: int | None
     #: this command answers a question (a choice): a die it would roll waits (see :func:`wait_for_dice`)
-    answering: bool = False
+    answering: bool
     #: the resolving stopped at a die that waits on a fresh random value
-    waits: bool = False
+    waits: bool
+
+    FIELDS = ("state", "chance", "actor", "notes", "effects", "after", "answering", "waits")
+
+    def __init__(self, state: State, chance: object, actor: str, notes: list[str] | None = None, effects: int = 0,
+                 after: int | None = None, answering: bool = False, waits: bool = False):
+        self.state = state
+        self.chance = chance
+        self.actor = actor
+        self.notes = [] if notes is None else notes
+        self.effects = effects
+        self.after = after
+        self.answering = answering
+        self.waits = waits
 
     def note(self, text: str) -> None:
         """Add a phrase to the log entry being written."""
@@ -399,8 +411,8 @@ def choice_entry(s: State) -> int | None:
 
 
 #: what the mover's moves of a turn before its roll did, as logged (all but the first choose something)
-_BEFORE_ROLL = re.compile(r"^(?:no draw now: |plays [^;]+ on \d+$|discards \S.* \(hand limit \d+\)$"
-                          r"|plays a Sword: cuts the Spider Web$)")
+_BEFORE_ROLL = pattern(r"^(?:no draw now: |plays [^;]+ on \d+$|discards \S.* \(hand limit \d+\)$"
+                       r"|plays a Sword: cuts the Spider Web$)")
 
 
 

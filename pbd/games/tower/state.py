@@ -7,8 +7,10 @@ seat on turn, the open decisions, the result and the shared deck itself are the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from pbd.games.base import Meta
+from pbd.record import Record
+from pbd.table.decisions import Decision
+from pbd.table.deck import SharedDeck
 from pbd.table.game import TableState
 
 #: The card kinds of the rulebook, in the order the document lists them.
@@ -28,20 +30,30 @@ STEPS = ("main", "resolve", "over")
 ASKS = ("guard", "arcane", "sword", "shield", "defend")
 
 
-@dataclass
-class Layout:
+class Layout(Record):
     """The tower: floors of tiles along one path, each floor's direction, start and treasure.
 
     Tiles are numbered 1..floors*width along the path; floor 1 is the bottom floor.
     ``directions[f-1]`` is ``"right"`` when tile numbers grow to the right on floor f.
     """
 
-    name: str = "The Tower"
-    floors: int = 6
-    width: int = 8
-    directions: list[str] = field(default_factory=lambda: ["right", "left"] * 3)
-    start: int = 1
-    treasure: int = 48
+    name: str
+    floors: int
+    width: int
+    directions: list[str]
+    start: int
+    treasure: int
+
+    FIELDS = ("name", "floors", "width", "directions", "start", "treasure")
+
+    def __init__(self, name: str = "The Tower", floors: int = 6, width: int = 8, directions: list[str] | None = None,
+                 start: int = 1, treasure: int = 48):
+        self.name = name
+        self.floors = floors
+        self.width = width
+        self.directions = ["right", "left"] * 3 if directions is None else directions
+        self.start = start
+        self.treasure = treasure
 
     @property
     def tiles(self) -> int:
@@ -49,12 +61,17 @@ class Layout:
         return self.floors * self.width
 
 
-@dataclass
-class DeckSpec:
+class DeckSpec(Record):
     """The deck: how many cards of each kind (``counts`` in :data:`KINDS` order)."""
 
-    name: str = "pbd default deck"
-    counts: dict[str, int] = field(default_factory=dict)
+    name: str
+    counts: dict[str, int]
+
+    FIELDS = ("name", "counts")
+
+    def __init__(self, name: str = "pbd default deck", counts: dict[str, int] | None = None):
+        self.name = name
+        self.counts = {} if counts is None else counts
 
     def cards(self) -> list[str]:
         """Return the deck list, kind by kind (the shared deck's cards before the shuffle)."""
@@ -66,58 +83,111 @@ class DeckSpec:
         return sum(self.counts.values())
 
 
-@dataclass
-class Duel:
+class Duel(Record):
     """A duel under way: who attacked whom on which tile, Swords and Shields played so far."""
 
     attacker: str
     defender: str
     tile: int
-    swords: list[str] = field(default_factory=list)
-    shields: list[str] = field(default_factory=list)
+    swords: list[str]
+    shields: list[str]
     #: how many of the four decision steps are done (attacker Sword, defender Shield,
     #: defender Sword, attacker Shield)
-    step: int = 0
+    step: int
+
+    FIELDS = ("attacker", "defender", "tile", "swords", "shields", "step")
+
+    def __init__(self, attacker: str, defender: str, tile: int, swords: list[str] | None = None,
+                 shields: list[str] | None = None, step: int = 0):
+        self.attacker = attacker
+        self.defender = defender
+        self.tile = tile
+        self.swords = [] if swords is None else swords
+        self.shields = [] if shields is None else shields
+        self.step = step
 
 
-@dataclass
-class Task:
+class Task(Record):
     """A token waiting for its tile to act: ``arrive`` (apply the card) or ``rest`` (duel check)."""
 
     kind: str
     seat: str
 
+    FIELDS = ("kind", "seat")
 
-@dataclass
-class State(TableState):
+    def __init__(self, kind: str, seat: str):
+        self.kind = kind
+        self.seat = seat
+
+
+class State(Record, TableState):
     """A whole Tower match: the table's part plus the tower, the tokens and the turn's progress.
 
     ``tokens`` maps a seat to its tile (None: a hand-edited board shows it nowhere);
     ``cards`` maps a tile to the cards the board shows on it (one in a legal position; the
     shared deck's ``tile-N`` piles hold the same cards); ``ask`` is the mover's own pending
     moment (one of :data:`ASKS`), answered by the mover's next move (``play CARD``/``pass``).
+
+    A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
+    takes the table's fields first, in :class:`TableState`'s order.
     """
 
-    layout: Layout = field(default_factory=Layout)
-    spec: DeckSpec = field(default_factory=DeckSpec)
-    tokens: dict[str, int | None] = field(default_factory=dict)
-    webbed: list[str] = field(default_factory=list)
-    cards: dict[int, list[str]] = field(default_factory=dict)
+    layout: Layout
+    spec: DeckSpec
+    tokens: dict[str, int | None]
+    webbed: list[str]
+    cards: dict[int, list[str]]
     #: Swords and Shields played, and cards discarded at the hand limit: (seat, card)
-    spent: list[tuple[str, str]] = field(default_factory=list)
-    discarded: list[tuple[str, str]] = field(default_factory=list)
-    round: int = 0
-    step: str = "main"
-    placed: bool = False
+    spent: list[tuple[str, str]]
+    discarded: list[tuple[str, str]]
+    round: int
+    step: str
+    placed: bool
     #: the turn's duel has been fought (or is under way): no other duel this turn
-    dueled: bool = False
-    queue: list[Task] = field(default_factory=list)
-    duel: Duel | None = None
-    ask: str = ""
+    dueled: bool
+    queue: list[Task]
+    duel: Duel | None
+    ask: str
     #: hand sizes as the board's Players lines show them (``pbd check`` compares them with the deck)
-    shown: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    shown: dict[str, int]
     #: what a tolerant reading of a hand-edited board noticed (for ``pbd check``)
-    notes: list[str] = field(default_factory=list, compare=False, repr=False)
+    notes: list[str]
+
+    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "layout", "spec", "tokens",
+              "webbed", "cards", "spent", "discarded", "round", "step", "placed", "dueled", "queue", "duel", "ask")
+
+    def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,
+                 turn: int = 0, decisions: list[Decision] | None = None, result: str = "",
+                 options: list[str] | None = None, layout: Layout | None = None, spec: DeckSpec | None = None,
+                 tokens: dict[str, int | None] | None = None, webbed: list[str] | None = None,
+                 cards: dict[int, list[str]] | None = None, spent: list[tuple[str, str]] | None = None,
+                 discarded: list[tuple[str, str]] | None = None, round: int = 0, step: str = "main",
+                 placed: bool = False, dueled: bool = False, queue: list[Task] | None = None, duel: Duel | None = None,
+                 ask: str = "", shown: dict[str, int] | None = None, notes: list[str] | None = None):
+        self.meta = meta
+        self.seats = [] if seats is None else seats
+        self.players = players
+        self.deck = deck
+        self.turn = turn
+        self.decisions = [] if decisions is None else decisions
+        self.result = result
+        self.options = [] if options is None else options
+        self.layout = Layout() if layout is None else layout
+        self.spec = DeckSpec() if spec is None else spec
+        self.tokens = {} if tokens is None else tokens
+        self.webbed = [] if webbed is None else webbed
+        self.cards = {} if cards is None else cards
+        self.spent = [] if spent is None else spent
+        self.discarded = [] if discarded is None else discarded
+        self.round = round
+        self.step = step
+        self.placed = placed
+        self.dueled = dueled
+        self.queue = [] if queue is None else queue
+        self.duel = duel
+        self.ask = ask
+        self.shown = {} if shown is None else shown
+        self.notes = [] if notes is None else notes
 
     @property
     def first_random(self) -> bool:

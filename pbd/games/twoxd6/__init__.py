@@ -20,13 +20,14 @@ from pbd.games.twoxd6 import board, cards, grid, notation, rules
 from pbd.games.twoxd6.deck import DEFAULT, composition_problems, load
 from pbd.games.twoxd6 import state as state_module
 from pbd.games.twoxd6.state import State, options_of
+from pbd.regex import pattern
 from pbd.table.decisions import Decision
 from pbd.table.game import ROLL_DUTY, TABLE_CLASSES, CardGame, Move, defined_in
 
 TITLE = "2Xd6"
 OPTION_HELP = "board=standard|large|FILE, mod (one deck per two players), adjacency=4|8, rc=best|stated"
 #: "draw; offer" as players write it is one move (the base splits moves at ';')
-DRAW_OFFER = re.compile(r"\bdraw\s*;\s*offer\b", re.I)
+DRAW_OFFER = pattern(r"\bdraw\s*;\s*offer\b", re.I)
 
 
 def _flag(key: str, value):

@@ -31,6 +31,7 @@ from pbd.errors import DocumentFormatError
 from pbd.games.base import Line
 from pbd.games.twoxd6 import cards, grid, rules
 from pbd.games.twoxd6.state import Act, Owe, Stack, State, Targeting, Trade
+from pbd.regex import pattern
 
 MAX_LINE = 2000
 WIDTH = 9
@@ -126,10 +127,10 @@ def _fail(line: Line, what: str):
     raise DocumentFormatError(f"expected {what}", line=line.number)
 
 
-BOARD_RE = re.compile(r"Board:\s*(?P<name>\S+)\s*·\s*(?P<c>\d+)\s*x\s*(?P<r>\d+)\s*·\s*Basic Square\s+(?P<basic>[A-Z0-9 ]+?)"
-                      r"\s*·\s*central columns\s*(?P<central>[\d ]*)$", re.I)
-SIDE_RE = re.compile(r"Side\s+(?P<n>\d)\.(?P<i>\d):\s*columns\s+(?P<cols>[\d ]+?)\s*·\s*outermost\s+(?P<out>[A-Z]\d+)"
-                     r"\s*·\s*forward\s+(?P<f>\w+)\s*·\s*up\s+(?P<u>\w+)$", re.I)
+BOARD_RE = pattern(r"Board:\s*(?P<name>\S+)\s*·\s*(?P<c>\d+)\s*x\s*(?P<r>\d+)\s*·\s*Basic Square\s+(?P<basic>[A-Z0-9 ]+?)"
+                   r"\s*·\s*central columns\s*(?P<central>[\d ]*)$", re.I)
+SIDE_RE = pattern(r"Side\s+(?P<n>\d)\.(?P<i>\d):\s*columns\s+(?P<cols>[\d ]+?)\s*·\s*outermost\s+(?P<out>[A-Z]\d+)"
+                  r"\s*·\s*forward\s+(?P<f>\w+)\s*·\s*up\s+(?P<u>\w+)$", re.I)
 
 
 def parse_body(state: State, lines: list[Line]) -> None:

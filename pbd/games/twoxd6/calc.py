@@ -22,13 +22,13 @@ Pure functions, no I/O.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
 from pbd.errors import IllegalMoveError, NotationError
+from pbd.record import FrozenRecord, Record
+from pbd.regex import pattern
 
 #: Longest expression accepted (characters) and most numbers in it.
 MAX_TEXT = 200
@@ -38,12 +38,11 @@ MAX_EXPONENT = 64
 #: :func:`reachable` considers at most this many cards (the highest powers).
 MAX_REACH = 6
 
-TOKEN_RE = re.compile(r"\s*(?:(?P<num>\d+)|(?P<op>\*\*|[-+*/^()x×÷−–]))")
+TOKEN_RE = pattern(r"\s*(?:(?P<num>\d+)|(?P<op>\*\*|[-+*/^()x×÷−–]))")
 OPS = {"x": "*", "×": "*", "÷": "/", "**": "^", "−": "-", "–": "-"}
 
 
-@dataclass(frozen=True)
-class Operand:
+class Operand(FrozenRecord):
     """A card that may take part in a calculation: its label, power, core and mark colours."""
 
     label: str
@@ -51,23 +50,41 @@ class Operand:
     core: str
     mark: str
 
+    FIELDS = ("label", "power", "core", "mark")
 
-@dataclass(frozen=True)
-class Calc:
+    def __init__(self, label: str, power: int, core: str, mark: str):
+        self._set(label=label, power=power, core=core, mark=mark)
+
+
+class Calc(FrozenRecord):
     """A checked calculation: the text, its whole value and the labels of the cards used."""
 
     text: str
     value: int
     used: tuple[str, ...]
 
+    FIELDS = ("text", "value", "used")
 
-@dataclass
-class _Node:
+    def __init__(self, text: str, value: int, used: tuple[str, ...]):
+        self._set(text=text, value=value, used=used)
+
+
+class _Node(Record):
     op: str                  # "n" for a number, else one of + - * / ^
-    power: int = 0
-    left: "_Node | None" = None
-    right: "_Node | None" = None
-    index: int = -1          # leaf number, left to right
+    power: int
+    left: "_Node | None"
+    right: "_Node | None"
+    index: int               # leaf number, left to right
+
+    FIELDS = ("op", "power", "left", "right", "index")
+
+    def __init__(self, op: str, power: int = 0, left: "_Node | None" = None, right: "_Node | None" = None,
+                 index: int = -1):
+        self.op = op
+        self.power = power
+        self.left = left
+        self.right = right
+        self.index = index
 
 
 # -- parsing ------------------------------------------------------------------------

@@ -19,14 +19,14 @@ or by its content hash (``sha256:`` and 16 hex digits), never by a file path.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbd import paths
 from pbd.digest import sha256
 from pbd.errors import DeckFormatError
+from pbd.record import FrozenRecord, Record
+from pbd.regex import pattern
 
 COLOURS = ("Onyx", "Gold", "Wyte", "Pink", "Cyan")
 ALIASES = {"black": "Onyx", "yellow": "Gold", "white": "Wyte", "magenta": "Pink", "blue": "Cyan"}
@@ -39,8 +39,7 @@ MAX_CARDS = 600
 DEFAULT = "standard"
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(FrozenRecord):
     """One 2Xd6 card: id, rank, pips (cost), power and its three colours."""
 
     id: str
@@ -50,6 +49,11 @@ class Card:
     core: str
     resistance: str
     targeting: str
+
+    FIELDS = ("id", "rank", "pips", "power", "core", "resistance", "targeting")
+
+    def __init__(self, id: str, rank: str, pips: int, power: int, core: str, resistance: str, targeting: str):
+        self._set(id=id, rank=rank, pips=pips, power=power, core=core, resistance=resistance, targeting=targeting)
 
     @property
     def face(self) -> bool:
@@ -72,12 +76,17 @@ class Card:
                 f"R {self.resistance}, T {self.targeting})")
 
 
-@dataclass
-class Deck:
+class Deck(Record):
     """A loaded deck: its cards in file order and how the document names it."""
 
     name: str
     cards: list[Card]
+
+    FIELDS = ("name", "cards")
+
+    def __init__(self, name: str, cards: list[Card]):
+        self.name = name
+        self.cards = cards
 
     def by_id(self) -> dict[str, Card]:
         """Return the cards by id."""
@@ -210,7 +219,7 @@ def _parse(raw: bytes, spec: str, stem: str) -> Deck:
 
 
 #: how a document names a deck file: its fingerprint (:meth:`Deck.fingerprint`)
-HASH_RE = re.compile(r"sha256:[0-9a-f]{16}")
+HASH_RE = pattern(r"sha256:[0-9a-f]{16}")
 
 
 def _store() -> Path:

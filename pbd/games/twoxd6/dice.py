@@ -8,17 +8,21 @@ resisting one).  Both dice showing the same face is a pair: the sum is doubled (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pbd.record import FrozenRecord
 
 SICHERMAN_HIGH = (1, 3, 4, 5, 6, 8)
 STANDARD = (1, 2, 3, 4, 5, 6)
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(FrozenRecord):
     """Two dice: their faces, whether they pair, and the total (doubled on a pair)."""
 
     faces: tuple[int, int]
+
+    FIELDS = ("faces",)
+
+    def __init__(self, faces: tuple[int, int]):
+        self._set(faces=faces)
 
     @property
     def pair(self) -> bool:

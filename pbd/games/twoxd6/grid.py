@@ -21,14 +21,15 @@ Readings (documented in the README's 2Xd6 notes):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
 from pbd import paths
 from pbd.errors import DeckFormatError
+from pbd.record import Record
+from pbd.regex import pattern
 
-CELL_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
+CELL_RE = pattern(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 DIRS = {"right": (1, 0), "left": (-1, 0), "up": (0, 1), "down": (0, -1)}
 KING = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if dc or dr]
 ROOK = [(1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -36,18 +37,24 @@ DIAGONAL = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 MAX_SIDE = 26
 
 
-@dataclass
-class SeatLayout:
+class SeatLayout(Record):
     """One seat's part of the board: its side's columns, outermost cell and facing."""
 
     columns: list[int]
     outermost: str
-    forward: str = "right"
-    up: str = "up"
+    forward: str
+    up: str
+
+    FIELDS = ("columns", "outermost", "forward", "up")
+
+    def __init__(self, columns: list[int], outermost: str, forward: str = "right", up: str = "up"):
+        self.columns = columns
+        self.outermost = outermost
+        self.forward = forward
+        self.up = up
 
 
-@dataclass
-class Board:
+class Board(Record):
     """A board: size, Basic Square, central columns, and seat layouts per number of players."""
 
     name: str
@@ -55,7 +62,18 @@ class Board:
     rows: int
     basic: list[str]
     central: list[int]
-    layouts: dict[int, list[SeatLayout]] = field(default_factory=dict)
+    layouts: dict[int, list[SeatLayout]]
+
+    FIELDS = ("name", "columns", "rows", "basic", "central", "layouts")
+
+    def __init__(self, name: str, columns: int, rows: int, basic: list[str], central: list[int],
+                 layouts: dict[int, list[SeatLayout]] | None = None):
+        self.name = name
+        self.columns = columns
+        self.rows = rows
+        self.basic = basic
+        self.central = central
+        self.layouts = {} if layouts is None else layouts
 
     def cells(self) -> list[str]:
         """Return every cell, row by row from the top row down, left to right."""

@@ -17,27 +17,37 @@
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
 
 from pbd.errors import AmbiguousNameError, NotationError, UnknownNameError
 from pbd.games.twoxd6.deck import ALIASES, COLOURS, RANK_ALIASES, Card
+from pbd.record import Record
 
 EXAMPLES = "roll · play Q on A1 · advance A1 to B2 · target B5 from B3 with 12*5+7 · give 7 to Ben · draw; offer"
 
 
-@dataclass
-class Move:
+class Move(Record):
     """A parsed move: the verb and its parts (raw card text, cells, rank, calculation, player)."""
 
     verb: str
-    card: str = ""
-    cell: str = ""
-    cell2: str = ""
-    rank: str = ""
-    expr: str = ""
-    name: str = ""
+    card: str
+    cell: str
+    cell2: str
+    rank: str
+    expr: str
+    name: str
+
+    FIELDS = ("verb", "card", "cell", "cell2", "rank", "expr", "name")
+
+    def __init__(self, verb: str, card: str = "", cell: str = "", cell2: str = "", rank: str = "", expr: str = "",
+                 name: str = ""):
+        self.verb = verb
+        self.card = card
+        self.cell = cell
+        self.cell2 = cell2
+        self.rank = rank
+        self.expr = expr
+        self.name = name
 
 
 PATTERNS = [
@@ -86,6 +96,7 @@ def parse(text: str) -> Move:
             return Move(verb, g.get("card", "").strip(), g.get("cell", "").upper(), g.get("cell2", "").upper(),
                         g.get("rank", "").strip(), g.get("expr", "").strip(), g.get("name", "").strip())
     word = bare.split(" ")[0].lower() if bare else ""
+    import difflib      # only to suggest a name for one that matches none
     close = difflib.get_close_matches(word, [v.split("-")[0] for v, _ in PATTERNS], n=1)
     hint = f"did you mean '{close[0]}'? moves look like: {EXAMPLES}" if close else f"moves look like: {EXAMPLES}"
     raise NotationError(f"cannot read the move {bare!r}", hint=hint)
@@ -124,4 +135,5 @@ def resolve(text: str, hand: list[Card]) -> Card:
             return found[0]
         if found:
             raise AmbiguousNameError("card", text, sorted({c.id for c in found}))
+    import difflib      # only to suggest a name for one that matches none
     raise UnknownNameError("card in your hand", text, difflib.get_close_matches(t, [c.id for c in hand], n=3))

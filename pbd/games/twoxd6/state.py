@@ -1,27 +1,38 @@
-"""The 2Xd6 match state: plain dataclasses, no rules and no I/O."""
+"""The 2Xd6 match state: plain records, no rules and no I/O."""
 
 from __future__ import annotations
 
-import re
-
-from dataclasses import dataclass, field
-
+from pbd.games.base import Meta
 from pbd.games.twoxd6.grid import Board
+from pbd.record import Record
+from pbd.regex import pattern
 from pbd.table.decisions import Decision  # noqa: F401  (re-exported for the rules)
+from pbd.table.deck import SharedDeck
 from pbd.table.game import TableState
 
 
-@dataclass
-class Options:
+class Options(Record):
     """Choices made at ``pbd new`` (``-O``): players, board, the Mod, house rules."""
 
-    players: int = 2
-    board: str = "standard"
-    decks: int = 1                 # the Mod: one deck per two players
-    adjacency: int = 4             # 4: cells sharing a side; 8: corners too
-    first_round_one: bool = False  # house rule: a first-round "1 card" means any Pip costing 1 (none in the deck)
-    rc: str = "best"               # best: pbd resists with the best Rc; stated: the defender states it first
-    deck: str = "standard"         # the bundled deck's name, or a deck file's content hash (sha256:...)
+    players: int
+    board: str
+    decks: int                     # the Mod: one deck per two players
+    adjacency: int                 # 4: cells sharing a side; 8: corners too
+    first_round_one: bool          # house rule: a first-round "1 card" means any Pip costing 1 (none in the deck)
+    rc: str                        # best: pbd resists with the best Rc; stated: the defender states it first
+    deck: str                      # the bundled deck's name, or a deck file's content hash (sha256:...)
+
+    FIELDS = ("players", "board", "decks", "adjacency", "first_round_one", "rc", "deck")
+
+    def __init__(self, players: int = 2, board: str = "standard", decks: int = 1, adjacency: int = 4,
+                 first_round_one: bool = False, rc: str = "best", deck: str = "standard"):
+        self.players = players
+        self.board = board
+        self.decks = decks
+        self.adjacency = adjacency
+        self.first_round_one = first_round_one
+        self.rc = rc
+        self.deck = deck
 
     def words(self) -> list[str]:
         """Return the non-default options as ``-O`` words."""
@@ -39,25 +50,35 @@ class Options:
         return out
 
 
-@dataclass
-class Stack:
+class Stack(Record):
     """The cards in one cell, bottom first, and whose they are."""
 
     owner: str
     cards: list[str]
 
+    FIELDS = ("owner", "cards")
 
-@dataclass
-class Owe:
+    def __init__(self, owner: str, cards: list[str]):
+        self.owner = owner
+        self.cards = cards
+
+
+class Owe(Record):
     """A card ``giver`` must hand to ``receiver``: kind ``face`` (a Face or a 10) or ``pip``."""
 
     giver: str
     receiver: str
     kind: str
 
+    FIELDS = ("giver", "receiver", "kind")
 
-@dataclass
-class Targeting:
+    def __init__(self, giver: str, receiver: str, kind: str):
+        self.giver = giver
+        self.receiver = receiver
+        self.kind = kind
+
+
+class Targeting(Record):
     """A targeting under way: waiting for the resisting player's roll.
 
     With ``-O rc=stated`` it is first waiting for the defender's Rc (``rc`` None), then for
@@ -74,35 +95,72 @@ class Targeting:
     rc_text: str
     roll: tuple[int, int] | None
 
+    FIELDS = ("attacker", "source", "target", "defender", "tc", "tc_text", "rc", "rc_text", "roll")
 
-@dataclass
-class Trade:
+    def __init__(self, attacker: str, source: str, target: str, defender: str, tc: int | None, tc_text: str,
+                 rc: int | None, rc_text: str, roll: tuple[int, int] | None):
+        self.attacker = attacker
+        self.source = source
+        self.target = target
+        self.defender = defender
+        self.tc = tc
+        self.tc_text = tc_text
+        self.rc = rc
+        self.rc_text = rc_text
+        self.roll = roll
+
+
+class Trade(Record):
     """A Scene 4 card offered for trade: the offering player, the card's slot, offers so far."""
 
     seat: str
     slot: int
-    offers: dict[str, str] = field(default_factory=dict)   # seat -> card offered, or "pass"
+    offers: dict[str, str]                                 # seat -> card offered, or "pass"
+
+    FIELDS = ("seat", "slot", "offers")
+
+    def __init__(self, seat: str, slot: int, offers: dict[str, str] | None = None):
+        self.seat = seat
+        self.slot = slot
+        self.offers = {} if offers is None else offers
 
 
-@dataclass
-class Act:
+class Act(Record):
     """Where the current act stands."""
 
-    round: int = 1
-    turn: int = 0                  # index into State.order
-    scene: str = "roll"            # roll | main
-    points: int = 0
-    roll: tuple[int, int] | None = None
-    played: int = 0
-    recycled: int = 0
-    replaced: int = 0
-    advanced: bool = False
-    targeted: bool = False
-    tolls: list[str] = field(default_factory=list)  # players paid a toll this act
+    round: int
+    turn: int                      # index into State.order
+    scene: str                     # roll | main
+    points: int
+    roll: tuple[int, int] | None
+    played: int
+    recycled: int
+    replaced: int
+    advanced: bool
+    targeted: bool
+    tolls: list[str]                                # players paid a toll this act
+
+    FIELDS = ("round", "turn", "scene", "points", "roll", "played", "recycled", "replaced", "advanced", "targeted",
+              "tolls")
+
+    def __init__(self, round: int = 1, turn: int = 0, scene: str = "roll", points: int = 0,
+                 roll: tuple[int, int] | None = None, played: int = 0, recycled: int = 0, replaced: int = 0,
+                 advanced: bool = False, targeted: bool = False, tolls: list[str] | None = None):
+        self.round = round
+        self.turn = turn
+        self.scene = scene
+        self.points = points
+        self.roll = roll
+        self.played = played
+        self.recycled = recycled
+        self.replaced = replaced
+        self.advanced = advanced
+        self.targeted = targeted
+        self.tolls = [] if tolls is None else tolls
 
 
 #: how the ``deck=`` option names a deck: a bundled name, or ``sha256:`` and 16 hex digits of a deck file
-DECK_REF = re.compile(r"[a-z][a-z0-9-]{0,39}|sha256:[0-9a-f]{16}")
+DECK_REF = pattern(r"[a-z][a-z0-9-]{0,39}|sha256:[0-9a-f]{16}")
 
 
 def options_of(words: list[str], players: int) -> Options:
@@ -134,28 +192,65 @@ def options_of(words: list[str], players: int) -> Options:
     return opts
 
 
-@dataclass
-class State(TableState):
+class State(Record, TableState):
     """A whole match: the table's seats, deck, turn and decisions (:class:`TableState`), and the grid.
 
     ``order`` is the order of acts once rolled; the base's ``turn`` always names the seat
     that must act (the order roller, then the acting player).
+
+    A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
+    takes the table's fields first, in :class:`TableState`'s order.
     """
 
-    board: Board | None = None
-    order_rolls: dict[str, int] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)          # order of acts once decided (Player 1 first)
-    phase: str = "joining"                                  # joining | order | act | over
-    act: Act = field(default_factory=Act)
-    cells: dict[str, Stack] = field(default_factory=dict)
-    shown: dict[str, list[str]] = field(default_factory=dict)   # face-up cards in each hand
-    cold: dict[str, list[int]] = field(default_factory=dict)    # cold-comfort slots in each hand
-    owed: list[Owe] = field(default_factory=list)
-    targeting: Targeting | None = None
-    trade: Trade | None = None
-    holder: str = ""
-    held: int = 0
-    quiet: int = 0                 # acts in a row with no card played, no advance and no targeting
+    board: Board | None
+    order_rolls: dict[str, int]
+    order: list[str]                                        # order of acts once decided (Player 1 first)
+    phase: str                                              # joining | order | act | over
+    act: Act
+    cells: dict[str, Stack]
+    shown: dict[str, list[str]]                                 # face-up cards in each hand
+    cold: dict[str, list[int]]                                  # cold-comfort slots in each hand
+    owed: list[Owe]
+    targeting: Targeting | None
+    trade: Trade | None
+    holder: str
+    held: int
+    quiet: int                     # acts in a row with no card played, no advance and no targeting
+
+    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "board", "order_rolls",
+              "order", "phase", "act", "cells", "shown", "cold", "owed", "targeting", "trade", "holder", "held",
+              "quiet")
+
+    def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,
+                 turn: int = 0, decisions: list[Decision] | None = None, result: str = "",
+                 options: list[str] | None = None, board: Board | None = None,
+                 order_rolls: dict[str, int] | None = None, order: list[str] | None = None, phase: str = "joining",
+                 act: Act | None = None, cells: dict[str, Stack] | None = None,
+                 shown: dict[str, list[str]] | None = None, cold: dict[str, list[int]] | None = None,
+                 owed: list[Owe] | None = None, targeting: Targeting | None = None, trade: Trade | None = None,
+                 holder: str = "", held: int = 0, quiet: int = 0):
+        self.meta = meta
+        self.seats = [] if seats is None else seats
+        self.players = players
+        self.deck = deck
+        self.turn = turn
+        self.decisions = [] if decisions is None else decisions
+        self.result = result
+        self.options = [] if options is None else options
+        self.board = board
+        self.order_rolls = {} if order_rolls is None else order_rolls
+        self.order = [] if order is None else order
+        self.phase = phase
+        self.act = Act() if act is None else act
+        self.cells = {} if cells is None else cells
+        self.shown = {} if shown is None else shown
+        self.cold = {} if cold is None else cold
+        self.owed = [] if owed is None else owed
+        self.targeting = targeting
+        self.trade = trade
+        self.holder = holder
+        self.held = held
+        self.quiet = quiet
 
     @property
     def deck_name(self) -> str:
