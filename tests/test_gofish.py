@@ -110,7 +110,8 @@ def test_an_answer_another_seat_owes_is_refused_to_the_seat_on_turn(pbd, install
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] in (["give"], ["go fish"])
 
 
-@pytest.mark.parametrize("seats", [2, pytest.param(6, marks=pytest.mark.long)])
+@pytest.mark.long          # (the default run checks the contract at 2 seats in process: test_check_game_forgets)
+@pytest.mark.parametrize("seats", [2, 6])
 def test_the_example_keeps_the_contract(installed, seats):
     from gofish import GAME
 

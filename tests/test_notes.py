@@ -102,6 +102,7 @@ def gnotes(pbd, docs_server):
     return gid, spec
 
 
+@pytest.mark.long          # (the default run keeps notes and a table with their formatting on Google: test_view_gdocs)
 def test_a_bold_note_is_kept_on_a_google_doc_through_ten_moves(pbd, docs_server, gnotes):
     gid, spec = gnotes
     for player, move in MOVES:
