@@ -85,6 +85,21 @@ class TableState:
     result: str = ""
     options: list[str] = field(default_factory=list)
 
+    #: the table's own fields, in order: what a game's record state sets first (:meth:`_set_table`)
+    TABLE_FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options")
+
+    def _set_table(self, meta: Meta, seats: list[str] | None, players: int, deck: SharedDeck | None, turn: int,
+                   decisions: list[Decision] | None, result: str, options: list[str] | None) -> None:
+        """Set the table's fields (for a game whose state is a :class:`pbd.record.Record`, from its ``__init__``)."""
+        self.meta = meta
+        self.seats = [] if seats is None else seats
+        self.players = players
+        self.deck = deck
+        self.turn = turn
+        self.decisions = [] if decisions is None else decisions
+        self.result = result
+        self.options = [] if options is None else options
+
     @property
     def started(self) -> bool:
         """Return True once every seat is taken."""

@@ -151,7 +151,7 @@ class State(Record, TableState):
     #: ``describe`` names a hand edit of one; None for a state the rules made (a replay).
     shown: dict | None
 
-    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "people", "round", "phase",
+    FIELDS = (*TableState.TABLE_FIELDS, "people", "round", "phase",
               "peeked", "redrawn", "builds", "requires", "extra_penalty", "skip_attack", "built", "battle", "owed",
               "mills", "emptied")
 
@@ -162,14 +162,7 @@ class State(Record, TableState):
                  requires: str = "", extra_penalty: tuple[tuple[str, int], ...] = (), skip_attack: bool = False,
                  built: int = 0, battle: Battle | None = None, owed: list[list[str]] | None = None, mills: int = 0,
                  emptied: str = "", private: dict[str, dict] | None = None, shown: dict | None = None):
-        self.meta = meta
-        self.seats = [] if seats is None else seats
-        self.players = players
-        self.deck = deck
-        self.turn = turn
-        self.decisions = [] if decisions is None else decisions
-        self.result = result
-        self.options = [] if options is None else options
+        self._set_table(meta, seats, players, deck, turn, decisions, result, options)
         self.people = [] if people is None else people
         self.round = round
         self.phase = phase

@@ -153,7 +153,7 @@ class State(Record, TableState):
     #: what a tolerant reading of a hand-edited board noticed (for ``pbd check``)
     notes: list[str]
 
-    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "layout", "spec", "tokens",
+    FIELDS = (*TableState.TABLE_FIELDS, "layout", "spec", "tokens",
               "webbed", "cards", "spent", "discarded", "round", "step", "placed", "dueled", "queue", "duel", "ask")
 
     def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,
@@ -164,14 +164,7 @@ class State(Record, TableState):
                  discarded: list[tuple[str, str]] | None = None, round: int = 0, step: str = "main",
                  placed: bool = False, dueled: bool = False, queue: list[Task] | None = None, duel: Duel | None = None,
                  ask: str = "", shown: dict[str, int] | None = None, notes: list[str] | None = None):
-        self.meta = meta
-        self.seats = [] if seats is None else seats
-        self.players = players
-        self.deck = deck
-        self.turn = turn
-        self.decisions = [] if decisions is None else decisions
-        self.result = result
-        self.options = [] if options is None else options
+        self._set_table(meta, seats, players, deck, turn, decisions, result, options)
         self.layout = Layout() if layout is None else layout
         self.spec = DeckSpec() if spec is None else spec
         self.tokens = {} if tokens is None else tokens

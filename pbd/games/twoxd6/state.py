@@ -217,7 +217,7 @@ class State(Record, TableState):
     held: int
     quiet: int                     # acts in a row with no card played, no advance and no targeting
 
-    FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options", "board", "order_rolls",
+    FIELDS = (*TableState.TABLE_FIELDS, "board", "order_rolls",
               "order", "phase", "act", "cells", "shown", "cold", "owed", "targeting", "trade", "holder", "held",
               "quiet")
 
@@ -229,14 +229,7 @@ class State(Record, TableState):
                  shown: dict[str, list[str]] | None = None, cold: dict[str, list[int]] | None = None,
                  owed: list[Owe] | None = None, targeting: Targeting | None = None, trade: Trade | None = None,
                  holder: str = "", held: int = 0, quiet: int = 0):
-        self.meta = meta
-        self.seats = [] if seats is None else seats
-        self.players = players
-        self.deck = deck
-        self.turn = turn
-        self.decisions = [] if decisions is None else decisions
-        self.result = result
-        self.options = [] if options is None else options
+        self._set_table(meta, seats, players, deck, turn, decisions, result, options)
         self.board = board
         self.order_rolls = {} if order_rolls is None else order_rolls
         self.order = [] if order is None else order
