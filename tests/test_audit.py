@@ -65,6 +65,7 @@ def revealed(pbd, tmp_path):
 
 # -- a whole game ---------------------------------------------------------------------
 
+@pytest.mark.long          # (the default run audits whole CLI matches in test_gofish, test_highcard, test_boystown_audit)
 def test_a_full_random_game_through_the_cli_audits_clean_and_replays_to_the_board(pbd, tmp_path):
     doc = new_match(pbd, tmp_path, first="random")
     assert play_randomly(pbd, doc, random.Random(1), 3000), "the game should end"
