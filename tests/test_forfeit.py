@@ -308,3 +308,36 @@ def test_a_google_doc_whose_drive_time_is_not_told_cannot_be_claimed_and_status_
     assert done.exit_code == 5 and "does not tell this account" in done.output and docs_server.text(gid) == before
     docs_server.fail(1, 404, match="/drive/v3/files/")
     assert "since when: the document's store does not say" in pbd("status", doc, ok=True).output
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_header_says_since_when_the_seats_it_names_are_waited_on(pbd, homes, tmp_path, game):
+    """Issue 26 part 3: under the title, ``Last entry:`` gives when the log last grew (the writer's clock,
+    UTC to the minute); the header's own lines below it name who is waited on."""
+    doc = tmp_path / "m.txt"
+    before = time.time()
+    start(pbd, homes, doc, game)
+    lines = doc.read_text(encoding="utf-8").split("\n")
+    assert lines[0].startswith("pbd match ") and lines[1].startswith("Last entry: ")
+    stamp = time.mktime(time.strptime(lines[1][len("Last entry: "):], "%d %b %Y %H:%M UTC")) - time.timezone
+    assert before - 60 <= stamp <= time.time()
+    absent = waited_on(pbd, doc)
+    assert absent and any(name in "\n".join(lines[2:8]) for name in absent)
+
+
+def test_a_last_entry_line_typed_by_hand_is_not_trusted_and_the_next_entry_rewrites_it(pbd, homes, tmp_path):
+    """The line only informs: claims go by the backend's time, and pbd writes the time anew with the next entry."""
+    doc = tmp_path / "m.txt"
+    start(pbd, homes, doc, "tower", options=("-O", "patience=72h"))
+    absent = waited_on(pbd, doc)[0]
+    text = doc.read_text(encoding="utf-8").split("\n")
+    text[1] = "Last entry: 01 Jan 2020 00:00 UTC"
+    doc.write_text("\n".join(text), encoding="utf-8")
+    homes("Ben" if absent == "Ann" else "Ann")
+    before = doc.read_bytes()
+    done = pbd("claim", doc)
+    assert done.exit_code == 1 and "under an hour" in done.output and doc.read_bytes() == before
+    assert pbd("check", doc).exit_code == 0
+    homes(absent)
+    pbd("move", doc, "roll", ok=True)
+    assert doc.read_text(encoding="utf-8").split("\n")[1] != "Last entry: 01 Jan 2020 00:00 UTC"

@@ -62,7 +62,7 @@ def test_audit_of_a_2xd6_document_with_an_unknown_option_names_the_line(pbd, tmp
     for command in ("audit", "replay", "show", "check"):
         result = pbd(command, doc)
         assert result.exit_code == 3, (command, result.output)
-        assert "line 3: the Options line: 'foo=bar' is no option of 2Xd6" in result.output, result.output
+        assert "line 4: the Options line: 'foo=bar' is no option of 2Xd6" in result.output, result.output
         assert doc.read_bytes() == before
 
 

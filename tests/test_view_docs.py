@@ -3,7 +3,7 @@
 Each game's page (docs/cnc.md, ttc.md, tower.md, boystown.md, 2xd6.md) has a ```document-GAME
 block: the document after two seats started a match with fixed seeds and played two moves,
 every long token (a hash, key, proof: 20 or more hex/base64 characters) cut to its first six
-characters and ``…``, each machinery section after its third line shown as ``  …`` and a machinery
+characters and ``…``, the header's ``Last entry:`` time shown as :data:`SHOWN_TIME`, each machinery section after its third line shown as ``  …`` and a machinery
 line cut after 100 characters.
 ``python tests/test_view_docs.py GAME`` prints the block.
 """
@@ -22,12 +22,15 @@ from readme_helpers import page  # noqa: E402
 PAGES = {"cnc": "cnc", "ttc": "ttc", "tower": "tower", "boystown": "boystown", "2xd6": "2xd6"}
 TOKEN_RE = re.compile(r"(?<![A-Za-z0-9_+/=-])[A-Za-z0-9_+/=-]{20,}(?![A-Za-z0-9_+/=-])")
 SECTION_LINES = 3
+#: the time the docs show on the ``Last entry:`` line (pbd writes the time of the write)
+SHOWN_TIME = "29 Nov 2026 14:05 UTC"
 #: a machinery line longer than this is cut (a deck's card list)
 WIDTH = 100
 
 
 def abbreviated(text: str) -> str:
     """Return a document as the docs show it: long tokens cut, the machinery's long sections cut."""
+    text = re.sub(r"(?m)^Last entry: .*$", f"Last entry: {SHOWN_TIME}", text, count=1)
     text = TOKEN_RE.sub(lambda m: m.group(0)[:6] + "…" if any(c.isdigit() for c in m.group(0)) else m.group(0), text)
     out, machinery, count = [], False, 0
     for line in text.split("\n"):

@@ -420,6 +420,9 @@ class Meta(Record):
         self.pending_heads: dict[str, str] = {}
         self.signers: dict[str, bytes] = {}
         self.notes: dict[str, list[str]] = {}
+        #: when the log last grew, as the header's ``Last entry:`` line says it (:data:`LAST_ENTRY_FORMAT`,
+        #: the writer's clock; '' if unknown): shown to players only, never trusted (see :mod:`pbd.forfeit`)
+        self.last_entry = ""
         # every attribute set here, none left to the class: every move reads them, and an attribute
         # the instance holds from the start is read by the interpreter's fast path (one read through
         # ``__dict__``, or a default of the class, sends every Meta to the slow one)
@@ -572,6 +575,8 @@ class Meta(Record):
                 entry.hash = fairplay.log_link(previous, entry.line())
                 entry.fresh = False
             previous = entry.hash or previous
+        if fresh:
+            self.last_entry = last_entry_now()
         if fresh and signed:
             droppable = self.droppable()
             for entry in self.log:
@@ -681,6 +686,23 @@ class Frame(Record):
         self.board_notes: dict[int, None] = {}
         #: the board's lines notes included (:attr:`body` leaves the notes out once they are found)
         self.board: list[Line] = []
+        #: the time the header's ``Last entry:`` line gives ('' without one, or one pbd does not write)
+        self.last_entry = ""
+
+
+#: The header's first line after the title: when the log last grew, by the clock of the pbd that wrote then.
+#: It tells players since when the seats the header names (``Turn:``, ``Owed:``, ``Waiting on:``) have been
+#: waited on; it is never trusted: ``pbd status`` and ``pbd claim`` measure waits by the backend's own time.
+LAST_ENTRY = "Last entry:"
+LAST_ENTRY_FORMAT = "%d %b %Y %H:%M UTC"
+LAST_ENTRY_RE = pattern(r"^Last entry: (?P<when>\d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC)$")
+
+
+def last_entry_now() -> str:
+    """Return the time now as the ``Last entry:`` line writes it (UTC, to the minute)."""
+    import time
+
+    return time.strftime(LAST_ENTRY_FORMAT, time.gmtime())
 
 
 #: Headings of the sections pbd writes after the board, and the notes heading.
@@ -1052,6 +1074,10 @@ def split_frame(text: str) -> Frame:
         frame = _split_legacy(text)
         if frame.match_id:
             _take_board_notes(frame, text)
+    if frame.header and frame.header[0].text.startswith(LAST_ENTRY):
+        line = frame.header.pop(0)
+        if m := LAST_ENTRY_RE.match(line.text):
+            frame.last_entry = m.group("when")
     return frame
 
 
@@ -1205,6 +1231,7 @@ def parse_meta(game: str, frame: Frame) -> Meta:
     :raises DocumentFormatError: a fair-play or log line that cannot be read.
     """
     meta = Meta(game, frame.match_id)
+    meta.last_entry = frame.last_entry
     meta.notes = {slot: ["\n".join(block) for block in blocks] for slot, blocks in frame.notes.items()}
     for line in frame.fairplay:
         m = FAIRPLAY_RE.match(line.text.strip())
@@ -1261,7 +1288,10 @@ def render_frame(meta: Meta, title: str, header: list[str], body: list[str], sea
     def at(slot: str) -> list[str]:
         return list(notes.get(slot, ()))
 
-    out = [*notes.get("top", ()), f"pbd match {meta.match_id} · {title}" if meta.match_id else title, *header]
+    out = [*notes.get("top", ()), f"pbd match {meta.match_id} · {title}" if meta.match_id else title]
+    if meta.last_entry and meta.match_id:
+        out.append(f"{LAST_ENTRY} {meta.last_entry}")
+    out += header
     out += [*kept("header"), "", *_place_board_notes(body, notes), *kept("body")]
     out += ["", *at("above log"), "Log", *at("entry 0")]
     machine = ["", MACHINERY, *at("m "), ENTRIES]
