@@ -55,6 +55,9 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, action="append", help="play only this seed (repeatable)")
     p.add_argument("--max-moves", type=int, default=2000, help="moves before a match counts as a stall")
     p.add_argument("--keep", help="keep the match folders under this directory")
+    p.add_argument("--duty", choices=("hand", "watch"), default="hand",
+                   help="what a seat runs to pay what it owes: 'pbd hand' (default) or 'pbd watch DOC --once' "
+                        "(then the duties it paid are counted and printed)")
     a = p.parse_args(argv)
     names = [g for g in a.games.split(",") if g] or list(registry.registry())
     chosen = [registry.get(n) for n in names]
@@ -63,7 +66,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="pbd-soak-") as tmp:
         folder = Path(a.keep) if a.keep else Path(tmp)
         found = soak.soak(runner(), folder, chosen, a.matches, seats, a.seed, a.max_moves,
-                          echo=lambda text: print(text, flush=True))
+                          echo=lambda text: print(text, flush=True),
+                          duty=("watch", "--once") if a.duty == "watch" else ("hand",))
     bad = sum(s.counts[c] for s in found for c in soak.CATEGORIES)
     print(f"total: {sum(s.matches for s in found)} matches, {sum(s.moves for s in found)} moves, "
           f"{bad} failures, {time.perf_counter() - t0:.0f} s")

@@ -53,6 +53,17 @@ KINDS = {
     "boystown": ("draw", "keep", "redraw", "build", "done", "attack", "pass"),
     "cnc": ("draw", "play", "attack", "use", "withdraw", "discard", "end"),
 }
+#: the kinds of duty a seat's pbd pays on its own (a log entry's words -> the kind), for :attr:`Match.paid`
+DUTY_KINDS = (("locked and shuffled", "shuffle pass"), ("unlocked", "unlock"), ("published", "publish"),
+              ("a fresh random value for", "chain value"), ("rolls the dice that waited", "dice that waited"),
+              ("flips ", "flip"), ("first player by lot", "lot"))
+
+
+def duty_kinds(text: str) -> list[str]:
+    """Return the kinds of duty a log entry's text pays (none for a move a person decided)."""
+    return [k for words, k in DUTY_KINDS if words in text]
+
+
 #: a move that starts with a card's name (C&C's ``Spider-Man attacks Nill``) is of the kind its verb says
 INNER = {"attacks": "attack", "uses": "use"}
 INNER_RE = re.compile(r"\s(attacks|uses)\s")
@@ -108,6 +119,8 @@ class MatchReport:
     played: Counter = field(default_factory=Counter)
     offered: set = field(default_factory=set)
     failures: list[Failure] = field(default_factory=list)
+    #: the duties the seats' duty command paid (see :func:`duty_kinds`), counted when :class:`Match` tracks them
+    paid: Counter = field(default_factory=Counter)
 
     def count(self, what: str) -> int:
         """Return how many failures of kind ``what`` the match had."""
@@ -160,8 +173,10 @@ def pick(game, options: list[tuple[str, str]], rng: random.Random) -> tuple[str,
 class Match:
     """One soaked match: its folder, each seat's PBD_HOME and a spectator's, and the report."""
 
-    def __init__(self, run: Run, folder: Path, game, seats: int, seed: int):
-        self.run, self.game = run, game
+    def __init__(self, run: Run, folder: Path, game, seats: int, seed: int, duty: tuple[str, ...] = ("hand",)):
+        """``duty``: the command (with its options) a seat runs to pay what it owes, ``pbd hand`` by default;
+        any other (``("watch", "--once")``) has what it wrote counted in :attr:`MatchReport.paid`."""
+        self.run, self.game, self.duty = run, game, duty
         self.doc = folder / "match.txt"
         self.names = list(NAMES[:seats])
         self.homes = {n: folder / f"home-{n}" for n in self.names}
@@ -210,13 +225,30 @@ class Match:
             if not owing or data.get("result"):
                 return data
             for name in owing:
-                if self.cmd(self.homes[name], "hand", self.doc, "--as", name).code:
+                if self.pay(name).code:
                     return None
             data = self.show()
             if data is None:
                 return None
         self.report.failures.append(Failure("stall", "hand", f"duties still owed by {data.get('waiting_on')}"))
         return None
+
+    def pay(self, name: str) -> Outcome:
+        """Run ``name``'s duty command; count the duties it wrote unless it is ``pbd hand``."""
+        if self.duty == ("hand",):
+            return self.cmd(self.homes[name], "hand", self.doc, "--as", name)
+        before = len(self.log())
+        got = self.cmd(self.homes[name], self.duty[0], self.doc, "--as", name, *self.duty[1:])
+        for player, text in self.log()[before:]:
+            if player == name:
+                self.report.paid.update(duty_kinds(text))
+        return got
+
+    def log(self) -> list[tuple[str, str]]:
+        """Return the document's log as ``(player, text)`` pairs (read in process, as any pbd reads it)."""
+        from pbd.games.base import parse_meta, split_frame
+
+        return [(e.player, e.text) for e in parse_meta(self.game.name, split_frame(self.doc.read_text("utf-8"))).log]
 
     def legal(self, names) -> list[tuple[str, str]]:
         """Return every ``(seat, move)`` that ``pbd legal --json`` lists for the seats ``names``."""
@@ -255,7 +287,7 @@ class Match:
         ``before`` (the seats' ``pbd legal`` pays duties too: a value a die waited on, the dice that waited,
         which can give another seat the move after its own listing), else count a stall."""
         for name in names:
-            self.cmd(self.homes[name], "hand", self.doc, "--as", name)
+            self.pay(name)
         if self.doc.read_bytes() != before:
             return True
         self.report.failures.append(Failure("stall", "legal", f"no seat has a legal move (to_move "
@@ -273,10 +305,14 @@ class Match:
         self.cmd(self.spectator, "check", self.doc, what="audit")
 
 
-def play(run: Run, folder: Path, game, seats: int, seed: int, max_moves: int = 2000) -> MatchReport:
-    """Play one random match to a result through ``run``, then reveal, audit, replay and check; return its figures."""
+def play(run: Run, folder: Path, game, seats: int, seed: int, max_moves: int = 2000,
+         duty: tuple[str, ...] = ("hand",)) -> MatchReport:
+    """Play one random match to a result through ``run``, then reveal, audit, replay and check; return its figures.
+
+    ``duty``: the command each seat pays its duties with (see :class:`Match`).
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    m = Match(run, folder, game, seats, seed)
+    m = Match(run, folder, game, seats, seed, duty)
     if not m.start():
         return m.report
     while m.step():
@@ -301,6 +337,7 @@ class Summary:
     offered: set = field(default_factory=set)
     counts: Counter = field(default_factory=Counter)
     failed: list[tuple[int, str]] = field(default_factory=list)      # (seed, first failure)
+    paid: Counter = field(default_factory=Counter)
 
     def add(self, rep: MatchReport) -> None:
         """Add one match's figures."""
@@ -308,6 +345,7 @@ class Summary:
         self.moves += rep.moves
         self.played += rep.played
         self.offered |= rep.offered
+        self.paid += rep.paid
         for what in CATEGORIES:
             self.counts[what] += rep.count(what)
         if rep.failures:
@@ -324,15 +362,19 @@ class Summary:
         never = [k + ("" if k in self.offered else " (never offered)") for k in self.never_played()]
         out = [f"{self.game} {self.seats} seats: {self.matches} matches, {self.moves} moves; {figures}",
                f"  never played: {', '.join(never) or 'none'}"]
+        if self.paid:
+            out.append("  duties the duty command paid: " + ", ".join(f"{k} {n}" for k, n in sorted(self.paid.items())))
         out += [f"  seed {seed}: {line}" for seed, line in self.failed]
         return out
 
 
 def soak(run: Run, folder: Path, games, matches: int, seats: tuple[int, ...] | None = None,
-         seeds: list[int] | None = None, max_moves: int = 2000, echo=None) -> list[Summary]:
+         seeds: list[int] | None = None, max_moves: int = 2000, echo=None,
+         duty: tuple[str, ...] = ("hand",)) -> list[Summary]:
     """Soak every game in ``games`` at each of its seat counts; return one :class:`Summary` each.
 
-    ``seeds`` replaces ``range(matches)``; ``echo`` (if given) is called with each summary's lines.
+    ``seeds`` replaces ``range(matches)``; ``echo`` (if given) is called with each summary's lines;
+    ``duty`` is the command seats pay their duties with (see :class:`Match`).
     """
     out = []
     for game in games:
@@ -341,7 +383,7 @@ def soak(run: Run, folder: Path, games, matches: int, seats: tuple[int, ...] | N
                 continue
             summary = Summary(game.name, n)
             for seed in seeds if seeds is not None else range(matches):
-                summary.add(play(run, folder / f"{game.name}-{n}-{seed}", game, n, seed, max_moves))
+                summary.add(play(run, folder / f"{game.name}-{n}-{seed}", game, n, seed, max_moves, duty))
             out.append(summary)
             if echo:
                 echo("\n".join(summary.lines()))

@@ -244,6 +244,19 @@ def test_hand_battle_higher_ap_wins_both_cards_discarded_loser_draws(pbd, doc):
     assert pbd.json("show", doc)["to_move"] == ["Ben"]
 
 
+def test_pbd_watch_flips_the_attackers_face_down_card_with_nobody_typing(pbd, doc):
+    """Issue 26: the flip a hand battle owes is a duty, so the attacker's `pbd watch DOC --once` pays it (and
+    the unlocks the battle's draw then owes), and the battle resolves without Ann typing a command."""
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"], draw=["Town Clock"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)
+    assert "Ann: flips" not in doc.read_text()
+    watched = pbd("watch", doc, "--as", "Ann", "--once")
+    assert watched.exit_code == 0, watched.output
+    text = doc.read_text()
+    assert "Ann: flips Street Fighter" in text and "Street Fighter (AP 7) against Bouncer (AP 5): Ann wins" in text
+
+
 def test_a_hand_battle_is_answered_from_hand_even_by_a_defender_with_a_town(pbd, doc):
     at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"], ben_town=["Town Clock"])
     move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,27 @@ def test_every_way_the_readme_keeps_watch_running_runs(tmp_path):
         done = pbd(tmp_path, "Ben", *args)
         assert done.returncode == 0 and doc.read_text() != before, (command, done.stderr)
         assert f"{doc}: Ben's pbd" in done.stdout
+
+
+#: a random match (pbd.soak's player, the seed given) per game on the shared deck in which the seats'
+#: `pbd watch DOC --once` pays every kind of duty the soak's seats owe it (kinds as pbd.soak.duty_kinds names
+#: them; a seat on move pays its own with its `pbd legal`).  Besides, by default: a Boys' Town flip
+#: (test_boystown_rules), a chain value for 2Xd6's Onyx and C&C's Sentry (test_roll_after_choice)
+WATCHED = [("tower", 3, 3, {"unlock", "chain value", "dice that waited"}),
+           ("2xd6", 3, 3, {"unlock", "dice that waited"}),
+           ("boystown", 2, 1, {"unlock", "shuffle pass"})]
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("game, seats, seed, kinds", WATCHED, ids=[f"{g}-{n}-{s}" for g, n, s, _ in WATCHED])
+def test_watch_pays_each_kind_of_duty_in_each_game_on_the_shared_deck(tmp_path, game, seats, seed, kinds):
+    """A random match played to its end where every seat pays what it owes only with `pbd watch DOC --once`
+    (the seats on move still move): no failure, and the watch wrote every kind of duty the game has."""
+    from pbd import games, soak
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    import soak as soak_script
+
+    report = soak.play(soak_script.runner(), tmp_path / "m", games.get(game), seats, seed, duty=("watch", "--once"))
+    assert not report.failures, [f.line() for f in report.failures]
+    assert report.result and kinds <= set(report.paid), dict(report.paid)
