@@ -1923,6 +1923,9 @@ class Playable(Game):
 
         chance.strict = strict
         text, seat = entry.text, entry.player
+        shown = getattr(board, "deck", None) if self.shares_a_deck else None   # the deck the document shows
+        if state is not None and shown is not None:
+            state.deck.oracle = shown
         if state is None or text.startswith("joined"):
             state = self._replay_seat(state, entry, chance, board)
         elif text.startswith((CHAIN_DUTY, ROLL_DUTY)):
@@ -1933,9 +1936,9 @@ class Playable(Game):
             except NotationError:
                 if not self.settle(state, seat, chance):
                     raise
-        if self.shares_a_deck and getattr(board, "deck", None) is not None and state.deck is not None:
-            state.deck.oracle = board.deck
-            state.deck.adopt(board.deck)        # the locked numbers only the seeds give, where the replay agrees
+        if shown is not None and state.deck is not None:
+            state.deck.oracle = shown
+            state.deck.adopt(shown)             # the locked numbers only the seeds give, where the replay agrees
         return state
 
     #: the words that end a move's notation in its log entry (what follows says what the move did)
@@ -1955,9 +1958,10 @@ class Playable(Game):
         return None, {}
 
     def seat_reads(self, state, seat: str) -> None:
-        """Do to ``state`` what ``seat``'s pbd does to the public position when it reads the document (the
-        part of :meth:`attach` others see: C&C takes into the hand the cards the opponent returned to it);
-        a replay does it before each entry of the seat.  Default: nothing."""
+        """Do to ``state`` what ``seat``'s pbd does when it reads the document, as far as it can be done without
+        the seat's private state (:meth:`attach`: C&C takes into the hand the cards the opponent returned to it;
+        Twin Tower City holds the seat's hand as the deck reads it); a replay does it before each entry of the
+        seat, from the first entry or from any board.  Default: nothing."""
 
     def awaited_roll(self, state) -> tuple[str, int] | None:
         """Return the seat whose announced move waits on a fresh random value (:data:`CHAIN_DUTY`), and the
