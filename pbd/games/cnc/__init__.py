@@ -181,6 +181,7 @@ class DryChance(Chance):
         self.reading = reading
 
     def shown(self, hand: list, card, hidden=None, words: str = ""):
+        """Return the card as :attr:`reading` reads it (see :meth:`Chance.shown`)."""
         if self.reading is None:
             return super().shown(hand, card, hidden, words)
         return self.reading.shown(hand, card, hidden, words)
