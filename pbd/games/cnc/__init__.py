@@ -691,15 +691,20 @@ class CncGame(Playable):
     def seat_from_document(self, board: State, entry) -> tuple:
         """Return the seat's deck as a replay sees it — the title the log names, the Porter the board shows,
         fifty hidden cards — and who moves first (``--first``: the board's, or a fair draw the log shows)."""
-        from pbd.decks import DeckList
-
         title = re.search(r"deck committed \((.*)\)$", entry.text)
         cities = next((s.cities for s in board.sides if s.name == entry.player), [])
         porter = next((c for c in cities if c in self.catalogue and self.catalogue.get(c).kind == "porter"), None)
-        deck = DeckList(title.group(1) if title else "", porter, [HIDDEN] * DECK_SIZE)
+        deck = _ShownDeck(title.group(1) if title else "", porter, [HIDDEN] * DECK_SIZE)
         if board.first_choice == "random" or any("a fair draw chose" in e.text for e in board.meta.log):
             return deck, {"first": "random"}
         return deck, {"first": board.sides[board.first].name if board.started else board.first_choice}
+
+
+class _ShownDeck:
+    """A seat's deck as a replay sees it (:meth:`CncGame.seat_from_document`): its title, Porter and hidden cards."""
+
+    def __init__(self, title: str, porter: str | None, cards: list[str]):
+        self.title, self.porter, self.cards = title, porter, cards
 
 
 #: the move kinds whose card names :func:`_full_names` writes in full
