@@ -1924,7 +1924,7 @@ class Playable(Game):
         chance.strict = strict
         text, seat = entry.text, entry.player
         shown = getattr(board, "deck", None) if self.shares_a_deck else None   # the deck the document shows
-        if state is not None and shown is not None:
+        if state is not None and shown is not None and state.deck is not None:
             state.deck.oracle = shown
         if state is None or text.startswith("joined"):
             state = self._replay_seat(state, entry, chance, board)
