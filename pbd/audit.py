@@ -186,11 +186,15 @@ class ReplayChance(Chance):
     than the entry records is a problem (noted in :attr:`problems`).
     """
 
+    replaying = True
+
     def __init__(self, meta: Meta, derived: dict[str, Derived]):
         super().__init__(meta, {})
         self.derived = derived
         #: True for the hand-edit check: only the public part of the position is compared
         self.public = False
+        #: False past a problem already reported: a card the log shows played is put in the hand (see :meth:`shown`)
+        self.strict = True
         self.entry: LogEntry | None = None
         self.queue: list = []
         self.problems: list[str] = []
@@ -232,6 +236,28 @@ class ReplayChance(Chance):
             queue = self.cards.get(pub.name if pub else player)
             out.append(queue.pop(0) if queue else HIDDEN)
         return out
+
+    def shown(self, hand: list, card, hidden=None, words: str = ""):
+        """Return the card as the log shows it (see :meth:`Chance.shown`): a hidden card becomes the one the
+        entry names (by name, or read from the entry's ``words`` at a position)."""
+        if isinstance(card, int):
+            if not 0 <= card < len(hand) or hand[card] != hidden or not words:
+                return super().shown(hand, card, hidden, words)
+            before, _, after = words.partition("{}")
+            text = self.entry.text if self.entry is not None else ""
+            if len(text) <= len(before) + len(after) or not text.startswith(before) or not text.endswith(after):
+                return hidden
+            hand[card] = text[len(before):len(text) - len(after)]
+            return hand[card]
+        if card in hand:
+            return card
+        if hidden in hand:
+            hand[hand.index(hidden)] = card
+        elif self.strict:
+            return None
+        else:
+            hand.append(card)
+        return card
 
     def _roll(self, player, kind, sides, faces, purpose) -> int:
         faces = tuple(faces) if faces is not None else tuple(range(1, sides + 1))
@@ -443,6 +469,8 @@ def _replay_entry(game, state, entry, chance, board, before, strict):
 def _replay_one(game, state, entry, chance, board, before, strict):
     meta = chance.meta
     text = entry.text
+    if state is not None:
+        game.seat_reads(state, entry.player)        # every command of the seat read the document first
     if text == REVEAL_TEXT:
         meta.record(entry.player, text)
         return state

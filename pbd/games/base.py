@@ -433,11 +433,14 @@ class Meta(Record):
         self._found: dict[str, PlayerMeta] = {}
         self._found_in: list[PlayerMeta] | None = None
 
-    def seat(self, name: str, seed: bytes, committed: list[str]) -> PlayerMeta:
+    def seat(self, name: str, seed: bytes | None, committed: list[str]) -> PlayerMeta | None:
         """Add a seat's fair-play record: its commitment to ``seed`` and ``committed``, its chain head.
 
-        The commitment and head also go into the seat's first log entry (see :meth:`record`).
+        The commitment and head also go into the seat's first log entry (see :meth:`record`).  With no
+        ``seed`` (a replay of the log, :meth:`Playable.replay`) the document's record stands: it is returned.
         """
+        if seed is None:
+            return self.player(name)
         pub = PlayerMeta(name, fairplay.commitment(seed, committed), fairplay.head(seed, 0))
         if self.signed():                   # (a match an older pbd started: no keys, no signatures)
             from pbd import signing
@@ -1456,6 +1459,9 @@ class Chance:
     seat could have chosen its seed knowing it): until then the event is refused.
     """
 
+    #: True while the log is replayed (:class:`pbd.audit.ReplayChance`): a move keeps the words the log wrote it in
+    replaying: ClassVar[bool] = False
+
     def __init__(self, meta: Meta, secrets: dict[str, Secrets]):
         self.meta = meta
         self.secrets = {k.casefold(): v for k, v in secrets.items()}
@@ -1475,6 +1481,21 @@ class Chance:
     def can_draw_for(self, player: str) -> bool:
         """Return True if we hold ``player``'s secrets."""
         return player.casefold() in self.secrets
+
+    def shown(self, hand: list, card, hidden=None, words: str = ""):
+        """Return the card of ``hand`` a move names, as the log shows it, or None if ``hand`` does not hold it.
+
+        The one way a game that keeps its hands itself (C&C) reads a hand card (a game on a shared
+        deck reads :meth:`pbd.table.deck.SharedDeck.card`).  ``card`` is the card's name, or its
+        position in ``hand`` (an int from 0).  A seat's pbd reads its own hand, so here (a command)
+        the card is held or it is not.  Replaying the log without the seat's seed
+        (:class:`pbd.audit.ReplayChance`), a card nobody has seen is ``hidden`` in ``hand`` and reads as
+        what the log showed: by name, one hidden card becomes the card the move names; by position,
+        the card the entry names, ``words`` being the entry's words with ``{}`` where the card stands.
+        """
+        if isinstance(card, int):
+            return hand[card] if 0 <= card < len(hand) else None
+        return card if card in hand else None
 
     def _others(self, player: str) -> list[PlayerMeta]:
         folded = player.casefold()
@@ -1909,12 +1930,104 @@ class Playable(Game):
     def replay(self, state, entry: LogEntry, chance: Chance, board, strict: bool = True):
         """Apply one log entry to ``state`` (None before the first) and return the new state.
 
-        ``chance`` hands out the entry's recorded random events (hidden cards for players
-        who have not revealed); ``board`` is the document's state, for facts the log does
-        not repeat (a Porter's name).  The entry must be re-recorded through
-        ``state.meta.record``.  With ``strict`` False, a card the player is not known to
-        hold may be played anyway (to carry on past a problem already reported).
+        The one replay of every game (``pbd replay``, ``pbd audit``, the hand-edit check); a game
+        overrides none of it.  The commands that wrote the log run again, without anyone's seed:
+
+        * the first entry and every ``joined``: :meth:`create` and :meth:`join` with no seed, given
+          the deck and options the seat brought as the document shows them (:meth:`seat_from_document`);
+        * a chain value a die waited on (:data:`CHAIN_DUTY`) and the die that waited (:data:`ROLL_DUTY`):
+          checked against :meth:`awaited_roll`, then :meth:`settle` takes the step again;
+        * a move: :meth:`play` on the entry's notation (its words before :attr:`notation_ends`);
+          an entry that is no move (its notation cannot be read) is a step the seat's pbd owed on
+          its own (an opening hand, a shared deal's unlocks, a hand card shown): :meth:`settle`.
+
+        ``chance`` hands out the entry's recorded random events (hidden cards for seats that have
+        not revealed), and a hidden hand card reads as what the log showed (:meth:`Chance.shown`;
+        on a shared deck, its :meth:`~pbd.table.deck.SharedDeck.card` with the document's deck as
+        oracle).  With ``strict`` False a card the seat is not known to hold may be played anyway
+        (to carry on past a problem already reported).
 
         :raises PbdError: the entry cannot be applied (which rule it breaks).
         """
-        raise NotImplementedError(f"{self.title} cannot replay its log yet")
+        from pbd.errors import NotationError
+
+        chance.strict = strict
+        text, seat = entry.text, entry.player
+        shown = getattr(board, "deck", None) if self.shares_a_deck else None   # the deck the document shows
+        if state is not None and shown is not None and state.deck is not None:
+            state.deck.oracle = shown
+        if state is None or text.startswith("joined"):
+            state = self._replay_seat(state, entry, chance, board)
+        elif text.startswith((CHAIN_DUTY, ROLL_DUTY)):
+            self._replay_dice(state, entry, chance)
+        else:
+            try:
+                self.play(state, seat, self.notation_of(text), chance)
+            except NotationError:
+                if not self.settle(state, seat, chance):
+                    raise
+        if shown is not None and state.deck is not None:
+            state.deck.oracle = shown
+            state.deck.adopt(shown)             # the locked numbers only the seeds give, where the replay agrees
+        return state
+
+    #: the words that end a move's notation in its log entry (what follows says what the move did)
+    notation_ends: ClassVar[tuple[str, ...]] = (" — ",)
+
+    def notation_of(self, text: str) -> str:
+        """Return the notation of the move a log entry's ``text`` records (its words before :attr:`notation_ends`)."""
+        ends = [i for i in (text.find(w) for w in self.notation_ends) if i >= 0]
+        return text[:min(ends)] if ends else text
+
+    def seat_from_document(self, board, entry: LogEntry) -> tuple[Any, dict]:
+        """Return ``(deck, options)``: what ``entry``'s seat brought to the match (:meth:`create`'s or
+        :meth:`join`'s), as the document ``board`` shows it, for a replay (the log names neither in full).
+
+        Default: no deck, no options.
+        """
+        return None, {}
+
+    def seat_reads(self, state, seat: str) -> None:
+        """Do to ``state`` what ``seat``'s pbd does when it reads the document, as far as it can be done without
+        the seat's private state (:meth:`attach`: C&C takes into the hand the cards the opponent returned to it;
+        Twin Tower City holds the seat's hand as the deck reads it); a replay does it before each entry of the
+        seat, from the first entry or from any board.  Default: nothing."""
+
+    def awaited_roll(self, state) -> tuple[str, int] | None:
+        """Return the seat whose announced move waits on a fresh random value (:data:`CHAIN_DUTY`), and the
+        announcing entry's number; None when no die waits.  Default: no die ever waits."""
+        return None
+
+    def _replay_seat(self, state, entry: LogEntry, chance: Chance, board):
+        """Replay a seat's first entry: :meth:`create` (the match's first entry) or :meth:`join`, without a seed."""
+        from pbd.errors import IllegalMoveError
+
+        deck, options = self.seat_from_document(board, entry)
+        if state is not None:
+            return self.join(state, entry.player, deck, None)[0]
+        if not entry.text.startswith("new match"):
+            raise IllegalMoveError("the log does not start with 'new match'")
+        state = self.create(chance.meta.match_id, entry.player, deck, None, options)[0]
+        written, state.meta = state.meta.log, chance.meta      # the replay's own record of the log
+        for e in written:
+            chance.meta.record(e.player, e.text)
+        return state
+
+    def _replay_dice(self, state, entry: LogEntry, chance: Chance) -> None:
+        """Replay a chain value a die waited on, or the die that waited (:meth:`settle` takes either step).
+
+        :raises RollWaits: the die was rolled before a fresh value came (no honest pbd writes that).
+        """
+        from pbd.errors import IllegalMoveError, RollWaits
+
+        seat, awaited = entry.player, self.awaited_roll(state)
+        mine = awaited is not None and awaited[0].casefold() == seat.casefold()
+        fresh = awaited is not None and bool(published_after(state.meta, awaited[0], awaited[1]))
+        if entry.text.startswith(CHAIN_DUTY) and (awaited is None or mine or fresh):
+            raise IllegalMoveError(f"{seat} owed no random value for a roll here")
+        if entry.text.startswith(ROLL_DUTY):
+            if not mine:
+                raise IllegalMoveError(f"{seat} had no announced move whose die waited")
+            if not fresh:
+                raise RollWaits(seat, [n for n in self.player_names(state) if n.casefold() != seat.casefold()])
+        self.settle(state, seat, chance)

@@ -173,10 +173,18 @@ class _After:
 
 
 class DryChance(Chance):
-    """Chance for trying a move without consequences: draws are hidden, rolls show the first face."""
+    """Chance for trying a move without consequences: draws are hidden, rolls show the first face; hand cards
+    are read as ``reading`` reads them (a replay's trial reads what the log showed)."""
 
-    def __init__(self, meta: Meta):
+    def __init__(self, meta: Meta, reading: Chance | None = None):
         super().__init__(meta, {})
+        self.reading = reading
+
+    def shown(self, hand: list, card, hidden=None, words: str = ""):
+        """Return the card as :attr:`reading` reads it (see :meth:`Chance.shown`)."""
+        if self.reading is None:
+            return super().shown(hand, card, hidden, words)
+        return self.reading.shown(hand, card, hidden, words)
 
     def draw(self, player: str, n: int = 1) -> list[str]:
         return [HIDDEN] * n
@@ -189,6 +197,7 @@ class CncGame(Playable):
     """The C&C Trading Card Game (rules/cnc-tcg.txt)."""
 
     name = "cnc"
+    notation_ends = (" · ",)
     title = board.TITLE
     aliases = ("c&c", "cnc-tcg", "candc")
     summary = "two players, 51-card decks, CP/AP, characters, City and Event cards"
@@ -235,9 +244,11 @@ class CncGame(Playable):
 
     # -- starting ---------------------------------------------------------------------
 
-    def _deck(self, spec: str | None):
+    def _deck(self, spec):
         from pbd.games.cnc.deck import load_cnc_deck
 
+        if spec is not None and not isinstance(spec, str):
+            return spec                     # a replay: the deck as the document shows it (seat_from_document)
         if not spec:
             from pbd.decks import bundled_decks
 
@@ -251,7 +262,7 @@ class CncGame(Playable):
         """Seat ``player``: commit to the seed and deck; the opening hand is drawn later (see :func:`opening_owed`)."""
         sec = Secrets(match_id, player, self.name, seed, list(deck.cards))
         state.meta.seat(player, seed, [*deck.cards, f"Porter: {deck.porter}"])
-        state.sides.append(Side(player, cities=[deck.porter], deck=len(deck.cards) - OPENING_HAND,
+        state.sides.append(Side(player, cities=[deck.porter] if deck.porter else [], deck=len(deck.cards) - OPENING_HAND,
                                 hand=[HIDDEN] * OPENING_HAND))
         return sec
 
@@ -262,7 +273,7 @@ class CncGame(Playable):
             raise UsageError(f"C&C has no option {', '.join(sorted(unknown))}")
         loaded = self._deck(deck)
         state = State(Meta(self.name, match_id))
-        first = options.get("first", "")
+        first = options.get("first") or ""
         if first and first.casefold() not in (player.casefold(), "me"):
             state.first_choice = "random" if first.casefold() == "random" else first
         sec = self._seat(state, match_id, player, loaded, seed)
@@ -353,7 +364,7 @@ class CncGame(Playable):
     def _owes_dice(self, state: State, seat: str) -> bool:
         return self._owes_chain(state, seat) or self._owes_roll(state, seat)
 
-    def _announce(self, state: State, player: str, move, as_logged: bool) -> str:
+    def _announce(self, state: State, player: str, move, chance: Chance) -> str:
         """Log ``move`` as chosen, its die to come: nothing changes but a pending roll (see :meth:`_may_roll`).
 
         The move is tried on a copy first (refused as it would be), so the choice in the log is a
@@ -362,9 +373,9 @@ class CncGame(Playable):
         """
         rules = (_ENGINE or _engine())[0]
         trial = clone(state)
-        ctx = rules.Ctx(trial, _PLAYED.of(state).catalogue, DryChance(trial.meta), player)
+        ctx = rules.Ctx(trial, _PLAYED.of(state).catalogue, DryChance(trial.meta, chance), player)
         ctx.full_names = _full_names
-        ctx.naming = None if as_logged else move
+        ctx.naming = None if chance.replaying else move
         rules.apply(ctx, move)
         named = ctx.naming
         text = named.source if named is not None and named is not move else move.source
@@ -397,11 +408,12 @@ class CncGame(Playable):
 
     def settle(self, state: State, player: str, chance: Chance) -> list[str]:
         """Draw ``player``'s opening hand (the creator first publishes a chain value and draws who moves first);
-        pay what a die that follows a choice owes (:meth:`_pay_dice`)."""
+        pay what a die that follows a choice owes (:meth:`_pay_dice`); else show the hand cards a Hack asked for
+        (a step of the seat's next move, taken here when a replay meets it)."""
         if state.pending and self._owes_dice(state, player):
             return self._pay_dice(state, player, chance)
         if not self._opening_owed(state, player):
-            return []
+            return _resolve_reveals(_PLAYED.of(state).ctx(player, chance)) if state.pending else []
         side = state.side(player)
         creator = state.index(player) == 0
         if creator:
@@ -455,17 +467,23 @@ class CncGame(Playable):
         side.hand = [HIDDEN] * owed + list(secrets.hand) + [p.card for p in takes]
         state.pending = [p for p in state.pending if p not in takes]
 
+    def seat_reads(self, state: State, seat: str) -> None:
+        """Take into ``seat``'s hand the cards the opponent returned to it (as its :meth:`attach` does)."""
+        for p in [p for p in state.pending if p.player.casefold() == seat.casefold() and p.kind == "take"]:
+            hand = state.side(seat).hand
+            if HIDDEN in hand:
+                hand.remove(HIDDEN)
+            hand.append(p.card)
+            state.pending.remove(p)
+
     def detach(self, state: State, secrets: Secrets) -> None:
         side = state.side(secrets.player)
         secrets.hand = list(side.hand[OPENING_HAND:] if opening_owed(state, side.name) else side.hand)
 
     # -- moves ------------------------------------------------------------------------------
 
-    def play(self, state: State, player: str, notation: str, chance: Chance, *, as_logged: bool = False) -> list[str]:
-        """Apply the moves of ``notation``; return their summaries (logged in full card names unless ``as_logged``).
-
-        ``as_logged`` (a replay) keeps each move as written, so it logs what the log says.
-        """
+    def play(self, state: State, player: str, notation: str, chance: Chance) -> list[str]:
+        """Apply the moves of ``notation``; return their summaries (logged in full card names)."""
         rules, parse_moves, read = _ENGINE or _engine()
         moves = read.get(notation) or parse_moves(notation)     # (a text read before: found without a call)
         meta = state.meta
@@ -475,22 +493,21 @@ class CncGame(Playable):
         if ctx is None or ctx.chance is not chance:
             ctx = played.ctx(player, chance)
         if state.pending:                   # (most moves leave nothing pending)
-            if not as_logged:
-                out += self._pay_dice(state, player, chance)
-                awaited = self.awaited_roll(state)
-                if awaited is not None and awaited[0] == state.side(player).name:
-                    from pbd.errors import RollWaits
+            out += self._pay_dice(state, player, chance)
+            awaited = self.awaited_roll(state)
+            if awaited is not None and awaited[0] == state.side(player).name:
+                from pbd.errors import RollWaits
 
-                    raise RollWaits(awaited[0], [state.opponent(player).name])
+                raise RollWaits(awaited[0], [state.opponent(player).name])
             out += _resolve_reveals(ctx)
         before = len(out)                   # (the lines of moves played before this one: see the error below)
         for i, move in enumerate(moves):
-            if not as_logged and self._may_roll(move, played.catalogue) and _committed(meta, player):
-                out.append(self._announce(state, player, move, as_logged))
+            if self._may_roll(move, played.catalogue) and _committed(meta, player):
+                out.append(self._announce(state, player, move, chance))
                 if i + 1 < len(moves):
                     out.append(f"(the moves after it wait for its die: {'; '.join(m.source for m in moves[i + 1:])})")
                 break
-            ctx.naming = None if as_logged else move        # the rules write its names in full (see rules.Ctx)
+            ctx.naming = None if chance.replaying else move     # the rules write its names in full (rules.Ctx)
             try:
                 summary = rules.apply(ctx, move)
             except PbdError as exc:
@@ -671,134 +688,23 @@ class CncGame(Playable):
         return super().informative(entry) or entry.text.startswith(("reveals hand card", ROLL_DUTY, CHAIN_DUTY)) \
             or ANNOUNCED in entry.text
 
-    def replay(self, state, entry, chance, board, strict=True):
-        """Apply one log entry (see :meth:`Playable.replay`): seating, a Hack reveal, or a move."""
-        text, player = entry.text, entry.player
-        if state is None or text.startswith("joined"):
-            return self._replay_seat(state, entry, chance, board, strict)
-        if text.startswith(OPENING):
-            return self._replay_opening(state, entry, chance, strict)
-        _take_returned(state, player)
-        if text.startswith(CHAIN_DUTY):
-            if not self._owes_chain(state, player):
-                raise IllegalMoveError(f"{player} owed no random value for a roll here")
-            chance.publish(player)
-            state.meta.record(player, text)
-            return state
-        if text.startswith(ROLL_DUTY) or ANNOUNCED in text:
-            return self._replay_dice(state, entry, chance, strict)
-        if m := re.match(r"reveals hand card (\d+): (.+) \(", text):
-            hand = state.side(player).hand
-            pos = int(m.group(1))
-            if 0 < pos <= len(hand) and hand[pos - 1] == HIDDEN:
-                hand[pos - 1] = m.group(2)
-            from pbd.games.cnc import rules
+    def seat_from_document(self, board: State, entry) -> tuple:
+        """Return the seat's deck as a replay sees it — the title the log names, the Porter the board shows,
+        fifty hidden cards — and who moves first (``--first``: the board's, or a fair draw the log shows)."""
+        title = re.search(r"deck committed \((.*)\)$", entry.text)
+        cities = next((s.cities for s in board.sides if s.name == entry.player), [])
+        porter = next((c for c in cities if c in self.catalogue and self.catalogue.get(c).kind == "porter"), None)
+        deck = _ShownDeck(title.group(1) if title else "", porter, [HIDDEN] * DECK_SIZE)
+        if board.first_choice == "random" or any("a fair draw chose" in e.text for e in board.meta.log):
+            return deck, {"first": "random"}
+        return deck, {"first": board.sides[board.first].name if board.started else board.first_choice}
 
-            _resolve_reveals(rules.Ctx(state, self.catalogue, chance, player))
-            return state
-        notation = text.split(" · ")[0]
-        if len(state.sides) != 2:           # a log whose seating entries were edited away: no move before both sit
-            raise IllegalMoveError(f"{player} moves before both players are seated")
-        self._unhide(state, player, notation, strict)
-        opponent = state.opponent(player)
-        known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
-        try:
-            self.play(state, player, notation, chance, as_logged=True)
-        finally:
-            opponent.hand = known + opponent.hand[len(known):]
-        return state
 
-    def _replay_dice(self, state, entry, chance, strict=True):
-        """Replay a move announced with its die to come, or the die rolled once its fresh value was in.
+class _ShownDeck:
+    """A seat's deck as a replay sees it (:meth:`CncGame.seat_from_document`): its title, Porter and hidden cards."""
 
-        :raises RollWaits: the die was rolled before a fresh value came (no honest pbd writes that).
-        """
-        player = entry.player
-        opponent = state.opponent(player)
-        if entry.text.startswith(ROLL_DUTY):
-            awaited = self.awaited_roll(state)
-            if awaited is None or awaited[0].casefold() != player.casefold():
-                raise IllegalMoveError(f"{player} had no announced move whose die waited")
-            if not published_after(state.meta, awaited[0], awaited[1]):
-                from pbd.errors import RollWaits
-
-                raise RollWaits(player, [opponent.name])
-        else:
-            self._unhide(state, player, entry.text.split(" · ")[0], strict)
-        known, opponent.hand = opponent.hand, [HIDDEN] * len(opponent.hand)   # as the mover's pbd saw it
-        try:
-            if entry.text.startswith(ROLL_DUTY):
-                self._roll_due(state, player, chance)
-            else:
-                parse_moves = (_ENGINE or _engine())[1]
-                self._announce(state, player, parse_moves(entry.text.split(" · ")[0])[0], True)
-        finally:
-            opponent.hand = known + opponent.hand[len(known):]
-        return state
-
-    def _replay_seat(self, state, entry, chance, board, strict=True):
-        player = entry.player
-        if state is None:
-            if not entry.text.startswith("new match"):
-                raise IllegalMoveError("the log does not start with 'new match'")
-            state = State(chance.meta)
-        side = Side(player, deck=DECK_SIZE - OPENING_HAND, hand=[HIDDEN] * OPENING_HAND)
-        try:
-            side.cities = [c for c in board.side(player).cities if self.catalogue.get(c).kind == "porter"][:1]
-        except KeyError:
-            pass
-        state.sides.append(side)
-        if entry.text.startswith("new match"):
-            random_first = board.first_choice == "random" or any("a fair draw chose" in e.text
-                                                                  for e in board.meta.log)
-            state.first_choice = "random" if random_first else ""
-        elif not state.first_choice:
-            self._start(state, board.first if board.started else 0, player)
-        state.meta.record(player, entry.text)
-        return state
-
-    def _replay_opening(self, state, entry, chance, strict=True):
-        """Replay an opening hand: the five cards drawn (and who moves first, if that was drawn)."""
-        player = entry.player
-        side = state.side(player)
-        if state.index(player) == 0:
-            chance.publish(player)
-        side.hand = chance.draw(player, OPENING_HAND) + side.hand[OPENING_HAND:]
-        m = re.search(r"a fair draw chose (.+?) to move first", entry.text)
-        if m:
-            first = chance.roll(player, 2, purpose="first") - 1
-            if not strict:
-                first = 0 if state.sides[0].name == m.group(1) else 1
-            elif state.sides[first].name != m.group(1):
-                raise IllegalMoveError(f"the log says {m.group(1)} won the draw to move first, but the roll "
-                                       f"chose {state.sides[first].name}")
-            self._start(state, first, player)
-        state.meta.record(player, entry.text)
-        return state
-
-    def _unhide(self, state: State, player: str, notation: str, strict: bool) -> None:
-        """Before replaying a move, turn a hidden card into the one it plays (players not revealed)."""
-        side = state.side(player)
-        if HIDDEN not in side.hand and strict:
-            return
-        from pbd.games.cnc.notation import parse_moves
-
-        try:
-            move = parse_moves(notation)[0]
-        except PbdError:
-            return
-        from_hand = move.kind == "play" or move.kind == "discard" and (
-            move.detail == "hand" or not move.detail and move.card.casefold() not in
-            [c.name.casefold() for c in side.characters] + [c.casefold() for c in side.cities])
-        if not from_hand or move.card not in self.catalogue:
-            return
-        name = self.catalogue.get(move.card).name
-        if name in side.hand:
-            return
-        if HIDDEN in side.hand:
-            side.hand[side.hand.index(HIDDEN)] = name
-        elif not strict:
-            side.hand.append(name)
+    def __init__(self, title: str, porter: str | None, cards: list[str]):
+        self.title, self.porter, self.cards = title, porter, cards
 
 
 #: the move kinds whose card names :func:`_full_names` writes in full
@@ -832,16 +738,6 @@ def _check_name(player: str) -> None:
                          hint="use letters, digits, spaces and dashes (no ':', '(', ')', '·' or brackets)")
 
 
-def _take_returned(state: State, player: str) -> None:
-    """Put cards returned to ``player``'s hand by the opponent into it (as their pbd does on attach)."""
-    side = state.side(player)
-    for p in [p for p in state.pending if p.player == side.name and p.kind == "take"]:
-        if HIDDEN in side.hand:
-            side.hand.remove(HIDDEN)
-        side.hand.append(p.card)
-        state.pending.remove(p)
-
-
 def _install_catalogue(deck) -> None:
     """Keep a player's own catalogue under PBD_HOME/catalogues so later commands know its cards."""
     if deck.catalogue_path:
@@ -866,7 +762,8 @@ def _resolve_reveals(ctx) -> list[str]:
         return out
     for p in [p for p in ctx.state.pending if p.player == ctx.me.name and p.kind == "reveal"]:
         hand = ctx.me.hand
-        card = hand[min(p.count, len(hand)) - 1] if hand else "nothing (empty hand)"
+        card = ctx.chance.shown(hand, min(p.count, len(hand)) - 1, HIDDEN, f"reveals hand card {p.count}: {{}} "
+                                f"({p.source})") if hand else "nothing (empty hand)"
         text = f"reveals hand card {p.count}: {card} ({p.source})"
         ctx.state.meta.record(ctx.me.name, text)
         out.append(text)

@@ -356,8 +356,8 @@ def _deal(ctx: Ctx, side: Side, n: int) -> None:
 def _hand_card(ctx: Ctx, name: str) -> Card:
     hand, cat = ctx.me.hand, ctx.cat
     card = cat.by_name.get(name) or cat.find(name)     # (most names as the board holds them: no call)
-    if card is not None:
-        if card.name not in hand or card.name == HIDDEN:
+    if card is not None:        # (a hidden card the move names is it, replaying: Chance.shown)
+        if card.name == HIDDEN or ctx.chance.shown(hand, card.name, HIDDEN) is None:
             raise illegal(f"{card.name} is not in your hand")
         return card
     return cat.get(match_name(name, [c for c in hand if c != HIDDEN], "card in your hand"))
@@ -1097,7 +1097,7 @@ def _owe_discard(ctx: Ctx, side: Side, count: int, source: str) -> None:
 
 def _reveal(ctx: Ctx, side: Side, pos: int, source: str) -> None:
     card = side.hand[pos - 1]
-    if card != HIDDEN:
+    if card != HIDDEN and (side is ctx.me or ctx.chance.can_draw_for(side.name)):     # (as the mover's pbd sees it)
         ctx.notes.append(f"{source}: {side.name}'s hand card {pos} is {card}")
     else:
         ctx.state.pending.append(Pending(side.name, "reveal", pos, source=source))

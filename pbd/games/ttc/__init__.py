@@ -83,6 +83,7 @@ class TwinTowerCity(Playable):
     title = "Twin Tower City"
     aliases = ("twin-tower-city", "twintowercity", "twin tower city")
     join_needs_deck = False
+    notation_ends = ("; ", ": ")
     summary = "five rounds of three cards a side, dealt from one shared 80-card deck"
     notation = """\
         flip                                            (turn the round's face-down pair)
@@ -173,11 +174,11 @@ class TwinTowerCity(Playable):
             raise UsageError("a Twin Tower City match needs the deck: --deck sample (or a deck list / catalogue)")
         _check_name(player)
         opts, side, first = parse_new_options(options, player)
-        d = load_deck(deck)
+        d = load_deck(deck) if seed is not None else _load(("deck", deck))     # a replay: the deck the document names
         problems = deck_problems(d)
         if problems:
             raise DeckError(f"{deck}: not a legal Twin Tower City deck", problems)
-        deck = document_name(deck, d)
+        deck = document_name(deck, d) if seed is not None else deck
         _LIBRARY[("deck", deck)] = d
         meta = Meta(self.name, match_id)
         state = State(meta, deck_name=deck, fingerprint=d.fingerprint(), options=opts, seats=[Seat(player, side)],
@@ -192,8 +193,9 @@ class TwinTowerCity(Playable):
 
     def _secrets(self, state: State, player: str, seed: bytes, d) -> Secrets:
         ids = [str(i) for i in d.ids]
-        state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, ids),
-                                              fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
+        if seed is not None:                # (a replay: the document's record of the seat stands)
+            state.meta.fairplay.append(PlayerMeta(player, fairplay.commitment(seed, ids),
+                                                  fairplay.chain_value(seed, fairplay.CHAIN_LENGTH)))
         state.seeds[player] = seed
         state.hands[player] = []
         return Secrets(state.meta.match_id, player, self.name, seed, ids)
@@ -220,7 +222,8 @@ class TwinTowerCity(Playable):
                                  f"'{deck}' is a different deck",
                                  hint="Twin Tower City deals both sides from one deck: join without --deck")
         side = _next_side(state)
-        self._verify_first_sight(state)
+        if seed is not None:                # (a replay checks the passes once every seed is revealed: the audit)
+            self._verify_first_sight(state)
         sec = self._secrets(state, player, seed, d)
         state.meta.record(player, self._sit(state, player, side))
         self.detach(state, sec)
@@ -250,46 +253,14 @@ class TwinTowerCity(Playable):
             text += f"; cards dealt, {len(duties)} card{'s' if len(duties) != 1 else ''} unlocked"
         return text
 
-    def replay(self, state, entry, chance, board, strict: bool = True):
-        """Apply one log entry to ``state`` (for ``pbd replay`` and ``pbd audit``); return the new state.
-
-        The locked numbers cannot be re-derived without the seeds, so unlocks are replayed
-        symbolically: who unlocked what is tracked, a card that becomes public is taken from
-        the board's deck section, and the numbers are the board's where the replay agrees
-        (``pbd check`` audits the numbers themselves once every seed is revealed).  A
-        player's hand is taken to hold every card the board or the log shows them playing
-        (a play taken back by ``pbd undo`` is in the log but not on the board).
-
-        :raises IllegalMoveError: the entry breaks a rule.
-        """
-        text, player = entry.text, entry.player
-        if state is None:
-            import copy     # here: only a replay from the first entry copies the options (copy costs every command)
-
-            m = re.match(r"new match \((Light|Dark), first: (Light|Dark|Random)\)", text)
-            if not m:
-                raise IllegalMoveError("the log does not start with 'new match (Side, first: Side)'")
-            state = State(chance.meta, deck_name=board.deck_name, fingerprint=board.fingerprint,
-                          options=copy.deepcopy(board.options), first=m.group(2).lower(), library=board.library)
-            state.deck = deal.new_deck(chance.meta.match_id, player, board.library)
-            state.deck.oracle = board.deck
-            state.seats.append(Seat(player, m.group(1).lower()))
-            state.seeds[player] = None
-            state.deck.settle(player, None)
-            state.meta.record(player, text)
-            return _adopt(state, board)
-        state.seeds.setdefault(player, None)
-        if m := re.match(r"joined \((Light|Dark)\)", text):
-            state.meta.record(player, self._sit(state, player, m.group(1).lower()))
-            return _adopt(state, board)
-        if text.startswith(("published", "unlocked")) and "of the deal" in text:
-            self.settle(state, player)
-            return _adopt(state, board)
-        played = [p.card for r in state.rounds for p in r.plays if p.player == player]
-        state.hands[player] = [c for c in _ever_played(board, player) if c not in played]
-        notation = "flip" if text.startswith("flip") else text.split("; ")[0]
-        self.play(state, player, notation)
-        return _adopt(state, board)
+    def seat_from_document(self, board: State, entry) -> tuple:
+        """Return the match's deck (its first entry) and the ``-O`` options the document shows, with the creator's
+        side and who plays first as the first entry names them, for a replay of :meth:`create` / :meth:`join`."""
+        options = dict(word.partition("=")[::2] for word in board.options.words())
+        m = re.match(r"new match \((Light|Dark), first: (Light|Dark|Random)\)", entry.text)
+        if not m:
+            return None, options
+        return board.deck_name, options | {"side": m.group(1).lower(), "first": m.group(2).lower()}
 
     # -- private state -----------------------------------------------------------------------
 
@@ -311,6 +282,12 @@ class TwinTowerCity(Playable):
         if problems:
             raise DocumentFormatError(problems[0])
         state.hands[name] = deal.hand_of(state, name)
+
+    def seat_reads(self, state: State, seat: str) -> None:
+        """Hold ``seat``'s hand as its pbd reads it without its seed (a replay, from any board: see :meth:`attach`)."""
+        if any(s.name == seat for s in state.seats):
+            state.seeds.setdefault(seat, None)
+            state.hands.setdefault(seat, [])
 
     def detach(self, state: State, secrets: Secrets) -> None:
         """Copy the player's hand and the deck as now written (their record of it) into their private state."""
@@ -619,23 +596,6 @@ def _verify(state: State, name: str, secrets: Secrets) -> None:
     state._seen = deck.render()
 
 
-def _adopt(state: State, board: State) -> State:
-    """Take the board's numbers into a symbolically replayed deck where the replay agrees with it."""
-    if board.deck is not None:
-        state.deck.adopt(board.deck)
-    return state
-
-
-def _ever_played(board: State, player: str) -> list[int]:
-    """Return every card the board or the log shows ``player`` playing (taken-back plays are only in the log)."""
-    out = [p.card for r in board.rounds for p in r.plays if p.player == player]
-    for entry in board.meta.log:
-        m = re.match(r"play (battle|army|warrior) (\d+)", entry.text)
-        if entry.player == player and m and int(m.group(2)) not in out:
-            out.append(int(m.group(2)))
-    return out
-
-
 _LIBRARY: dict[tuple[str, str], object] = {}
 
 
@@ -646,9 +606,16 @@ def library(state: State):
 
     :raises DeckFormatError: it cannot be read.
     """
+    return _load(("catalogue", state.catalogue) if state.catalogue else ("deck", state.deck_name))
+
+
+def _load(key: tuple[str, str]):
+    """Return the deck or catalogue a document names (``key``: its kind and name), loaded once per process.
+
+    :raises DeckFormatError: it cannot be read.
+    """
     from pbd.games.ttc.catalogue import load_catalogue
 
-    key = ("catalogue", state.catalogue) if state.catalogue else ("deck", state.deck_name)
     if key not in _LIBRARY:
         _LIBRARY[key] = (load_catalogue(key[1], from_document=True) if key[0] == "catalogue"
                          else load_deck(key[1], from_document=True))

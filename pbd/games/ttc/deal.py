@@ -159,13 +159,21 @@ def play_card(state: State, player: str, card_id: int) -> None:
     :raises DocumentFormatError: the card is in no slot of the player's hand.
     """
     deck = state.deck
-    sid = next((i for i in deck.hands.get(player, []) if deck.card(i, player) == str(card_id)), None)
-    if sid is None and deck.oracle is not None:
-        sid = _replayed_slot(state, player, card_id)
+    sid = hand_slot(state, player, card_id)
     if sid is None:
         raise DocumentFormatError(f"{player}'s pbd cannot find card {card_id} in the shared deck")
     deck.discard(player, sid, to=PLAYED)
     deck.settle(player, state.seeds.get(player), only={sid})
+
+
+def hand_slot(state: State, player: str, card_id: int) -> int | None:
+    """Return the slot of ``player``'s hand holding ``card_id`` as this pbd reads it (:meth:`SharedDeck.card`), or
+    None; replaying, the slot the document shows it in, else one nobody has seen (the log shows it played)."""
+    deck = state.deck
+    sid = next((i for i in deck.hands.get(player, []) if deck.card(i, player) == str(card_id)), None)
+    if sid is None and deck.oracle is not None:
+        sid = _replayed_slot(state, player, card_id)
+    return sid
 
 
 def hand_of(state: State, player: str) -> list[int]:

@@ -279,7 +279,7 @@ def _play(state: State, player: str, side: str, ph: Phase, move: Move) -> list[s
     hand = state.hands.get(player)
     if hand is None:
         raise IllegalMoveError(f"pbd does not hold {player}'s hand here")
-    if card.id not in hand:
+    if card.id not in hand and (state.deck is None or deal.hand_slot(state, player, card.id) is None):
         raise IllegalMoveError(f"{card.kind} {card.id} is not in your hand")
     if card.kind == "battle":
         if move.swaps or move.replacing:
@@ -300,7 +300,8 @@ def _play(state: State, player: str, side: str, ph: Phase, move: Move) -> list[s
     except IllegalMoveError:
         ph.round.plays.pop()
         raise
-    hand.remove(card.id)
+    if card.id in hand:                 # (replaying, a hand nobody reads: the deck's slot, SharedDeck.card)
+        hand.remove(card.id)
     deal.play_card(state, player, card.id)
     text = f"play {card.kind} {card.id}"
     if play.swaps:
