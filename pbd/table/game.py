@@ -859,22 +859,30 @@ def logged(chance: Chance) -> str:
 WORK = ("locked and shuffled", "unlocked", "published")
 
 
+def revealed_seeds(state: TableState) -> dict[str, bytes] | None:
+    """Return every seat's revealed seed, by seat (None: the match has no deck yet, or a seat has not revealed)."""
+    if state.deck is None or not state.seats or len(state.seats) != state.players:
+        return None
+    seeds = {}
+    for seat in state.seats:
+        rev = state.meta.revealed_by(seat)
+        try:
+            seeds[seat] = bytes.fromhex(rev.seed) if rev is not None else None
+        except ValueError:
+            return None
+    return None if None in seeds.values() else seeds
+
+
 def _deal_of(board: TableState, derived) -> dict[int, str] | None:
     """Return every slot's card as the seeds deal it, for an audit that derived every seat's revealed seed
     (``derived``, by name), else None."""
-    deck, meta = getattr(board, "deck", None), board.meta
-    if deck is None or not derived or not board.seats:
+    if getattr(board, "deck", None) is None or not derived:
         return None
-    seeds = {}
-    for seat in board.seats:
-        rev = meta.revealed_by(seat)
-        if rev is None or not any(n.casefold() == seat.casefold() for n in derived):
-            return None
-        try:
-            seeds[seat] = bytes.fromhex(rev.seed)
-        except ValueError:
-            return None
-    return deck.derive(seeds)[0]
+    seeds = revealed_seeds(board)
+    folded = {n.casefold() for n in derived}
+    if seeds is None or not all(s.casefold() in folded for s in seeds):
+        return None
+    return board.deck.derive(seeds)[0]
 
 
 def _chore(text: str) -> bool:

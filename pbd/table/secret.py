@@ -71,9 +71,10 @@ def face_down(chance, match: str, seat: str, slot: int | None, hand: list[int]) 
 
     The move's log entry must carry ``(commitment HEX)`` and a later entry of ``seat`` open it
     (``CARD (slot N · nonce HEX)``).  Replaying the log (``chance.replaying``), the slot and
-    nonce are those of ``seat``'s next opening in the log (a card changed after the move
-    then shows as another commitment; the caller refuses a slot not in ``hand``); with no opening logged yet (revealed in the middle of a
-    battle) the commitment the entry carries stands, on ``slot`` or the first of ``hand``.
+    nonce are those of ``seat``'s next opening in the log: a card changed after the move then
+    shows as another commitment (the caller refuses a slot not in ``hand``).  With no opening
+    logged yet (revealed in the middle of a battle) the commitment the entry carries stands,
+    on ``slot`` or the first of ``hand``.
     """
     if not getattr(chance, "replaying", False):
         import os

@@ -19,7 +19,7 @@ from pbd.games.boystown.state import State
 from pbd.regex import pattern
 from pbd.table import secret
 from pbd.table.decisions import Decision
-from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in, logged
+from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in, logged, revealed_seeds
 
 
 class BoysTown(CardGame):
@@ -165,7 +165,7 @@ class BoysTown(CardGame):
         return steps + flow.advance(state) if worked or steps else []
 
     def _flip(self, state: State, seat: str, chance: Chance) -> str | None:
-        """Flip ``seat``'s face-down card if its pbd owes it; a replay takes the slot and nonce from the log's opening."""
+        """Flip ``seat``'s face-down card if its pbd owes it (a replay: the slot and nonce of the log's opening)."""
         b = state.battle
         if not (b and b.stage == "reveal" and b.attacker == seat):
             return None
@@ -404,32 +404,10 @@ class BoysTown(CardGame):
 REDRAW_RE = pattern(r"\bdiscards (?P<card>.+?) and draws again")
 
 
-def _seeds(state: State) -> dict[str, bytes]:
-    """Return every seat's revealed seed.
-
-    :raises NotImplementedError: the match has not started, or a seat has not revealed yet.
-    """
-    seeds = {}
-    for seat in state.seats:
-        rev = state.meta.revealed_by(seat)
-        if rev is None:
-            raise NotImplementedError("Boys' Town replays its log once every player has run pbd reveal")
-        try:
-            seeds[seat] = bytes.fromhex(rev.seed)
-        except ValueError:
-            raise NotImplementedError(f"{seat}'s revealed seed is not hex") from None
-    if state.deck is None or len(seeds) != state.players:
-        raise NotImplementedError("Boys' Town replays the log of a match that has started")
-    return seeds
-
-
 def _deal_problems(state: State) -> list[str]:
     """Return every number or face-up card of the deck that the revealed seeds do not give (once all revealed)."""
-    try:
-        seeds = _seeds(state)
-    except NotImplementedError:
-        return []
-    return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]]
+    seeds = revealed_seeds(state)
+    return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]] if seeds else []
 
 
 def _residents(state: State, seat: str) -> list[dict]:

@@ -73,7 +73,7 @@ def card(deck, slot: int, seat: str | None = None) -> str | None:
 
 
 def named(deck, seat: str, card_id: str, slot: int | None = None) -> int | None:
-    """Return the slot of ``seat``'s hand reading as ``card_id``, which a move names (a replay may take a hidden one)."""
+    """Return the slot of ``seat``'s hand reading as ``card_id``, which a move names (a replay: maybe a hidden one)."""
     return deck.named(seat, card_id, slot)
 
 
