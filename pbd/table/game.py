@@ -21,8 +21,11 @@ are the models):
 * **waiting** — a seat whose hand holds a card other seats have not unlocked yet has no
   moves and no answers until they do (:attr:`CardGame.waits_for_cards`);
 * **replay** — every command replays the log without anyone's seed (:meth:`CardGame.replay`,
-  which no game overrides): the rules run again and a hidden card reads as what the log
-  showed (:meth:`~pbd.table.deck.SharedDeck.card`);
+  which no game overrides): the rules run again and a hidden card reads as the seeds deal it
+  (an audit that holds every seat's), else as what the log showed
+  (:meth:`~pbd.table.deck.SharedDeck.card`, :meth:`~pbd.table.deck.SharedDeck.named`); a seat's
+  deck work is done again symbolically with the steps that come with it (:meth:`CardGame.work_steps`);
+  a face-down card is remade from the log's opening (:func:`pbd.table.secret.face_down`);
 * **the document** — a header (seats, turn or result, who is waited on, decisions),
   the game's board lines, then the deck's section;
 * **views** — ``describe``, ``hand``, ``status``, ``actors``, ``outcome`` and the rest.
@@ -767,12 +770,16 @@ class CardGame(Playable, metaclass=ABCMeta):
         The rules run again without anyone's seed.  Seating and deck work are replayed
         symbolically (who locked, shuffled and unlocked what); the deck is the one the document's
         Deck section was dealt (every seat's pbd checked it against its own record, the audit
-        against the seeds); a hidden card reads as what the log showed
-        (:meth:`~pbd.table.deck.SharedDeck.card`, with the document's deck as its oracle); a
-        seat's own owed step (:meth:`owed_step`) is taken again; a move is replayed from its
-        notation, the part of the entry before `` — ``; facts the log never repeats come from
-        the document (:meth:`from_document`).
+        against the seeds); a hidden card reads as the seeds deal it in an audit that derived
+        every seat's revealed seed (:attr:`~pbd.table.deck.SharedDeck.dealt`), else as what the
+        log showed (:meth:`~pbd.table.deck.SharedDeck.card`, with the document's deck as its
+        oracle).  An entry of a seat that owes work is that work, done again with the steps
+        that come with it (:meth:`work_steps`); a seat's own owed step (:meth:`owed_step`) is
+        taken again; a move is replayed from its notation, the part of the entry before
+        `` — ``; facts the log never repeats come from the document (:meth:`from_document`).
 
+        :raises NotImplementedError: the game :attr:`replays_on_the_deal` and this is neither an
+            audit holding every seat's seed nor the hand-edit check (``chance.public``).
         :raises PbdError: the entry breaks a rule.
         """
         text, seat = entry.text, entry.player
