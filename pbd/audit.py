@@ -186,11 +186,14 @@ class ReplayChance(Chance):
     than the entry records is a problem (noted in :attr:`problems`).
     """
 
+    #: a replay of the log: the table reads hidden cards and face-down openings from what the log showed
     replaying = True
 
-    def __init__(self, meta: Meta, derived: dict[str, Derived]):
+    def __init__(self, meta: Meta, derived: dict[str, Derived], ahead: list[LogEntry] | None = None):
         super().__init__(meta, {})
         self.derived = derived
+        #: the whole log being replayed (the table looks ahead in it for a face-down card's opening)
+        self.ahead = [] if ahead is None else ahead
         #: True for the hand-edit check: only the public part of the position is compared
         self.public = False
         #: False past a problem already reported: a card the log shows played is put in the hand (see :meth:`shown`)
@@ -312,7 +315,7 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
     state = start
     meta = start.meta if start is not None else Meta(board_meta.game, board_meta.match_id)
     first = len(meta.log) if start is not None else 0
-    chance = ReplayChance(meta, derived)
+    chance = ReplayChance(meta, derived, board_meta.log)
     chance.public = public
     problems: list[str] = []
     before: dict[int, object] = {}

@@ -205,6 +205,9 @@ class SharedDeck(Record):
     known_index: dict[int, int]
     #: Replaying a log without seeds: the document's deck, for the cards unlocks made public.
     oracle: SharedDeck | None
+    #: Replaying in an audit that holds every seat's revealed seed: every slot's card as the seeds deal it
+    #: (:meth:`derive`), read where its holder's pbd could read it (:meth:`card`).  Never rendered.
+    dealt: dict[int, str] | None
     writer: str | None
 
     FIELDS = ("match_id", "seats", "cards", "slots", "piles", "hands", "aside", "gens", "retired", "gone", "clock",
@@ -216,7 +219,7 @@ class SharedDeck(Record):
                  retired: dict[int, int] | None = None, gone: list[int] | None = None, clock: int = 0,
                  seen: dict[str, int] | None = None, known: dict[int, str] | None = None,
                  known_index: dict[int, int] | None = None, oracle: SharedDeck | None = None,
-                 writer: str | None = None):
+                 writer: str | None = None, dealt: dict[int, str] | None = None):
         self.match_id = match_id
         self.seats = seats
         self.cards = cards
@@ -233,6 +236,7 @@ class SharedDeck(Record):
         self.known_index = {} if known_index is None else known_index
         self.oracle = oracle
         self.writer = writer
+        self.dealt = dealt
 
     # -- creating ----------------------------------------------------------------------
 
@@ -538,22 +542,47 @@ class SharedDeck(Record):
     def card(self, slot_id: int, seat: str) -> str | None:
         """Return the card in ``slot_id`` if ``seat``'s pbd can read it now (public, or read in its own hand).
 
-        This is the one call a game reads a card through.  Replaying the log without anyone's
-        seed (``pbd replay``, the hand-edit check, the audit: :attr:`oracle` is the document's
-        deck), a hidden card reads as what the log showed: the card the document shows face up
-        in that slot (every card a move names was played, shown or handed over, so it turned
-        up), else what the replay learned from the log's words (:attr:`known`); None only for
-        a card nobody has seen.
+        This is the one call a game reads a card through.  Replaying the log, a hidden card
+        reads, in this order: as the seeds deal it (:attr:`dealt`, in an audit that holds every
+        seat's seed), where ``seat``'s own pbd could read it (its hand or peek, unlocked by every
+        other seat); else, without the seeds (``pbd replay``, the hand-edit check: :attr:`oracle`
+        is the document's deck), as what the log showed: the card the document shows face up in
+        that slot (every card a move names was played, shown or handed over, so it turned up),
+        else what the replay learned from the log's words (:attr:`known`, :meth:`named`); None
+        only for a card nobody has seen (a hidden hand is then replayed by its count).
         """
         slot = self.slots.get(slot_id)
         if slot is None:
             return None
         if slot.card is not None:
             return slot.card
+        if self.dealt is not None and slot_id in self.dealt and self.holder(slot_id) == seat \
+                and set(self.seats) - {seat} <= set(slot.opened):
+            return self.dealt[slot_id]
         if self.oracle is not None:
             shown = self.oracle.slots.get(slot_id)
             return shown.card if shown is not None and shown.card is not None else self.known.get(slot_id)
         return self.known.get(slot_id) if self.holder(slot_id) == seat else None
+
+    def named(self, seat: str, card: str, slot_id: int | None = None) -> int | None:
+        """Return the slot of ``seat``'s hand (or peek) that reads as ``card``, which a move names.
+
+        Live, only a slot ``seat``'s pbd reads as ``card`` (None: it holds no such card).
+        Replaying without the seeds (:attr:`oracle`), a card the log names in a hand this replay
+        cannot read is taken to be one of that hand's hidden slots its owner's pbd could read
+        (every other seat unlocked it), or ``slot_id`` if given, and reads as ``card`` from then
+        on (:attr:`known`): which hidden slot does not matter, hidden hands are replayed by their count.
+        """
+        held = [i for i in self.hands.get(seat, []) + self.aside.get(seat, [])
+                if slot_id is None or i == slot_id]
+        found = next((i for i in held if self.card(i, seat) == card), None)
+        if found is not None or self.oracle is None or card not in self.cards:
+            return found
+        others = set(self.seats) - {seat}
+        hidden = [i for i in held if self.card(i, seat) is None and others <= set(self.slots[i].opened)]
+        if hidden:
+            self.known[hidden[0]] = card
+        return hidden[0] if hidden else None
 
     def readable(self, seat: str, slot_id: int) -> bool:
         """Return True if ``seat``'s pbd can read ``slot_id`` now."""
@@ -637,8 +666,9 @@ class SharedDeck(Record):
             if last:
                 shown = self.oracle.slots.get(slot.id) if self.oracle else None
                 index = shown.index if shown is not None else None
-                if index is None and self.known.get(slot.id) in self.cards:      # a replayed reveal the board lost
-                    index = self.cards.index(self.known[slot.id]) + 1
+                lost = self.known.get(slot.id) or (self.dealt or {}).get(slot.id)
+                if index is None and lost in self.cards:      # a replayed reveal the board lost
+                    index = self.cards.index(lost) + 1
                 if index is None:
                     raise DocumentFormatError(f"the log turns slot {slot.id} face up, but the document's deck does "
                                               "not show its card")

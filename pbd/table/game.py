@@ -21,8 +21,11 @@ are the models):
 * **waiting** — a seat whose hand holds a card other seats have not unlocked yet has no
   moves and no answers until they do (:attr:`CardGame.waits_for_cards`);
 * **replay** — every command replays the log without anyone's seed (:meth:`CardGame.replay`,
-  which no game overrides): the rules run again and a hidden card reads as what the log
-  showed (:meth:`~pbd.table.deck.SharedDeck.card`);
+  which no game overrides): the rules run again and a hidden card reads as the seeds deal it
+  (an audit that holds every seat's), else as what the log showed
+  (:meth:`~pbd.table.deck.SharedDeck.card`, :meth:`~pbd.table.deck.SharedDeck.named`); a seat's
+  deck work is done again symbolically with the steps that come with it (:meth:`CardGame.work_steps`);
+  a face-down card is remade from the log's opening (:func:`pbd.table.secret.face_down`);
 * **the document** — a header (seats, turn or result, who is waited on, decisions),
   the game's board lines, then the deck's section;
 * **views** — ``describe``, ``hand``, ``status``, ``actors``, ``outcome`` and the rest.
@@ -146,6 +149,11 @@ class CardGame(Playable, metaclass=ABCMeta):
     #: until they unlock it, so ``moves`` and ``answers_now`` never see a ``None`` card
     #: (:meth:`waiting_for`); a game whose seats may move around a locked card sets it False.
     waits_for_cards: ClassVar[bool] = True
+    #: True: a move may rest on a hand card nobody else saw (Boys' Town's face-down attack), so the log
+    #: is replayed in full only by ``pbd audit``, on the deal every seat's revealed seed gives
+    #: (:attr:`SharedDeck.dealt`); before that the hand-edit check replays its public part (hidden
+    #: hands by their count) and ``pbd replay`` says it cannot replay the log yet.
+    replays_on_the_deal: ClassVar[bool] = False
 
     # -- required hooks -------------------------------------------------------------------
 
@@ -535,23 +543,41 @@ class CardGame(Playable, metaclass=ABCMeta):
         if self._owes_chain(state, seat) and chance.can_draw_for(seat):
             chance.publish(seat)
             done.append(state.meta.record(seat, f"{CHAIN_DUTY}{self.awaited_roll(state)[0]}'s roll").text)
-        if state.deck is not None and state.deck.owed(seat):
-            lines = state.deck.settle(seat, chance.secrets[seat.casefold()].seed)
-            if lines:
-                state.meta.record(seat, "; ".join(lines))
-            self._learn(state, chance)
-            self.update(state)
-            done += lines
-        elif state.deck is not None:
-            self._learn(state, chance)
+        if state.deck is not None:
+            done += self._work(state, seat, chance)
         if self.owes_step(state, seat) and (step := self.owed_step(state, seat, chance)):
             state.meta.record(seat, step)
             done.append(step)
         return done
 
+    def _work(self, state: TableState, seat: str, chance: Chance) -> list[str]:
+        """Do ``seat``'s deck work and the steps that come with it (:meth:`work_steps`), logged as one
+        entry, in place; return its lines.  Replaying the log, the work is done symbolically (no seed)."""
+        deck, lines = state.deck, []
+        if deck.owed(seat):
+            lines = deck.settle(seat, None if getattr(chance, "replaying", False)
+                                else chance.secrets[seat.casefold()].seed)
+        self._learn(state, chance)
+        steps = self.work_steps(state, seat, chance, bool(lines))
+        if lines or steps:
+            state.meta.record(seat, "; ".join(lines + steps))
+            self.update(state)
+        return ["; ".join(lines + steps)] if steps else lines
+
+    def work_steps(self, state: TableState, seat: str, chance: Chance, worked: bool) -> list[str]:
+        """Take the steps that need no choice which ``seat``'s pbd takes with its deck work (``worked``: it
+        did some), in place; return their log words, written in the same entry.  Default: none.
+
+        (Boys' Town's: the lot for the first player, the flip of the seat's face-down card, and what
+        follows from the cards just unlocked.)  A step logged as an entry of its own is :meth:`owed_step`.
+        """
+        return []
+
     def _learn(self, state: TableState, chance: Chance) -> None:
         """Read the hands of the seats whose seeds ``chance`` holds (a simulation holds every seat's;
-        a player's pbd holds its own, whose hand :meth:`attach` read already)."""
+        a player's pbd holds its own, whose hand :meth:`attach` read already; a replay holds none)."""
+        if getattr(chance, "replaying", False):
+            return
         for sec in chance.secrets.values():
             name = self._name(state, sec.player)
             if name in state.seats and sec.seed is not None:
@@ -622,10 +648,12 @@ class CardGame(Playable, metaclass=ABCMeta):
                                    hint=f"their next pbd command does it (pbd watch at once); then move")
         if mine:
             decision = mine[0]
-            replaying = state.deck is not None and state.deck.oracle is not None and decision.listed
-            answers = list(decision.answers) if replaying else self.answers_now(state, decision)
+            replaying = state.deck is not None and state.deck.oracle is not None
+            answers = list(decision.answers) if replaying and decision.listed else self.answers_now(state, decision)
             answer = text if self.open_answer(state, decision, text) else next(
                 (a for a in answers if a.casefold() == text.casefold()), None)
+            if answer is None and replaying and not decision.listed and None in state.deck.hand_cards(seat):
+                answer = text       # a hand this replay cannot read: the game's rules check what they can
             if answer is None:
                 raise IllegalMoveError(f"{seat} must first answer: {decision.prompt}",
                                        hint=f"answers: {', '.join(answers)}")
@@ -742,12 +770,16 @@ class CardGame(Playable, metaclass=ABCMeta):
         The rules run again without anyone's seed.  Seating and deck work are replayed
         symbolically (who locked, shuffled and unlocked what); the deck is the one the document's
         Deck section was dealt (every seat's pbd checked it against its own record, the audit
-        against the seeds); a hidden card reads as what the log showed
-        (:meth:`~pbd.table.deck.SharedDeck.card`, with the document's deck as its oracle); a
-        seat's own owed step (:meth:`owed_step`) is taken again; a move is replayed from its
-        notation, the part of the entry before `` — ``; facts the log never repeats come from
-        the document (:meth:`from_document`).
+        against the seeds); a hidden card reads as the seeds deal it in an audit that derived
+        every seat's revealed seed (:attr:`~pbd.table.deck.SharedDeck.dealt`), else as what the
+        log showed (:meth:`~pbd.table.deck.SharedDeck.card`, with the document's deck as its
+        oracle).  An entry of a seat that owes work is that work, done again with the steps
+        that come with it (:meth:`work_steps`); a seat's own owed step (:meth:`owed_step`) is
+        taken again; a move is replayed from its notation, the part of the entry before
+        `` — ``; facts the log never repeats come from the document (:meth:`from_document`).
 
+        :raises NotImplementedError: the game :attr:`replays_on_the_deal` and this is neither an
+            audit holding every seat's seed nor the hand-edit check (``chance.public``).
         :raises PbdError: the entry breaks a rule.
         """
         text, seat = entry.text, entry.player
@@ -755,10 +787,13 @@ class CardGame(Playable, metaclass=ABCMeta):
             m = re.match(r"new match for (\d+)", text)
             if not m:
                 raise IllegalMoveError("the log does not start with 'new match for N'")
+            dealt = _deal_of(board, getattr(chance, "derived", None))
+            if dealt is None and self.replays_on_the_deal and not getattr(chance, "public", False):
+                raise NotImplementedError(f"{self.title}'s log is replayed by pbd audit once every player has revealed")
             state = self.state_class(chance.meta, seats=[seat], players=int(m.group(1)), options=list(board.options))
             self.from_document(state, board)
             state.deck = SharedDeck.create(chance.meta.match_id, [seat], self._dealt(state, board))
-            state.deck.oracle = board.deck
+            state.deck.oracle, state.deck.dealt = board.deck, dealt
             state.deck.settle(seat, None)
         elif text.startswith("joined"):
             state.seats.append(seat)
@@ -779,9 +814,10 @@ class CardGame(Playable, metaclass=ABCMeta):
                 raise RollWaits(seat, [s for s in state.seats if s.casefold() != seat.casefold()])
             self._roll_due(state, seat, chance)
             return state
-        elif text.startswith(("locked and shuffled", "unlocked", "published")):
-            state.deck.settle(seat, None)
-            self.update(state)
+        elif (text.startswith(WORK) or self.pending(state, seat)) and self._work(state, seat, chance):
+            return state
+        elif text.startswith(WORK):
+            raise IllegalMoveError(f"{seat} owed no work on the deck here")
         elif self.owes_step(state, seat):
             text = self.owed_step(state, seat, chance) or ""
         else:
@@ -814,6 +850,46 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     def _name(self, state: TableState, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
+
+
+def logged(chance: Chance) -> str:
+    """Return what the log says the move being replayed did (its words after `` — ``); '' outside a replay.
+
+    Where a move turns up a card the document no longer shows (a reshuffle took it off), a
+    replay without the seeds reads the card from these words (:meth:`SharedDeck.named`).
+    """
+    entry = getattr(chance, "entry", None) if getattr(chance, "replaying", False) else None
+    return entry.text.split(" — ", 1)[1] if entry is not None and " — " in entry.text else ""
+
+
+#: how a seat's deck work begins its log entry
+WORK = ("locked and shuffled", "unlocked", "published")
+
+
+def revealed_seeds(state: TableState) -> dict[str, bytes] | None:
+    """Return every seat's revealed seed, by seat (None: the match has no deck yet, or a seat has not revealed)."""
+    if state.deck is None or not state.seats or len(state.seats) != state.players:
+        return None
+    seeds = {}
+    for seat in state.seats:
+        rev = state.meta.revealed_by(seat)
+        try:
+            seeds[seat] = bytes.fromhex(rev.seed) if rev is not None else None
+        except ValueError:
+            return None
+    return None if None in seeds.values() else seeds
+
+
+def _deal_of(board: TableState, derived) -> dict[int, str] | None:
+    """Return every slot's card as the seeds deal it, for an audit that derived every seat's revealed seed
+    (``derived``, by name), else None."""
+    if getattr(board, "deck", None) is None or not derived:
+        return None
+    seeds = revealed_seeds(board)
+    folded = {n.casefold() for n in derived}
+    if seeds is None or not all(s.casefold() in folded for s in seeds):
+        return None
+    return board.deck.derive(seeds)[0]
 
 
 def _chore(text: str) -> bool:

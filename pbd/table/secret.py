@@ -8,6 +8,11 @@ each reveal against its commitment and that the slot was in that seat's hand whe
 committed (:meth:`Choices.check`).  A hash commitment hides the choice (the nonce is secret
 and long) and binds it (another slot would need a SHA-256 collision).
 
+A single seat's face-down card (:func:`face_down`) is the same commitment made by one move
+and opened by a later entry of the same seat: the move's log entry carries
+``(commitment HEX)``, the opening's ``CARD (slot N · nonce HEX)``.  A replay of the log, which
+holds no one's private state, takes the slot and nonce from that opening (:func:`opening`).
+
 What it does not protect against: a seat that never reveals stalls the choice (the game
 decides what a stall means); the revealed slot is then turned face up through the shared
 deck (:meth:`pbd.table.deck.SharedDeck.reveal`), whose proof shows the card.
@@ -25,6 +30,10 @@ from pbd.regex import pattern
 
 HEX_RE = pattern(r"^[0-9a-f]{64}$")
 NONCE_RE = pattern(r"^[0-9a-f]{32}$")
+#: how a log entry carries a face-down commitment
+COMMITMENT_RE = pattern(r"\(commitment (?P<commitment>[0-9a-f]{64})\)")
+#: how a log entry opens one: the game's words (ending with the card), its hand slot and the nonce
+OPENING_RE = pattern(r"(?:^|; | — )(?P<card>[^;()]+?) \(slot (?P<slot>\d{1,6}) · nonce (?P<nonce>[0-9a-f]{32})\)")
 
 
 def nonce(seed: bytes, match: str, label: str) -> str:
@@ -45,6 +54,52 @@ def open_(seat: str, commitment: str, slot: int, nonce: str, hand=None, match: s
     if commit(seat, slot, nonce, match) != commitment:
         return False
     return hand is None or slot in hand
+
+
+class FaceDown(Record):
+    """One seat's face-down card: the hand slot, the nonce and the commitment (and, opened in the log, the
+    words that open it, which end with the card: ``flips Old Mill``)."""
+
+    FIELDS = ("slot", "nonce", "commitment", "card")
+
+    def __init__(self, slot: int | None, nonce: str, commitment: str, card: str = ""):
+        self.slot, self.nonce, self.commitment, self.card = slot, nonce, commitment, card
+
+
+def face_down(chance, match: str, seat: str, slot: int | None, hand: list[int]) -> FaceDown:
+    """Commit ``seat`` to its face-down hand card in ``slot``, with a fresh 128-bit nonce; return it.
+
+    The move's log entry must carry ``(commitment HEX)`` and a later entry of ``seat`` open it
+    (``CARD (slot N · nonce HEX)``).  Replaying the log (``chance.replaying``), the slot and
+    nonce are those of ``seat``'s next opening in the log: a card changed after the move then
+    shows as another commitment (the caller refuses a slot not in ``hand``).  With no opening
+    logged yet (revealed in the middle of a battle) the commitment the entry carries stands,
+    on ``slot`` or the first of ``hand``.
+    """
+    if not getattr(chance, "replaying", False):
+        import os
+
+        nonce = os.urandom(16).hex()        # what secrets.token_hex(16) is, without importing hmac and OpenSSL
+        return FaceDown(slot, nonce, commit(seat, slot, nonce, match))
+    opened = opening(chance, seat, after=True)
+    if opened is not None:
+        return opened
+    m = COMMITMENT_RE.search(chance.entry.text) if chance.entry is not None else None
+    return FaceDown(slot if slot is not None else (hand[0] if hand else None), "", m.group(1) if m else "")
+
+
+def opening(chance, seat: str, after: bool = False) -> FaceDown | None:
+    """Return, replaying the log, ``seat``'s next opening of a face-down card: in the entry being replayed
+    or a later one (``after``: only a later one).  None live, or when the log opens none."""
+    if not getattr(chance, "replaying", False) or chance.entry is None:
+        return None
+    first = chance.entry.number + (1 if after else 0)
+    for e in getattr(chance, "ahead", ()):
+        m = OPENING_RE.search(e.text) if e.number >= first and e.player == seat else None
+        if m:
+            slot, nonce = int(m.group("slot")), m.group("nonce")
+            return FaceDown(slot, nonce, commit(seat, slot, nonce, chance.meta.match_id), m.group("card").strip())
+    return None
 
 
 class Choices(Record):

@@ -9,7 +9,7 @@ to), :mod:`.score` (the rulebook's four steps), :mod:`.moves`, :mod:`.notation`,
 from __future__ import annotations
 
 
-from pbd.errors import IllegalMoveError, PbdError, UsageError
+from pbd.errors import IllegalMoveError, UsageError
 from pbd.games.base import Chance, LogEntry, Secrets
 from pbd.games.boystown import battle, board, cards, flow, notation, rules, score
 from pbd.games.boystown import moves as mv
@@ -17,8 +17,9 @@ from pbd.games.boystown.catalogue import GOODCUP, Catalogue, load
 from pbd.games.boystown import state as state_module
 from pbd.games.boystown.state import State
 from pbd.regex import pattern
+from pbd.table import secret
 from pbd.table.decisions import Decision
-from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in
+from pbd.table.game import TABLE_CLASSES, CardGame, Move, defined_in, logged, revealed_seeds
 
 
 class BoysTown(CardGame):
@@ -43,6 +44,7 @@ class BoysTown(CardGame):
     state_class = State
     parsed_classes = (State, *defined_in(state_module), *TABLE_CLASSES)
     waits_for_cards = False     # a seat moves around a card still locked (the rules say what it may do)
+    replays_on_the_deal = True  # a hand attack rests on a card nobody else saw until its flip
     option_words = ("catalogue=", "starts=")
 
     # -- seats -----------------------------------------------------------------------------
@@ -117,12 +119,10 @@ class BoysTown(CardGame):
         else:
             secrets.extra.pop("battle", None)
 
-    def _learn_all(self, state: State, chance) -> None:
-        """Read the hand of every seat whose secrets this process holds (one seat on the CLI).
-
-        The hand-edit check's replay holds no seed (only stand-ins): it reads nothing.
-        """
-        if _public(chance):
+    def _learn(self, state: State, chance) -> None:
+        """Read the hand of every seat whose secrets this process holds (one seat on the CLI), and its
+        face-down battle card; a replay holds no seed and reads nothing."""
+        if getattr(chance, "replaying", False):
             return
         for sec in (getattr(chance, "secrets", {}) or {}).values():
             seat = self._name(state, sec.player)
@@ -158,28 +158,23 @@ class BoysTown(CardGame):
         state.options = [f"starts={name}" if w == "starts=random" else w for w in state.options]
         return f"first player by lot: {n} on a {len(state.seats)}-sided die ({name})"
 
-    def settle(self, state: State, player: str, chance: Chance) -> list[str]:
-        """Do ``player``'s owed table work and flip, then every step that needs no choice; log them."""
-        seat = self._name(state, player)
-        self._learn_all(state, chance)
-        owes = state.deck is not None and state.deck.owed(seat)
-        return self._settle(state, seat, chance.secrets[seat.casefold()].seed if owes else None, chance)
+    def work_steps(self, state: State, seat: str, chance: Chance, worked: bool) -> list[str]:
+        """Take, with ``seat``'s deck work, the lot for the first player and the flip of its face-down card,
+        then every step that needs no choice; return their log words (the deck work's entry holds them)."""
+        steps = [s for s in (self._draw_first(state, seat, chance), self._flip(state, seat, chance)) if s]
+        return steps + flow.advance(state) if worked or steps else []
 
-    def _settle(self, state: State, seat: str, seed: bytes | None, chance) -> list[str]:
-        """Do ``seat``'s owed table work (``seed`` None: symbolically, replaying), its flip, then the
-        steps that need no choice; log them as one entry."""
-        lines = []
-        if state.deck is not None and state.deck.owed(seat):
-            lines += state.deck.settle(seat, seed)
-            self._learn_all(state, chance)
-        for step in (self._draw_first(state, seat, chance), battle.do_flip(state, seat)):
-            if step:
-                lines.append(step)
-        if lines:
-            lines += flow.advance(state)
-            state.meta.record(seat, "; ".join(lines))
-        self._sync(state)
-        return ["; ".join(lines)] if lines else []
+    def _flip(self, state: State, seat: str, chance: Chance) -> str | None:
+        """Flip ``seat``'s face-down card if its pbd owes it (a replay: the slot and nonce of the log's opening)."""
+        b = state.battle
+        if not (b and b.stage == "reveal" and b.attacker == seat):
+            return None
+        opened = secret.opening(chance, seat)
+        if opened is not None:
+            if not state.private.get(seat, {}).get("nonce"):
+                state.private[seat] = {"slot": opened.slot, "nonce": opened.nonce}
+            rules.named(state, seat, opened.card.removeprefix("flips "), opened.slot)
+        return battle.do_flip(state, seat)
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -199,7 +194,7 @@ class BoysTown(CardGame):
 
     def _step(self, state: State, seat: str, text: str, chance: Chance) -> None:
         """Write the move in the log the way others may see it (a face-down card is never named)."""
-        self._learn_all(state, chance)
+        self._learn(state, chance)
         canon = self._canon(state, seat, text)
         if canon is None:
             return
@@ -240,6 +235,17 @@ class BoysTown(CardGame):
         :raises IllegalMoveError: a rule forbids it (which, with the numbers).
         """
         turn = state.turn
+        parsed = notation.parse(move)
+        if parsed.kind == "attack" and parsed.source == "hand" and not parsed.card:    # the logged form
+            held = cards.hand(state.deck, seat) if state.deck is not None else []
+            down = secret.face_down(chance, state.meta.match_id, seat, state.private.get(seat, {}).get("slot"), held)
+            if down.slot is not None and down.slot not in held:
+                raise IllegalMoveError(f"the flip the log shows for this attack opens slot {down.slot}, which is not "
+                                       f"in {seat}'s hand")
+            state.private[seat] = {"slot": down.slot, "nonce": down.nonce, **({} if down.nonce else
+                                                                               {"commit": down.commitment})}
+        elif parsed.kind == "redraw" and state.peeked is not None and (m := REDRAW_RE.search(logged(chance))):
+            rules.named(state, seat, m.group("card"), state.peeked)     # (a card the document no longer shows)
         text = self._do(state, seat, move)
         return Move(text, ends_turn=state.turn != turn or state.phase == "over")
 
@@ -275,76 +281,18 @@ class BoysTown(CardGame):
     def _answers(self, state: State, decision: Decision) -> list[str]:
         return mv.legal(state, decision.seat)
 
+    def answers_now(self, state: State, decision: Decision) -> list[str]:
+        """Return the answers ``decision``'s seat may give now: its legal moves (the battle asks)."""
+        return mv.legal(state, decision.seat)
+
+    def from_document(self, state: State, board_: State) -> None:
+        """A match whose log drew the first player by lot began with ``starts=random`` (the lot replaces it)."""
+        if any(e.text.startswith("first player by lot") for e in board_.meta.log):
+            state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
+
     def explains(self, entry: LogEntry, decision: Decision) -> bool:
         """Return True if ``entry`` is the attack that asks ``decision`` (the battle's questions)."""
         return entry.text.lower().startswith("attack ")
-
-    def replay(self, state, entry: LogEntry, chance: Chance, board_, strict: bool = True):
-        """Apply one log entry to ``state`` (None before the first) for ``pbd audit``.
-
-        Hand cards are read by their owners only, so the log replays once every seat has
-        revealed its seed (``pbd reveal``), in ``pbd audit`` (``pbd replay``, which does not
-        read the seeds, says it cannot replay the log): the whole deal is re-derived from the seeds
-        (:meth:`SharedDeck.derive`, every lock and shuffle pass), and each seat's replayed pbd
-        reads its hand from that.  Deck work is replayed symbolically (the table's replay);
-        a hand attack re-makes the logged commitment from the slot and nonce its flip
-        published, so a face-down card changed after the attack, or a changed entry, shows
-        as a difference from the log.
-
-        Before that, the hand-edit check (:mod:`pbd.handedits`, ``chance.public``) replays the
-        public part only: a card a move names is read from the document's deck (it ended face up
-        there) or, once a reshuffle took it off the document, from the entry's own words; hidden
-        hands are replayed by their count.  ``describe`` of the result is what it compares.
-
-        :raises NotImplementedError: a seat has not revealed yet, or not in an audit (the command says so).
-        :raises PbdError: the entry breaks a rule.
-        """
-        text, seat = entry.text, entry.player
-        public = _public(chance)
-        if state is not None:
-            state.shown = None          # a replayed state's figures are the rules' (see describe_board)
-        if state is None:
-            if not getattr(chance, "derived", None) and not public:
-                raise NotImplementedError("Boys' Town's log is replayed by pbd audit once every player has revealed")
-            dealt = _shown(board_) if public else _dealt(board_)
-            state = super().replay(None, entry, chance, board_, strict)
-            state.deck.known.update(dealt)
-            if any(e.text.startswith("first player by lot") for e in board_.meta.log):
-                state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]
-            return state
-        if public and state.deck is not None:
-            _read_shown(state.deck, board_)
-            _read_named(state, seat, text)
-            self._sync(state)           # the answers the replayed hands allow (a board read lists none)
-        if text.startswith("joined"):
-            return super().replay(state, entry, chance, board_, strict)
-        if text.startswith(("locked and shuffled", "unlocked", "published", "flips ", "first player by lot")):
-            self._replay_flip(state, seat, board_, entry.number - 1)
-            if not self._settle(state, seat, None, chance):
-                raise IllegalMoveError(f"{seat} owed no table work and had no card to flip here")
-            return state
-        move = text.split(" — ")[0]
-        if notation.parse(move).kind == "attack" and not notation.parse(move).card:
-            self._replay_flip(state, seat, board_, entry.number)
-            slot = state.private.get(seat, {}).get("slot")
-            if slot is None:        # revealed mid-battle: no flip in the log; the logged commitment stands
-                m, held = battle.COMMIT_RE.search(text), cards.hand(state.deck, seat)
-                if m and held:
-                    state.private[seat] = {"slot": held[0], "commit": m.group(1)}
-            elif slot not in cards.hand(state.deck, seat):
-                raise IllegalMoveError(f"the flip the log shows for this attack opens slot {slot}, which is not in "
-                                       f"{seat}'s hand")
-        return super().replay(state, entry, chance, board_, strict)
-
-    def _replay_flip(self, state: State, seat: str, board_, after: int) -> None:
-        """Give the replayed attacker's pbd its face-down slot and nonce: those of its next flip in the log."""
-        if state.private.get(seat, {}).get("nonce"):
-            return
-        for e in board_.meta.log[after:]:
-            m = battle.FLIP_RE.search(e.text) if e.player == seat else None
-            if m:
-                state.private[seat] = {"slot": int(m.group("slot")), "nonce": m.group("nonce")}
-                return
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -452,113 +400,14 @@ class BoysTown(CardGame):
 
 
 
-def _dealt(board_: State) -> dict[int, str]:
-    """Return every slot's card id, re-derived from every seat's revealed seed.
-
-    :raises NotImplementedError: a seat has not revealed its seed yet.
-    """
-    return board_.deck.derive(_seeds(board_))[0]
-
-
-def _public(chance) -> bool:
-    """Return True if ``chance`` replays the log for the hand-edit check, before the seeds are known."""
-    return bool(getattr(chance, "public", False)) and not getattr(chance, "derived", None)
-
-
-def _shown(board_: State) -> dict[int, str]:
-    """Return every slot's card id that the document's deck shows face up (the hand-edit check's replay).
-
-    Every card a logged move names (built, flipped, used, discarded) ended face up there, so a
-    replay before the seeds are revealed reads it from the document; the other hand cards stay
-    unknown and only their count is replayed.
-    """
-    deck = getattr(board_, "deck", None)
-    return {i: s.card for i, s in deck.slots.items() if s.card is not None} if deck is not None else {}
-
-
-def _read_shown(deck, board_: State) -> None:
-    """Let a replayed deck (resumed from an earlier board) read the cards the document shows face up."""
-    for i, card in _shown(board_).items():
-        slot = deck.slots.get(i)
-        if slot is not None and slot.card is None and i not in deck.known:
-            deck.known[i] = card
-
-
 #: A redraw's entry names the card set aside (``discards NAME and draws again``).
 REDRAW_RE = pattern(r"\bdiscards (?P<card>.+?) and draws again")
 
 
-def _read_named(state: State, seat: str, text: str) -> None:
-    """Read from a log entry the hand cards it names that the document no longer shows (the hand-edit check).
-
-    A card played, flipped or redrawn ends face up, but a reshuffled discard pile leaves the document
-    once every seat has seen it: the entry's own words then say which card it was.  A card a move names
-    from hand goes into a slot of that hand its owner could read but this replay cannot (which one does
-    not matter: hidden hands are compared by count).
-    """
-    deck = state.deck
-    for m in battle.FLIP_RE.finditer(text):
-        _name_slot(state, int(m.group("slot")), m.group("card").strip())
-    m = REDRAW_RE.search(text)
-    if m and state.peeked is not None:
-        _name_slot(state, state.peeked, m.group("card").strip())
-    try:
-        move = notation.parse(text.split(" — ")[0])
-    except PbdError:
-        return
-    if move.kind not in ("build", "defend", "use") or not move.card or seat not in deck.seats:
-        return
-    try:
-        name = Catalogue.resolve(move.card, list(rules.cat(state).cards))
-    except PbdError:
-        return
-    held = rules.hand(state, seat)
-    from_hand = move.kind == "build" or move.kind == "defend" and state.battle is not None \
-        and state.battle.source == "hand"
-    town = state.seat(seat).town if state.seat(seat) and not from_hand else []
-    if any(c is not None and c.name == name for _, c in held) or any(r.name == name for r in town):
-        return
-    hidden = [s for s, c in held if c is None and rules._unlocked_in_replay(state, s, seat)]
-    if hidden:
-        _name_slot(state, hidden[0], name)
-
-
-def _name_slot(state: State, slot: int, name: str) -> None:
-    """Let a replayed deck read ``slot`` as a card called ``name`` (when it cannot read it otherwise)."""
-    deck = state.deck
-    if slot not in deck.slots or deck.slots[slot].card is not None or slot in deck.known:
-        return
-    ids = rules.cat(state).deck()
-    if name in ids:
-        deck.known[slot] = str(ids.index(name) + 1)
-
-
-def _seeds(state: State) -> dict[str, bytes]:
-    """Return every seat's revealed seed.
-
-    :raises NotImplementedError: the match has not started, or a seat has not revealed yet.
-    """
-    seeds = {}
-    for seat in state.seats:
-        rev = state.meta.revealed_by(seat)
-        if rev is None:
-            raise NotImplementedError("Boys' Town replays its log once every player has run pbd reveal")
-        try:
-            seeds[seat] = bytes.fromhex(rev.seed)
-        except ValueError:
-            raise NotImplementedError(f"{seat}'s revealed seed is not hex") from None
-    if state.deck is None or len(seeds) != state.players:
-        raise NotImplementedError("Boys' Town replays the log of a match that has started")
-    return seeds
-
-
 def _deal_problems(state: State) -> list[str]:
     """Return every number or face-up card of the deck that the revealed seeds do not give (once all revealed)."""
-    try:
-        seeds = _seeds(state)
-    except NotImplementedError:
-        return []
-    return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]]
+    seeds = revealed_seeds(state)
+    return [f"the shared deck: {p}" for p in state.deck.derive(seeds)[1]] if seeds else []
 
 
 def _residents(state: State, seat: str) -> list[dict]:

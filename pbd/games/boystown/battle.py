@@ -71,7 +71,7 @@ def do_attack(state: State, seat: str, target: str, name: str, source: str) -> t
 def _where(state: State, seat: str, name: str) -> str:
     in_hand = in_town = True
     try:
-        rules.in_hand(state, seat, name)
+        rules.in_hand(state, seat, name, claim=False)
     except IllegalMoveError:
         in_hand = False
     try:

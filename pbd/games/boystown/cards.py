@@ -72,6 +72,11 @@ def card(deck, slot: int, seat: str | None = None) -> str | None:
     return deck.card(slot, seat)
 
 
+def named(deck, seat: str, card_id: str, slot: int | None = None) -> int | None:
+    """Return the slot of ``seat``'s hand reading as ``card_id``, which a move names (a replay: maybe a hidden one)."""
+    return deck.named(seat, card_id, slot)
+
+
 def deal(deck, seat: str, n: int) -> list[int]:
     """Deal ``n`` cards from the draw pile to ``seat``, face down."""
     return deck.deal(DRAW, seat, n)

@@ -89,13 +89,30 @@ def hand_size(state: State, seat: str) -> int:
     return len(cards.hand(state.deck, seat)) if state.deck else 0
 
 
-def in_hand(state: State, seat: str, name: str) -> int:
+def named(state: State, seat: str, name: str, slot: int | None = None) -> int | None:
+    """Return the slot of ``seat``'s hand (or ``slot``) holding a card called ``name``, which a move names;
+    replaying without the seeds, a hidden one reads as it from then on (:meth:`SharedDeck.named`)."""
+    ids, name = cat(state).deck(), name.strip()
+    if state.deck is None or name not in ids:
+        return None
+    for s in [slot] if slot is not None else cards.hand(state.deck, seat):
+        c = card_at(state, s, seat)
+        if c is not None and c.name == name:
+            return s
+    return cards.named(state.deck, seat, str(ids.index(name) + 1), slot)
+
+
+def in_hand(state: State, seat: str, name: str, claim: bool = True) -> int:
     """Return the slot of a card called ``name`` in ``seat``'s hand (readable by ``seat``).
+
+    ``claim``: replaying without the seeds, a hidden card of the hand may be it (:func:`named`).
 
     :raises IllegalMoveError: no such card in hand; :raises UnknownNameError: no such card at all.
     """
-    held = [(s, c) for s, c in hand(state, seat) if c is not None]
     wanted = Catalogue.resolve(name, list(cat(state).cards))
+    if claim:
+        named(state, seat, wanted)
+    held = [(s, c) for s, c in hand(state, seat) if c is not None]
     for s, c in held:
         if c.name == wanted:
             return s
