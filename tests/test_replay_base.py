@@ -9,8 +9,6 @@ done before each of its entries.
 from __future__ import annotations
 
 
-
-
 def _returned(pbd, match):
     """A C&C match where Ben's Dimensional Rift returns Ann's Hawkeye to her hand (the seeds deal both cards)."""
     pbd("new", "cnc", match, "--as", "Ann", "--deck", "forces-of-justice", "--seed", "ann", ok=True)
