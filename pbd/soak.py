@@ -74,7 +74,8 @@ VERBS = frozenset({"play", "cast", "put", "attack", "discard", "withdraw", "retu
 NO_REPLAY = "cannot replay its log yet"
 #: what a hand-edit warning or refusal says (pbd.handedits._sentence)
 HAND_EDIT_RE = re.compile(r"changed by hand|by hand \(the log does not explain it\)|replay disagrees with its move")
-#: the most seats' commands run to pay duties before a move (a duty may leave another seat one)
+#: the most rounds of the seats' commands run to pay duties before a move, besides one per seat (a duty
+#: may leave another seat one: a reshuffle's passes go round the table one seat after another)
 DUTY_ROUNDS = 8
 
 Run = Callable[[Path, list], "Outcome"]
@@ -220,10 +221,13 @@ class Match:
 
     def pay_duties(self, data: dict) -> dict | None:
         """Let every seat the table waits on run a command (``pbd hand``) until none is owed; return the board."""
-        for _ in range(DUTY_ROUNDS):
+        rounds = DUTY_ROUNDS + len(self.names)
+        for done in range(rounds + 1):
             owing = [n for n in data.get("waiting_on") or () if n in self.homes]
             if not owing or data.get("result"):
                 return data
+            if done == rounds:
+                break
             for name in owing:
                 if self.pay(name).code:
                     return None

@@ -7,6 +7,7 @@ end; it runs here with one match per game and seat count (``pytest -m long``).
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -154,3 +155,19 @@ def test_discarding_a_second_copy_in_play_is_not_taken_for_a_hand_card_whose_nam
     assert g.ann.hand == ["NOHoPE (2.0)"]
     assert [c.name for c in g.ann.characters] == ["NOHoPE"]
     assert g.ann.discards[-1] == "NOHoPE"
+
+
+def test_a_reshuffle_going_round_six_seats_is_no_stall(tmp_path):
+    """The soak's Boys' Town at 6 seats, seeds 4, 5, 6, 14 and 17 (2026-11-29): a reshuffle's passes go round
+    the table one seat after another, then the unlocks; the driver gave duties 8 rounds and called the match
+    stalled when the 8th round had just paid the last one ("duties still owed by []").  Now it gives one round
+    per seat besides, and looks once more after the last: a table that needs 13 rounds at 6 seats is paid."""
+    shows = iter([*([{"waiting_on": ["Ann"]}] * (soak.DUTY_ROUNDS + 5)), {"waiting_on": []}])
+
+    def run(home, args):
+        return soak.Outcome(0, json.dumps(next(shows)) if args[0] == "show" else "")
+
+    m = soak.Match(run, tmp_path, games.get("boystown"), 6, 0)
+    assert m.pay_duties({"waiting_on": ["Ann"]}) == {"waiting_on": []} and not m.report.failures
+    shows = iter([{"waiting_on": ["Ann"]}] * (soak.DUTY_ROUNDS + 7))
+    assert m.pay_duties({"waiting_on": ["Ann"]}) is None and m.report.failures[0].what == "stall"
