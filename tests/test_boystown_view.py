@@ -32,12 +32,18 @@ def tokens(doc) -> list[str]:
     return TOKEN_RE.findall(view_of(doc.read_text()))
 
 
-def test_a_hand_battle_shows_no_commitment_or_nonce_in_the_view_and_audits_clean(pbd, tmp_path):
+def _attacked(pbd, tmp_path):
+    """Return a 2-seat match's document where Ann has just attacked Ben with Street Fighter from hand."""
     doc = tmp_path / "m.txt"
     start(pbd, doc, 2)
     arrange(doc, hands={"Ann": ["Street Fighter", "Gym"], "Ben": ["Bouncer", "Arcade"]}, turn="Ann",
             phase="attack", turns={"Ann": 2, "Ben": 1})
     pbd("move", doc, "--as", "Ann", "attack Ben with Street Fighter from hand", ok=True)
+    return doc
+
+
+def test_a_hand_battle_shows_no_commitment_or_nonce_in_the_view_and_audits_clean(pbd, tmp_path):
+    doc = _attacked(pbd, tmp_path)
     text = doc.read_text()
     view = view_of(text)
     commit = re.search(r"face-down card \(commitment ([0-9a-f]{64})\)", log_text(doc)).group(1)
@@ -67,11 +73,7 @@ def test_a_match_played_past_a_hand_battle_and_revealed_shows_no_token_and_audit
 
 
 def test_a_document_of_the_previous_layout_with_the_tokens_in_the_view_is_read_and_rewritten_without(pbd, tmp_path):
-    doc = tmp_path / "m.txt"
-    start(pbd, doc, 2)
-    arrange(doc, hands={"Ann": ["Street Fighter", "Gym"], "Ben": ["Bouncer", "Arcade"]}, turn="Ann",
-            phase="attack", turns={"Ann": 2, "Ben": 1})
-    pbd("move", doc, "--as", "Ann", "attack Ben with Street Fighter from hand", ok=True)
+    doc = _attacked(pbd, tmp_path)
     text = doc.read_text()
     n, commit = re.search(r"\n(\d+) · hex ([0-9a-f]{64}) ·", text).groups()
     old = (text.replace("(commitment …)", f"(commitment {commit})")          # as the previous pbd wrote it
