@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import json
 import os
 import random
 import shutil
@@ -185,29 +186,174 @@ def apply(source: str, m: Mutant) -> str:
 
 # -- running ----------------------------------------------------------------------------------
 
-TRACER = '''
+#: The traced run's ``sitecustomize.py``, on ``PYTHONPATH`` then only: every Python process started
+#: (the pytest process and each ``pbd`` subprocess) traces the lines it runs of the modules named
+#: in ``PBD_MUTATE_TRACE``, under the context ``PBD_MUTATE_CONTEXT`` names (the test running; the
+#: plugin below keeps it current and subprocesses inherit it), and writes them to a file of its
+#: own in ``PBD_MUTATE_TRACE_DIR`` on the way out.
+SITE = """
 import os, sys
-WANTED = set(os.environ["PBD_MUTATE_TRACE"].split(os.pathsep))
-SEEN = set()
+_WANTED = frozenset(os.environ.get("PBD_MUTATE_TRACE", "").split(os.pathsep)) - {""}
+SEEN = {}
+IMPORT = set()
+_cur = SEEN.setdefault(os.environ.get("PBD_MUTATE_CONTEXT", ""), set())
+
+
+def set_context(label):
+    global _cur
+    os.environ["PBD_MUTATE_CONTEXT"] = label
+    _cur = SEEN.setdefault(label, set())
+
 
 def _local(frame, event, arg):
     if event == "line":
-        SEEN.add((frame.f_code.co_filename, frame.f_lineno))
+        _cur.add((frame.f_code.co_filename, frame.f_lineno))
     return _local
 
-def _global(frame, event, arg):
-    return _local if frame.f_code.co_filename in WANTED else None
 
-def pytest_configure(config):
-    import threading
+def _import(frame, event, arg):
+    if event == "line":
+        IMPORT.add((frame.f_code.co_filename, frame.f_lineno))
+    return _import
+
+
+def _global(frame, event, arg):
+    code = frame.f_code
+    if code.co_filename in _WANTED:
+        return _local if code.co_flags & 2 else _import       # a function's frame, or a module's or class body's
+    return None
+
+
+_done = []
+
+
+def dump():
+    if _done:
+        return
+    _done.append(True)
+    sys.settrace(None)
+    name = os.path.join(os.environ["PBD_MUTATE_TRACE_DIR"], f"{os.getpid()}-{id(_done)}.txt")
+    with open(name, "w") as fh:
+        for ctx, lines in SEEN.items():
+            fh.writelines(f"{ctx}\\t{f}\\t{n}\\n" for f, n in lines)
+        fh.writelines(f"<import>\\t{f}\\t{n}\\n" for f, n in IMPORT)
+
+
+if _WANTED:
+    import atexit, threading
+    _exit = os._exit
+
+    def _leave(code):
+        dump()
+        _exit(code)
+
+    os._exit = _leave
+    atexit.register(dump)
     sys.settrace(_global)
     threading.settrace(_global)
+"""
+
+#: The traced run's pytest plugin: names the context (``test:NODEID``) while each test runs, and
+#: a context of its own to each fixture wider than a function and to each of conftest's
+#: ``copy_of_setup`` builds, which run once for the tests that share them; writes which tests
+#: use which shared context, and each test's duration.
+TRACE_PLUGIN = """
+import json, os, sys
+import pytest
+import sitecustomize as _t
+
+USES, PARENT, DURATION = {}, {}, {}
+_stack = [""]
+
+
+def _push(label):
+    if label not in PARENT and _stack[-1] and not label.startswith("test:"):
+        PARENT[label] = _stack[-1]
+    _stack.append(label)
+    _t.set_context(label)
+
+
+def _pop():
+    _stack.pop()
+    _t.set_context(_stack[-1])
+
+
+def _current_test():
+    return next((c[5:] for c in reversed(_stack) if c.startswith("test:")), None)
+
+
+def pytest_sessionstart(session):
+    conftest = sys.modules.get("conftest")
+    if conftest is None or not hasattr(conftest, "copy_of_setup"):
+        return
+    original = conftest.copy_of_setup
+
+    def copy_of_setup(key, tmp_path, build):
+        label = f"setup:{key!r}"
+        test = _current_test()
+        if test:
+            USES.setdefault(test, set()).add(label)
+        if key in conftest._SETUPS:
+            return original(key, tmp_path, build)
+        _push(label)
+        try:
+            return original(key, tmp_path, build)
+        finally:
+            _pop()
+
+    conftest.copy_of_setup = copy_of_setup
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    uses = USES.setdefault(item.nodeid, set())
+    for name in item.fixturenames:
+        defs = item._fixtureinfo.name2fixturedefs.get(name)
+        if defs and defs[-1].scope != "function":
+            uses.add(f"fixture:{defs[-1].baseid}::{name}")
+    _push("test:" + item.nodeid)
+    try:
+        yield
+    finally:
+        _pop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    if fixturedef.scope == "function":
+        yield
+        return
+    _push(f"fixture:{fixturedef.baseid}::{fixturedef.argname}")
+    try:
+        yield
+    finally:
+        _pop()
+
+
+def pytest_runtest_logreport(report):
+    DURATION[report.nodeid] = DURATION.get(report.nodeid, 0.0) + report.duration
+
 
 def pytest_unconfigure(config):
-    sys.settrace(None)
-    with open(os.environ["PBD_MUTATE_TRACE_OUT"], "w") as fh:
-        fh.writelines(f"{f}\\t{n}\\n" for f, n in sorted(SEEN))
-'''
+    with open(os.path.join(os.environ["PBD_MUTATE_TRACE_DIR"], "plugin.json"), "w") as fh:
+        json.dump({"uses": {k: sorted(v) for k, v in USES.items()}, "parent": PARENT, "duration": DURATION}, fh)
+"""
+
+#: The mutants' pytest plugin: runs only the tests ``PBD_MUTATE_SELECT``'s file names, in its order.
+SELECT_PLUGIN = """
+import os
+import pytest
+
+
+def pytest_collection_modifyitems(session, config, items):
+    with open(os.environ["PBD_MUTATE_SELECT"]) as fh:
+        rank = {n: i for i, n in enumerate(fh.read().splitlines())}
+    keep = sorted((i for i in items if i.nodeid in rank), key=lambda i: rank[i.nodeid])
+    config.hook.pytest_deselected(items=[i for i in items if i.nodeid not in rank])
+    items[:] = keep
+    if len(keep) < len(rank) and not session.testsfailed:
+        pytest.exit("pbd_mutate_select: a chosen test was not collected", returncode=5)
+"""
 
 
 #: the test runs going on now, and whether the run was interrupted (Ctrl-C or kill): no new ones then
@@ -231,13 +377,17 @@ def make_copy(base: Path) -> Path:
 
 
 def run_tests(tree: Path, tests: list[str], timeout: float | None, extra_env: dict | None = None,
-              plugin: bool = False) -> tuple[str, float]:
-    """Run the test files in ``tree``; return ``("passed" | "failed" | "timeout", seconds)``."""
-    env = {**os.environ, "PYTHONPATH": str(tree) + os.pathsep + str(tree / "tests"), **(extra_env or {})}
+              plugins: tuple[str, ...] = (), path: tuple[Path, ...] = ()) -> tuple[str, float]:
+    """Run the test files in ``tree``; return ``("passed" | "failed" | "timeout" | "error", seconds)``.
+
+    "error" is pytest's exit 5 (no test ran: a chosen test was not collected), never a kill.
+    """
+    env = {**os.environ, **(extra_env or {}),
+           "PYTHONPATH": os.pathsep.join(map(str, (*path, tree, tree / "tests")))}
     env.pop("PYTEST_ADDOPTS", None)
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
-    if plugin:
-        cmd[3:3] = ["-p", "pbd_mutate_trace"]
+    for plugin in plugins:
+        cmd[3:3] = ["-p", plugin]
     t0 = time.monotonic()
     if STOP:
         return "stopped", 0.0
@@ -250,27 +400,83 @@ def run_tests(tree: Path, tests: list[str], timeout: float | None, extra_env: di
         return "timeout", time.monotonic() - t0
     finally:
         _end(proc)
-    return ("passed" if code == 0 else "failed"), time.monotonic() - t0
+    return {0: "passed", 5: "error"}.get(code, "failed"), time.monotonic() - t0
 
 
-def covered_lines(tree: Path, modules: list[str], tests: list[str]) -> tuple[set[tuple[str, int]], float]:
-    """Run the tests once, unmutated, under the line tracer; return the (module, line) pairs run and the time.
+@dataclass
+class Coverage:
+    """What the traced run of the unmutated tests learnt: which test runs which line, and how long each test takes."""
+
+    by_line: dict[tuple[str, int], set[str]]    # (module, line) -> node ids of the tests that run it
+    everyone: set[tuple[str, int]]              # lines run on import or outside any test: every test may need them
+    duration: dict[str, float]                  # node id -> seconds (set-up, call and tear-down, traced)
+    seconds: float                              # the traced run's wall time
+
+    def tests_for(self, m: Mutant) -> list[str] | None:
+        """Return the node ids that run the mutant's lines, fastest file first, fastest test first in a file.
+
+        None means every test (a line run on import); an empty list, that no test runs them.
+        """
+        lines = [(m.path, n) for n in _lines_of(m)]
+        if any(line in self.everyone for line in lines):
+            return None
+        chosen = set().union(*(self.by_line.get(line, set()) for line in lines))
+        return _ordered(chosen, self.duration)
+
+
+def _ordered(chosen, duration: dict[str, float]) -> list[str]:
+    """Return node ids grouped by test file (the file whose chosen tests take least first), fastest first within."""
+    files: dict[str, list[str]] = {}
+    for node in chosen:
+        files.setdefault(node.split("::")[0], []).append(node)
+    groups = sorted(files.values(), key=lambda g: (sum(duration.get(n, 0.0) for n in g), g[0]))
+    return [n for g in groups for n in sorted(g, key=lambda n: (duration.get(n, 0.0), n))]
+
+
+def traced_run(tree: Path, modules: list[str], tests: list[str]) -> Coverage:
+    """Run the tests once, unmutated, every process traced; return which test runs which line of the modules.
+
+    The tracer (:data:`SITE`) is a ``sitecustomize`` on the run's ``PYTHONPATH`` only, so the
+    ``pbd`` subprocesses a test starts trace their lines too, under the test's node id.
+    Lines a shared set-up runs (a module- or session-scoped fixture, a ``copy_of_setup``
+    build) count for every test that uses it, not only for the first, which built it.
 
     :raises SystemExit: the tests fail on the unmutated tree (nothing could be learnt from mutants).
     """
-    (tree / "tests" / "pbd_mutate_trace.py").write_text(TRACER)
-    out = tree / "trace.txt"
+    site = tree / ".mutate-trace"
+    out = tree / ".mutate-out"
+    site.mkdir()
+    out.mkdir()
+    (site / "sitecustomize.py").write_text(SITE)
+    (site / "pbd_mutate_trace.py").write_text(TRACE_PLUGIN)
     wanted = os.pathsep.join(str(tree / m) for m in modules)
-    status, took = run_tests(tree, tests, None, {"PBD_MUTATE_TRACE": wanted, "PBD_MUTATE_TRACE_OUT": str(out)},
-                             plugin=True)
-    (tree / "tests" / "pbd_mutate_trace.py").unlink()
-    if status != "passed" or not out.exists():
+    status, took = run_tests(tree, tests, None, {"PBD_MUTATE_TRACE": wanted, "PBD_MUTATE_TRACE_DIR": str(out),
+                                                 "PBD_MUTATE_CONTEXT": ""},
+                             plugins=("pbd_mutate_trace",), path=(site,))
+    shutil.rmtree(site)
+    meta = out / "plugin.json"
+    if status != "passed" or not meta.exists():
         raise SystemExit(f"the tests do not pass on the unmutated tree ({status}): {' '.join(tests)}")
-    seen = set()
-    for row in out.read_text().splitlines():
-        name, line = row.rsplit("\t", 1)
-        seen.add((str(Path(name).relative_to(tree)), int(line)))
-    return seen, took
+    plugin = json.loads(meta.read_text())
+    meta.unlink()
+    lines: dict[str, set[tuple[str, int]]] = {}
+    for part in out.iterdir():
+        for row in part.read_text().splitlines():
+            ctx, name, line = row.rsplit("\t", 2)
+            lines.setdefault(ctx, set()).add((str(Path(name).relative_to(tree)), int(line)))
+    shutil.rmtree(out)
+    for ctx in list(lines):                      # a shared set-up's lines count for the set-ups it ran within
+        up = plugin["parent"].get(ctx)
+        while up:
+            lines.setdefault(up, set()).update(lines[ctx])
+            up = plugin["parent"].get(up)
+    by_line: dict[tuple[str, int], set[str]] = {}
+    for node, uses in plugin["uses"].items():
+        for ctx in ("test:" + node, *uses):
+            for line in lines.get(ctx, ()):
+                by_line.setdefault(line, set()).add(node)
+    everyone = lines.get("<import>", set()) | lines.get("", set())
+    return Coverage(by_line, everyone, plugin["duration"], took)
 
 
 def _lines_of(m: Mutant) -> range:
@@ -288,6 +494,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=0, help="seconds per mutant (default: 3x the clean run + 30)")
     ap.add_argument("--line", type=int, action="append", default=[],
                     help="only the mutants on this line (repeatable; re-checks survivors after a new test)")
+    ap.add_argument("--whole", action="store_true",
+                    help="run every test file for each covered mutant (the tool's first way), not only the tests "
+                         "that run its line")
+    ap.add_argument("--confirm", action="store_true",
+                    help="run each survivor of the chosen tests again with every test file (checks the selection)")
     ap.add_argument("--list", action="store_true", help="print the mutants and stop")
     args = ap.parse_args(argv)
 
@@ -312,20 +523,27 @@ def main(argv: list[str] | None = None) -> int:
     base = Path(tempfile.mkdtemp(prefix="pbd-mutate-"))
     try:
         trees = [make_copy(base) for _ in range(max(1, args.jobs))]
-        seen, clean = covered_lines(trees[0], list(chosen), args.tests)
-        timeout = args.timeout or 3 * clean + 30
-        print(f"clean run (traced): {clean:.0f} s; timeout per mutant {timeout:.0f} s; "
-              f"tests: {' '.join(args.tests)}", flush=True)
+        cover = traced_run(trees[0], list(chosen), args.tests)
+        timeout = args.timeout or 3 * cover.seconds + 30
+        print(f"clean run (traced): {cover.seconds:.0f} s, {len(cover.duration)} tests; timeout per mutant "
+              f"{timeout:.0f} s; tests: {' '.join(args.tests)}", flush=True)
         free = list(trees)
         results: dict[Mutant, str] = {}
+        ran: dict[Mutant, int] = {}
 
-        def one(m: Mutant) -> str:
+        def one(job: tuple[Mutant, list[str] | None]) -> str:
+            m, nodes = job
             tree = free.pop()
             path = tree / m.path
             original = path.read_text()
             try:
                 path.write_text(apply(original, m))
-                return run_tests(tree, args.tests, timeout)[0]
+                if nodes is None:
+                    return run_tests(tree, args.tests, timeout)[0]
+                (tree / ".mutate-select").write_text("\n".join(nodes) + "\n")
+                (tree / "tests" / "pbd_mutate_select.py").write_text(SELECT_PLUGIN)
+                return run_tests(tree, args.tests, timeout, {"PBD_MUTATE_SELECT": str(tree / ".mutate-select")},
+                                 plugins=("pbd_mutate_select",))[0]
             finally:
                 path.write_text(original)
                 free.append(tree)
@@ -333,15 +551,26 @@ def main(argv: list[str] | None = None) -> int:
         todo = []
         for rel, (_, pick) in chosen.items():
             for m in pick:
-                if not any((rel, n) in seen for n in _lines_of(m)):
+                nodes = cover.tests_for(m)
+                if nodes == []:
                     results[m] = "not covered"
-                else:
-                    todo.append(m)
+                    continue
+                if args.whole:
+                    nodes = None
+                ran[m] = len(cover.duration) if nodes is None else len(nodes)
+                todo.append((m, nodes))
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(trees)) as pool:
             try:
-                for m, status in zip(todo, pool.map(one, todo)):
+                for (m, nodes), status in zip(todo, pool.map(one, todo)):
                     results[m] = status
-                    print(f"  {status:8} {m.describe()}", flush=True)
+                    print(f"  {status:8} {m.describe()}  ({'every' if nodes is None else len(nodes)} tests)",
+                          flush=True)
+                if args.confirm:
+                    again = [(m, None) for m, nodes in todo if nodes is not None and results[m] == "passed"]
+                    for (m, _), status in zip(again, pool.map(one, again)):
+                        print(f"  confirm {status:8} {m.describe()}  (every test)", flush=True)
+                        if status != "passed":
+                            results[m] = status + " (confirm)"
             except KeyboardInterrupt:
                 STOP.append(True)
                 for proc in list(LIVE):
@@ -360,14 +589,20 @@ def _report(chosen: dict, results: dict) -> None:
     for rel, (total, pick) in chosen.items():
         pick = [m for m in pick if results.get(m, "stopped") != "stopped"]
         got = [results[m] for m in pick]
-        killed = sum(s in ("failed", "timeout") for s in got)
-        timeouts = sum(s == "timeout" for s in got)
+        killed = sum(s.startswith(("failed", "timeout")) for s in got)
+        timeouts = sum(s.startswith("timeout") for s in got)
+        confirmed = sum(s.endswith("(confirm)") for s in got)
+        errors = sum(s == "error" for s in got)
         share = 100 * killed / len(pick) if pick else 100.0
-        print(f"{rel}: {total} mutants, {len(pick)} run, {killed} killed ({timeouts} by timeout), "
-              f"{len(pick) - killed} survived ({sum(s == 'not covered' for s in got)} not covered): {share:.1f}% killed")
+        print(f"{rel}: {total} mutants, {len(pick)} run, {killed} killed ({timeouts} by timeout, {confirmed} only by "
+              f"the confirming run of every test), {len(pick) - killed - errors} survived "
+              f"({sum(s == 'not covered' for s in got)} not covered), {errors} errors: {share:.1f}% killed")
         for m in pick:
-            if results[m] in ("passed", "not covered"):
-                print(f"  survived{' (not covered)' if results[m] == 'not covered' else ''}: {m.describe()}")
+            if results[m] in ("passed", "not covered", "error"):
+                label = {"passed": "survived", "not covered": "survived (not covered)", "error": "error"}[results[m]]
+                print(f"  {label}: {m.describe()}")
+            elif results[m].endswith("(confirm)"):
+                print(f"  killed only by every test: {m.describe()}")
 
 
 if __name__ == "__main__":
