@@ -61,3 +61,22 @@ def test_a_decision_the_log_explains_passes():
 def test_a_decision_typed_by_hand_is_named(decision, says):
     found = problems([decision], LOG, ["Ann", "Ben"], explains)
     assert len(found) == 1 and says in found[0]
+
+
+def test_a_decision_lists_its_answers_on_its_line_only_when_asked_to():
+    quiet = Decision("Ben", "play Shield or pass", ["play Shield", "pass"], 3)
+    assert quiet.answers == ["play Shield", "pass"]
+    assert quiet.line() == "Waiting on: Ben — play Shield or pass · from 3"
+    listed = Decision("Ben", "play Shield or pass", ["play Shield", "pass"], 3, listed=True)
+    assert listed.line() == "Waiting on: Ben — play Shield or pass · from 3 · answers: play Shield | pass"
+    again = parse_line(listed.line())
+    assert (again.answers, again.listed) == (["play Shield", "pass"], True)
+    assert Decision("Ben", "say anything", [], 3, listed=True).line() == "Waiting on: Ben — say anything · from 3"
+    assert Decision("Ben", "say anything").answers == []
+
+
+def test_at_most_64_answers_are_read_from_a_line():
+    line = "Waiting on: Ben — pick one · from 3 · answers: " + " | ".join(f"a{i}" for i in range(64))
+    assert len(parse_line(line).answers) == 64
+    with pytest.raises(DocumentFormatError, match="line 7: a decision lists 65 answers; at most 64"):
+        parse_line(line + " | a64", 7)

@@ -55,6 +55,12 @@ def test_three_players_seat_in_order_and_show_the_contract(pbd, tmp_path):
     assert pbd("join", doc, "--as", "Dee").exit_code == 1
 
 
+def test_a_seat_holds_no_card_before_the_deck_is_dealt(pbd, tmp_path):
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--seed", "ann", "--players", 2, ok=True)
+    assert "  A Ann · hand 0\n" in doc.read_text()          # no shared deck until every seat sits
+
+
 def test_players_out_of_range_are_refused(pbd, tmp_path):
     result = pbd("new", "tower", tmp_path / "m.txt", "--as", "Ann", "--players", "7")
     assert result.exit_code == 2 and "2 to 6" in result.output
@@ -486,6 +492,37 @@ def test_discarding_under_the_limit_is_refused(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Guard")
     refused(pbd, doc, "Ann", "discard Guard", "discard only when over 5")
+
+
+def test_five_cards_are_at_the_limit_not_over_it(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Guard", "Torch", "Torch", "Sword")
+    assert show(pbd, doc)["players"][0]["hand"] == 5
+    refused(pbd, doc, "Ann", "discard Guard", "you hold 5 cards; you discard only when over 5")
+
+
+def test_the_draw_that_reaches_five_cards_is_not_over_the_limit(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Guard", "Torch", "Torch")
+    move(pbd, doc, "Ann", "roll")
+    assert "Ann draws a card for the next turn (hand 5)" in log_of(doc)
+    assert show(pbd, doc)["players"][0]["hand"] == 5
+
+
+def test_draw_after_a_card_is_played_is_refused(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Rope")
+    refused(pbd, doc, "Ann", "play Rope on 17; draw",
+            "a turn's draw comes at its end (after the roll), not after a card is played")
+
+
+def test_no_draw_or_discard_while_the_roll_is_resolved(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _duel(doc)
+    move(pbd, doc, "Ann", "roll; pass")
+    move(pbd, doc, "Ben", "pass")
+    assert "the duel's dice wait on a fresh random value" in log_of(doc)
+    refused(pbd, doc, "Ann", "draw", "you cannot draw now: the roll is being resolved")
 
 
 def test_reaching_the_treasure_wins_and_ends_the_match(pbd, tmp_path):
