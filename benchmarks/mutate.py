@@ -17,10 +17,20 @@ set to the copy, so that tests which run the ``pbd`` CLI in a subprocess import 
 (nothing is installed).  A mutant is *killed* when pytest fails (or runs past the timeout,
 counted apart), *survives* when every test passes.
 
-Before the mutants, the tests run once on the unmutated copy under a line tracer (a tiny pytest
-plugin, :mod:`sys.settrace`): a mutant on a line those tests never execute in the pytest
-process is reported as a survivor *not covered* without running it.  A line that only a
-``pbd`` subprocess executes is counted so too: the figure can only err low, never high.
+Before the mutants, the tests run once on the unmutated copy, every Python process traced
+(a ``sitecustomize`` on that run's ``PYTHONPATH`` sets a :func:`sys.settrace` tracer that looks
+only at the mutated modules' frames; a small pytest plugin names the running test in the
+environment, so each ``pbd`` subprocess a test starts records its lines under that test too).
+That run learns, for every line, which tests execute it, and how long each test takes.  Each
+mutant then runs only the tests that execute its lines (per-line test selection: the test
+files holding them, the rest deselected, the fastest file and the fastest test first, ``-x``);
+a mutant on a line no test executes, in process or in a subprocess, is *not covered* without
+running anything.  Lines a shared set-up runs (a module- or session-scoped fixture, a
+``copy_of_setup`` build of tests/conftest.py) count for every test that uses it, not only the
+first, which built it; lines run on import (module constants, default arguments) or outside
+any test select every test.  ``--confirm`` runs each survivor once more with every test (the
+check that the selection missed nothing); ``--whole`` runs every test file for each covered
+mutant, the tool's first way.
 
 Why not mutmut or cosmic-ray: both mutate the package where it is imported from and run the
 tests in process or through their own runners; pbd's tests start ``pbd`` in subprocesses from
@@ -29,12 +39,11 @@ conftest caches, and need the whole tree (templates, decks, tests' helpers) besi
 mutated module.  A copy of the tree plus ``PYTHONPATH`` gives every process the mutant and
 leaves the working tree alone, in a few hundred lines.
 
-It prints, per module: mutants (made and run; ``--max`` samples), killed, survived, the share
-killed, and every survivor as ``file:line  before -> after``.  A run on one rules module with
-its own test files and ``--max 40`` takes 5 to 15 minutes on the 2-core VM (a survivor costs a
-whole run of the test files; a killed mutant stops at the first failure).  Options:
-``--list`` prints the mutants without running anything; ``--jobs N`` runs N copies at once;
-``--line N`` keeps the mutants of one line (to re-check survivors after writing a test).
+It prints, per module: mutants (made and run; ``--max`` samples), killed, survived, not
+covered, the share killed, and every survivor as ``file:line  before -> after``; each mutant's
+line shows how many tests it ran.  Options: ``--list`` prints the mutants without running
+anything; ``--jobs N`` runs N copies at once; ``--line N`` keeps the mutants of one line (to
+re-check survivors after writing a test).
 """
 
 from __future__ import annotations
@@ -542,7 +551,8 @@ def main(argv: list[str] | None = None) -> int:
                     return run_tests(tree, args.tests, timeout)[0]
                 (tree / ".mutate-select").write_text("\n".join(nodes) + "\n")
                 (tree / "tests" / "pbd_mutate_select.py").write_text(SELECT_PLUGIN)
-                return run_tests(tree, args.tests, timeout, {"PBD_MUTATE_SELECT": str(tree / ".mutate-select")},
+                files = list(dict.fromkeys(n.split("::")[0] for n in nodes))     # only these files are collected
+                return run_tests(tree, files, timeout, {"PBD_MUTATE_SELECT": str(tree / ".mutate-select")},
                                  plugins=("pbd_mutate_select",))[0]
             finally:
                 path.write_text(original)
