@@ -543,13 +543,16 @@ def test_exact_finish_bounces_back_the_excess(pbd, tmp_path):
     put(doc, tiles={"Ann": 46})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 48 - (46 + face - 48)
+    back = 48 - (46 + face - 48)
+    assert (f"rolls {face}: 46 → {back}" if back != 46 else f"rolls {face}: overshoots, stays on 46") in log_of(doc)
 
 
 def test_exact_finish_stay_does_not_move(pbd, tmp_path):
-    doc, _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish=stay")
+    doc, (face,) = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish=stay")
     put(doc, tiles={"Ann": 46})
     move(pbd, doc, "Ann", "roll")
     assert tile_of(pbd, doc, "Ann") == 46
+    assert f"rolls {face}: overshoots, stays on 46" in log_of(doc)
 
 
 # -- data files, check, svg ------------------------------------------------------------------------------
