@@ -555,6 +555,14 @@ def test_exact_finish_stay_does_not_move(pbd, tmp_path):
     assert f"rolls {face}: overshoots, stays on 46" in log_of(doc)
 
 
+def test_exact_finish_stay_still_wins_on_the_exact_roll(pbd, tmp_path):
+    doc, (face,) = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish=stay")
+    put(doc, tiles={"Ann": 48 - face})
+    move(pbd, doc, "Ann", "roll")
+    assert tile_of(pbd, doc, "Ann") == 48
+    assert show(pbd, doc)["result"] == "Ann reached the treasure and wins"
+
+
 # -- data files, check, svg ------------------------------------------------------------------------------
 
 def test_a_players_own_board_goes_into_the_document_not_its_path(pbd, tmp_path):
