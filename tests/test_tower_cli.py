@@ -532,6 +532,7 @@ def test_reaching_the_treasure_wins_and_ends_the_match(pbd, tmp_path):
     data = show(pbd, doc)
     assert data["result"] == "Ann reached the treasure and wins" and data["to_move"] == []
     assert "Result: Ann reached the treasure and wins" in doc.read_text()
+    assert data["step"] == "over" and data["duel_fought"] is False and "\nTurn 1: over\n" in doc.read_text()
     refused(pbd, doc, "Ben", "roll", "over")
     refused(pbd, doc, "Ann", "roll", "over")
     assert pbd.json("legal", doc, "--as", "Ben") == {"moves": []}
