@@ -203,6 +203,19 @@ def _land(doc, cards, offset=0, who="Ann"):
     return face
 
 
+def test_a_loop_on_a_hand_edited_board_stops_after_200_card_effects(pbd, tmp_path):
+    from pbd.games.tower import rules
+
+    doc = start(pbd, tmp_path)
+    up = rules.above(GAME.parse(doc.read_text()).layout, 20)
+    _land(doc, {20: "Rope", up: "Trapdoor"})          # no player can place a loop; a hand edit can
+    move(pbd, doc, "Ann", "roll")
+    entry = next(ln for ln in log_of(doc).splitlines() if "the chain stops" in ln)
+    assert "the chain stops after 200 card effects" in entry
+    assert (entry.count(f"Rope on 20: Ann → {up}"), entry.count(f"Trapdoor on {up}: Ann → 20")) == (100, 100)
+    assert tile_of(pbd, doc, "Ann") == 20
+
+
 def test_torch_chain_goes_on_while_there_are_torches(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     _land(doc, {20: "Torch", 21: "Torch"})
