@@ -333,6 +333,8 @@ def test_arcane_trap_one_goes_to_the_previous_trap_even_with_a_shield(pbd, tmp_p
 def test_arcane_trap_two_goes_back_without_a_shield(pbd, tmp_path):
     doc = _trap_board(pbd, tmp_path, 2)
     move(pbd, doc, "Ann", "roll")
+    assert show(pbd, doc)["asking"]["prompt"] == ("play Shield so that only a 1 sends you back, or pass "
+                                                  "(to the previous Arcane Trap, 10)")
     assert "play Shield" not in pbd.json("legal", doc, "--as", "Ann")["moves"]
     move(pbd, doc, "Ann", "pass")
     assert tile_of(pbd, doc, "Ann") == 10
