@@ -416,6 +416,7 @@ def test_sword_adds_a_die_and_shield_negates_it(pbd, tmp_path):
     give(doc, "Ben", "Shield")
     _duel(doc)
     move(pbd, doc, "Ann", "roll; play Sword")
+    assert "Ben: Shield or Sword or pass" in log_of(doc)
     assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["play Shield", "pass"]
     assert "answer Ann's Sword in the duel" in doc.read_text()
     move(pbd, doc, "Ben", "play Shield")                 # asked once: his Shield and Sword together
@@ -538,6 +539,13 @@ def test_no_draw_or_discard_while_the_roll_is_resolved(pbd, tmp_path):
     move(pbd, doc, "Ben", "pass")
     assert "the duel's dice wait on a fresh random value" in log_of(doc)
     refused(pbd, doc, "Ann", "draw", "you cannot draw now: the roll is being resolved")
+
+
+def test_an_answer_when_nothing_is_asked_is_refused(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Shield")
+    refused(pbd, doc, "Ann", "pass", "nothing waits on an answer: roll")
+    refused(pbd, doc, "Ann", "play Shield", "nothing waits on an answer: a Shield is played when pbd asks for it")
 
 
 def test_reaching_the_treasure_wins_and_ends_the_match(pbd, tmp_path):
