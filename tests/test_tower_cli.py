@@ -291,6 +291,13 @@ def test_spider_web_holds_you_for_your_next_turn(pbd, tmp_path):
     assert show(pbd, doc)["to_move"] == ["Ben"]
 
 
+def test_stay_and_a_sword_need_a_spider_web(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    give(doc, "Ann", "Sword")
+    refused(pbd, doc, "Ann", "stay", "no Spider Web holds you: roll")
+    refused(pbd, doc, "Ann", "play Sword", "a Sword is played in a duel or against a Spider Web holding you")
+
+
 def test_a_sword_negates_a_spider_web(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     give(doc, "Ann", "Sword")
