@@ -278,6 +278,17 @@ def test_magic_carpet_rolls_again_and_moves_on(pbd, tmp_path):
     assert tile_of(pbd, doc, "Ann") == 20 + second
 
 
+def test_a_magic_carpet_reached_by_passing_a_guard_waits_for_a_fresh_value(pbd, tmp_path):
+    doc = start(pbd, tmp_path)
+    _land(doc, {20: "Guard", 19: "Magic Carpet"})
+    move(pbd, doc, "Ann", "roll")
+    move(pbd, doc, "Ann", "pass")                   # back to 19: the carpet's die follows Ann's answer
+    assert "the Magic Carpet's die on 19 waits on a fresh random value from another player" in log_of(doc)
+    assert tile_of(pbd, doc, "Ann") == 19
+    (k,) = roll_waited(pbd, doc, "Ann", 1)
+    assert tile_of(pbd, doc, "Ann") == 19 + k
+
+
 def test_spider_web_holds_you_for_your_next_turn(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     _land(doc, {20: "Spider Web"})
