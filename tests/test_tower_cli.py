@@ -417,6 +417,18 @@ def test_a_duel_moves_the_winner_on_and_the_loser_back(pbd, tmp_path):
     assert "Ann draws a card for the next turn" in log_of(doc)
 
 
+def test_the_loser_of_a_duel_on_tile_2_goes_back_to_tile_1(pbd, tmp_path):
+    doc, _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] == 1, 1)
+    put(doc, tiles={"Ben": 2})
+    move(pbd, doc, "Ann", "roll; pass")
+    move(pbd, doc, "Ben", "pass")
+    roll_waited(pbd, doc, "Ben")                    # (its faces: start_rolling's seeds; the log names the winner)
+    winner = "Ann" if "Ann wins the duel" in log_of(doc) else "Ben"
+    assert f"{winner} wins the duel" in log_of(doc)
+    want = {"Ann": 3, "Ben": 1} if winner == "Ann" else {"Ann": 1, "Ben": 3}
+    assert {n: tile_of(pbd, doc, n) for n in want} == want
+
+
 def test_a_decision_the_log_does_not_explain_is_refused(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     _duel(doc)
