@@ -601,6 +601,16 @@ def test_exact_finish_bounces_back_the_excess(pbd, tmp_path):
     assert (f"rolls {face}: 46 → {back}" if back != 46 else f"rolls {face}: overshoots, stays on 46") in log_of(doc)
 
 
+def test_exact_finish_bounces_no_lower_than_tile_1(pbd, tmp_path):
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text('name = "Tiny"\nfloors = 2\ntiles_per_floor = 3\n')           # the treasure on 6
+    doc, _ = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] == 6, 1, 2, "-O", f"board={tiny}",
+                           "-O", "exact-finish")
+    put(doc, tiles={"Ann": 5})
+    move(pbd, doc, "Ann", "roll")                   # 5 + 6 = 11: five past the treasure, back to 1
+    assert tile_of(pbd, doc, "Ann") == 1
+
+
 def test_exact_finish_stay_does_not_move(pbd, tmp_path):
     doc, (face,) = start_rolling(pbd, tmp_path, "Ann", lambda f: f[0] >= 3, 1, 2, "-O", "exact-finish=stay")
     put(doc, tiles={"Ann": 46})
