@@ -138,6 +138,20 @@ def test_an_empty_draw_pile_is_rebuilt_from_all_but_the_top_discard(pbd, doc):
     assert "draw pile rebuilt from 3 discards" in pbd("log", doc).output
 
 
+def test_one_discard_and_no_draw_pile_rebuilds_nothing_and_skips_the_draws(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Arcade"]}, draw=[], discard=["Bake Sale"], leave=1)
+    move(pbd, doc, "Ann", "draw")                   # the last card of the draw pile
+    move(pbd, doc, "Ann", "keep; build Town Clock")
+    log = pbd("log", doc).output
+    assert "keep — keeps it; the next card of the draw pile is discarded; no card left to draw or discard: " \
+           "skipped" in log
+    assert "Ben's turn; no card left to draw: the Draw Phase is skipped" in log
+    assert "rebuilt" not in log                     # the one discard is the top one: it stays
+    data = pbd.json("show", doc)
+    assert (data["draw_pile"], data["discard_pile"], data["discard_top"]) == (0, 1, "Bake Sale")
+    assert (data["turn"], data["phase"]) == ("Ben", "build")
+
+
 # -- build phase --------------------------------------------------------------------------------
 
 def test_build_places_a_card_and_the_first_round_skips_the_attack(pbd, doc):
