@@ -538,7 +538,6 @@ def main(argv: list[str] | None = None) -> int:
               f"{timeout:.0f} s; tests: {' '.join(args.tests)}", flush=True)
         free = list(trees)
         results: dict[Mutant, str] = {}
-        ran: dict[Mutant, int] = {}
 
         def one(job: tuple[Mutant, list[str] | None]) -> str:
             m, nodes = job
@@ -567,7 +566,6 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 if args.whole:
                     nodes = None
-                ran[m] = len(cover.duration) if nodes is None else len(nodes)
                 todo.append((m, nodes))
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(trees)) as pool:
             try:
