@@ -58,7 +58,7 @@ def test_three_players_seat_in_order_and_show_the_contract(pbd, tmp_path):
 def test_a_seat_holds_no_card_before_the_deck_is_dealt(pbd, tmp_path):
     doc = tmp_path / "m.txt"
     pbd("new", "tower", doc, "--as", "Ann", "--seed", "ann", "--players", 2, ok=True)
-    assert "  A Ann · hand 0\n" in doc.read_text()          # no shared deck until every seat sits
+    assert "  A Ann · hand 0\n" in doc.read_text()          # the deal comes once every seat sits
 
 
 def test_players_out_of_range_are_refused(pbd, tmp_path):
