@@ -244,3 +244,25 @@ def _points(blob: bytes) -> set[bytes]:
     body = blob[head:]
     assert blob.startswith(cache.MAGIC) and fingerprint(body) == blob[len(cache.MAGIC):head]
     return {body[i:i + 32] for i in range(0, len(body), 32)}
+
+
+def test_a_decks_code_table_is_made_once_then_read_from_the_cache_and_a_damaged_entry_made_again(monkeypatch):
+    """Hashing 80 card codes onto the group costs a command about 6 ms: the table is kept in PBD_HOME's cache."""
+    from pbd.table import deck, group
+
+    cards = tuple(f"card {i}" for i in range(1, 41))
+    first = deck._table("m1", cards)
+    assert first == {group.code(f"m1|{i}|{c}"): i for i, c in enumerate(cards, 1)}
+    [entry] = [p for p in entries() if p.name.startswith("deck-codes-v2-")]
+    deck._TABLES.clear()
+    deck._CODES.clear()
+    with monkeypatch.context() as m:
+        m.setattr(group, "code", lambda label: pytest.fail("hashed again"))
+        assert deck._table("m1", cards) == first
+    entry.write_bytes(entry.read_bytes()[:-1] + b"\0")           # damaged: made again, never trusted
+    deck._TABLES.clear()
+    deck._CODES.clear()
+    assert deck._table("m1", cards) == first
+    other = deck._table("m2", cards)                               # another match: its own codes, its own entry
+    assert set(other.values()) == set(first.values()) and not set(other) & set(first)
+    assert len([p for p in entries() if p.name.startswith("deck-codes-v2-")]) == 2
