@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from pathlib import Path
 
 from pbd import paths
 from pbd.errors import DeckFormatError
@@ -224,6 +223,8 @@ def load(spec: str, from_document: bool = False) -> Board:
     if from_document and not is_bundled(spec):
         raise DeckFormatError(f"the document names the board {spec[:40]!r} and has no 'Board:' lines; "
                               "a document names a bundled board (standard, large) or carries its own")
+    from pathlib import Path  # here: a command that reads no board file does not load pathlib
+
     bundled = paths.resource_dir("decks") / "2xd6" / "boards" / f"{spec}.toml"
     path = bundled if "/" not in spec and not spec.endswith(".toml") else Path(spec)
     import tomllib  # here, not at the top: its import compiles regular expressions every command would pay for
