@@ -266,3 +266,34 @@ def test_a_decks_code_table_is_made_once_then_read_from_the_cache_and_a_damaged_
     other = deck._table("m2", cards)                               # another match: its own codes, its own entry
     assert set(other.values()) == set(first.values()) and not set(other) & set(first)
     assert len([p for p in entries() if p.name.startswith("deck-codes-v2-")]) == 2
+
+
+def test_a_verified_proof_is_kept_and_not_checked_again_while_a_changed_one_is_checked(monkeypatch):
+    """A read-only command re-verifies the unlock proofs written since its seat's last write: one found to hold
+    is kept (PBD_HOME/cache/proofs.bin), so the next command does not multiply again; anything changed is checked."""
+    from pbd import sodium
+    from pbd.table import group
+
+    k = group.derive_key(b"seed", "test")
+    x = group.code("card|test")
+    locked = group.lock(x, k)
+    y, proof = group.public_key(k), group.prove(k, x, locked, "ctx")
+    monkeypatch.setattr(group, "VERIFIED", set())
+    group.verify.cache_clear()
+    assert group.verify(y, x, locked, proof, "ctx") and len(group.VERIFIED) == 1
+    group.verify.cache_clear()
+    with monkeypatch.context() as m:
+        m.setattr(sodium, "scalarmult_noclamp", lambda *a: pytest.fail("checked again"))
+        assert group.verify(y, x, locked, proof, "ctx")
+    group.verify.cache_clear()
+    assert not group.verify(y, x, locked, (proof[0], proof[1] + 1), "ctx")
+    assert not group.verify(y, x, locked, proof, "other context")
+    assert not group.verify(y, x, group.lock(x, k + 1), proof, "ctx")
+    assert len(group.VERIFIED) == 1
+    path = os.path.join(cache.folder(), cache.PROOFS)                # kept at exit as points.bin is; read back once
+    cache._keep_points(group.VERIFIED, 0, path)
+    monkeypatch.setattr(cache, "_recalled", {})
+    again: set = set()
+    cache.recall_proofs(again)
+    assert again == group.VERIFIED
+    group.verify.cache_clear()
