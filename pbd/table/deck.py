@@ -283,7 +283,8 @@ class SharedDeck(Record):
     # -- codes ------------------------------------------------------------------------
 
     def code(self, index: int) -> bytes:
-        """Return the code of manifest card ``index`` (1-based)."""
+        """Return the code of manifest card ``index`` (1-based), from the deck's code table (kept between commands)."""
+        self.code_table()
         return _code(self.match_id, index, self.cards[index - 1])
 
     def code_table(self) -> dict[bytes, int]:
@@ -922,7 +923,8 @@ def _table(match_id: str, cards: tuple[str, ...]) -> dict[bytes, int]:
     if key not in _TABLES:
         if len(_TABLES) > 64:
             _TABLES.clear()
-        _TABLES[key] = _kept_table(match_id, cards)
+        _TABLES[key] = table = _kept_table(match_id, cards)
+        _CODES.update(((match_id, i, cards[i - 1]), code) for code, i in table.items())
     return _TABLES[key]
 
 
