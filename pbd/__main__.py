@@ -6,7 +6,7 @@ module until the first time one of its attributes is read, which loads it whole,
 import would have.  :mod:`inspect` is one: click imports it for ``inspect.cleandoc`` (help
 texts: ``--help``, and options, whose help :class:`pbd.cli.PbdOption` cleans itself) and
 ``inspect.isfunction`` (shown defaults, again in ``--help``); with :mod:`ast`, :mod:`dis` and
-:mod:`tokenize` it is about 38M instructions, a seventh of a command.
+:mod:`tokenize` it is about 20M instructions of every command (a tenth of a table game's).
 
 Why not :class:`importlib.util.LazyLoader` itself: its module loads on any attribute read,
 ``__spec__`` too, and an ``import inspect`` statement reads ``__spec__`` of the module it
@@ -56,7 +56,11 @@ class _Unloaded(type(sys)):
         if attr == "__spec__":
             return spec
         object.__setattr__(self, "__class__", type(sys))
-        spec.loader.exec_module(self)
+        try:
+            spec.loader.exec_module(self)
+        except BaseException:
+            sys.modules.pop(spec.name, None)        # as a failed import leaves it: not there
+            raise
         return getattr(self, attr)
 
 
