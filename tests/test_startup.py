@@ -182,12 +182,13 @@ def _ttc_match(tmp_path):
 #: runs the pbd script's own run() and says at exit whether inspect was loaded (ast, dis come with it)
 SCRIPT_PROBE = ("import atexit, sys\n"
                 "atexit.register(lambda: print('INSPECT', type(sys.modules.get('inspect')).__name__, "
-                "'dis' in sys.modules, 'ast' in sys.modules))\n"
+                "'dis' in sys.modules, 'ast' in sys.modules, 'GETTEXT', type(sys.modules.get('gettext')).__name__))\n"
                 "from pbd.__main__ import run\nsys.argv = ['pbd'] + sys.argv[1:]\nrun()")
 
 
-def test_the_script_leaves_inspect_unloaded_through_a_command_and_loads_it_for_help(tmp_path):
-    """click imports inspect for help texts only: the script defers it (pbd.__main__), ``--help`` still gets it."""
+def test_the_script_leaves_inspect_and_gettext_unloaded_through_a_command_and_loads_them_for_help(tmp_path):
+    """click imports inspect and gettext for help texts and its own messages: the script defers them
+    (pbd.__main__), ``--help`` and a usage error still get them."""
     doc, env = _ttc_match(tmp_path)
     run = lambda *args: subprocess.run([sys.executable, "-c", SCRIPT_PROBE, *args], env=env,  # noqa: E731
                                        capture_output=True, text=True)
@@ -195,21 +196,31 @@ def test_the_script_leaves_inspect_unloaded_through_a_command_and_loads_it_for_h
                  ["hand", str(doc), "--as", "Lia"]):
         done = run(*args)
         assert done.returncode == 0, (args, done.stderr[-500:])
-        assert done.stdout.endswith("INSPECT _Unloaded False False\n"), (args, done.stdout[-300:])
+        assert done.stdout.endswith("INSPECT _Unloaded False False GETTEXT _Unloaded\n"), (args, done.stdout[-300:])
     listed = run("--help")
     assert listed.returncode == 0 and listed.stdout.startswith("Usage: pbd [OPTIONS] COMMAND [ARGS]...")
     assert "Play a card or board game on a shared match document." in listed.stdout and "  move " in listed.stdout
-    assert listed.stdout.endswith("INSPECT module True True\n")
+    assert listed.stdout.endswith("INSPECT module True True GETTEXT module\n")     # (click's headings)
     helped = run("move", "--help")
     assert helped.returncode == 0 and helped.stdout.startswith("Usage: pbd move [OPTIONS] DOC")
     assert "  --as NAME  " in helped.stdout and "Your player name (may be left out when this PBD_HOME holds" in \
-        helped.stdout and helped.stdout.endswith("INSPECT module True True\n")
-    wrong = run("legal", str(doc), "--as")
+        helped.stdout and helped.stdout.endswith("INSPECT module True True GETTEXT module\n")
+    wrong = run("legal", str(doc), "--as")                  # click words it through gettext: loaded then
     assert wrong.returncode == 2 and "Option '--as' requires an argument." in wrong.stderr
+    assert wrong.stdout.endswith("GETTEXT module\n")
+    assert "No such command 'shwo'." in run("shwo").stderr
+
+
+def test_a_deferred_functions_stand_in_loads_its_module_when_called_and_from_import_does_not():
+    probe = ("import sys\nfrom pbd.__main__ import _defer\n_defer({'gettext': ('gettext', 'ngettext')})\n"
+             "from gettext import gettext as _, ngettext\nimport gettext\n"
+             "print(type(gettext).__name__, _.__name__, hasattr(gettext, '__path__'))\n"
+             "print(_('a text'), ngettext('one', 'many', 2), type(gettext).__name__, gettext.gettext('b') == 'b')")
+    assert _run(probe).splitlines() == ["_Unloaded gettext False", "a text many module True"]
 
 
 def test_a_deferred_module_is_the_module_once_used_and_an_import_statement_does_not_load_it():
-    probe = ("import sys\nfrom pbd.__main__ import _defer\n_defer(['inspect', 'pbd_no_such_module'])\n"
+    probe = ("import sys\nfrom pbd.__main__ import _defer\n_defer({'inspect': (), 'pbd_no_such_module': ()})\n"
              "import inspect\n"
              "print(type(inspect).__name__, 'dis' in sys.modules, 'pbd_no_such_module' in sys.modules)\n"
              "from inspect import cleandoc\nprint(type(inspect).__name__, cleandoc('  a\\n    b') == 'a\\nb', "
