@@ -1131,9 +1131,10 @@ def _render(deck: SharedDeck) -> list[str]:
             base = _num(slot.base, deck, slot.index if not slot.steps else None)
         parts = [f"  slot {slot.id} {base}"]
         for j, st in enumerate(slot.steps):
-            proof = "" if (slot.id, j) not in first else " -" if st.proof is None else " " + group.encode_proof(st.proof)
+            proof = "" if (slot.id, j) not in first else " -" if st.proof is None else f" {group.encode_proof(st.proof)}"
             parts.append(f"{no[st.seat]} {_num(st.value, deck, slot.index if j == last else None)}{proof} @{st.stamp}")
-        if slot.opened and not (slot.index is not None and not slot.steps) and slot.opened != [st.seat for st in slot.steps]:
+        stepped = [st.seat for st in slot.steps]
+        if slot.opened and not (slot.index is not None and not slot.steps) and slot.opened != stepped:
             parts.append("by " + ",".join(no[s] for s in slot.opened))
         if slot.want:
             parts.append(slot.want)
@@ -1249,8 +1250,8 @@ def _resolve_standing(deck: SharedDeck, rd: _Reader) -> None:
             rd.fail(f"slot {sid}: '{STANDING}' stands for the number the last shuffle pass of generation {gen.number} "
                     "gave it, but no such pass stands in the document")
         if sid not in standing:
-            rd.fail(f"slot {sid}: '{STANDING}' stands for the number {gen.passes[-1].seat}'s shuffle pass of generation "
-                    f"{gen.number} gave it, but that pass has no number for slot {sid} in the document")
+            rd.fail(f"slot {sid}: '{STANDING}' stands for the number {gen.passes[-1].seat}'s shuffle pass of "
+                    f"generation {gen.number} gave it, but that pass has no number for slot {sid} in the document")
         slot.base = standing[sid]
         if not slot.steps:
             slot.value = slot.base
@@ -1444,7 +1445,8 @@ def _line_slot(deck, rd, rest, seen_ids):
             value, index = rd.element(tokens[1], deck)
             if len(tokens) == 3:
                 rd.batched.add((sid, len(slot.steps)))
-            slot.steps.append(Step(seat, value, rd.proof(tokens[2]) if len(tokens) == 4 else None, rd.stamp(tokens[-1])))
+            proof = rd.proof(tokens[2]) if len(tokens) == 4 else None
+            slot.steps.append(Step(seat, value, proof, rd.stamp(tokens[-1])))
             indices.append(index)
         else:
             rd.fail(f"slot {sid}: expected 'SEAT NUMBER [PROOF] @STAMP', 'by SEATS' or 'open', not {part[:30]!r}")
@@ -1649,18 +1651,19 @@ class _Verifier:
             seat, gen, _ = key
             keys = {p.seat: p.key for p in d.gens[gen - 1].passes}
             proof = members[0][0].steps[members[0][1]].proof
-            if all(slot.steps[j].proof == proof for slot, j in members) and group.verify_batch(
+            if proof is not None and all(slot.steps[j].proof == proof for slot, j in members) and group.verify_batch(
                     keys.get(seat), _batch_pairs(members), proof, _unlock_context(d.match_id, members)):
                 continue
-            claims = "".join(f" and claims {slot.card}" if len(members) == 1 else f" (slot {slot.id} claims {slot.card})"
+            claims = "".join(f" and claims {slot.card}" if len(members) == 1 else
+                             f" (slot {slot.id} claims {slot.card})"
                              for slot, j in members if j == len(slot.steps) - 1 and slot.card)
             if len(members) == 1:
                 self.problems.append(f"slot {members[0][0].id}: {seat}'s unlock{claims} carries no valid proof (a "
                                      "wrong unlock or a forged proof)")
             else:
-                self.problems.append(f"slots {_ranges(slot.id for slot, _ in members)}: {seat}'s unlocks{claims}, "
-                                     "proven together, carry no valid proof (one of them is a wrong unlock, or the "
-                                     "proof is forged)")
+                ids = ", ".join(_ranges(slot.id for slot, _ in members).split())
+                self.problems.append(f"slots {ids}: {seat}'s unlocks{claims}, proven together, carry no valid proof "
+                                     "(one of them is a wrong unlock, or the proof is forged)")
 
     def _distinct(self) -> None:
         live = [s for s in self.d.slots.values() if s.id not in self.d.retired]
