@@ -758,6 +758,8 @@ class SharedDeck(Record):
         Passes are kept until something is dealt: before that a seat may still join (Twin Tower City seats
         its players one by one, :meth:`add_seat`), and a joiner checks every pass from the first.
         """
+        # a batch of unlocks (one seat, one stamp: _batches) goes whole: its steps share the condition, and the
+        # steps before one in its slot are other seats' with earlier stamps, checked by all whenever it is
         for slot in self.slots.values():
             while slot.steps and slot.steps[0].value is not None and self.checked_by_all(slot.steps[0].stamp,
                                                                                           slot.steps[0].seat):
