@@ -740,8 +740,10 @@ class SharedDeck(Record):
         its players one by one, :meth:`add_seat`), and a joiner checks every pass from the first.
         """
         for slot in self.slots.values():
-            while slot.steps and slot.steps[0].value is not None and self.checked_by_all(slot.steps[0].stamp,
-                                                                                          slot.steps[0].seat):
+            # (a replay without the seeds knows no numbers: its steps, all None, go as the document's do, or its
+            # deck would keep every slot of the match and an audit's snapshots grow with the log)
+            while slot.steps and (slot.steps[0].value is not None or slot.value is None) and \
+                    self.checked_by_all(slot.steps[0].stamp, slot.steps[0].seat):
                 slot.base = slot.steps.pop(0).value
             if slot.index is not None and not slot.steps:
                 slot.opened = list(self.seats)
