@@ -109,7 +109,8 @@ def test_a_proof_made_for_another_pass_context_is_refused():
     assert not check(k, list(reversed(xs)), ys, proof)
 
 
-@pytest.mark.parametrize("n, batch", [(1, True), (5, True), (5, False), (18, True), (40, True)])
+@pytest.mark.parametrize("n, batch", [(1, True), (5, True), (5, False), (18, True),
+                                      pytest.param(40, True, marks=pytest.mark.long)])
 def test_every_field_of_the_proof_matters(n, batch):
     """Each point moved to another point of the group, each scalar changed by one: each refused.
 
