@@ -10,7 +10,7 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   of its own (one key per *generation*: each shuffle-in or reshuffle uses fresh keys, so a
   reshuffled card cannot be recognised by its old lock) and shuffles each pile secretly.
   The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and one
-  proof of a shuffle (:mod:`pbd.table.shuffle`, Bayer–Groth 2012) that they are the
+  proof of a shuffle (:mod:`pbd.table.shuffle`, Curdleproofs) that they are the
   numbers before it, each locked with ``k`` and permuted — card by card, so no number can be
   replaced, copied or made from others.  After every seat's pass nobody knows which slot
   holds which card.
@@ -36,8 +36,8 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   and permutation and checks every number and face-up card in the document.
 
 Document size: numbers are 43 characters of base64, unlock proofs 64, a pass 43 per card
-(its numbers) and one shuffle proof for all its piles, of size about √N (2,900 characters for
-18 cards, 4,100 for 40, 4,700 for 54, 4,900 for 60).  A proof, a pass's numbers and proof and a
+(its numbers) and one shuffle proof for all its piles, of size logarithmic in N (2,475 characters
+for 13 to 28 cards, 2,816 for 29 to 60: The Tower's 40, 2Xd6's 54, Boys' Town's 60).  A proof, a pass's numbers and proof and a
 retired slot are kept only until every other seat has written after it (``seen`` counters: each
 seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes;
 while a player may still join, a generation's passes go only all together, once its last is
