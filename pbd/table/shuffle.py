@@ -6,8 +6,9 @@ shows exactly that — every output is one input, each input used once, all lock
 of ``K`` — and reveals nothing about ``π`` or ``k`` (honest-verifier zero knowledge, made
 non-interactive with Fiat–Shamir).
 
-**The argument** is Curdleproofs, the shuffle argument of Ethereum's Whisk: Kadianakis and
-Maller, "Curdleproofs" (the paper and its reference implementation:
+**The argument** is Curdleproofs, the shuffle argument of Ethereum's Whisk: George Kadianakis and
+Mary Maller (the authors its repository names), "Curdleproofs" (the paper and its reference
+implementation:
 https://github.com/asn-d6/curdleproofs, ``doc/curdleproofs.pdf``), inspired by Bayer and Groth,
 "Efficient Zero-Knowledge Argument for Correctness of a Shuffle" (EUROCRYPT 2012), whose
 argument pbd used before.  Every sub-argument is logarithmic.  The positions are padded to
@@ -59,13 +60,13 @@ with probability below ``2^-251``.  Adding the Schwartz–Zippel bounds of the s
 inner-product argument (its blinding, then a Laurent polynomial of degrees −1..1 a round),
 ``1`` for the same-scalar argument, ``2 + 3κ`` for the same-multiscalar argument and ``1`` for
 the batched check — gives at most ``(2ℓ + 6κ + 9)/2^251`` for the interactive argument, assuming
-discrete logarithms are hard in the group (which makes the commitments binding; this is the
-Curdleproofs paper's assumption too).  For the Fiat–Shamir form, a prover making Q hash
+discrete logarithms are hard in the group (which makes the commitments binding).  For the
+Fiat–Shamir form, a prover making Q hash
 evaluations succeeds with probability at most Q + 1 times that (Attema, Fehr and Klooß,
 "Fiat–Shamir Transformation of Multi-Round Interactive Proofs", TCC 2022).  For the largest deck
 pbd accepts (2,000 cards: ℓ = 2,044, κ = 11) that is below 2^-238 per evaluation.  (The bound is
-ours, summed over the steps as above; the paper proves the argument knowledge-sound under the
-discrete-logarithm assumption.)
+ours, summed over the steps as above, with our pile term and padding; it is not quoted from the
+paper, which has the security proofs of the argument as Whisk runs it.)
 
 **Size and cost**: ``8κ + 12`` points and 6 scalars of 32 bytes: 2,112 bytes for 29 to 60
 cards (κ = 6), 1,856 for 13 to 28, 2,368 for 61 to 124 — against Bayer–Groth's 2,176 / 3,072 /
