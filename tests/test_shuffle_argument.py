@@ -167,6 +167,8 @@ def test_non_canonical_encodings_in_a_proof_are_refused_when_read():
     # and a proof object holding them is refused by the check
     assert not check(k, xs, ys, S.ShuffleProof([group.IDENTITY] + proof.points[1:], proof.scalars))
     assert not check(k, xs, ys, S.ShuffleProof(proof.points, [proof.scalars[0] + group.L] + proof.scalars[1:]))
+    # nor may a pass write the identity (what a pad holds) for a card
+    assert not check(k, xs, [group.IDENTITY] + ys[1:], proof)
 
 
 # -- a prover that knows the argument and lies in one place -----------------------------------------
