@@ -140,14 +140,16 @@ def test_every_honest_seat_refuses_a_cheating_pass_before_it_unlocks_anything(si
         assert doc.read_bytes() == before           # no unlock written: no card shown to anyone
 
 
-@pytest.mark.parametrize("version,words", [("v2", r"earlier pbd \(0\.2: deck format v2, whose shuffle proofs are Terelius–Wikström's"),
+@pytest.mark.parametrize("version,words", [("v3", r"earlier pbd \(0\.3: deck format v3, whose shuffle proofs are Bayer–Groth's"),
+                                           ("v2", r"earlier pbd \(0\.2: deck format v2, whose shuffle proofs are Terelius–Wikström's"),
                                            ("", r"earlier pbd \(0\.1\)")])
 def test_a_deck_dealt_by_an_earlier_pbd_is_refused_naming_its_version(site, tmp_path, version, words):
-    """Issue 25 (old documents): a v2 deck (Terelius–Wikström proofs) or a v1 deck is refused, the document kept."""
+    """Issue 25 (old documents): a v3 deck (Bayer–Groth proofs), a v2 deck (Terelius–Wikström proofs) or a v1 deck is
+    refused, the document kept."""
     doc = seat_table(site, tmp_path, "tower", ["Ann", "Ben"], "")
     text = doc.read_text()
-    assert re.search(r"deck \S+ v3 · seats", text)
-    doc.write_text(re.sub(r"(deck \S+) v3 · seats", lambda m: f"{m.group(1)}{' ' + version if version else ''} · seats",
+    assert re.search(r"deck \S+ v4 · seats", text)
+    doc.write_text(re.sub(r"(deck \S+) v4 · seats", lambda m: f"{m.group(1)}{' ' + version if version else ''} · seats",
                           text))
     before = doc.read_bytes()
     for seat in ("Ann", "Ben"):

@@ -10,7 +10,7 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   of its own (one key per *generation*: each shuffle-in or reshuffle uses fresh keys, so a
   reshuffled card cannot be recognised by its old lock) and shuffles each pile secretly.
   The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and one
-  proof of a shuffle (:mod:`pbd.table.shuffle`, Bayer–Groth 2012) that they are the
+  proof of a shuffle (:mod:`pbd.table.shuffle`, Curdleproofs) that they are the
   numbers before it, each locked with ``k`` and permuted — card by card, so no number can be
   replaced, copied or made from others.  After every seat's pass nobody knows which slot
   holds which card.
@@ -36,8 +36,8 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   and permutation and checks every number and face-up card in the document.
 
 Document size: numbers are 43 characters of base64, unlock proofs 64, a pass 43 per card
-(its numbers) and one shuffle proof for all its piles, of size about √N (2,900 characters for
-18 cards, 4,100 for 40, 4,700 for 54, 4,900 for 60).  A proof, a pass's numbers and proof and a
+(its numbers) and one shuffle proof for all its piles, of size logarithmic in N (2,475 characters
+for 13 to 28 cards, 2,816 for 29 to 60: The Tower's 40, 2Xd6's 54, Boys' Town's 60).  A proof, a pass's numbers and proof and a
 retired slot are kept only until every other seat has written after it (``seen`` counters: each
 seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes;
 while a player may still join, a generation's passes go only all together, once its last is
@@ -959,7 +959,7 @@ def _check_name(name: str) -> None:
 
 # -- the document format ------------------------------------------------------------------------
 #
-#   deck 7f3a9c2e v3 · seats Lia, Max · clock 5 · seen 5 4
+#   deck 7f3a9c2e v4 · seats Lia, Max · clock 5 · seen 5 4
 #   cards 1-50 101-110 …                    the manifest (ids escaped; runs of integers as a-b)
 #   gen 1 · battle 1-50 · army 51-60 · cards 1-60
 #   pass 1 1 <key> @3                         generation, seat number, public key [, stamp while proven]
@@ -975,17 +975,21 @@ def _check_name(name: str) -> None:
 # number it left, its proof, its clock stamp); '=N' is the code of manifest card N (face up).
 
 MAX_SLOT_ID = 4 * MAX_CARDS
-#: The deck format this pbd writes: ``v3`` (edwards25519, shuffles proven card by card with Bayer–Groth 2012).
-FORMAT = "v3"
+#: The deck format this pbd writes: ``v4`` (edwards25519, shuffles proven card by card with Curdleproofs).
+FORMAT = "v4"
 #: Characters of a shuffle proof per document line (a Google Doc paragraph stays short).
 PROOF_CHUNK = 4000
 OLD_FORMAT = ("this match's shared deck was dealt by an earlier pbd (0.1), whose shuffles are proven only as a "
               "product; this pbd cannot check them card by card and will not play on it. Finish this match with "
               "pbd 0.1 (pip install 'pbd==0.1.*', or that release's checkout), or start a new match")
 OLD_FORMAT_V2 = ("this match's shared deck was dealt by an earlier pbd (0.2: deck format v2, whose shuffle proofs are "
-                 "Terelius–Wikström's, of a size that grows with the deck); this pbd (0.3) checks the shorter "
-                 "Bayer–Groth proofs of format v3 and will not play on it. Finish this match with pbd 0.2 "
+                 "Terelius–Wikström's, of a size that grows with the deck); this pbd checks the shorter "
+                 "Curdleproofs proofs of format v4 and will not play on it. Finish this match with pbd 0.2 "
                  "(pip install 'pbd==0.2.*', or that release's checkout), or start a new match")
+OLD_FORMAT_V3 = ("this match's shared deck was dealt by an earlier pbd (0.3: deck format v3, whose shuffle proofs are "
+                 "Bayer–Groth's, of a size that grows like the square root of the deck); this pbd checks the shorter "
+                 "Curdleproofs proofs of format v4 and will not play on it. Finish this match with pbd 0.3 "
+                 "(pip install 'pbd==0.3.*', or that release's checkout), or start a new match")
 _ESCAPE = set(" ,;%·@#=\t")
 
 
@@ -1170,9 +1174,11 @@ def _parse_head(cls, rd: _Reader, rest: str) -> SharedDeck:
         rd.fail(OLD_FORMAT)
     if re.fullmatch(r"\S+ v2 · seats .*", rest):
         rd.fail(OLD_FORMAT_V2)
-    m = re.fullmatch(r"(\S+) v3 · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
+    if re.fullmatch(r"\S+ v3 · seats .*", rest):
+        rd.fail(OLD_FORMAT_V3)
+    m = re.fullmatch(r"(\S+) v4 · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
     if not m:
-        rd.fail("expected 'deck MATCH v3 · seats A, B · clock N · seen N N'")
+        rd.fail("expected 'deck MATCH v4 · seats A, B · clock N · seen N N'")
     seats = [_unesc(s.strip()) for s in m.group(2).split(",")]
     seen = m.group(4).split()
     if not 1 <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) or len(seen) != len(seats):
