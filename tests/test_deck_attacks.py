@@ -181,12 +181,12 @@ def test_a_wrong_unlock_in_a_batch_fails_the_whole_batch_and_names_the_seat(site
         assert doc.read_bytes() == before           # nothing unlocked on top of it: no card shown
 
 
-@pytest.mark.parametrize("version,words", [("v3", r"earlier pbd \(0\.3: deck format v3, which writes each dealt slot's "
-                                                  r"number twice and proves each unlock alone\)"),
+@pytest.mark.parametrize("version,words", [("v3", r"earlier pbd \(0\.3: deck format v3, whose shuffle proofs are Bayer–Groth's"),
                                            ("v2", r"earlier pbd \(0\.2: deck format v2, whose shuffle proofs are Terelius–Wikström's"),
                                            ("", r"earlier pbd \(0\.1\)")])
 def test_a_deck_dealt_by_an_earlier_pbd_is_refused_naming_its_version(site, tmp_path, version, words):
-    """Issue 25 (old documents): a v3, v2 (Terelius–Wikström proofs) or v1 deck is refused, the document kept."""
+    """Issue 25 (old documents): a v3 deck (Bayer–Groth proofs), a v2 deck (Terelius–Wikström proofs) or a v1 deck is
+    refused, the document kept."""
     doc = seat_table(site, tmp_path, "tower", ["Ann", "Ben"], "")
     text = doc.read_text()
     assert re.search(r"deck \S+ v4 · seats", text)

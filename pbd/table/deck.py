@@ -10,7 +10,7 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   of its own (one key per *generation*: each shuffle-in or reshuffle uses fresh keys, so a
   reshuffled card cannot be recognised by its old lock) and shuffles each pile secretly.
   The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and one
-  proof of a shuffle (:mod:`pbd.table.shuffle`, Bayer–Groth 2012) that they are the
+  proof of a shuffle (:mod:`pbd.table.shuffle`, Curdleproofs) that they are the
   numbers before it, each locked with ``k`` and permuted — card by card, so no number can be
   replaced, copied or made from others.  After every seat's pass nobody knows which slot
   holds which card.
@@ -41,9 +41,9 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
 
 Document size: numbers are 43 characters of base64, unlock proofs 64 (one per seat, write and
 generation), a pass 43 per card (its numbers) and one shuffle proof for all its piles, of size
-about √N (2,900 characters for 18 cards, 4,100 for 40, 4,700 for 54, 4,900 for 60).  While a
-generation's last pass stands, a slot whose number is that pass's writes ``^`` for it (the
-number is written once, in the pass).  A proof, a pass's numbers and proof and a
+logarithmic in N (2,475 characters for 13 to 28 cards, 2,816 for 29 to 60: The Tower's 40, 2Xd6's 54,
+Boys' Town's 60).  While a generation's last pass stands, a slot whose number is that pass's writes
+``^`` for it (the number is written once, in the pass).  A proof, a pass's numbers and proof and a
 retired slot are kept only until every other seat has written after it (``seen`` counters: each
 seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes;
 while a player may still join, a generation's passes go only all together, once its last is
@@ -761,8 +761,10 @@ class SharedDeck(Record):
         # a batch of unlocks (one seat, one stamp: _batches) goes whole: its steps share the condition, and the
         # steps before one in its slot are other seats' with earlier stamps, checked by all whenever it is
         for slot in self.slots.values():
-            while slot.steps and slot.steps[0].value is not None and self.checked_by_all(slot.steps[0].stamp,
-                                                                                          slot.steps[0].seat):
+            # (a replay without the seeds knows no numbers: its steps, all None, go as the document's do, or its
+            # deck would keep every slot of the match and an audit's snapshots grow with the log)
+            while slot.steps and (slot.steps[0].value is not None or slot.value is None) and \
+                    self.checked_by_all(slot.steps[0].stamp, slot.steps[0].seat):
                 slot.base = slot.steps.pop(0).value
             if slot.index is not None and not slot.steps:
                 slot.opened = list(self.seats)
@@ -1023,7 +1025,7 @@ def _check_name(name: str) -> None:
 # they are not just its steps' seats (some steps pruned).
 
 MAX_SLOT_ID = 4 * MAX_CARDS
-#: The deck format this pbd writes: ``v4`` (edwards25519, shuffles proven card by card with Bayer–Groth 2012,
+#: The deck format this pbd writes: ``v4`` (edwards25519, shuffles proven card by card with Curdleproofs,
 #: a slot's number written once while its pass stands, one batched proof for one write's unlocks).
 FORMAT = "v4"
 #: A slot's number while its generation's last pass stands: that pass's number for the slot.
@@ -1034,13 +1036,14 @@ OLD_FORMAT = ("this match's shared deck was dealt by an earlier pbd (0.1), whose
               "product; this pbd cannot check them card by card and will not play on it. Finish this match with "
               "pbd 0.1 (pip install 'pbd==0.1.*', or that release's checkout), or start a new match")
 OLD_FORMAT_V2 = ("this match's shared deck was dealt by an earlier pbd (0.2: deck format v2, whose shuffle proofs are "
-                 "Terelius–Wikström's, of a size that grows with the deck); this pbd (0.3) checks the shorter "
-                 "Bayer–Groth proofs of format v3 and will not play on it. Finish this match with pbd 0.2 "
+                 "Terelius–Wikström's, of a size that grows with the deck); this pbd checks the shorter "
+                 "Curdleproofs proofs of format v4 and will not play on it. Finish this match with pbd 0.2 "
                  "(pip install 'pbd==0.2.*', or that release's checkout), or start a new match")
-OLD_FORMAT_V3 = ("this match's shared deck was dealt by an earlier pbd (0.3: deck format v3, which writes each "
-                 "dealt slot's number twice and proves each unlock alone); this pbd reads deck format v4 and will "
-                 "not play on it. Finish this match with the pbd that dealt it (pip install 'pbd==0.3.*', or that "
-                 "release's checkout), or start a new match")
+OLD_FORMAT_V3 = ("this match's shared deck was dealt by an earlier pbd (0.3: deck format v3, whose shuffle proofs are "
+                 "Bayer–Groth's, of a size that grows like the square root of the deck, and which proves each unlock "
+                 "alone); this pbd reads deck format v4 (Curdleproofs proofs, batched unlock proofs) and will not "
+                 "play on it. Finish this match with pbd 0.3 (pip install 'pbd==0.3.*', or that release's "
+                 "checkout), or start a new match")
 _ESCAPE = set(" ,;%·@#=\t")
 
 
