@@ -1040,10 +1040,9 @@ OLD_FORMAT_V2 = ("this match's shared deck was dealt by an earlier pbd (0.2: dec
                  "Curdleproofs proofs of format v4 and will not play on it. Finish this match with pbd 0.2 "
                  "(pip install 'pbd==0.2.*', or that release's checkout), or start a new match")
 OLD_FORMAT_V3 = ("this match's shared deck was dealt by an earlier pbd (0.3: deck format v3, whose shuffle proofs are "
-                 "Bayer–Groth's, of a size that grows like the square root of the deck, and which proves each unlock "
-                 "alone); this pbd reads deck format v4 (Curdleproofs proofs, batched unlock proofs) and will not "
-                 "play on it. Finish this match with pbd 0.3 (pip install 'pbd==0.3.*', or that release's "
-                 "checkout), or start a new match")
+                 "Bayer–Groth's and whose unlocks are proven one by one); this pbd reads deck format v4 and will not "
+                 "play on it. Finish this match with pbd 0.3 (pip install 'pbd==0.3.*', or that release's checkout), "
+                 "or start a new match")
 _ESCAPE = set(" ,;%·@#=\t")
 
 
