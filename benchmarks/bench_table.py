@@ -208,16 +208,16 @@ class Table:
             if view.get("result"):
                 break
             movers = [s for s in view.get("to_move", []) if s in self.names]
-            moved = False
+            moved, before = False, self.doc.read_bytes()
             for seat in movers:
+                # 'pbd legal' pays what the seat owes first: a seat that only owes duties runs that one command
                 listed = json.loads(self.pbd(seat, "legal", self.doc, "--json").stdout or "{}").get("moves", [])
                 if listed:
                     self.pbd(seat, "move", self.doc, self.rng.choice(listed))
                     played, moved = played + 1, True
                     break
-                self.pbd(seat, "status", self.doc)          # a seat that only owes duties pays them
-            if not moved and not movers:
-                break
+            if not moved and (not movers or self.doc.read_bytes() == before):
+                break                                       # nobody can move and nothing was paid: a stall
         return played
 
 
