@@ -9,6 +9,14 @@ proof's size and check time per pass for that game's piles.
 
 Run: python benchmarks/bench_table.py [--moves N] [--games tower,boystown,2xd6] [--startup-games ...]
 (figures only; nothing is asserted; a seat's commands are taken with the machine's noise)
+
+``--no-site`` times the start-up figures' ``python -c pass`` and ``python -m pbd`` both with
+``python -S`` and pbd's packages on PYTHONPATH: on a machine whose site-packages hold a ``.pth``
+file that loads modules into every Python process (this VM's loads certifi, pathlib, re and
+more: ``python -c pass`` costs 45-60 ms there instead of 10-15), the ratio would otherwise
+compare that file's cost, paid by both, rather than pbd's start-up.  (PYTHONPATH comes before
+the standard library on ``sys.path``, which costs pbd's command a little more than ``site``
+would: the figures err against pbd.)
 """
 
 from __future__ import annotations
@@ -31,6 +39,21 @@ sys.path.insert(0, str(ROOT))
 from pbd.table import group, shuffle  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+#: how the start-up figures start Python, and what they add to its environment (see ``--no-site``)
+PYTHON = [sys.executable]
+PYTHON_ENV: dict[str, str] = {}
+
+
+def _no_site() -> None:
+    """Time the start-up figures with ``python -S``, the folders ``site`` would add (and pbd's) on PYTHONPATH."""
+    import sysconfig
+
+    std = {os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "platstdlib")}
+    skip = std | {os.path.join(d, "lib-dynload") for d in std} | {os.path.realpath(os.path.dirname(__file__))}
+    dirs = [str(ROOT)] + [p for p in sys.path if p and os.path.isdir(p) and os.path.realpath(p) not in skip
+                          and p != str(ROOT)]
+    PYTHON[:] = [sys.executable, "-S"]
+    PYTHON_ENV["PYTHONPATH"] = os.pathsep.join(dirs)
 
 
 def timed(label: str, fn, n: int = 5) -> float:
@@ -185,16 +208,16 @@ class Table:
             if view.get("result"):
                 break
             movers = [s for s in view.get("to_move", []) if s in self.names]
-            moved = False
+            moved, before = False, self.doc.read_bytes()
             for seat in movers:
+                # 'pbd legal' pays what the seat owes first: a seat that only owes duties runs that one command
                 listed = json.loads(self.pbd(seat, "legal", self.doc, "--json").stdout or "{}").get("moves", [])
                 if listed:
                     self.pbd(seat, "move", self.doc, self.rng.choice(listed))
                     played, moved = played + 1, True
                     break
-                self.pbd(seat, "status", self.doc)          # a seat that only owes duties pays them
-            if not moved and not movers:
-                break
+            if not moved and (not movers or self.doc.read_bytes() == before):
+                break                                       # nobody can move and nothing was paid: a stall
         return played
 
 
@@ -234,7 +257,7 @@ PILES = {"tower": [40], "boystown": [60], "2xd6": [18, 36]}
 
 def _cpu(command: list[str], folder: Path, home: Path) -> tuple[float, int]:
     """Return the CPU seconds one run of ``command`` takes (in ``folder``, with PBD_HOME ``home``) and its exit code."""
-    env = {**os.environ, "PBD_HOME": str(home)}
+    env = {**os.environ, **PYTHON_ENV, "PBD_HOME": str(home)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=folder, env=env, capture_output=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -278,8 +301,8 @@ def startup_figures(game: str, seats: int, late_moves: int, runs: int) -> float:
                 for _ in range(runs):
                     shutil.rmtree(table.folder)
                     shutil.copytree(snapshot, table.folder)
-                    base.append(_cpu([sys.executable, "-c", "pass"], table.folder, home)[0])
-                    spent, code = _cpu([sys.executable, "-m", "pbd", *args], table.folder, home)
+                    base.append(_cpu([*PYTHON, "-c", "pass"], table.folder, home)[0])
+                    spent, code = _cpu([*PYTHON, "-m", "pbd", *args], table.folder, home)
                     if code not in (0, 1):
                         print(f"  ({game}/{seats} {snap}: pbd {' '.join(args)} exited {code})")
                     cost.append(spent)
@@ -328,7 +351,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs of each command for the start-up medians")
     parser.add_argument("--skip-matches", action="store_true", help="only the group, proofs and start-up figures")
     parser.add_argument("--skip-audit", action="store_true", help="leave out the whole-match audit figures")
+    parser.add_argument("--no-site", action="store_true",
+                        help="time the start-up figures with python -S (see the module's docstring)")
     args = parser.parse_args()
+    if args.no_site:
+        _no_site()
+        print(f"start-up figures with {' '.join(PYTHON)}, PYTHONPATH={PYTHON_ENV['PYTHONPATH']}")
     group_figures()
     games = args.games.split(",")
     for game in games:

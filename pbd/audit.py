@@ -377,33 +377,36 @@ class _Snapshot:
     A replay keeps one before every entry (a take-back restores one; a refused entry is replayed
     again from one).  :func:`copy.deepcopy` of a 6-seat state at each of some 500 entries was
     nine tenths of a whole audit; pickling is done in C, and the pickle is loaded only when the
-    state is wanted back.  Copying the meta would copy the whole log at every entry (quadratic
-    in the log's length), so the meta stays out of the pickle and every restore puts the
-    replay's own back.  A state that cannot be pickled is deep-copied instead.
+    state is wanted back.  Two objects stay out of the pickle, by reference: the meta (copying it
+    would copy the whole log at every entry, quadratic in the log's length; every restore puts
+    the replay's own back) and a shared deck's oracle (the document's deck, which the replay
+    never changes).  A state that cannot be pickled is deep-copied instead.
     """
 
     def __init__(self, state):
         import io
 
-        meta = getattr(state, "meta", None)
+        self.shared = [getattr(state, "meta", None), getattr(getattr(state, "deck", None), "oracle", None)]
         buffer = io.BytesIO()
         try:
-            _MetaPickler(buffer, meta).dump(state)
+            _SharingPickler(buffer, self.shared).dump(state)
             self.blob, self.copy = buffer.getvalue(), None
         except (pickle.PicklingError, TypeError, AttributeError):
             import copy     # replays only (a board the log explains copies nothing)
 
-            self.blob, self.copy = None, copy.deepcopy(state, {id(meta): meta} if meta is not None else None)
+            self.blob, self.copy = None, copy.deepcopy(state, {id(o): o for o in self.shared if o is not None})
 
     def restore(self, meta):
         """Return a fresh copy of the state, its meta ``meta``."""
         import copy
         import io
 
+        shared = [meta, *self.shared[1:]]
         if self.blob is None:
-            state = copy.deepcopy(self.copy, {id(self.copy.meta): meta} if hasattr(self.copy, "meta") else None)
+            memo = {id(old): new for old, new in zip(self.shared, shared) if old is not None}
+            state = copy.deepcopy(self.copy, memo)
         else:
-            state = _MetaUnpickler(io.BytesIO(self.blob), meta).load()
+            state = _SharingUnpickler(io.BytesIO(self.blob), shared).load()
         if state is not None and hasattr(state, "meta"):
             state.meta = meta
         return state
@@ -415,26 +418,40 @@ except ImportError:  # pragma: no cover - a Python without it
     import pickle
 
 
-class _MetaPickler(pickle.Pickler):
-    """A pickler that leaves one object (the replay's meta) out, by reference."""
+class _SharingPickler(pickle.Pickler):
+    """A pickler that leaves some objects (:attr:`_Snapshot.shared`) out, by reference.
 
-    def __init__(self, file, meta):
+    They are caught by a dispatch table on their types, which the C pickler looks up without
+    calling back into Python for every other object (a ``persistent_id`` method was called for
+    each object of each snapshot: half of a long match's audit).
+    """
+
+    def __init__(self, file, shared):
         super().__init__(file, protocol=5)
-        self.meta = meta
+        refs = {id(o): i for i, o in enumerate(shared) if o is not None}
 
-    def persistent_id(self, obj):
-        return "meta" if obj is self.meta and obj is not None else None
+        def reduce(obj):
+            i = refs.get(id(obj))
+            return (_replay_ref, (i,)) if i is not None else obj.__reduce_ex__(5)
+
+        self.dispatch_table = {type(o): reduce for o in shared if o is not None}
 
 
-class _MetaUnpickler(pickle.Unpickler):
-    """The unpickler of :class:`_MetaPickler`'s pickles: the meta left out is ``meta``."""
+def _replay_ref(i):     # pragma: no cover - named by snapshots, replaced on load by _SharingUnpickler.find_class
+    raise RuntimeError("a replay snapshot loaded without the objects it shares")
 
-    def __init__(self, file, meta):
+
+class _SharingUnpickler(pickle.Unpickler):
+    """The unpickler of :class:`_SharingPickler`'s pickles: shared object ``i`` is ``shared[i]``."""
+
+    def __init__(self, file, shared):
         super().__init__(file)
-        self.meta = meta
+        self.shared = shared
 
-    def persistent_load(self, pid):
-        return self.meta
+    def find_class(self, module, name):
+        if module == __name__ and name == "_replay_ref":
+            return self.shared.__getitem__
+        return super().find_class(module, name)
 
 
 def is_forfeit_entry(text: str) -> bool:

@@ -122,8 +122,8 @@ def deferred(decorator):
 
 
 def option(*decls, **attrs):
-    """``click.option``, applied when its command is built."""
-    return deferred(click.option(*decls, **attrs))
+    """``click.option`` (as a :class:`PbdOption`), applied when its command is built."""
+    return deferred(click.option(*decls, cls=PbdOption, **attrs))
 
 
 def argument(*decls, **attrs):
@@ -141,7 +141,34 @@ def _exit_option(names: list[str], help_text: str, say) -> click.Option:
         if value and not ctx.resilient_parsing:
             click.echo(say(ctx), color=ctx.color)
             ctx.exit()
-    return click.Option(names, is_flag=True, expose_value=False, is_eager=True, help=help_text, callback=act)
+    return PbdOption(names, is_flag=True, expose_value=False, is_eager=True, help=help_text, callback=act)
+
+
+class PbdOption(click.Option):
+    """click's option, its help text cleaned here rather than by :func:`inspect.cleandoc`.
+
+    click cleans every option's help text with :mod:`inspect` as the option is made, and loading
+    :mod:`inspect` (with :mod:`ast`, :mod:`dis` and :mod:`tokenize`) costs a command about a
+    seventh of its instructions; :mod:`pbd.__main__` leaves it unloaded until something uses it.
+    pbd's help texts are one line each, which cleaning only strips of leading blanks; a text of
+    several lines is still cleaned by :func:`inspect.cleandoc`.
+    """
+
+    def __init__(self, *args, help: str | None = None, **attrs):
+        if attrs.get("deprecated"):               # click words the help text itself: let it
+            super().__init__(*args, help=help, **attrs)
+            return
+        super().__init__(*args, **attrs)
+        self.help = _cleandoc(help) if help else help
+
+
+def _cleandoc(text: str) -> str:
+    """Return ``text`` as :func:`inspect.cleandoc` does, without loading :mod:`inspect` for a one-line text."""
+    if "\n" in text:
+        import inspect
+
+        return inspect.cleandoc(text)
+    return text.expandtabs().lstrip()
 
 
 class _OwnHelp:
@@ -303,7 +330,8 @@ def games_command(as_json):
 
 @cli.command("template")
 @argument("game")
-@deferred(lambda f: click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),  # made with the
+@deferred(lambda f: click.option("-o", "--output", cls=PbdOption,                     # made with the
+                                 type=click.Path(dir_okay=False, writable=True),
                                  help="Write to FILE instead.")(f))                     # command: it asks gettext
 def template_command(game, output):
     """Print the blank board of GAME (e.g. pbd template cnc)."""

@@ -185,7 +185,8 @@ def parse_board(game, text: str, label: str):
     small file instead of a parse: :func:`pbd.cache.cached` keys the entry by the text and by
     the code of those classes, keeps one board per document, and loads nothing else.  A game
     with a shared deck first recalls the deck numbers this machine has already checked
-    (:func:`pbd.cache.recall_points`), so a board that changed since is parsed without testing them again.
+    (:func:`pbd.cache.recall_points`), so a board that changed since is parsed without testing them again,
+    and the proofs it has already verified (:func:`pbd.cache.recall_proofs`).
 
     :raises DocumentFormatError: what ``game.parse`` raises (nothing is kept then).
     """
@@ -195,6 +196,7 @@ def parse_board(game, text: str, label: str):
         from pbd.table import group
 
         cache.recall_points(group.KNOWN)
+        cache.recall_proofs(group.VERIFIED)
     if not game.parsed_classes:
         return game.parse(text)
     return cache.cached(f"board-{game.name}", label, text.encode("utf-8"), lambda: game.parse(text),

@@ -72,12 +72,7 @@ def play_random(game, state, chance, rng: random.Random, max_moves: int = 3000, 
                 choose=None) -> Iterator[tuple]:
     """Play random legal moves on a seated match (:func:`seat`) until it ends: see :func:`random_game`."""
     for _ in range(max_moves):
-        for _ in range(4 * len(game.player_names(state)) + 1):  # one seat's work may leave another some
-            owing = [p for p in game.actors(state) if game.pending(state, p)]
-            if not owing:
-                break
-            for player in owing:  # what that seat's pbd does on its next command
-                game.settle(state, player, chance)
+        settle_all(game, state, chance)
         for player in game.actors(state):
             if choose is not None:
                 listed = game.legal(state, player)
@@ -91,6 +86,16 @@ def play_random(game, state, chance, rng: random.Random, max_moves: int = 3000, 
             return
         game.play(state, player, move, chance)
         yield state, player, move
+
+
+def settle_all(game, state, chance) -> None:
+    """Do the work every seat owes (unlocks, a chain value a die waits on), as their pbds would on their next commands."""
+    for _ in range(4 * len(game.player_names(state)) + 1):  # one seat's work may leave another some
+        owing = [p for p in game.actors(state) if game.pending(state, p)]
+        if not owing:
+            break
+        for player in owing:  # what that seat's pbd does on its next command
+            game.settle(state, player, chance)
 
 
 def _first_legal(game, state, player: str, rng: random.Random) -> str | None:

@@ -166,9 +166,9 @@ def _value(v) -> str | None:
 QUIET_WHEN_ZERO = frozenset({"ap_next"})
 
 
-def _resources(game, state, name: str) -> str:
-    """Return a seat's public numbers and cards from the game's description ("CP 100 · AP 3 · hand count 5 · ...")."""
-    for p in game.view(state).get("players") or ():
+def _resources(view: dict, name: str) -> str:
+    """Return a seat's public numbers and cards from the game's view ("CP 100 · AP 3 · hand count 5 · ...")."""
+    for p in view.get("players") or ():
         if isinstance(p, dict) and str(p.get("name", "")).casefold() == name.casefold():
             from pbd.handedits import words
 
@@ -227,22 +227,25 @@ def summary(doc, game, state, name: str, seen: int | None, edits: list[str] = ()
         lines.append(f"Since your last look (log entry {seen}):" if moved else
                      f"Nothing new since your last look (log entry {seen}).")
     lines += [f"  {m['n']}. {m['player']}: {m['text']}" for m in moved]
-    res = _resources(game, state, name)
+    view = game.view(state)             # (a game's view of a 6-seat board costs a command about 1 ms: made once)
+    res = _resources(view, name)
     if res:
         lines.append(f"You: {res}")
     for other in game.player_names(state):
-        if other.casefold() != name.casefold() and _resources(game, state, other):
-            lines.append(f"{other}: {_resources(game, state, other)}")
+        theirs = _resources(view, other) if other.casefold() != name.casefold() else ""
+        if theirs:
+            lines.append(f"{other}: {theirs}")
     if edits:
         lines.append("Changed by hand (the log does not explain it; put it back as the log gives it, "
                      "pbd replay DOC lists every difference):")
         lines += [f"  - {e}" for e in edits]
     hand_lines, hand = _hand(game, state, name)
     lines += hand_lines
+    view = game.view(state)             # (again: the seat's hand is attached now)
     data = {"game": game.name, "doc": doc.label, "player": name, "status": game.status(state),
-            "to_move": game.view(state).get("to_move"), "result": game.outcome(state), "waiting": waits,
+            "to_move": view.get("to_move"), "result": game.outcome(state), "waiting": waits,
             "changes": moved, "hand": hand.get("hand"), "log": len(state.meta.log), "held_up": held or None,
-            "players": game.view(state).get("players"), "hand_edits": list(edits)}
+            "players": view.get("players"), "hand_edits": list(edits)}
     return lines, data
 
 

@@ -244,3 +244,56 @@ def _points(blob: bytes) -> set[bytes]:
     body = blob[head:]
     assert blob.startswith(cache.MAGIC) and fingerprint(body) == blob[len(cache.MAGIC):head]
     return {body[i:i + 32] for i in range(0, len(body), 32)}
+
+
+def test_a_decks_code_table_is_made_once_then_read_from_the_cache_and_a_damaged_entry_made_again(monkeypatch):
+    """Hashing 80 card codes onto the group costs a command about 6 ms: the table is kept in PBD_HOME's cache."""
+    from pbd.table import deck, group
+
+    cards = tuple(f"card {i}" for i in range(1, 41))
+    first = deck._table("m1", cards)
+    assert first == {group.code(f"m1|{i}|{c}"): i for i, c in enumerate(cards, 1)}
+    [entry] = [p for p in entries() if p.name.startswith("deck-codes-v2-")]
+    deck._TABLES.clear()
+    deck._CODES.clear()
+    with monkeypatch.context() as m:
+        m.setattr(group, "code", lambda label: pytest.fail("hashed again"))
+        assert deck._table("m1", cards) == first
+    entry.write_bytes(entry.read_bytes()[:-1] + b"\0")           # damaged: made again, never trusted
+    deck._TABLES.clear()
+    deck._CODES.clear()
+    assert deck._table("m1", cards) == first
+    other = deck._table("m2", cards)                               # another match: its own codes, its own entry
+    assert set(other.values()) == set(first.values()) and not set(other) & set(first)
+    assert len([p for p in entries() if p.name.startswith("deck-codes-v2-")]) == 2
+
+
+def test_a_verified_proof_is_kept_and_not_checked_again_while_a_changed_one_is_checked(monkeypatch):
+    """A read-only command re-verifies the unlock proofs written since its seat's last write: one found to hold
+    is kept (PBD_HOME/cache/proofs.bin), so the next command does not multiply again; anything changed is checked."""
+    from pbd import sodium
+    from pbd.table import group
+
+    k = group.derive_key(b"seed", "test")
+    x = group.code("card|test")
+    locked = group.lock(x, k)
+    y, proof = group.public_key(k), group.prove(k, x, locked, "ctx")
+    monkeypatch.setattr(group, "VERIFIED", set())
+    group.verify.cache_clear()
+    assert group.verify(y, x, locked, proof, "ctx") and len(group.VERIFIED) == 1
+    group.verify.cache_clear()
+    with monkeypatch.context() as m:
+        m.setattr(sodium, "scalarmult_noclamp", lambda *a: pytest.fail("checked again"))
+        assert group.verify(y, x, locked, proof, "ctx")
+    group.verify.cache_clear()
+    assert not group.verify(y, x, locked, (proof[0], proof[1] + 1), "ctx")
+    assert not group.verify(y, x, locked, proof, "other context")
+    assert not group.verify(y, x, group.lock(x, k + 1), proof, "ctx")
+    assert len(group.VERIFIED) == 1
+    path = os.path.join(cache.folder(), cache.PROOFS)                # kept at exit as points.bin is; read back once
+    cache._keep_points(group.VERIFIED, 0, path)
+    monkeypatch.setattr(cache, "_recalled", {})
+    again: set = set()
+    cache.recall_proofs(again)
+    assert again == group.VERIFIED
+    group.verify.cache_clear()

@@ -65,6 +65,8 @@ def test_pbd_games_lists_the_installed_plugin(site):
     assert done.returncode == 0 and "gofish" in done.stdout, done.stderr
 
 
+@pytest.mark.long          # (the default run plays the contract in process, test_check_game_forgets, and the
+                           # refusal below through the CLI)
 def test_three_seats_play_to_a_result_through_the_cli_reveal_and_audit_clean(pbd, installed, tmp_path):
     doc, names, rng = tmp_path / "m.txt", NAMES[:3], random.Random(3)
     pbd("new", "gofish", doc, "--as", "Ann", "--players", 3, "--seed", "a", ok=True)

@@ -10,6 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 
+#: a probe's first lines: what the interpreter loaded before pbd (a site-packages .pth file may load pathlib,
+#: re and more into every Python process of a machine) is not what pbd loads
+BEFORE = "import sys\nbefore = set(sys.modules)\n"
+
+
 def _run(code: str) -> str:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return out.stdout.strip()
@@ -34,10 +39,10 @@ def test_a_cnc_show_and_move_load_neither_openssl_pathlib_locale_nor_json(tmp_pa
         args = ["new", "cnc", str(doc), *extra] if who == "Ann" else ["join", str(doc), "--deck",
                                                                       "forces-of-corruption", "--seed", "b"]
         subprocess.run([sys.executable, "-m", "pbd", *args, "--as", who], env=env, check=True, capture_output=True)
-    probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
+    probe = (f"{BEFORE}from pbd.cli import main\nsys.argv = ['pbd'] + sys.argv[1:]\n"
              "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
-             "print('LOADED', sorted(m for m in sys.modules if m in ('hashlib', '_hashlib', 'hmac', 'pathlib', "
-             "'urllib.parse', 'locale', 'json', 'copy')))")
+             "print('LOADED', sorted(m for m in set(sys.modules) - before if m in ('hashlib', '_hashlib', 'hmac', "
+             "'pathlib', 'urllib.parse', 'locale', 'json', 'copy')))")
     subprocess.run([sys.executable, "-m", "pbd", "show", str(doc)], env=env, check=True, capture_output=True)
     for args in (["show", str(doc)], ["move", str(doc), "--as", "Ann", "draw"], ["show", str(doc)]):  # checked before
         out = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True)
@@ -80,10 +85,10 @@ def test_showing_a_twin_tower_city_board_loads_no_gmp_openssl_or_pathlib(tmp_pat
     for args in (["new", "ttc", str(doc), "--as", "Lia", "--deck", "sample", "--seed", "lia"],
                  ["join", str(doc), "--as", "Max", "--seed", "max"]):
         subprocess.run([sys.executable, "-m", "pbd", *args], env=env, check=True, capture_output=True)
-    probe = ("import sys\nfrom pbd.cli import main\nsys.argv = ['pbd', 'show', sys.argv[1]]\n"
+    probe = (f"{BEFORE}from pbd.cli import main\nsys.argv = ['pbd', 'show', sys.argv[1]]\n"
              "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
-             "print('LOADED', sorted(m for m in sys.modules if m in ('gmpy2', 'hashlib', 'pathlib', 'base64', "
-             "'importlib.util', 'dataclasses', 'copy')))")
+             "print('LOADED', sorted(m for m in set(sys.modules) - before if m in ('gmpy2', 'hashlib', 'pathlib', "
+             "'base64', 'importlib.util', 'dataclasses', 'copy')))")
     subprocess.run([sys.executable, "-m", "pbd", "show", str(doc)], env=env, check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-c", probe, str(doc)], env=env, capture_output=True, text=True)
     assert "LOADED []" in out.stdout, (out.stdout, out.stderr[-500:])      # the first show checked the board
@@ -161,3 +166,74 @@ def test_a_move_records_its_match_in_the_list_without_loading_pbd_status(pbd, ma
     assert "LOADED False True" in out.stdout, out.stderr[-500:]
     listed = pbd("status", ok=True)
     assert str(match) in listed.output or os.path.basename(str(match)) in listed.output
+
+
+def _ttc_match(tmp_path):
+    """Return a two-seat Twin Tower City document and the environment of its seats' pbd."""
+    import os
+
+    doc, env = tmp_path / "t.txt", {**os.environ, "PBD_HOME": str(tmp_path / "home")}
+    for args in (["new", "ttc", str(doc), "--as", "Lia", "--deck", "sample", "--seed", "lia"],
+                 ["join", str(doc), "--as", "Max", "--seed", "max"]):
+        subprocess.run([sys.executable, "-m", "pbd", *args], env=env, check=True, capture_output=True)
+    return doc, env
+
+
+#: runs the pbd script's own run() and says at exit whether inspect was loaded (ast, dis come with it)
+SCRIPT_PROBE = ("import atexit, sys\n"
+                "atexit.register(lambda: print('INSPECT', type(sys.modules.get('inspect')).__name__, "
+                "'dis' in sys.modules, 'ast' in sys.modules, 'GETTEXT', type(sys.modules.get('gettext')).__name__))\n"
+                "from pbd.__main__ import run\nsys.argv = ['pbd'] + sys.argv[1:]\nrun()")
+
+
+def test_the_script_leaves_inspect_and_gettext_unloaded_through_a_command_and_loads_them_for_help(tmp_path):
+    """click imports inspect and gettext for help texts and its own messages: the script defers them
+    (pbd.__main__), ``--help`` and a usage error still get them."""
+    doc, env = _ttc_match(tmp_path)
+    run = lambda *args: subprocess.run([sys.executable, "-c", SCRIPT_PROBE, *args], env=env,  # noqa: E731
+                                       capture_output=True, text=True)
+    for args in (["show", str(doc)], ["legal", str(doc), "--as", "Lia"], ["status", str(doc), "--as", "Max"],
+                 ["hand", str(doc), "--as", "Lia"]):
+        done = run(*args)
+        assert done.returncode == 0, (args, done.stderr[-500:])
+        assert done.stdout.endswith("INSPECT _Unloaded False False GETTEXT _Unloaded\n"), (args, done.stdout[-300:])
+    listed = run("--help")
+    assert listed.returncode == 0 and listed.stdout.startswith("Usage: pbd [OPTIONS] COMMAND [ARGS]...")
+    assert "Play a card or board game on a shared match document." in listed.stdout and "  move " in listed.stdout
+    assert listed.stdout.endswith("INSPECT module True True GETTEXT module\n")     # (click's headings)
+    helped = run("move", "--help")
+    assert helped.returncode == 0 and helped.stdout.startswith("Usage: pbd move [OPTIONS] DOC")
+    assert "  --as NAME  " in helped.stdout and "Your player name (may be left out when this PBD_HOME holds" in \
+        helped.stdout and helped.stdout.endswith("INSPECT module True True GETTEXT module\n")
+    wrong = run("legal", str(doc), "--as")                  # click words it through gettext: loaded then
+    assert wrong.returncode == 2 and "Option '--as' requires an argument." in wrong.stderr
+    assert wrong.stdout.endswith("GETTEXT module\n")
+    assert "No such command 'shwo'." in run("shwo").stderr
+
+
+def test_a_deferred_functions_stand_in_loads_its_module_when_called_and_from_import_does_not():
+    probe = ("import sys\nfrom pbd.__main__ import _defer\n_defer({'gettext': ('gettext', 'ngettext')})\n"
+             "from gettext import gettext as _, ngettext\nimport gettext\n"
+             "print(type(gettext).__name__, _.__name__, hasattr(gettext, '__path__'))\n"
+             "print(_('a text'), ngettext('one', 'many', 2), type(gettext).__name__, gettext.gettext('b') == 'b')")
+    assert _run(probe).splitlines() == ["_Unloaded gettext False", "a text many module True"]
+
+
+def test_a_deferred_module_is_the_module_once_used_and_an_import_statement_does_not_load_it():
+    probe = ("import sys\nfrom pbd.__main__ import _defer\n_defer({'inspect': (), 'pbd_no_such_module': ()})\n"
+             "import inspect\n"
+             "print(type(inspect).__name__, 'dis' in sys.modules, 'pbd_no_such_module' in sys.modules)\n"
+             "from inspect import cleandoc\nprint(type(inspect).__name__, cleandoc('  a\\n    b') == 'a\\nb', "
+             "inspect.isfunction(len), sys.modules['inspect'] is inspect)")
+    assert _run(probe).splitlines() == ["_Unloaded False False", "module True False True"]
+
+
+@pytest.mark.parametrize("text", ["One line.", "  Leading blanks.", "\tA tab\tinside.", "Trailing  ", "",
+                                  "Two\n  lines", "  \n  Indented\n    more\n  "])
+def test_an_options_help_is_cleaned_as_inspect_cleandoc_cleans_it(text):
+    import inspect
+
+    from pbd.cli import PbdOption, _cleandoc
+
+    assert _cleandoc(text) == inspect.cleandoc(text)
+    assert PbdOption(["--x"], help=text).help == (inspect.cleandoc(text) if text else text)

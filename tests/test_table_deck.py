@@ -12,7 +12,7 @@ import pytest
 from pbd import fairplay
 from pbd.errors import DocumentFormatError
 from pbd.table import group, secret
-from pbd.table.deck import SharedDeck
+from pbd.table.deck import SharedDeck, _batches
 from pbd.table.shuffle import ShuffleProof
 
 SEATS = ["Ann", "Ben", "Cy"]
@@ -98,6 +98,74 @@ def test_a_non_canonical_encoding_and_the_generator_as_a_key_are_refused():
     assert group.key_problem(group.G) and group.key_problem(x, [x]) and group.key_problem(x) is None
     with pytest.raises(ValueError):
         group.decode(group.encode(x)[:-1] + ("A" if group.encode(x)[-1] != "A" else "B"))
+
+
+def test_one_batched_proof_covers_every_unlock_of_a_batch_and_nothing_else():
+    """Issue 25: one seat's unlocks share one Chaum–Pedersen proof over a hashed random linear combination."""
+    k = group.derive_key(b"s" * 32, "batch")
+    y = group.public_key(k)
+    xs = [group.code(f"b{i}") for i in range(4)]
+    pairs = [(x, group.lock(x, k)) for x in xs]             # (number after the unlock, number before)
+    proof = group.prove_batch(k, pairs, "ctx")
+    assert group.verify_batch(y, pairs, proof, "ctx")
+    assert not group.verify_batch(y, pairs[:3], proof, "ctx")                          # a pair dropped
+    assert not group.verify_batch(y, [pairs[1], pairs[0], *pairs[2:]], proof, "ctx")  # two pairs reordered
+    assert not group.verify_batch(y, pairs, proof, "other context")
+    assert not group.verify_batch(group.public_key(k + 1), pairs, proof, "ctx")
+    assert not group.verify_batch(y, pairs, (proof[0], (proof[1] + 1) % group.L), "ctx")
+    for wrong in ((xs[2], group.lock(xs[2], k + 1)), (xs[2], pairs[3][1]), (xs[3], pairs[2][1])):
+        bent = [*pairs[:2], wrong, *pairs[3:]]              # one wrong unlock, the honest prover run on it
+        assert not group.verify_batch(y, bent, group.prove_batch(k, bent, "ctx"), "ctx")
+    assert not group.verify_batch(y, [], proof, "ctx")
+
+
+def test_a_batch_is_written_with_one_proof_and_pruned_whole():
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: d.deal("draw", "Cy", 3))
+    t.write("Ben")                                      # Ben unlocks Cy's three cards in one write: one batch
+    ids = t.deck.hands["Cy"]
+    lines = {int(ln.split()[1]): ln for ln in t.deck.render() if ln.startswith("  slot ")}
+    steps = [lines[i].split(" · ")[1].split() for i in ids]
+    assert [len(st) for st in steps] == [4, 3, 3] and len(steps[0][2]) == 64          # the proof on the first
+    assert len({t.deck.slots[i].steps[-1].proof for i in ids}) == 1
+    t.write("Cy")                                       # Ann has not checked Ben's batch yet: it stays, whole
+    assert [[st.seat for st in t.deck.slots[i].steps] for i in ids] == [["Ben"]] * 3
+    t.write("Ann")                                      # now every other seat has: it goes, whole
+    assert all(not t.deck.slots[i].steps and t.deck.slots[i].opened == ["Ann", "Ben"] for i in ids)
+    assert all(" · by 1,2" in ln for ln in t.deck.render() if ln.startswith(tuple(f"  slot {i} " for i in ids)))
+
+
+def test_unlocks_of_two_generations_in_one_write_are_two_batches_each_with_its_key():
+    t = Table({"draw": [f"c{i}" for i in range(10)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: d.draw_face_up("draw", 3, to="table"))
+    t.write("Ben")
+    t.write("Cy")
+    new = t.write("Ann", lambda d: d.reshuffle("table", "again"))
+    t.write("Ben")
+    t.write("Cy")                                       # generation 2's last pass: its numbers stand, as '^'
+    lines = {int(ln.split()[1]): ln for ln in t.deck.render() if ln.startswith("  slot ")}
+    assert all(lines[i].split()[2] == "^" for i in new)
+    t.write("Ann", lambda d: (d.deal("again", "Cy", 2), d.deal("draw", "Cy", 2)))
+    old = [i for i in t.deck.hands["Cy"] if i not in new]
+    stamp = t.deck.clock
+    batches = {(seat, gen) for (seat, gen, at) in _batches(t.deck) if at == stamp}
+    assert batches == {("Ann", 1), ("Ann", 2)}          # one write, one proof per generation (one key each)
+    t.write("Ben")                                      # Ben checks both, then unlocks both generations' cards
+    lines = {int(ln.split()[1]): ln for ln in t.deck.render() if ln.startswith("  slot ")}
+    ben = [lines[i].split(" · ")[2].split() for i in sorted(t.deck.hands["Cy"])]
+    assert sorted(len(step) for step in ben) == [3, 3, 4, 4]
+    forged = SharedDeck.parse(t.deck.render())           # Ben's generation-1 batch given his generation-2 proof
+    a, b = (forged.slots[min(ids)].steps[-1].proof for ids in (old, [i for i in new if i in forged.hands["Cy"]]))
+    for i in old:
+        forged.slots[i].steps[-1].proof = b
+    problems = SharedDeck.parse(forged.render()).verify(SharedDeck.parse(t.records["Cy"]), seat="Cy")
+    assert a != b and any("Ben's unlocks, proven together, carry no valid proof" in p for p in problems), problems
+    t.write("Cy")
+    assert t.deck.derive(SEEDS)[1] == []
 
 
 def test_shuffle_in_deal_unlock_and_read_with_three_seats(table):

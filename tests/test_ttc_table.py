@@ -13,6 +13,7 @@ import re
 import pytest
 
 from pbd.table import group
+from pbd.table.deck import SharedDeck
 
 
 def start(pbd, tmp_path, *options):
@@ -23,6 +24,11 @@ def start(pbd, tmp_path, *options):
 
 def slot_line(text, sid):
     return re.search(rf"^  slot {sid} .*$", text, re.MULTILINE).group(0)
+
+
+def deal_lines(text):
+    """Return the lines of the document's Deal section (the shared deck)."""
+    return [ln for ln in text.split("\nDeal\n", 1)[1].splitlines() if ln.startswith("  ")]
 
 
 def refused(pbd, doc, text, who, command, words):
@@ -42,15 +48,19 @@ def refused(pbd, doc, text, who, command, words):
 def test_a_non_residue_in_the_deal_is_refused(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()
-    value = slot_line(text, 5).split()[2]                     # Light's round-5 card, locked by both
-    bad = group.encode(group.add(group.decode(value), bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")))      # an 8-torsion part
-    refused(pbd, doc, text.replace(value, bad), "Lia", "hand", "not a point of the dealing group")
+    line = slot_line(text, 5)                                 # Light's round-5 card, locked by both
+    assert line.split()[2] == "^"                             # its number is Max's pass's, which still stands
+    value = SharedDeck.parse(deal_lines(text)).slots[5].base
+    bad = group.encode(group.add(value, bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")))      # an 8-torsion part
+    refused(pbd, doc, text.replace(line, line.replace(" ^", f" {bad}", 1)), "Lia", "hand", "not a point of the dealing group")
 
 
 def test_a_forged_unlock_proof_is_refused(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()
-    line = slot_line(text, 6)                                 # Lia's hand card, unlocked by Max at his join
+    # Max unlocked Lia's hand and the first table card at his join, in one batch: one proof, on its first slot
+    assert len(slot_line(text, 6).split(" · ")[1].split()) == 3          # Lia's hand card: no proof of its own
+    line = slot_line(text, 1)
     proof = line.split(" · ")[1].split()[2]
     forged = proof[:-3] + ("AAA" if not proof.endswith("AAA") else "BBB")
     refused(pbd, doc, text.replace(line, line.replace(proof, forged)), "Lia", "hand", "no valid proof")

@@ -7,7 +7,7 @@ board as one line a player can read::
     Waiting on: Ben — play Shield or pass (duel with Ann) · from 12
 
 ``from 12`` is the log entry whose move created it.  A game opens one with
-:meth:`pbd.table.game.TableState.ask` (``state.ask(seat, prompt, answers)``), which fills in
+:meth:`pbd.table.game.Table.ask` (``state.ask(seat, prompt, answers)``), which fills in
 the origin; the answers it lists are public and travel in the document after the origin
 (``· from 12 · answers: play Shield | pass``), so a decision read back has them.
 

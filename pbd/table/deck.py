@@ -10,7 +10,7 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
   of its own (one key per *generation*: each shuffle-in or reshuffle uses fresh keys, so a
   reshuffled card cannot be recognised by its old lock) and shuffles each pile secretly.
   The pass publishes the seat's public key ``Y = k·B``, each pile's numbers after it, and one
-  proof of a shuffle (:mod:`pbd.table.shuffle`, Bayer–Groth 2012) that they are the
+  proof of a shuffle (:mod:`pbd.table.shuffle`, Curdleproofs) that they are the
   numbers before it, each locked with ``k`` and permuted — card by card, so no number can be
   replaced, copied or made from others.  After every seat's pass nobody knows which slot
   holds which card.
@@ -20,7 +20,11 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
 * **Unlocks.**  A slot in a seat's hand must be unlocked by every other seat; the owner
   removes their own lock privately and reads the card.  A slot going face up is unlocked by
   every seat; the last unlock publishes the code itself (written as its manifest number).
-  Every unlock carries a proof against the seat's public key for that generation.
+  Every unlock is proven against the seat's public key for that generation: the unlocks one
+  seat writes in one command over one generation share one batched Chaum–Pedersen proof
+  (:func:`pbd.table.group.prove_batch`: a random linear combination with coefficients hashed
+  from every public input, as Privacy Pass and RFC 9497 batch their DLEQ proofs; soundness error
+  about 2^-127 per batch, the same order as one proof per unlock).
 * **Pending work.**  Passes and unlocks that a seat owes are *duties*, derived from the
   public state (:attr:`SharedDeck.duties`); each seat's pbd does its own on its next command
   (:meth:`SharedDeck.settle`); :meth:`SharedDeck.waiting_on` says who is being waited for.
@@ -35,9 +39,11 @@ Barnett–Smart 2003 "Mental Poker Revisited", Chaum–Pedersen 1992):
 * **Audit.**  Once seeds are revealed, :meth:`SharedDeck.audit` re-derives every key, pass
   and permutation and checks every number and face-up card in the document.
 
-Document size: numbers are 43 characters of base64, unlock proofs 64, a pass 43 per card
-(its numbers) and one shuffle proof for all its piles, of size about √N (2,900 characters for
-18 cards, 4,100 for 40, 4,700 for 54, 4,900 for 60).  A proof, a pass's numbers and proof and a
+Document size: numbers are 43 characters of base64, unlock proofs 64 (one per seat, write and
+generation), a pass 43 per card (its numbers) and one shuffle proof for all its piles, of size
+logarithmic in N (2,475 characters for 13 to 28 cards, 2,816 for 29 to 60: The Tower's 40, 2Xd6's 54,
+Boys' Town's 60).  While a generation's last pass stands, a slot whose number is that pass's writes
+``^`` for it (the number is written once, in the pass).  A proof, a pass's numbers and proof and a
 retired slot are kept only until every other seat has written after it (``seen`` counters: each
 seat's write stamps the deck with a clock tick, and a seat's pbd verifies before it writes;
 while a player may still join, a generation's passes go only all together, once its last is
@@ -283,7 +289,8 @@ class SharedDeck(Record):
     # -- codes ------------------------------------------------------------------------
 
     def code(self, index: int) -> bytes:
-        """Return the code of manifest card ``index`` (1-based)."""
+        """Return the code of manifest card ``index`` (1-based), from the deck's code table (kept between commands)."""
+        self.code_table()
         return _code(self.match_id, index, self.cards[index - 1])
 
     def code_table(self) -> dict[bytes, int]:
@@ -631,8 +638,23 @@ class SharedDeck(Record):
                     count += 1
         if count:
             lines.append(f"unlocked {count} card{'s' if count != 1 else ''}")
+            if secret is not None:
+                self._prove_unlocks(seat, secret)
         self.prune()
         return lines
+
+    def _prove_unlocks(self, seat: str, secret: bytes) -> None:
+        """Give every unlock ``seat`` wrote in this write one proof per generation (a batch, :func:`group.prove_batch`).
+
+        A batch is every step of one seat, one generation and one clock stamp (:func:`_batches`): the steps of
+        one write, which pruning drops together (:meth:`prune`), so a batch is always whole in the document.
+        """
+        for (who, gen, stamp), members in _batches(self).items():
+            if who == seat and stamp == self.clock:
+                proof = group.prove_batch(self.key(secret, gen), _batch_pairs(members),
+                                          _unlock_context(self.match_id, members))
+                for slot, j in members:
+                    slot.steps[j].proof = proof
 
     def _pass(self, gen: Gen, seat: str, secret: bytes | None) -> None:
         if secret is None:
@@ -674,11 +696,9 @@ class SharedDeck(Record):
                                               "not show its card")
                 self._face_up(slot, index)
             return
-        k = self.key(secret, slot.gen)
-        out = group.unlock(slot.value, k)
-        proof = group.prove(k, out, slot.value, f"{self.match_id}|unlock|{slot.id}")
+        out = group.unlock(slot.value, self.key(secret, slot.gen))
         slot.opened.append(seat)
-        slot.steps.append(Step(seat, out, proof, self.clock))
+        slot.steps.append(Step(seat, out, None, self.clock))       # proven with the write's batch (settle)
         slot.value = out
         if last:
             index = self.code_table().get(out)
@@ -739,9 +759,13 @@ class SharedDeck(Record):
         Passes are kept until something is dealt: before that a seat may still join (Twin Tower City seats
         its players one by one, :meth:`add_seat`), and a joiner checks every pass from the first.
         """
+        # a batch of unlocks (one seat, one stamp: _batches) goes whole: its steps share the condition, and the
+        # steps before one in its slot are other seats' with earlier stamps, checked by all whenever it is
         for slot in self.slots.values():
-            while slot.steps and slot.steps[0].value is not None and self.checked_by_all(slot.steps[0].stamp,
-                                                                                          slot.steps[0].seat):
+            # (a replay without the seeds knows no numbers: its steps, all None, go as the document's do, or its
+            # deck would keep every slot of the match and an audit's snapshots grow with the log)
+            while slot.steps and (slot.steps[0].value is not None or slot.value is None) and \
+                    self.checked_by_all(slot.steps[0].stamp, slot.steps[0].seat):
                 slot.base = slot.steps.pop(0).value
             if slot.index is not None and not slot.steps:
                 slot.opened = list(self.seats)
@@ -922,12 +946,47 @@ def _table(match_id: str, cards: tuple[str, ...]) -> dict[bytes, int]:
     if key not in _TABLES:
         if len(_TABLES) > 64:
             _TABLES.clear()
-        _TABLES[key] = {_code(match_id, i, c): i for i, c in enumerate(cards, 1)}
+        _TABLES[key] = table = _kept_table(match_id, cards)
+        _CODES.update(((match_id, i, cards[i - 1]), code) for code, i in table.items())
     return _TABLES[key]
+
+
+def _kept_table(match_id: str, cards: tuple[str, ...]) -> dict[bytes, int]:
+    """Return ``{code: manifest number}``, kept in PBD_HOME's cache (:mod:`pbd.cache`) from one command to the next.
+
+    Every code is a hash onto the group (about 80 µs): a deck of 80 cards costs the command
+    that turns a card face up, or reads one in a hand, about 6 ms to make its table anew.
+    """
+    from pbd import cache
+
+    return cache.cached("deck-codes-v2", f"/deck-codes/{match_id}", repr((match_id, cards)).encode(),
+                        lambda: {_code(match_id, i, c): i for i, c in enumerate(cards, 1)}, (), dict)
 
 
 def _tag(value: bytes) -> str:
     return hexdigest(value)[:16]
+
+
+def _batches(deck: SharedDeck) -> dict[tuple[str, int, int], list[tuple[Slot, int]]]:
+    """Return every batch of unlocks: ``{(seat, generation, stamp): [(slot, step index), …]}``, slots by id.
+
+    The unlocks one seat wrote in one write (one clock stamp) over one generation's slots (one key) share one
+    proof (:func:`group.prove_batch`).
+    """
+    out: dict[tuple[str, int, int], list[tuple[Slot, int]]] = {}
+    for slot in sorted(deck.slots.values(), key=lambda s: s.id):
+        for j, st in enumerate(slot.steps):
+            out.setdefault((st.seat, slot.gen, st.stamp), []).append((slot, j))
+    return out
+
+
+def _batch_pairs(members: list[tuple[Slot, int]]) -> list[tuple[bytes | None, bytes | None]]:
+    """Return each unlock's ``(number after, number before)``: the number before is ``k`` times the one after."""
+    return [(slot.steps[j].value, slot.base if j == 0 else slot.steps[j - 1].value) for slot, j in members]
+
+
+def _unlock_context(match_id: str, members: list[tuple[Slot, int]]) -> str:
+    return f"{match_id}|unlock|{','.join(str(slot.id) for slot, _ in members)}"
 
 
 def _pass_context(match_id: str, gen: int, seat: str, piles: list[str]) -> str:
@@ -957,7 +1016,7 @@ def _check_name(name: str) -> None:
 
 # -- the document format ------------------------------------------------------------------------
 #
-#   deck 7f3a9c2e v3 · seats Lia, Max · clock 5 · seen 5 4
+#   deck 7f3a9c2e v4 · seats Lia, Max · clock 5 · seen 5 4
 #   cards 1-50 101-110 …                    the manifest (ids escaped; runs of integers as a-b)
 #   gen 1 · battle 1-50 · army 51-60 · cards 1-60
 #   pass 1 1 <key> @3                         generation, seat number, public key [, stamp while proven]
@@ -967,23 +1026,37 @@ def _check_name(name: str) -> None:
 #   pile battle 27-50                         slot ids, top first ('-': empty)
 #   hand 1 6-13 · aside 2 40
 #   retired 7@5 9@5 · gone 51-60
-#   slot 6 <number> · 2 <number> <proof> @4 · by 2 · open
+#   slot 6 ^ · 2 <number> <proof> @4 · open
+#   slot 7 ^ · 2 <number> @4
+#   slot 9 <number> · 1 <number> <proof> @6 · by 2,1
 #
 # A slot line gives the number before its unpruned steps, then each step (seat number, the
-# number it left, its proof, its clock stamp); '=N' is the code of manifest card N (face up).
+# number it left, its proof, its clock stamp); '=N' is the code of manifest card N (face up);
+# '^' is the number the last pass of the slot's generation gave it, while that pass stands in
+# the document (its numbers are written once, in its proof lines).  The unlocks one seat wrote
+# in one write over one generation share one proof (a batch, group.prove_batch), written on
+# the step of the batch's first slot only.  'by' lists the seats that unlocked the slot when
+# they are not just its steps' seats (some steps pruned).
 
 MAX_SLOT_ID = 4 * MAX_CARDS
-#: The deck format this pbd writes: ``v3`` (edwards25519, shuffles proven card by card with Bayer–Groth 2012).
-FORMAT = "v3"
+#: The deck format this pbd writes: ``v4`` (edwards25519, shuffles proven card by card with Curdleproofs,
+#: a slot's number written once while its pass stands, one batched proof for one write's unlocks).
+FORMAT = "v4"
+#: A slot's number while its generation's last pass stands: that pass's number for the slot.
+STANDING = "^"
 #: Characters of a shuffle proof per document line (a Google Doc paragraph stays short).
 PROOF_CHUNK = 4000
 OLD_FORMAT = ("this match's shared deck was dealt by an earlier pbd (0.1), whose shuffles are proven only as a "
               "product; this pbd cannot check them card by card and will not play on it. Finish this match with "
               "pbd 0.1 (pip install 'pbd==0.1.*', or that release's checkout), or start a new match")
 OLD_FORMAT_V2 = ("this match's shared deck was dealt by an earlier pbd (0.2: deck format v2, whose shuffle proofs are "
-                 "Terelius–Wikström's, of a size that grows with the deck); this pbd (0.3) checks the shorter "
-                 "Bayer–Groth proofs of format v3 and will not play on it. Finish this match with pbd 0.2 "
+                 "Terelius–Wikström's, of a size that grows with the deck); this pbd checks the shorter "
+                 "Curdleproofs proofs of format v4 and will not play on it. Finish this match with pbd 0.2 "
                  "(pip install 'pbd==0.2.*', or that release's checkout), or start a new match")
+OLD_FORMAT_V3 = ("this match's shared deck was dealt by an earlier pbd (0.3: deck format v3, whose shuffle proofs are "
+                 "Bayer–Groth's and whose unlocks are proven one by one); this pbd reads deck format v4 and will not "
+                 "play on it. Finish this match with pbd 0.3 (pip install 'pbd==0.3.*', or that release's checkout), "
+                 "or start a new match")
 _ESCAPE = set(" ,;%·@#=\t")
 
 
@@ -1035,6 +1108,15 @@ def _num(value: bytes | None, deck: SharedDeck, index: int | None = None) -> str
     return "?" if value is None else group.encode(value)
 
 
+def _standing(deck: SharedDeck) -> dict[int, bytes]:
+    """Return ``{slot id: number}`` that the standing last pass of each generation gave (what ``^`` stands for)."""
+    out: dict[int, bytes] = {}
+    for gen in deck.gens:
+        if gen.passes and gen.passes[-1].piles is not None:
+            out.update(gen.passes[-1].outputs(gen))
+    return out
+
+
 def _render(deck: SharedDeck) -> list[str]:
     no = {s: str(i) for i, s in enumerate(deck.seats, 1)}
     lines = [f"  deck {deck.match_id} {FORMAT} · seats {', '.join(_esc(s) for s in deck.seats)} · clock {deck.clock} · seen "
@@ -1057,13 +1139,20 @@ def _render(deck: SharedDeck) -> list[str]:
         lines.append("  retired " + " ".join(f"{i}@{t}" for i, t in sorted(deck.retired.items())))
     if deck.gone:
         lines.append(f"  gone {_ranges(sorted(deck.gone))}")
+    standing = _standing(deck)
+    first = {(members[0][0].id, members[0][1]) for members in _batches(deck).values()}
     for slot in sorted(deck.slots.values(), key=lambda s: s.id):
         last = len(slot.steps) - 1
-        parts = [f"  slot {slot.id} {_num(slot.base, deck, slot.index if not slot.steps else None)}"]
+        if slot.base is not None and standing.get(slot.id) == slot.base and (slot.index is None or slot.steps):
+            base = STANDING
+        else:
+            base = _num(slot.base, deck, slot.index if not slot.steps else None)
+        parts = [f"  slot {slot.id} {base}"]
         for j, st in enumerate(slot.steps):
-            proof = "-" if st.proof is None else group.encode_proof(st.proof)
-            parts.append(f"{no[st.seat]} {_num(st.value, deck, slot.index if j == last else None)} {proof} @{st.stamp}")
-        if slot.opened and not (slot.index is not None and not slot.steps):
+            proof = "" if (slot.id, j) not in first else " -" if st.proof is None else f" {group.encode_proof(st.proof)}"
+            parts.append(f"{no[st.seat]} {_num(st.value, deck, slot.index if j == last else None)}{proof} @{st.stamp}")
+        stepped = [st.seat for st in slot.steps]
+        if slot.opened and not (slot.index is not None and not slot.steps) and slot.opened != stepped:
             parts.append("by " + ",".join(no[s] for s in slot.opened))
         if slot.want:
             parts.append(slot.want)
@@ -1078,6 +1167,9 @@ class _Reader:
         self.number: int | None = None
         self.blobs: dict[tuple[int, str, str], list[str]] = {}
         self.last_blob: tuple[int, str, str] | None = None
+        self.slot_lines: dict[int, int | None] = {}        # slot id -> its line, for errors found after the last line
+        self.standing: list[int] = []                      # slots whose number is written '^' (the standing pass's)
+        self.batched: set[tuple[int, int]] = set()         # (slot id, step index) written without a proof
 
     def fail(self, message: str):
         raise DocumentFormatError(f"shared deck: {message}", line=self.number)
@@ -1160,7 +1252,45 @@ def _parse(cls, lines) -> SharedDeck:
     rd.number = None
     _attach_proofs(deck, rd)
     _check_structure(deck, rd)
+    _resolve_standing(deck, rd)
+    _resolve_batches(deck, rd)
     return deck
+
+
+def _resolve_standing(deck: SharedDeck, rd: _Reader) -> None:
+    """Give each slot written ``^`` the number its generation's last pass gave it (that pass must stand)."""
+    standing = _standing(deck)
+    for sid in rd.standing:
+        rd.number = rd.slot_lines[sid]
+        slot = deck.slots[sid]
+        gen = deck.gens[slot.gen - 1]
+        if not gen.passes or gen.passes[-1].piles is None:
+            rd.fail(f"slot {sid}: '{STANDING}' stands for the number the last shuffle pass of generation {gen.number} "
+                    "gave it, but no such pass stands in the document")
+        if sid not in standing:
+            rd.fail(f"slot {sid}: '{STANDING}' stands for the number {gen.passes[-1].seat}'s shuffle pass of "
+                    f"generation {gen.number} gave it, but that pass has no number for slot {sid} in the document")
+        slot.base = standing[sid]
+        if not slot.steps:
+            slot.value = slot.base
+    rd.number = None
+
+
+def _resolve_batches(deck: SharedDeck, rd: _Reader) -> None:
+    """Give every unlock of a batch the proof written on its first slot's step; refuse a batch proven twice or never."""
+    for (seat, gen, stamp), members in _batches(deck).items():
+        for n, (slot, j) in enumerate(members):
+            written = (slot.id, j) not in rd.batched
+            if n == 0 and not written:
+                rd.number = rd.slot_lines.get(slot.id)
+                rd.fail(f"slot {slot.id}: {seat}'s unlock @{stamp} has no proof, and it is the first of {seat}'s "
+                        f"unlocks of generation {gen} written at @{stamp}, which carries their one proof")
+            if n > 0 and written:
+                rd.number = rd.slot_lines.get(slot.id)
+                rd.fail(f"slot {slot.id}: a second proof for {seat}'s unlocks of generation {gen} written at @{stamp} "
+                        f"(they share one, written on slot {members[0][0].id})")
+            slot.steps[j].proof = members[0][0].steps[members[0][1]].proof
+    rd.number = None
 
 
 def _parse_head(cls, rd: _Reader, rest: str) -> SharedDeck:
@@ -1168,9 +1298,11 @@ def _parse_head(cls, rd: _Reader, rest: str) -> SharedDeck:
         rd.fail(OLD_FORMAT)
     if re.fullmatch(r"\S+ v2 · seats .*", rest):
         rd.fail(OLD_FORMAT_V2)
-    m = re.fullmatch(r"(\S+) v3 · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
+    if re.fullmatch(r"\S+ v3 · seats .*", rest):
+        rd.fail(OLD_FORMAT_V3)
+    m = re.fullmatch(r"(\S+) v4 · seats (.+?) · clock (\d+) · seen ([\d ]+)", rest)
     if not m:
-        rd.fail("expected 'deck MATCH v3 · seats A, B · clock N · seen N N'")
+        rd.fail("expected 'deck MATCH v4 · seats A, B · clock N · seen N N'")
     seats = [_unesc(s.strip()) for s in m.group(2).split(",")]
     seen = m.group(4).split()
     if not 1 <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) or len(seen) != len(seats):
@@ -1310,7 +1442,12 @@ def _line_slot(deck, rd, rest, seen_ids):
     if sid in seen_ids or sid < 1:
         rd.fail(f"slot {sid} is listed twice")
     seen_ids.add(sid)
-    base, base_index = rd.element(head[1], deck)
+    rd.slot_lines[sid] = rd.number
+    if head[1] == STANDING:
+        base, base_index = None, None
+        rd.standing.append(sid)
+    else:
+        base, base_index = rd.element(head[1], deck)
     slot = Slot(sid, base, base=base, index=base_index)
     by, indices = None, []
     for part in parts[1:]:
@@ -1319,20 +1456,26 @@ def _line_slot(deck, rd, rest, seen_ids):
             slot.want = "open"
         elif tokens and tokens[0] == "by" and len(tokens) == 2:
             by = [rd.seat(t, deck) for t in tokens[1].split(",")]
-        elif len(tokens) == 4:
+        elif len(tokens) in (3, 4):
             if len(slot.steps) >= MAX_STEPS:
                 rd.fail(f"slot {sid} has too many unlocks")
             seat = rd.seat(tokens[0], deck)
             value, index = rd.element(tokens[1], deck)
-            slot.steps.append(Step(seat, value, rd.proof(tokens[2]), rd.stamp(tokens[3])))
+            if len(tokens) == 3:
+                rd.batched.add((sid, len(slot.steps)))
+            proof = rd.proof(tokens[2]) if len(tokens) == 4 else None
+            slot.steps.append(Step(seat, value, proof, rd.stamp(tokens[-1])))
             indices.append(index)
         else:
-            rd.fail(f"slot {sid}: expected 'SEAT NUMBER PROOF @STAMP', 'by SEATS' or 'open', not {part[:30]!r}")
+            rd.fail(f"slot {sid}: expected 'SEAT NUMBER [PROOF] @STAMP', 'by SEATS' or 'open', not {part[:30]!r}")
     if slot.steps:
         if base_index is not None or any(x is not None for x in indices[:-1]):
             rd.fail(f"slot {sid}: only its last unlock can show the card")
         slot.value, slot.index = slot.steps[-1].value, indices[-1]
-    slot.opened = by if by is not None else (list(deck.seats) if slot.index is not None and not slot.steps else [])
+    if by is not None:
+        slot.opened = by
+    else:
+        slot.opened = [st.seat for st in slot.steps] or (list(deck.seats) if slot.index is not None else [])
     if len(set(slot.opened)) != len(slot.opened) or not {s.seat for s in slot.steps} <= set(slot.opened):
         rd.fail(f"slot {sid}: 'by' must list each seat that unlocked it once, its steps' seats included")
     if slot.index is not None:
@@ -1390,6 +1533,7 @@ class _Verifier:
     def __init__(self, deck: SharedDeck, prev: SharedDeck | None, keys: dict[str, dict[int, bytes]], seat: str | None):
         self.d, self.r, self.keys, self.me = deck, prev, keys, seat
         self.problems: list[str] = []
+        self.owed: set[tuple[str, int, int]] = set()       # batches of unlocks to check (_slot, then _unlocks)
 
     def run(self) -> list[str]:
         """Return the problems found."""
@@ -1406,6 +1550,7 @@ class _Verifier:
         fresh = {g.number for g in d.gens if self._gen_new(g)}
         for slot in d.slots.values():
             self._slot(slot, fresh)
+        self._unlocks()
         self._distinct()
         if r is not None:
             self._layout()
@@ -1509,18 +1654,34 @@ class _Verifier:
         elif r is not None and rs is None and slot.gen not in fresh:
             self.problems.append(f"slot {slot.id} appeared out of nowhere")
             return
-        gen = d.gens[slot.gen - 1]
-        keys = {p.seat: p.key for p in gen.passes}
-        for j in range(start, len(slot.steps)):
-            st = slot.steps[j]
+        for st in slot.steps[start:]:
             if st.proof is None or st.value is None:
                 self.problems.append(f"slot {slot.id}: {st.seat}'s unlock has no proof")
                 return
-            if not group.verify(keys.get(st.seat), st.value, chain[j], st.proof, f"{d.match_id}|unlock|{slot.id}"):
-                what = f" and claims {slot.card}" if j == len(slot.steps) - 1 and slot.card else ""
-                self.problems.append(f"slot {slot.id}: {st.seat}'s unlock{what} carries no valid proof (a wrong "
-                                     "unlock or a forged proof)")
-                return
+            self.owed.add((st.seat, slot.gen, st.stamp))
+
+    def _unlocks(self) -> None:
+        """Check every batch of unlocks a step not yet checked belongs to: all its steps, with their one proof."""
+        d = self.d
+        for key, members in _batches(d).items():
+            if key not in self.owed:
+                continue
+            seat, gen, _ = key
+            keys = {p.seat: p.key for p in d.gens[gen - 1].passes}
+            proof = members[0][0].steps[members[0][1]].proof
+            if proof is not None and all(slot.steps[j].proof == proof for slot, j in members) and group.verify_batch(
+                    keys.get(seat), _batch_pairs(members), proof, _unlock_context(d.match_id, members)):
+                continue
+            claims = "".join(f" and claims {slot.card}" if len(members) == 1 else
+                             f" (slot {slot.id} claims {slot.card})"
+                             for slot, j in members if j == len(slot.steps) - 1 and slot.card)
+            if len(members) == 1:
+                self.problems.append(f"slot {members[0][0].id}: {seat}'s unlock{claims} carries no valid proof (a "
+                                     "wrong unlock or a forged proof)")
+            else:
+                ids = ", ".join(_ranges(slot.id for slot, _ in members).split())
+                self.problems.append(f"slots {ids}: {seat}'s unlocks{claims}, proven together, carry no valid proof "
+                                     "(one of them is a wrong unlock, or the proof is forged)")
 
     def _distinct(self) -> None:
         live = [s for s in self.d.slots.values() if s.id not in self.d.retired]

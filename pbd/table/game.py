@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import re
 from abc import ABCMeta, abstractmethod
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
 from pbd.games.base import (CHAIN_DUTY, NOTE_HINT, ROLL_DUTY, Chance, Event, LogEntry, Meta, Playable,  # noqa: F401
                             PlayerMeta, Reveal, Secrets, board_note, published_after, render_frame, split_frame)
+from pbd.record import Record
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
 from pbd.table import deck as _deck
@@ -71,22 +71,19 @@ def defined_in(*modules) -> tuple[type, ...]:
 
 
 
-@dataclass
-class TableState:
-    """What every match at the table has; a game subclasses it to add its board.
+class Table:
+    """What every match at the table has; a game's state subclasses it (as a record, or as a :class:`TableState`).
 
-    ``turn`` is the index in ``seats`` of the seat on turn; ``decisions`` are open
-    questions other seats must answer; ``result`` is set when the match ends.
+    ``meta`` is the match's header and log; ``seats`` the names seated, in order; ``players``
+    how many seats the match has; ``deck`` the shared deck; ``turn`` is the index in ``seats``
+    of the seat on turn; ``decisions`` are open questions other seats must answer; ``result``
+    is set when the match ends; ``options`` are the match's ``-O`` words.  The game's own
+    fields come after these.
+
+    The games pbd ships build their state as a :class:`pbd.record.Record` on this class
+    (``class State(Record, Table)``, setting these fields with :meth:`_set_table`): the
+    dataclass :class:`TableState` costs every command loading :mod:`dataclasses`.
     """
-
-    meta: Meta
-    seats: list[str] = field(default_factory=list)
-    players: int = 2
-    deck: SharedDeck | None = None
-    turn: int = 0
-    decisions: list[Decision] = field(default_factory=list)
-    result: str = ""
-    options: list[str] = field(default_factory=list)
 
     #: the table's own fields, in order: what a game's record state sets first (:meth:`_set_table`)
     TABLE_FIELDS = ("meta", "seats", "players", "deck", "turn", "decisions", "result", "options")
@@ -127,12 +124,59 @@ class TableState:
         return decision
 
 
-@dataclass
-class Move:
+def _table_state() -> type:
+    """Return :class:`TableState`, made the first time it is asked for (see :func:`__getattr__`)."""
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class TableState(Table):
+        """What every match at the table has, as a dataclass: a game's ``@dataclass`` state subclasses it.
+
+        ``turn`` is the index in ``seats`` of the seat on turn; ``decisions`` are open
+        questions other seats must answer; ``result`` is set when the match ends.
+        """
+
+        meta: Meta
+        seats: list[str] = field(default_factory=list)
+        players: int = 2
+        deck: SharedDeck | None = None
+        turn: int = 0
+        decisions: list[Decision] = field(default_factory=list)
+        result: str = ""
+        options: list[str] = field(default_factory=list)
+
+    TableState.__qualname__ = "TableState"         # (pickle finds it as pbd.table.game.TableState)
+    globals()["TableState"] = TableState
+    return TableState
+
+
+def __getattr__(name: str):
+    """Make :class:`TableState` when a game first asks for it (``from pbd.table.game import TableState``).
+
+    It is a dataclass, and :mod:`dataclasses` with the class it writes costs a command about
+    8M instructions: the games pbd ships subclass :class:`Table` instead, and a command of
+    theirs never loads it.
+    """
+    if name == "TableState":
+        return _table_state()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _DefaultState:
+    """:attr:`CardGame.state_class` until a game sets its own: :class:`TableState`, made when first read."""
+
+    def __get__(self, instance, owner) -> type:
+        return globals().get("TableState") or _table_state()
+
+
+class Move(Record):
     """What a move did, as the game reports it: the log text and whether the turn passes."""
 
-    text: str
-    ends_turn: bool = False
+    FIELDS = ("text", "ends_turn")
+
+    def __init__(self, text: str, ends_turn: bool = False):
+        self.text = text
+        self.ends_turn = ends_turn
 
 
 class CardGame(Playable, metaclass=ABCMeta):
@@ -141,8 +185,8 @@ class CardGame(Playable, metaclass=ABCMeta):
     shares_a_deck: ClassVar[bool] = True
     players: ClassVar[tuple[int, int]] = (2, 6)
     join_needs_deck: ClassVar[bool] = False
-    #: the state class of the game (a subclass of :class:`TableState`)
-    state_class: ClassVar[type] = TableState
+    #: the state class of the game (a subclass of :class:`Table`; default :class:`TableState`)
+    state_class: ClassVar[type] = _DefaultState()
     #: the ``-O`` options the game takes (words; ``key=value`` ones are written ``key=``)
     option_words: ClassVar[tuple[str, ...]] = ()
     #: True: a seat whose hand holds a card still locked by other seats waits (no moves, no answers)
@@ -162,15 +206,15 @@ class CardGame(Playable, metaclass=ABCMeta):
         """Return the shared deck's piles at the start: pile name -> card ids, top first."""
 
     @abstractmethod
-    def start(self, state: TableState) -> None:
+    def start(self, state: Table) -> None:
         """Begin the match once every seat is taken: deal, set up the board (in place)."""
 
     @abstractmethod
-    def moves(self, state: TableState, seat: str) -> list[str]:
+    def moves(self, state: Table, seat: str) -> list[str]:
         """Return every move ``seat`` may make now, in exact notation (decision answers are the base's)."""
 
     @abstractmethod
-    def apply(self, state: TableState, seat: str, move: str, chance: Chance) -> Move:
+    def apply(self, state: Table, seat: str, move: str, chance: Chance) -> Move:
         """Apply one move of ``seat`` in place and report it.
 
         :raises NotationError: the move cannot be read.
@@ -178,11 +222,11 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
 
     @abstractmethod
-    def board(self, state: TableState) -> list[str]:
+    def board(self, state: Table) -> list[str]:
         """Return the game's board lines (between the header and the deck's section)."""
 
     @abstractmethod
-    def read_board(self, state: TableState, lines: list) -> None:
+    def read_board(self, state: Table, lines: list) -> None:
         """Read the board lines (:class:`~pbd.games.base.Line` objects) back into ``state``.
 
         :raises DocumentFormatError: naming the line and what was expected.
@@ -190,36 +234,36 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     # -- hooks with defaults ----------------------------------------------------------------
 
-    def next_seat(self, state: TableState) -> int:
+    def next_seat(self, state: Table) -> int:
         """Return the index of the seat whose turn comes after the current one (seat order)."""
         return (state.turn + 1) % len(state.seats)
 
-    def update(self, state: TableState) -> None:
+    def update(self, state: Table) -> None:
         """Carry the match on after the deck changed (cards unlocked by another seat's command); in place.
 
         Called after every seat's deck work and every move: a game whose next step waits for
         cards to turn face up (who won the round) takes it here.
         """
 
-    def answer(self, state: TableState, seat: str, decision: Decision, move: str, chance: Chance) -> Move:
+    def answer(self, state: Table, seat: str, decision: Decision, move: str, chance: Chance) -> Move:
         """Apply ``seat``'s answer ``move`` (one of ``decision.answers``) to an open decision.
 
         :raises IllegalMoveError: the game has no decisions (a game that opens them overrides this).
         """
         raise IllegalMoveError(f"{self.title} has no decisions to answer")
 
-    def answers_now(self, state: TableState, decision: Decision) -> list[str]:
+    def answers_now(self, state: Table, decision: Decision) -> list[str]:
         """Return the answers ``decision``'s seat may give now (default: the decision's own list).
 
         A game whose answers depend on what only the deciding seat can read (its hand)
         narrows them here; it never sees a locked card (the seat is waiting until its hand
         is readable).  ``decision.answers`` stays the public list: written on the board by
-        :meth:`TableState.ask` and read back with it, and what a replay (which reads no one's
+        :meth:`Table.ask` and read back with it, and what a replay (which reads no one's
         hand) checks an answer against.
         """
         return list(decision.answers)
 
-    def open_answer(self, state: TableState, decision: Decision, text: str) -> bool:
+    def open_answer(self, state: Table, decision: Decision, text: str) -> bool:
         """Return True if ``text`` answers ``decision`` although no listed answer is it (default: never).
 
         For an answer that is free text checked by the game's own rules (2Xd6's stated Rc, a
@@ -230,17 +274,17 @@ class CardGame(Playable, metaclass=ABCMeta):
     def explains(self, entry: LogEntry, decision: Decision) -> bool:
         """Return True if log entry ``entry``'s move asks ``decision`` (see :mod:`pbd.table.decisions`).
 
-        Default: for a decision opened with :meth:`TableState.ask`, any move of another seat (not
+        Default: for a decision opened with :meth:`Table.ask`, any move of another seat (not
         the deck's or the seats' work); the replay of the log (the hand-edit check) compares
         the decision itself.  A game that writes its own ``Waiting on:`` lines says more here.
         """
         return decision.listed and not _chore(entry.text)
 
-    def board_problems(self, state: TableState) -> list[str]:
+    def board_problems(self, state: Table) -> list[str]:
         """Return every rule the board breaks beyond what the base checks (for ``pbd check``)."""
         return []
 
-    def describe_board(self, state: TableState) -> dict:
+    def describe_board(self, state: Table) -> dict:
         """Return the game's own public data for ``pbd show --json``."""
         return {}
 
@@ -251,12 +295,12 @@ class CardGame(Playable, metaclass=ABCMeta):
         state = self.state_class(Meta(self.name), players=self.players[0])
         return "\n".join([self.title, *self._header(state), "", *self.board(state)]).rstrip() + "\n"
 
-    def render(self, state: TableState) -> str:
+    def render(self, state: Table) -> str:
         """Return the document: the frame around the header, the board and the deck's section."""
         deck = [DECK_HEADING, *state.deck.render()] if state.deck is not None else []
         return render_frame(state.meta, self.title, self._header(state), list(self.board(state)), machinery=deck)
 
-    def _header(self, state: TableState) -> list[str]:
+    def _header(self, state: Table) -> list[str]:
         out = [f"Seats: {', '.join(state.seats)} ({len(state.seats)} of {state.players})"]
         if state.options:
             out.append(f"Options: {' '.join(state.options)}")
@@ -274,7 +318,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             out.append(f"Owed: {self.awaited_roll(state)[0]}: the dice that waited (their fresh random value is in)")
         return out
 
-    def parse(self, text: str) -> TableState:
+    def parse(self, text: str) -> Table:
         """Return the state a document shows.
 
         :raises DocumentFormatError: naming the line and what was expected.
@@ -305,7 +349,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             _keep_unread(frame, state, board, self.board(state))
         return state
 
-    def _read_header(self, state: TableState, lines: list) -> None:
+    def _read_header(self, state: Table, lines: list) -> None:
         seen_seats, options_line = False, None
         for line in lines:
             text = line.text.strip()
@@ -396,7 +440,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             words.append(word)
         return words
 
-    def join(self, state: TableState, player: str, deck: str | None, seed: bytes):
+    def join(self, state: Table, player: str, deck: str | None, seed: bytes):
         """Seat ``player`` and shuffle the deck in; the last to sit starts the match.
 
         :raises IllegalMoveError: the match is full, or the name is taken.
@@ -421,14 +465,14 @@ class CardGame(Playable, metaclass=ABCMeta):
         self.detach(state, sec)
         return state, sec
 
-    def _sit(self, state: TableState, player: str, seed: bytes) -> Secrets:
+    def _sit(self, state: Table, player: str, seed: bytes) -> Secrets:
         state.meta.seat(player, seed, [])
         state.deck.settle(player, seed)
         return Secrets(state.meta.match_id, player, self.name, seed, [])
 
     # -- a seat's private view ------------------------------------------------------------------
 
-    def attach(self, state: TableState, secrets: Secrets) -> None:
+    def attach(self, state: Table, secrets: Secrets) -> None:
         """Check what other seats changed since this seat's record, then read this seat's hand.
 
         :raises DocumentFormatError: the deck was altered (every problem named), or the
@@ -446,17 +490,17 @@ class CardGame(Playable, metaclass=ABCMeta):
                                       + "; ".join(found[:5]), hint="nothing was written; run pbd audit DOC")
         state.deck.learn(seat, secrets.seed, secrets.extra.setdefault("cards", {}))
 
-    def _decision_problems(self, state: TableState) -> list[str]:
+    def _decision_problems(self, state: Table) -> list[str]:
         return decision_problems(state.decisions, state.meta.log, state.seats, self.explains)
 
-    def detach(self, state: TableState, secrets: Secrets) -> None:
+    def detach(self, state: Table, secrets: Secrets) -> None:
         """Keep this seat's record of the deck (to check the next command against) and its hand."""
         seat = self._name(state, secrets.player)
         if state.deck is not None:
             secrets.extra["deck"] = state.deck.render()
             secrets.hand = [c for c in state.deck.hand_cards(seat) if c is not None]
 
-    def awaited_roll(self, state: TableState) -> tuple[str, int] | None:
+    def awaited_roll(self, state: Table) -> tuple[str, int] | None:
         """Return ``(seat, entry)`` if ``seat``'s next die follows a choice logged in ``entry`` (None: no such die).
 
         Such a die is rolled with :meth:`Chance.roll_after`: it waits on a chain value another seat
@@ -465,7 +509,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
         return None
 
-    def rolls_itself(self, state: TableState) -> bool:
+    def rolls_itself(self, state: Table) -> bool:
         """Return True if the awaited die (:meth:`awaited_roll`) is rolled by its seat's pbd as a duty, not by a move.
 
         A die the rules roll in the middle of resolving (a duel after its Swords and Shields, a
@@ -475,24 +519,24 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
         return False
 
-    def roll_awaited(self, state: TableState, seat: str, chance: Chance) -> Move:
+    def roll_awaited(self, state: Table, seat: str, chance: Chance) -> Move:
         """Roll the die that waited (:meth:`rolls_itself`) and go on resolving; return what happened.
 
         The game rolls it with :meth:`Chance.roll_after` and the entry :meth:`awaited_roll` names.
         """
         raise NotImplementedError(f"{self.title} has no die its pbd rolls by itself")
 
-    def roll_owed(self, state: TableState) -> bool:
+    def roll_owed(self, state: Table) -> bool:
         """Return True if the awaited die's seat owes it now: its pbd rolls it itself and its fresh value is in."""
         awaited = self.awaited_roll(state)
         return (awaited is not None and not state.result and self.rolls_itself(state)
                 and bool(published_after(state.meta, awaited[0], awaited[1])))
 
-    def _owes_roll(self, state: TableState, seat: str) -> bool:
+    def _owes_roll(self, state: Table, seat: str) -> bool:
         """Return True if ``seat``'s pbd owes the dice that waited (:meth:`roll_owed`)."""
         return self.roll_owed(state) and self.awaited_roll(state)[0].casefold() == seat.casefold()
 
-    def _roll_due(self, state: TableState, seat: str, chance: Chance) -> str:
+    def _roll_due(self, state: Table, seat: str, chance: Chance) -> str:
         """Roll the dice that waited, for ``seat``, with the chores of a move (the turn, the log); return the entry."""
         if state.deck is not None:
             state.deck.begin(seat)
@@ -504,20 +548,20 @@ class CardGame(Playable, metaclass=ABCMeta):
         self.update(state)
         return entry.text
 
-    def _owes_chain(self, state: TableState, seat: str) -> bool:
+    def _owes_chain(self, state: Table, seat: str) -> bool:
         """Return True if ``seat`` owes a chain value for another seat's die that follows a choice."""
         awaited = self.awaited_roll(state)
         if awaited is None or state.result or awaited[0].casefold() == seat.casefold():
             return False
         return not published_after(state.meta, awaited[0], awaited[1])
 
-    def roll_waits_on(self, state: TableState) -> list[str]:
+    def roll_waits_on(self, state: Table) -> list[str]:
         """Return the seats any of whom may publish the fresh value a die waits on (none: no die waits)."""
         if not state.started or state.result or self.awaited_roll(state) is None:
             return []
         return [s for s in state.seats if self._owes_chain(state, s)]
 
-    def keep_checked(self, state: TableState, secrets: Secrets) -> bool:
+    def keep_checked(self, state: Table, secrets: Secrets) -> bool:
         """Keep the deck this command verified as the seat's record (see :meth:`Playable.keep_checked`)."""
         if state.deck is None:
             return False
@@ -527,14 +571,14 @@ class CardGame(Playable, metaclass=ABCMeta):
         secrets.extra["deck"] = text
         return True
 
-    def pending(self, state: TableState, player: str) -> bool:
+    def pending(self, state: Table, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
         seat = self._name(state, player)
         return state.deck is not None and bool(state.deck.owed(seat)) or self._owes_chain(state, seat) \
             or self._owes_roll(state, seat) \
             or self.owes_step(state, seat)
 
-    def settle(self, state: TableState, player: str, chance: Chance) -> list[str]:
+    def settle(self, state: Table, player: str, chance: Chance) -> list[str]:
         """Do the work ``player`` owes (a chain value a die waits on, the deck's), in place, and log it; return the summary."""
         seat = self._name(state, player)
         done = []
@@ -550,7 +594,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             done.append(step)
         return done
 
-    def _work(self, state: TableState, seat: str, chance: Chance) -> list[str]:
+    def _work(self, state: Table, seat: str, chance: Chance) -> list[str]:
         """Do ``seat``'s deck work and the steps that come with it (:meth:`work_steps`), logged as one
         entry, in place; return its lines.  Replaying the log, the work is done symbolically (no seed)."""
         deck, lines = state.deck, []
@@ -564,7 +608,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             self.update(state)
         return ["; ".join(lines + steps)] if steps else lines
 
-    def work_steps(self, state: TableState, seat: str, chance: Chance, worked: bool) -> list[str]:
+    def work_steps(self, state: Table, seat: str, chance: Chance, worked: bool) -> list[str]:
         """Take the steps that need no choice which ``seat``'s pbd takes with its deck work (``worked``: it
         did some), in place; return their log words, written in the same entry.  Default: none.
 
@@ -573,7 +617,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         """
         return []
 
-    def _learn(self, state: TableState, chance: Chance) -> None:
+    def _learn(self, state: Table, chance: Chance) -> None:
         """Read the hands of the seats whose seeds ``chance`` holds (a simulation holds every seat's;
         a player's pbd holds its own, whose hand :meth:`attach` read already; a replay holds none)."""
         if getattr(chance, "replaying", False):
@@ -585,7 +629,7 @@ class CardGame(Playable, metaclass=ABCMeta):
 
     # -- moves ----------------------------------------------------------------------------------
 
-    def play(self, state: TableState, player: str, notation: str, chance: Chance) -> list[str]:
+    def play(self, state: Table, player: str, notation: str, chance: Chance) -> list[str]:
         """Apply ``notation`` (moves joined by ';') for ``player``, all or nothing; the base does the chores.
 
         One exception to "all or nothing": a die that follows a choice and must wait for another
@@ -618,7 +662,7 @@ class CardGame(Playable, metaclass=ABCMeta):
                 lines += self.settle(state, seat, chance)
         return lines
 
-    def _step(self, state: TableState, seat: str, text: str, chance: Chance) -> None:
+    def _step(self, state: Table, seat: str, text: str, chance: Chance) -> None:
         """Apply one move and do its chores: the log entry (``MOVE — what happened``), the turn."""
         if state.deck is not None:
             state.deck.begin(seat)
@@ -629,7 +673,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         state.meta.record(seat, f"{text} — {done.text}" if done.text else text)
         self.update(state)
 
-    def waiting_for(self, state: TableState, seat: str) -> list[str]:
+    def waiting_for(self, state: Table, seat: str) -> list[str]:
         """Return the seats ``seat`` waits on to unlock its hand (none: it is not waiting).
 
         Only a game that :attr:`waits_for_cards`, and never in a replay (which reads no one's
@@ -641,7 +685,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         held = set(deck.hands.get(seat, []))
         return [d.seat for d in deck.duties if d.kind == "unlock" and held & set(d.slot_ids)] or deck.waiting_on()
 
-    def _one(self, state: TableState, seat: str, text: str, chance: Chance) -> Move:
+    def _one(self, state: Table, seat: str, text: str, chance: Chance) -> Move:
         mine = [d for d in state.decisions if d.seat == seat]
         if (mine or state.on_turn == seat and not state.decisions) and (wait := self.waiting_for(state, seat)):
             raise IllegalMoveError(f"{seat} is waiting on {', '.join(wait)} to unlock {seat}'s cards",
@@ -668,7 +712,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             raise IllegalMoveError(f"it is {state.on_turn}'s turn, not {seat}'s")
         return self.apply(state, seat, text, chance)
 
-    def legal(self, state: TableState, player: str) -> list[str]:
+    def legal(self, state: Table, player: str) -> list[str]:
         """Return every move legal now for ``player`` (answers first), in exact notation."""
         seat = self._name(state, player)
         if state.result or not state.started:
@@ -678,11 +722,11 @@ class CardGame(Playable, metaclass=ABCMeta):
             return []
         return self.answers_now(state, mine[0]) if mine else self.moves(state, seat)
 
-    def _answers(self, state: TableState, decision: Decision) -> list[str]:
+    def _answers(self, state: Table, decision: Decision) -> list[str]:
         """Return the answers a parsed decision allows (the game says; default: none known)."""
         return list(decision.answers)
 
-    def actors(self, state: TableState) -> list[str]:
+    def actors(self, state: Table) -> list[str]:
         """Return the seats that must act now: deciders, then seats owing deck work, then the seat on turn."""
         if not state.started or state.result:
             return []
@@ -694,13 +738,13 @@ class CardGame(Playable, metaclass=ABCMeta):
             out.append(state.on_turn)
         return out
 
-    def outcome(self, state: TableState) -> str | None:
+    def outcome(self, state: Table) -> str | None:
         """Return the result once the match is over, else None."""
         return state.result or None
 
     # -- views ------------------------------------------------------------------------------------
 
-    def describe(self, state: TableState) -> dict:
+    def describe(self, state: Table) -> dict:
         """Return the public state as JSON-able data: seats, hand sizes, piles, decisions, the game's own."""
         deck = state.deck
         return {
@@ -715,7 +759,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             **self.describe_board(state),
         }
 
-    def hand(self, state: TableState, secrets: Secrets) -> dict:
+    def hand(self, state: Table, secrets: Secrets) -> dict:
         """Return the seat's private view: the cards its pbd can read, and how many are still locked."""
         seat = self._name(state, secrets.player)
         cards = state.deck.hand_cards(seat) if state.deck else []
@@ -725,11 +769,11 @@ class CardGame(Playable, metaclass=ABCMeta):
                             f"{', '.join(state.deck.waiting_on())} to unlock them (their next pbd command)")
         return data
 
-    def player_names(self, state: TableState) -> list[str]:
+    def player_names(self, state: Table) -> list[str]:
         """Return the seats in order."""
         return list(state.seats)
 
-    def status(self, state: TableState) -> list[str]:
+    def status(self, state: Table) -> list[str]:
         """Return a line on where the match stands."""
         if state.result:
             return [f"Result: {state.result}"]
@@ -739,7 +783,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         waiting = self.actors(state)
         return [f"{', '.join(waiting)} to act" + (f" ({state.on_turn}'s turn)" if state.on_turn else "") + "."]
 
-    def problems(self, state: TableState) -> list[str]:
+    def problems(self, state: Table) -> list[str]:
         """Return every rule the position breaks (for ``pbd check``)."""
         out = self._decision_problems(state)
         if state.started and not state.result and not 0 <= state.turn < len(state.seats):
@@ -826,7 +870,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         state.meta.record(seat, text)
         return state
 
-    def _dealt(self, state: TableState, board) -> dict[str, list[str]]:
+    def _dealt(self, state: Table, board) -> dict[str, list[str]]:
         """Return the piles a replayed match starts with: those the document's deck was dealt, if it
         shows them (a deck the creator brought), else the game's (:meth:`piles`)."""
         deck = getattr(board, "deck", None)
@@ -835,20 +879,20 @@ class CardGame(Playable, metaclass=ABCMeta):
         return {name: [deck.cards[i - 1] for i in ids] for name, ids in deck.gens[0].piles.items()
                 if all(0 < i <= len(deck.cards) for i in ids)}
 
-    def from_document(self, state: TableState, board: TableState) -> None:
+    def from_document(self, state: Table, board: TableState) -> None:
         """Copy onto a replayed match, at its first entry, what the log never says and the document
         holds (a tower's layout, a grid); in place.  Default: nothing."""
 
-    def owes_step(self, state: TableState, seat: str) -> bool:
+    def owes_step(self, state: Table, seat: str) -> bool:
         """Return True if ``seat``'s pbd owes a step of the game's own before anything else (a lot for
         who moves first); taken by :meth:`owed_step` on its next command.  Default: never."""
         return False
 
-    def owed_step(self, state: TableState, seat: str, chance: Chance) -> str | None:
+    def owed_step(self, state: Table, seat: str, chance: Chance) -> str | None:
         """Take the step ``seat`` owes (see :meth:`owes_step`), in place; return its log words."""
         return None
 
-    def _name(self, state: TableState, player: str) -> str:
+    def _name(self, state: Table, player: str) -> str:
         return next((s for s in state.seats if s.casefold() == player.casefold()), player)
 
 
@@ -866,7 +910,7 @@ def logged(chance: Chance) -> str:
 WORK = ("locked and shuffled", "unlocked", "published")
 
 
-def revealed_seeds(state: TableState) -> dict[str, bytes] | None:
+def revealed_seeds(state: Table) -> dict[str, bytes] | None:
     """Return every seat's revealed seed, by seat (None: the match has no deck yet, or a seat has not revealed)."""
     if state.deck is None or not state.seats or len(state.seats) != state.players:
         return None
@@ -897,7 +941,7 @@ def _chore(text: str) -> bool:
     return text.startswith(("new match for", "joined", "locked and shuffled", "unlocked", "published", CHAIN_DUTY))
 
 
-def _keep_unread(frame, state: TableState, board: list, rendered: list[str]) -> None:
+def _keep_unread(frame, state: Table, board: list, rendered: list[str]) -> None:
     """Keep as players' notes the board lines the game's reader passed over (kept where they stand).
 
     A line is passed over when the board read back does not write it again, even with its

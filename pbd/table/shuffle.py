@@ -1,4 +1,4 @@
-"""A proof of size about √N that a shuffle pass is its input permuted and locked with one key, card by card.
+"""A proof of logarithmic size that a shuffle pass is its input permuted and locked with one key, card by card.
 
 A pass takes the numbers ``c_1..c_N`` of a pile and writes ``c'_i = k·c_π(i)`` for a secret
 permutation ``π`` and the seat's secret key ``k`` behind its public key ``K = k·B``.  The proof
@@ -6,54 +6,73 @@ shows exactly that — every output is one input, each input used once, all lock
 of ``K`` — and reveals nothing about ``π`` or ``k`` (honest-verifier zero knowledge, made
 non-interactive with Fiat–Shamir).
 
-**The argument** is the shuffle argument of Bayer and Groth, "Efficient Zero-Knowledge Argument
-for Correctness of a Shuffle" (EUROCRYPT 2012, LNCS 7237), adapted from ElGamal re-encryption
-to our exponentiation shuffle the way their multi-exponentiation argument allows (our
-"ciphertexts" are single group elements and the re-encryption factor is the common key ``k``).
-The N positions are laid out as an ``m × n`` matrix (``m·n ≥ N``, both at least 2; the
-positions past N are fixed points on the identity, which every lock leaves alone), and
-vectors of ``n`` values are committed with Pedersen commitments
-``com(v; r) = r·H + Σ v_j·G_j`` whose generators ``H, G_1..G_n`` are hashed to the group with
-a domain tag (:func:`pbd.table.group.hash_to_group`), so nobody knows their relations:
+**The argument** is Curdleproofs, the shuffle argument of Ethereum's Whisk: George Kadianakis and
+Mary Maller (the authors its repository names), "Curdleproofs" (the paper and its reference
+implementation:
+https://github.com/asn-d6/curdleproofs, ``doc/curdleproofs.pdf``), inspired by Bayer and Groth,
+"Efficient Zero-Knowledge Argument for Correctness of a Shuffle" (EUROCRYPT 2012), whose
+argument pbd used before.  Every sub-argument is logarithmic.  The positions are padded to
+``ℓ`` with ``ℓ + 4`` a power of two ``2^κ`` (:func:`layout`): a pad's input and output are the
+identity, which every lock leaves alone (a real card never is: the group refuses it), and the
+pads form a pile of their own.  Vectors are committed with Pedersen commitments over generators
+``G_1..G_ℓ, H_1..H_4, U, G_t`` hashed to the group with a domain tag
+(:func:`pbd.table.group.hash_to_group`), so nobody knows their relations.
 
-1. The prover commits to ``a = (π(1)..π(N))`` column by column; challenge ``x``; it commits
-   to ``b = (x^π(1)..x^π(N))``; challenges ``y, w, z``.
-2. **Product argument** (BG §5: a Hadamard product argument, itself a zero argument for a
-   bilinear map, and a single value product argument) that the committed matrix
-   ``y·a + b + w·t − z`` has the product ``∏_p (y·p + x^p + w·t_p − z)``, which the verifier
-   computes (``t_p`` is the public number of the pile position ``p`` belongs to: one proof
-   covers every pile of a pass, each shuffled within itself): by Schwartz–Zippel the triples
-   ``(a_p, b_p, t_p)`` are the triples ``(p, x^p, t_p)``, so ``a`` is a permutation that keeps
-   every card in its pile and ``b_p = x^a_p``.  (BG's product is over ``y·a + b − z``; the
-   pile term is ours, and adds nothing to the degree.)
-3. **Multi-exponentiation argument** (BG §4, with the target ``k·X`` hidden behind a Schnorr
-   proof for ``K``) that ``Σ_i b_i·c'_i = k·X`` with ``X = Σ_j x^j·c_j``: as ``x`` was drawn
-   after ``a`` was committed, this holds only if ``c'_i = k·c_π(i)`` for every ``i`` (a nonzero
-   polynomial of degree N in ``x`` has at most N roots).
+1. The prover commits ``M`` to the permutation (``m_i = π(i)``, four blinders); the challenge
+   vector ``a = (a_1..a_ℓ)`` is a hash of the statement and ``M``.  It commits ``A`` to
+   ``a' = (a_π(1)..a_π(ℓ))`` (three blinders).
+2. **Same-permutation argument**: challenges ``α, w, β``; the verifier computes
+   ``B = A + α·M + Σ_i (t_i·w + β)·G_i`` (``t_i`` the public number of the pile position ``i``
+   belongs to: one proof covers every pile of a pass, each shuffled within itself) and
+   ``p = ∏_j (a_j + j·α + t_j·w + β)``; a **grand-product argument** (reduced to an
+   **inner-product argument** of ``κ`` rounds) shows ``B`` commits to values multiplying to
+   ``p``.  By Schwartz–Zippel the triples ``(a'_i, m_i, t_i)`` are the triples ``(a_j, j, t_j)``
+   permuted, so ``m`` is a permutation that keeps every card in its pile and ``a' = a∘m``.
+   (Whisk's factor is ``a_j + j·α + β``; the pile term ``t_j·w`` with its own challenge ``w``
+   is ours; it raises no degree.)
+3. **Same-scalar argument**: the prover commits ``(T_1, T_2) = (r·G_t, k·R + r·U)`` to
+   ``k·R``, ``R = Σ_j a_j·c_j``, and shows, with one Σ-protocol, that the ``k`` inside is the
+   discrete logarithm of ``K`` to the base point ``B``: Whisk's same-scalar argument over the
+   pair ``(R, B)``, its second commitment replaced by the public ``K`` itself (a commitment with
+   no blinder).  It is special-sound: two answers ``(z_k, z_t)``, ``(z_k', z_t')`` to two
+   challenges for one first message give ``k = (z_k − z_k')/(e − e')`` with ``K = k·B`` and
+   ``T_2 − r·U = k·R`` — the link Chaum–Pedersen gives, with ``k·R`` kept hidden (it would let
+   anyone test a guessed permutation).
+4. **Same-multiscalar argument** (``κ`` rounds): one vector ``x`` opens ``A + T_1`` over
+   ``(G_1..G_ℓ, H_1, H_2, H_3, G_t)`` and ``T_2`` over ``(c'_1..c'_ℓ, 0, 0, 0, U)``; as the
+   generators' relations are unknown, ``x = (a', blinders, r)``, so ``Σ_i a_π(i)·c'_i = k·R =
+   Σ_j a_j·k·c_j``.  As ``a`` was drawn after ``c'`` and ``M`` were fixed, that holds only if
+   ``c'_i = k·c_π(i)`` for every ``i``.  (Whisk shuffles pairs ``(R_i, S_i)``; our numbers are
+   single points, so its ``S``/``U`` half is dropped, a third of this argument's points with it.)
 
 Every challenge is a hash (SHA-256, domain-separated, reduced modulo L) of the whole transcript
-before it: the match and pile (``context``), the key, every input and output number and every
-commitment sent.  Nonces are derived from the key and the statement (RFC 6979's idea), so a
-proof is reproducible and never reuses a nonce.
+before it: the match and pile (``context``), the key, the piles' sizes, every input and output
+number and every point and scalar sent.  Nonces are derived from the key and the statement
+(RFC 6979's idea), so a proof is reproducible and never reuses a nonce.  The verifier checks
+its seven equations at once, each weighted by a hash of the whole proof (the paper's
+multi-scalar accumulator): a point counted in several equations is multiplied once.
 
-**Soundness error**: each challenge is a value modulo L (about 2^252); adding the
-Schwartz–Zippel bounds of BG's analysis over every challenge gives at most
-``(3·m·n + 6·m + 4·n + 8)/2^251`` for the interactive argument, assuming discrete logarithms
-are hard in the group (which makes the commitments binding); for the Fiat–Shamir form, a
-prover making Q hash evaluations succeeds with probability at most Q + 1 times that (Attema,
-Fehr and Klooß, "Fiat–Shamir Transformation of Multi-Round Interactive Proofs", TCC 2022).
-For the largest deck pbd accepts (2,000 cards) that is below 2^-237 per evaluation.
+**Soundness error**: each challenge is a value modulo L (about 2^252) and hits any one value
+with probability below ``2^-251``.  Adding the Schwartz–Zippel bounds of the steps above —
+``1`` for the vector ``a`` (``Σ_j a_j·D_j`` vanishing for fixed nonzero ``D_j``), ``ℓ`` for
+``α, w, β`` (a polynomial of degree ``ℓ``), ``ℓ + 2`` for the grand product's challenge
+(degree ``ℓ + 1``) and the inner product inserted into the commitment, ``2 + 3κ`` for the
+inner-product argument (its blinding, then a Laurent polynomial of degrees −1..1 a round),
+``1`` for the same-scalar argument, ``2 + 3κ`` for the same-multiscalar argument and ``1`` for
+the batched check — gives at most ``(2ℓ + 6κ + 9)/2^251`` for the interactive argument, assuming
+discrete logarithms are hard in the group (which makes the commitments binding).  For the
+Fiat–Shamir form, a prover making Q hash
+evaluations succeeds with probability at most Q + 1 times that (Attema, Fehr and Klooß,
+"Fiat–Shamir Transformation of Multi-Round Interactive Proofs", TCC 2022).  For the largest deck
+pbd accepts (2,000 cards: ℓ = 2,044, κ = 11) that is below 2^-238 per evaluation.  (The bound is
+ours, summed over the steps as above, with our pile term and padding; it is not quoted from the
+paper, which has the security proofs of the argument as Whisk runs it.)
 
-The sums above add BG's Schwartz–Zippel bounds (degree ``m·n`` for ``x`` and for ``y, w, z``,
-``m + n`` for the Hadamard product argument, ``2m`` for the zero argument and for the
-multi-exponentiation argument, ``2n`` for the single value product argument) and round them up;
-a challenge hits any one value with probability below ``2^-251`` (a 256-bit hash reduced modulo L).
-
-**Size and cost**: ``9m + 4`` points and ``5n + 7`` scalars of 32 bytes (``m, n`` about √N,
-chosen by :func:`layout`): 2,176 bytes for 18 cards, 3,072 for 40, 3,680 for 60, against
-2,448 / 5,264 / 7,824 for the Terelius–Wikström proof pbd used before (``4N + 5``; below about
-16 cards that one was the shorter).  Checking takes about ``2N + 12m + 8n`` scalar
-multiplications, proving about ``(m + 4)·N``.
+**Size and cost**: ``8κ + 12`` points and 6 scalars of 32 bytes: 2,112 bytes for 29 to 60
+cards (κ = 6), 1,856 for 13 to 28, 2,368 for 61 to 124 — against Bayer–Groth's 2,176 / 3,072 /
+3,680 bytes for 18 / 40 / 60 cards.  Proving takes about ``20·2^κ`` scalar multiplications
+(about twice Bayer–Groth's CPU at 40 to 60 cards); checking about ``2^κ + 2N + 8κ + 16``, one
+multi-scalar product in which every distinct point is multiplied once (about Bayer–Groth's).
 """
 
 from __future__ import annotations
@@ -65,10 +84,12 @@ from pbd.table import group
 from pbd.table.group import BYTES, Element
 
 L = group.L
+#: Blinders of the grand-product argument: ``ℓ + BLINDERS`` is a power of two.
+BLINDERS = 4
 
 
 class ShuffleProof:
-    """The proof's points and scalars, in the order the argument sends them (see :func:`layout`)."""
+    """The proof's points and scalars, in the order the argument sends them (see :func:`counts`)."""
 
     __slots__ = ("points", "scalars")
 
@@ -84,57 +105,48 @@ class ShuffleProof:
 
 @lru_cache(maxsize=64)
 def layout(n_cards: int) -> tuple[int, int]:
-    """Return ``(m, n)``, the matrix the positions of ``n_cards`` cards are laid out in (smallest proof)."""
-    best = None
-    for m in range(2, max(2, n_cards) + 1):
-        n = max(2, -(-n_cards // m))
-        cost = (9 * m + 5 * n, m * n)
-        if best is None or cost < best[0]:
-            best = (cost, (m, n))
-    return best[1]
+    """Return ``(ℓ, κ)``: the positions ``ℓ ≥ n_cards`` the cards are padded to, with ``ℓ + 4 = 2^κ``."""
+    kappa = max(3, (max(1, n_cards) + BLINDERS - 1).bit_length())
+    return (1 << kappa) - BLINDERS, kappa
 
 
 def counts(n_cards: int) -> tuple[int, int]:
     """Return how many points and scalars the proof of a pile of ``n_cards`` cards has."""
-    m, n = layout(n_cards)
-    return 9 * m + 4, 5 * n + 7
+    _, kappa = layout(n_cards)
+    return 8 * kappa + 12, 6
 
 
 @lru_cache(maxsize=8)
-def generators(n: int) -> tuple[Element, tuple[Element, ...]]:
-    """Return ``(H, (G_1..G_n))``: commitment generators nobody knows a discrete logarithm of."""
-    return (group.hash_to_group("shuffle-bg2012|H"),
-            tuple(group.hash_to_group(f"shuffle-bg2012|G|{j}") for j in range(1, n + 1)))
+def generators(ell: int) -> tuple[tuple[Element, ...], tuple[Element, ...], Element, Element]:
+    """Return ``((G_1..G_ℓ), (H_1..H_4), U, G_t)``: commitment generators nobody knows a discrete logarithm of."""
+    return (tuple(group.hash_to_group(f"shuffle-curdle|G|{i}") for i in range(1, ell + 1)),
+            tuple(group.hash_to_group(f"shuffle-curdle|H|{j}") for j in range(1, BLINDERS + 1)),
+            group.hash_to_group("shuffle-curdle|U"), group.hash_to_group("shuffle-curdle|G_t"))
 
 
-def _com(n: int, values, r: int) -> Element:
-    """Return the Pedersen commitment ``r·H + Σ v_j·G_j`` to ``values`` (at most n of them)."""
-    h, gs = generators(n)
-    return group.combine([(r, h), *zip(values, gs)])
+def _dot(u, v) -> int:
+    """Return the inner product of two scalar vectors, modulo L."""
+    return sum(a * b for a, b in zip(u, v)) % L
 
 
-def _star(u, v, y: int) -> int:
-    """Return BG's bilinear map ``Σ_j u_j·v_j·y^j`` (j from 1)."""
-    out, yj = 0, 1
-    for a, b in zip(u, v):
-        yj = yj * y % L
-        out += a * b % L * yj
-    return out % L
+def _inv(x: int) -> int:
+    return pow(x, -1, L)
 
 
-def _lin(coefficients, vectors) -> list[int]:
-    """Return ``Σ c_i·v_i`` of scalar vectors, modulo L."""
-    out = [0] * len(vectors[0])
-    for c, v in zip(coefficients, vectors):
-        for j, x in enumerate(v):
-            out[j] += c * x
-    return [x % L for x in out]
+def _fold_scalars(challenges: list[int], n: int) -> list[int]:
+    """Return ``s_1..s_n``: the coefficient of each generator in the one a folding of ``κ`` rounds leaves.
 
-
-def _powers(x: int, count: int) -> list[int]:
-    out = [1]
-    for _ in range(count - 1):
-        out.append(out[-1] * x % L)
+    Round ``j`` (from 0) folds ``G_L + γ_j·G_R``, so ``s_i`` multiplies the ``γ_j`` of every round
+    in which position ``i`` was in the right half (bit ``κ − 1 − j`` of ``i``).
+    """
+    kappa = len(challenges)
+    out = []
+    for i in range(n):
+        s = 1
+        for j, gamma in enumerate(challenges):
+            if i >> (kappa - 1 - j) & 1:
+                s = s * gamma % L
+        out.append(s)
     return out
 
 
@@ -142,7 +154,7 @@ class _Transcript:
     """The Fiat–Shamir transcript: every message absorbed, every challenge a hash of all before it."""
 
     def __init__(self, context: str, key: Element, xs: list[Element], ys: list[Element], sizes: tuple[int, ...]):
-        self.h = sha256(b"pbd-table-shuffle-bg2012-v3")
+        self.h = sha256(b"pbd-table-shuffle-curdleproofs-v4")
         self.absorb(b"statement", context.encode(), key, ",".join(map(str, sizes)).encode(), b"".join(xs),
                     b"".join(ys))
 
@@ -151,12 +163,21 @@ class _Transcript:
             self.h.update(len(part).to_bytes(4, "big"))
             self.h.update(part)
 
+    def absorb_scalars(self, label: bytes, *scalars: int) -> None:
+        self.absorb(label, *map(group.encode_scalar, scalars))
+
     def digest(self) -> bytes:
         return self.h.copy().digest()
 
     def challenge(self, label: bytes) -> int:
         self.absorb(b"challenge", label)
         return int.from_bytes(self.digest(), "big") % L or 1
+
+    def challenges(self, label: bytes, count: int) -> list[int]:
+        """Return ``count`` challenges at once: hashes of the transcript so far and their index."""
+        self.absorb(b"challenges", label, str(count).encode())
+        seed = self.digest()
+        return [int.from_bytes(sha256(seed + i.to_bytes(4, "big")).digest(), "big") % L or 1 for i in range(count)]
 
 
 # -- proving ------------------------------------------------------------------------------------
@@ -203,9 +224,9 @@ class _Prover:
     def __init__(self, k: int, xs: list[Element], perm: list[int], context: str, sizes: tuple[int, ...] = ()):
         self.k, self.xs, self.perm = k, xs, perm
         self.N = len(xs)
-        self.m, self.n = layout(self.N)
+        self.ell, self.kappa = layout(self.N)
         self.sizes = _sizes(sizes or None, self.N)
-        self.tags = _tags(self.sizes, self.m * self.n)
+        self.tags = _tags(self.sizes, self.ell)
         self.ys = [group.lock(xs[j], k) for j in perm]
         self.K = group.public_key(k)
         self.t = _Transcript(context, self.K, xs, self.ys, self.sizes)
@@ -213,153 +234,159 @@ class _Prover:
         self.points: list[Element] = []
         self.scalars: list[int] = []
         self._count = 0
+        self.G, self.H, self.U, self.Gt = generators(self.ell)
 
     def rand(self) -> int:
         """Return the next secret nonce (derived from the key, the statement and a counter)."""
         self._count += 1
-        return group.nonce(self.k, b"bg2012", self.statement, self._count)
+        return group.nonce(self.k, b"curdleproofs", self.statement, self._count)
 
     def rands(self, count: int) -> list[int]:
         return [self.rand() for _ in range(count)]
-
-    def com(self, values, r: int) -> Element:
-        return _com(self.n, values, r)
 
     def send(self, label: bytes, *points: Element) -> None:
         self.points += points
         self.t.absorb(label, *points)
 
-    def cols(self, v: list[int]) -> list[list[int]]:
-        return [v[i * self.n:(i + 1) * self.n] for i in range(self.m)]
+    def send_scalars(self, label: bytes, *scalars: int) -> None:
+        self.scalars += [s % L for s in scalars]
+        self.t.absorb_scalars(label, *scalars)
+
+    def com(self, values, blinders) -> Element:
+        """Return ``Σ v_i·G_i + Σ r_j·H_j``."""
+        return group.combine([*zip(values, self.G), *zip(blinders, self.H)])
 
     def positions(self) -> list[int]:
-        """Return ``a``: the input position (from 1) of every output position, the padding left in place."""
-        return [j + 1 for j in self.perm] + list(range(self.N + 1, self.m * self.n + 1))
+        """Return ``m``: the input position (from 0) of every output position, the pads left in place."""
+        return list(self.perm) + list(range(self.N, self.ell))
 
-    def exponents(self, a: list[int], xp: list[int]) -> list[int]:
-        """Return ``b = (x^a_1 .. x^a_mn)``."""
-        return [xp[p] for p in a]
+    def permuted(self, a: list[int], m: list[int]) -> list[int]:
+        """Return ``a' = (a_m(1)..a_m(ℓ))``, the challenges in the order of the outputs."""
+        return [a[j] for j in m]
 
     def run(self) -> tuple[list[Element], ShuffleProof]:
-        m, n, N = self.m, self.n, self.N
-        size = m * n
-        a = self.positions()
-        A, r = self.cols(a), self.rands(m)
-        cA = [self.com(A[i], r[i]) for i in range(m)]
-        self.send(b"cA", *cA)
-        x = self.t.challenge(b"x")
-        xp = _powers(x, size + 1)
-        B, s = self.cols(self.exponents(a, xp)), self.rands(m)
-        cB = [self.com(B[i], s[i]) for i in range(m)]
-        self.send(b"cB", *cB)
-        y, w, z = self.t.challenge(b"y"), self.t.challenge(b"w"), self.t.challenge(b"z")
-        T = self.cols(self.tags)
-        E = [[(y * A[i][j] + B[i][j] + w * T[i][j] - z) % L for j in range(n)] for i in range(m)]
-        rE = [(y * r[i] + s[i]) % L for i in range(m)]
-        cE = _product_commitments(n, cA, cB, T, y, w, z)
-        self.product(E, rE, cE, _target(xp, self.tags, y, w, z))
-        self.multi_exponentiation(B, s, cB, x, xp)
+        ell = self.ell
+        m = self.positions()
+        r_m = self.rands(BLINDERS)
+        self.send(b"M", self.com(m, r_m))
+        a = self.t.challenges(b"a", ell)
+        a_perm = self.permuted(a, m)
+        r_a = self.rands(BLINDERS - 1) + [0]
+        self.send(b"A", self.com(a_perm, r_a))
+        alpha, w, beta = self.t.challenge(b"perm-alpha"), self.t.challenge(b"perm-w"), self.t.challenge(b"perm-beta")
+        b = [(a_perm[i] + m[i] * alpha + self.tags[i] * w + beta) % L for i in range(ell)]
+        r_b = [(ra + alpha * rm) % L for ra, rm in zip(r_a, r_m)]
+        self.grand_product(b, r_b)
+        R = group.combine(zip(a, self.xs))
+        r_t = self.same_scalar(R)
+        ys = list(self.ys) + [group.IDENTITY] * (ell - self.N)
+        self.same_multiscalar([*a_perm, *r_a[:BLINDERS - 1], r_t],
+                              [*self.G, *self.H[:BLINDERS - 1], self.Gt],
+                              [*ys, *[group.IDENTITY] * (BLINDERS - 1), self.U])
         return list(self.ys), ShuffleProof(self.points, self.scalars)
 
-    def product(self, E, rE, cE, target: int) -> None:
-        """BG's product argument: ``c_b`` to the rows' products, a Hadamard and a single value product argument."""
-        rows, rho = self.row_products(E), self.rand()
-        cb = self.com(rows, rho)
-        self.send(b"cb", cb)
-        self.hadamard(E, rE, cE, rows, rho, cb)
-        self.single_value_product(rows, rho, cb, target)
+    def grand_product(self, b: list[int], r_b: list[int]) -> None:
+        """The grand-product argument that ``B = Σ b_i·G_i + Σ r_b,j·H_j`` holds values multiplying to their product."""
+        ell = self.ell
+        g_alpha = self.t.challenge(b"gprod-alpha")
+        c = [1]
+        for v in b[:ell - 1]:
+            c.append(c[-1] * v % L)
+        r_c = self.rands(BLINDERS)
+        r_b_alpha = [(r + g_alpha) % L for r in r_b]
+        r_p = _dot(r_b_alpha, r_c)
+        self.send(b"C", self.com(c, r_c))
+        self.send_scalars(b"r_p", r_p)
+        g_beta = self.t.challenge(b"gprod-beta")
+        inv = _inv(g_beta)
+        inv_pows = [inv]
+        for _ in range(ell):
+            inv_pows.append(inv_pows[-1] * inv % L)          # β^-1 .. β^-(ℓ+1)
+        pows = [1]
+        for _ in range(ell + 1):
+            pows.append(pows[-1] * g_beta % L)                # 1, β .. β^(ℓ+1)
+        d = [(b[i] * pows[i + 1] - pows[i]) % L for i in range(ell)]
+        d_blinders = [pows[ell + 1] * r % L for r in r_b_alpha]
+        u = inv_pows[:ell] + [inv_pows[ell]] * BLINDERS
+        basis = [*self.G, *self.H]
+        basis_prime = [group.mul(ui, g) for ui, g in zip(u, basis)]
+        self.inner_product(c + r_c, d + d_blinders, basis, basis_prime)
 
-    def row_products(self, E) -> list[int]:
-        """Return the products of the matrix's rows (the Hadamard product of its columns)."""
-        rows = [1] * self.n
-        for col in E:
-            rows = [u * v % L for u, v in zip(rows, col)]
-        return rows
+    def inner_product(self, c: list[int], d: list[int], G: list[Element], Gp: list[Element]) -> None:
+        """The inner-product argument for ``C = c·G``, ``D = d·G'`` and ``⟨c, d⟩`` (zero knowledge by blinding)."""
+        n = len(c)
+        r_c, r_d = self.ipa_blinders(c, d)
+        self.send(b"ipa", group.combine(zip(r_c, G)), group.combine(zip(r_d, Gp)))
+        i_alpha, i_beta = self.t.challenge(b"ipa-alpha"), self.t.challenge(b"ipa-beta")
+        c = [(rc + i_alpha * v) % L for rc, v in zip(r_c, c)]
+        d = [(rd + i_alpha * v) % L for rd, v in zip(r_d, d)]
+        H = group.mul(i_beta, self.U)
+        G, Gp = list(G), list(Gp)
+        while n > 1:
+            n //= 2
+            cL, cR, dL, dR = c[:n], c[n:], d[:n], d[n:]
+            GL, GR, GpL, GpR = G[:n], G[n:], Gp[:n], Gp[n:]
+            L_C = group.add(group.combine(zip(cL, GR)), group.mul(_dot(cL, dR), H))
+            L_D = group.combine(zip(dR, GpL))
+            R_C = group.add(group.combine(zip(cR, GL)), group.mul(_dot(cR, dL), H))
+            R_D = group.combine(zip(dL, GpR))
+            self.send(b"ipa-round", L_C, L_D, R_C, R_D)
+            gamma = self.t.challenge(b"ipa-gamma")
+            gamma_inv = _inv(gamma)
+            c = [(x + gamma_inv * y) % L for x, y in zip(cL, cR)]
+            d = [(x + gamma * y) % L for x, y in zip(dL, dR)]
+            G = [group.add(x, group.mul(gamma, y)) for x, y in zip(GL, GR)]
+            Gp = [group.add(x, group.mul(gamma_inv, y)) for x, y in zip(GpL, GpR)]
+        self.send_scalars(b"ipa-final", c[0], d[0])
 
-    def hadamard(self, E, rE, cE, rows, rho, cb) -> None:
-        """BG's Hadamard product argument that ``c_b`` holds ``E_1∘…∘E_m``, reduced to a zero argument."""
-        m, n = self.m, self.n
-        part = [E[0]]
-        for i in range(1, m):
-            part.append([u * v % L for u, v in zip(part[-1], E[i])])
-        sp = [rE[0]] + self.rands(m - 2) + [rho]
-        cP = [cE[0]] + [self.com(part[i], sp[i]) for i in range(1, m - 1)] + [cb]
-        self.send(b"hadamard", *cP[1:m - 1])
-        hx, hy = self.t.challenge(b"hadamard-x"), self.t.challenge(b"hadamard-y")
-        hxp = _powers(hx, m)
-        left = [(E[i + 1], rE[i + 1]) for i in range(m - 1)] + [([L - 1] * n, 0)]
-        right = [([hxp[i + 1] * v % L for v in part[i]], hxp[i + 1] * sp[i] % L) for i in range(m - 1)]
-        right.append((_lin(hxp[1:m], part[1:m]), sum(hxp[i + 1] * sp[i + 1] for i in range(m - 1)) % L))
-        self.zero(left, right, hy)
+    def ipa_blinders(self, c: list[int], d: list[int]) -> tuple[list[int], list[int]]:
+        """Return ``r_c, r_d`` with ``⟨r_c, d⟩ + ⟨r_d, c⟩ = 0`` and ``⟨r_c, r_d⟩ = 0`` (Curdleproofs' IPA blinders).
 
-    def zero(self, left, right, y: int) -> None:
-        """BG's zero argument that ``Σ_i a_i ⋆ b_i = 0`` over committed pairs (``⋆`` the bilinear map with ``y``)."""
-        M, n = len(left), self.n
-        a0, r0, bz, sz = self.rands(n), self.rand(), self.rands(n), self.rand()
-        av = [a0] + [v for v, _ in left]
-        ar = [r0] + [r for _, r in left]
-        bv = [v for v, _ in right] + [bz]            # b_1..b_(M+1)
-        br = [r for _, r in right] + [sz]
-        d = [0] * (2 * M + 1)
-        for i in range(M + 1):
-            for j in range(1, M + 2):
-                d[M + 1 + i - j] += _star(av[i], bv[j - 1], y)
-        d = [v % L for v in d]
-        t = [self.rand() if kk != M + 1 else 0 for kk in range(2 * M + 1)]
-        cD = [self.com([d[kk]], t[kk]) for kk in range(2 * M + 1) if kk != M + 1]
-        self.send(b"zero", self.com(a0, r0), self.com(bz, sz), *cD)
-        x = self.t.challenge(b"zero-x")
-        xp = _powers(x, 2 * M + 2)
-        a_ = _lin(xp[:M + 1], av)
-        b_ = _lin([xp[M + 1 - j] for j in range(1, M + 2)], bv)
-        r_ = sum(xp[i] * ar[i] for i in range(M + 1)) % L
-        s_ = sum(xp[M + 1 - j] * br[j - 1] for j in range(1, M + 2)) % L
-        t_ = sum(xp[kk] * t[kk] for kk in range(2 * M + 1)) % L
-        self.scalars += [*a_, *b_, r_, s_, t_]
+        The last two of ``r_d`` are solved for; ``c``'s last two entries are random blinders, so the
+        system has a solution but with negligible probability (then other nonces are drawn).
+        """
+        n = len(c)
+        while True:
+            r_c, r_d = self.rands(n), self.rands(n - 2)
+            omega = (_dot(r_c, d) + _dot(r_d, c)) % L
+            delta = _dot(r_c, r_d)
+            c1, c2, s1, s2 = c[n - 2], c[n - 1], r_c[n - 2], r_c[n - 1]
+            det = (c1 * s2 - c2 * s1) % L           # z1·c1 + z2·c2 = −ω, z1·s1 + z2·s2 = −δ
+            if det:
+                z1 = (-omega * s2 + delta * c2) * _inv(det) % L
+                z2 = (-delta * c1 + omega * s1) * _inv(det) % L
+                return r_c, r_d + [z1, z2]
 
-    def single_value_product(self, a, r, ca, target: int) -> None:
-        """BG's single value product argument that the values committed in ``ca`` multiply to ``target``."""
-        n = self.n
-        b = [a[0]]
-        for j in range(1, n):
-            b.append(b[-1] * a[j] % L)
-        d, rd = self.rands(n), self.rand()
-        delta = [d[0]] + self.rands(n - 2) + [0]
-        s1, sx = self.rand(), self.rand()
-        c_d = self.com(d, rd)
-        c_delta = self.com([-delta[j] * d[j + 1] % L for j in range(n - 1)], s1)
-        c_Delta = self.com([(delta[j + 1] - a[j + 1] * delta[j] - b[j] * d[j + 1]) % L for j in range(n - 1)], sx)
-        self.send(b"single-value-product", c_d, c_delta, c_Delta)
-        x = self.t.challenge(b"single-value-product-x")
-        a_ = [(x * a[j] + d[j]) % L for j in range(n)]
-        b_ = [(x * b[j] + delta[j]) % L for j in range(n)]
-        self.scalars += [*a_, *b_[1:n - 1], (x * r + rd) % L, (x * sx + s1) % L]
+    def same_scalar(self, R: Element) -> int:
+        """Commit ``(T_1, T_2)`` to ``k·R`` and prove its ``k`` is ``K``'s; return the commitment's blinder."""
+        k, r_t, r_k, r_a = self.k, self.rand(), self.rand(), self.rand()
+        T1, T2 = group.mul(r_t, self.Gt), group.add(group.mul(k, R), group.mul(r_t, self.U))
+        self.send(b"same-scalar", T1, T2, group.mul(r_a, self.Gt), group.add(group.mul(r_k, R), group.mul(r_a, self.U)),
+                  group.base_mul(r_k))
+        e = self.t.challenge(b"same-scalar-e")
+        self.send_scalars(b"same-scalar-z", r_k + e * k, r_a + e * r_t)
+        self.T1, self.T2 = T1, T2
+        return r_t
 
-    def multi_exponentiation(self, B, s, cB, x, xp) -> None:
-        """BG's multi-exponentiation argument for ``Σ_i b_i·c'_i = k·X``, with a Schnorr proof tying ``k`` to ``K``."""
-        m, n, k = self.m, self.n, self.k
-        X = group.combine(zip(xp[1:], self.xs))
-        Y = self.cols(list(self.ys) + [group.IDENTITY] * (m * n - self.N))
-        a0, r0 = self.rands(n), self.rand()
-        av, ar = [a0] + B, [r0] + s
-        beta = [self.rand() if kk != m else 0 for kk in range(2 * m)]
-        tau = [self.rand() if kk != m else 0 for kk in range(2 * m)]
-        mu = self.rand()
-        E = [group.base_mul(beta[kk]) if kk != m else group.IDENTITY for kk in range(2 * m)]
-        for i in range(m + 1):
-            for j in range(1, m + 1):
-                kk = m + i - j
-                if kk != m:
-                    E[kk] = group.add(E[kk], group.combine(zip(av[i], Y[j - 1])))
-        E[0] = group.sub(E[0], group.mul(mu, X))
-        c_beta = [self.com([beta[kk]], tau[kk]) for kk in range(2 * m) if kk != m]
-        self.send(b"multi-exponentiation", self.com(a0, r0), *c_beta, *(E[kk] for kk in range(2 * m) if kk != m),
-                  group.base_mul(mu))
-        e = self.t.challenge(b"multi-exponentiation-x")
-        ep = _powers(e, 2 * m)
-        self.scalars += [*_lin(ep[:m + 1], av), sum(ep[i] * ar[i] for i in range(m + 1)) % L,
-                         sum(ep[kk] * beta[kk] for kk in range(2 * m)) % L,
-                         sum(ep[kk] * tau[kk] for kk in range(2 * m)) % L, (mu + ep[m] * k) % L]
+    def same_multiscalar(self, x: list[int], G: list[Element], T: list[Element]) -> None:
+        """The same-multiscalar argument: one ``x`` opens ``A + T_1`` over ``G`` and ``T_2`` over ``T``."""
+        n = len(x)
+        r = self.rands(n)
+        self.send(b"msm", group.combine(zip(r, G)), group.combine(zip(r, T)))
+        m_alpha = self.t.challenge(b"msm-alpha")
+        x = [(ri + m_alpha * v) % L for ri, v in zip(r, x)]
+        G, T = list(G), list(T)
+        while n > 1:
+            n //= 2
+            xL, xR, GL, GR, TL, TR = x[:n], x[n:], G[:n], G[n:], T[:n], T[n:]
+            self.send(b"msm-round", group.combine(zip(xL, GR)), group.combine(zip(xL, TR)),
+                      group.combine(zip(xR, GL)), group.combine(zip(xR, TL)))
+            gamma = self.t.challenge(b"msm-gamma")
+            gamma_inv = _inv(gamma)
+            x = [(u + gamma_inv * v) % L for u, v in zip(xL, xR)]
+            G = [group.add(u, group.mul(gamma, v)) for u, v in zip(GL, GR)]
+            T = [group.add(u, group.mul(gamma, v)) for u, v in zip(TL, TR)]
+        self.send_scalars(b"msm-final", x[0])
 
 
 def _sizes(sizes: tuple[int, ...] | None, total: int) -> tuple[int, ...]:
@@ -379,20 +406,6 @@ def _tags(sizes: tuple[int, ...], size: int) -> list[int]:
     return tags + [len(sizes)] * (size - len(tags))
 
 
-def _target(xp: list[int], tags: list[int], y: int, w: int, z: int) -> int:
-    """Return ``∏_p (y·p + x^p + w·t_p − z)``: the product the matrix ``y·a + b + w·t − z`` must have."""
-    out = 1
-    for p, t in enumerate(tags, 1):
-        out = out * (y * p + xp[p] + w * t - z) % L
-    return out
-
-
-def _product_commitments(n: int, cA, cB, T, y: int, w: int, z: int) -> list[Element]:
-    """Return the commitments to the columns of ``y·a + b + w·t − z`` (from those to ``a`` and ``b``; ``t`` public)."""
-    return [group.add(group.add(group.mul(y, ca), cb), _com(n, [(w * t - z) % L for t in col], 0))
-            for ca, cb, col in zip(cA, cB, T)]
-
-
 # -- checking -----------------------------------------------------------------------------------
 
 def verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str,
@@ -410,12 +423,9 @@ def verify(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleP
     return done
 
 
-class _Reject(Exception):
-    """A check of the argument failed."""
-
-
 def _check(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str,
-           sizes: tuple[int, ...] | None = None) -> bool:
+           sizes: tuple[int, ...] | None = None, batch: bool = True) -> bool:
+    """Return True if the proof holds (``batch``: its equations checked at once, else one by one)."""
     N = len(xs)
     try:
         sizes = _sizes(sizes, N)
@@ -426,106 +436,135 @@ def _check(y_key: Element, xs: list[Element], ys: list[Element], proof: ShuffleP
             or not all(map(group.is_member, [*xs, *ys, *proof.points])) \
             or not all(isinstance(s, int) and 0 <= s < L for s in proof.scalars):
         return False
-    try:
-        _Verifier(y_key, xs, ys, proof, context, sizes).run()
-    except _Reject:
-        return False
-    return True
+    verifier = _Verifier(y_key, xs, ys, proof, context, sizes)
+    verifier.run()
+    return verifier.holds(batch)
 
 
 class _Verifier:
-    """One run of the argument's verifier, reading the proof in the order the prover sent it."""
+    """One run of the argument's verifier, reading the proof in the order the prover sent it.
+
+    Each equation the argument checks is kept as terms ``(scalar, point)`` that must sum to the
+    identity; :meth:`holds` checks them all in one multi-scalar product.
+    """
 
     def __init__(self, K: Element, xs: list[Element], ys: list[Element], proof: ShuffleProof, context: str,
                  sizes: tuple[int, ...]):
         self.K, self.xs, self.ys = K, xs, ys
         self.N = len(xs)
-        self.m, self.n = layout(self.N)
-        self.tags = _tags(sizes, self.m * self.n)
+        self.ell, self.kappa = layout(self.N)
+        self.tags = _tags(sizes, self.ell)
         self.t = _Transcript(context, K, xs, ys, sizes)
         self._points, self._scalars = iter(proof.points), iter(proof.scalars)
+        self.G, self.H, self.U, self.Gt = generators(self.ell)
+        self.equations: list[list[tuple[int, Element]]] = []
 
     def receive(self, label: bytes, count: int) -> list[Element]:
         got = [next(self._points) for _ in range(count)]
         self.t.absorb(label, *got)
         return got
 
-    def take(self, count: int) -> list[int]:
-        return [next(self._scalars) for _ in range(count)]
+    def take(self, label: bytes, count: int) -> list[int]:
+        got = [next(self._scalars) for _ in range(count)]
+        self.t.absorb_scalars(label, *got)
+        return got
 
-    def com(self, values, r: int) -> Element:
-        return _com(self.n, values, r)
+    def equation(self, *terms) -> None:
+        """Record that the sum of ``k·P`` over ``terms`` (pairs, or lists of pairs) must be the identity."""
+        flat = []
+        for term in terms:
+            flat += term if isinstance(term, list) else [term]
+        self.equations.append(flat)
 
-    @staticmethod
-    def need(condition: bool) -> None:
-        if not condition:
-            raise _Reject
+    def holds(self, batch: bool = True) -> bool:
+        """Return True if every equation holds: at once, each weighted by a hash of the whole proof, or one by one."""
+        if not batch:
+            return all(group.combine(eq) == group.IDENTITY for eq in self.equations)
+        weights = [1] + self.t.challenges(b"batch", len(self.equations) - 1)
+        total: dict[Element, int] = {}
+        for weight, eq in zip(weights, self.equations):
+            for k, point in eq:
+                total[point] = (total.get(point, 0) + weight * k) % L
+        return group.combine((k, p) for p, k in total.items() if k and p != group.IDENTITY) == group.IDENTITY
 
     def run(self) -> None:
-        m, n = self.m, self.n
-        size = m * n
-        cA = self.receive(b"cA", m)
-        x = self.t.challenge(b"x")
-        xp = _powers(x, size + 1)
-        cB = self.receive(b"cB", m)
-        y, w, z = self.t.challenge(b"y"), self.t.challenge(b"w"), self.t.challenge(b"z")
-        T = [self.tags[i * n:(i + 1) * n] for i in range(m)]
-        cE = _product_commitments(n, cA, cB, T, y, w, z)
-        cb = self.receive(b"cb", 1)[0]
-        self.hadamard(cE, cb)
-        self.single_value_product(cb, _target(xp, self.tags, y, w, z))
-        self.multi_exponentiation(cB, xp)
+        ell, G, H = self.ell, self.G, self.H
+        M = self.receive(b"M", 1)[0]
+        a = self.t.challenges(b"a", ell)
+        A = self.receive(b"A", 1)[0]
+        alpha, w, beta = self.t.challenge(b"perm-alpha"), self.t.challenge(b"perm-w"), self.t.challenge(b"perm-beta")
+        p = 1
+        for j in range(ell):
+            p = p * (a[j] + j * alpha + self.tags[j] * w + beta) % L
+        # B = A + α·M + Σ (t_i·w + β)·G_i, as terms
+        B = [(1, A), (alpha, M), *(((self.tags[i] * w + beta) % L, G[i]) for i in range(ell))]
+        self.grand_product(B, p)
+        R = [(a[j], x) for j, x in enumerate(self.xs)]
+        T1, T2 = self.same_scalar(R)
+        ys = list(self.ys) + [group.IDENTITY] * (ell - self.N)
+        self.same_multiscalar([(1, A), (1, T1)], [(1, T2)], [*G, *H[:BLINDERS - 1], self.Gt],
+                              [*ys, *[group.IDENTITY] * (BLINDERS - 1), self.U])
 
-    def hadamard(self, cE, cb) -> None:
-        m, n = self.m, self.n
-        cP = [cE[0]] + self.receive(b"hadamard", m - 2) + [cb]
-        hx, hy = self.t.challenge(b"hadamard-x"), self.t.challenge(b"hadamard-y")
-        hxp = _powers(hx, m)
-        left = cE[1:] + [self.com([L - 1] * n, 0)]
-        right = [group.mul(hxp[i + 1], cP[i]) for i in range(m - 1)]
-        right.append(group.combine((hxp[i + 1], cP[i + 1]) for i in range(m - 1)))
-        self.zero(left, right, hy)
+    def grand_product(self, B: list[tuple[int, Element]], p: int) -> None:
+        ell = self.ell
+        g_alpha = self.t.challenge(b"gprod-alpha")
+        C = self.receive(b"C", 1)[0]
+        r_p, = self.take(b"r_p", 1)
+        g_beta = self.t.challenge(b"gprod-beta")
+        inv = _inv(g_beta)
+        inv_pows = [inv]
+        for _ in range(ell):
+            inv_pows.append(inv_pows[-1] * inv % L)
+        u = inv_pows[:ell] + [inv_pows[ell]] * BLINDERS
+        # D = B − β^-1·Σ G_i + α_g·Σ H_j
+        D = B + [(-inv % L, g) for g in self.G] + [(g_alpha, h) for h in self.H]
+        z = (r_p * pow(g_beta, ell + 1, L) + p * pow(g_beta, ell, L) - 1) % L
+        self.inner_product([(1, C)], D, z, u, [*self.G, *self.H])
 
-    def zero(self, left, right, y: int) -> None:
-        M, n = len(left), self.n
-        got = self.receive(b"zero", 2 + 2 * M)
-        cA0, cBz, cD = got[0], got[1], got[2:]
-        x = self.t.challenge(b"zero-x")
-        xp = _powers(x, 2 * M + 2)
-        a_, b_ = self.take(n), self.take(n)
-        r_, s_, t_ = self.take(3)
-        self.need(group.combine(zip(xp, [cA0, *left])) == self.com(a_, r_))
-        self.need(group.combine(zip([xp[M + 1 - j] for j in range(1, M + 2)], [*right, cBz])) == self.com(b_, s_))
-        powers = [xp[kk] for kk in range(2 * M + 1) if kk != M + 1]
-        self.need(group.combine(zip(powers, cD)) == self.com([_star(a_, b_, y)], t_))
+    def inner_product(self, C, D, z: int, u: list[int], basis: list[Element]) -> None:
+        B_c, B_d = self.receive(b"ipa", 2)
+        i_alpha, i_beta = self.t.challenge(b"ipa-alpha"), self.t.challenge(b"ipa-beta")
+        rounds = []
+        for _ in range(self.kappa):
+            rounds.append(self.receive(b"ipa-round", 4))
+            rounds[-1].append(self.t.challenge(b"ipa-gamma"))
+        c_f, d_f = self.take(b"ipa-final", 2)
+        gammas = [r[4] for r in rounds]
+        s = _fold_scalars(gammas, len(basis))
+        cross_c = [t for L_C, _, R_C, _, g in rounds for t in ((g, L_C), (_inv(g), R_C))]
+        cross_d = [t for _, L_D, _, R_D, g in rounds for t in ((g, L_D), (_inv(g), R_D))]
+        # Σ γ·L_C + B_c + α·C + α²z·βU + Σ γ^-1·R_C = c·Σ s_i·G_i + c·d·βU
+        self.equation(cross_c, (1, B_c), [(i_alpha * k % L, P) for k, P in C],
+                      ((i_alpha * i_alpha * z - c_f * d_f) * i_beta % L, self.U),
+                      [(-c_f * si % L, g) for si, g in zip(s, basis)])
+        # Σ γ·L_D + B_d + α·D + Σ γ^-1·R_D = d·Σ (u_i/s_i)·G_i
+        self.equation(cross_d, (1, B_d), [(i_alpha * k % L, P) for k, P in D],
+                      [(-d_f * ui * _inv(si) % L, g) for ui, si, g in zip(u, s, basis)])
 
-    def single_value_product(self, ca, target: int) -> None:
-        n = self.n
-        c_d, c_delta, c_Delta = self.receive(b"single-value-product", 3)
-        x = self.t.challenge(b"single-value-product-x")
-        a_ = self.take(n)
-        b_ = [a_[0], *self.take(n - 2), x * target % L]
-        r_, s_ = self.take(2)
-        self.need(group.add(group.mul(x, ca), c_d) == self.com(a_, r_))
-        self.need(group.add(group.mul(x, c_Delta), c_delta)
-                  == self.com([(x * b_[j + 1] - b_[j] * a_[j + 1]) % L for j in range(n - 1)], s_))
+    def same_scalar(self, R: list[tuple[int, Element]]) -> tuple[Element, Element]:
+        T1, T2, A1, A2, A_B = self.receive(b"same-scalar", 5)
+        e = self.t.challenge(b"same-scalar-e")
+        z_k, z_t = self.take(b"same-scalar-z", 2)
+        self.equation((1, A1), (e, T1), (-z_t % L, self.Gt))
+        self.equation((1, A2), (e, T2), [(-z_k * k % L, P) for k, P in R], (-z_t % L, self.U))
+        self.equation((1, A_B), (e, self.K), (-z_k % L, group.G))
+        return T1, T2
 
-    def multi_exponentiation(self, cB, xp) -> None:
-        m, n = self.m, self.n
-        got = self.receive(b"multi-exponentiation", 1 + 2 * (2 * m - 1) + 1)
-        cA0, c_beta, E, MG = got[0], got[1:2 * m], got[2 * m:4 * m - 1], got[-1]
-        e = self.t.challenge(b"multi-exponentiation-x")
-        ep = _powers(e, 2 * m)
-        a_ = self.take(n)
-        r_, beta_, tau_, k_ = self.take(4)
-        others = [ep[kk] for kk in range(2 * m) if kk != m]
-        self.need(group.combine(zip(ep, [cA0, *cB])) == self.com(a_, r_))
-        self.need(group.combine(zip(others, c_beta)) == self.com([beta_], tau_))
-        self.need(group.base_mul(k_) == group.add(MG, group.mul(ep[m], self.K)))
-        X = group.combine(zip(xp[1:], self.xs))
-        left = group.add(group.combine(zip(others, E)), group.mul(k_, X))
-        right = group.combine((ep[m - 1 - p // n] * a_[p % n], y) for p, y in enumerate(self.ys))
-        self.need(left == group.add(group.base_mul(beta_), right))
+    def same_multiscalar(self, A, Z, G: list[Element], T: list[Element]) -> None:
+        B_a, B_t = self.receive(b"msm", 2)
+        m_alpha = self.t.challenge(b"msm-alpha")
+        rounds = []
+        for _ in range(self.kappa):
+            rounds.append(self.receive(b"msm-round", 4))
+            rounds[-1].append(self.t.challenge(b"msm-gamma"))
+        x_f, = self.take(b"msm-final", 1)
+        s = _fold_scalars([r[4] for r in rounds], len(G))
+        cross_a = [t for L_A, _, R_A, _, g in rounds for t in ((g, L_A), (_inv(g), R_A))]
+        cross_t = [t for _, L_T, _, R_T, g in rounds for t in ((g, L_T), (_inv(g), R_T))]
+        self.equation(cross_a, (1, B_a), [(m_alpha * k % L, P) for k, P in A],
+                      [(-x_f * si % L, g) for si, g in zip(s, G)])
+        self.equation(cross_t, (1, B_t), [(m_alpha * k % L, P) for k, P in Z],
+                      [(-x_f * si % L, t) for si, t in zip(s, T)])
 
 
 # -- bytes ------------------------------------------------------------------------------------------

@@ -35,8 +35,8 @@ with it.
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
 
 from pbd import paths
 from pbd.digest import sha256
@@ -236,18 +236,30 @@ def digest(data: bytes) -> str:
     return "sha256:" + sha256(data).hexdigest()[:16]
 
 
-def bundled_dir() -> Path:
-    """Return the folder of the bundled Boys' Town catalogues."""
-    return paths.resource_dir("decks") / "boystown"
+def bundled_dir() -> str:
+    """Return the folder of the bundled Boys' Town catalogues.
+
+    (Paths here are strings: :mod:`pathlib` would cost every Boys' Town command about 5 ms to load.)
+    """
+    return paths.resource("decks", "boystown")
+
+
+def _bundled(name: str) -> str:
+    return os.path.join(bundled_dir(), f"{name}.toml")
 
 
 def bundled_names() -> list[str]:
     """Return the names of the bundled catalogues."""
-    return sorted(p.stem for p in bundled_dir().glob("*.toml"))
+    return sorted(n[:-5] for n in os.listdir(bundled_dir()) if n.endswith(".toml"))
 
 
-def _store() -> Path:
-    return Path(paths.home()) / "catalogues" / "boystown"
+def _store() -> str:
+    return os.path.join(paths.home(), "catalogues", "boystown")
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
 
 
 _CACHE: dict[str, Catalogue] = {}
@@ -267,25 +279,24 @@ def load(spec: str, remember: bool = True, from_document: bool = False) -> Catal
     ref = _hash_in(spec)
     if ref:
         return _by_hash(ref)
-    if CATALOGUE_NAME_RE.match(spec) and (bundled_dir() / f"{spec}.toml").is_file():
-        return _from_bytes((bundled_dir() / f"{spec}.toml").read_bytes(), spec, bundled=True,
-                           where=str(bundled_dir() / f"{spec}.toml"))
+    if CATALOGUE_NAME_RE.match(spec) and os.path.isfile(_bundled(spec)):
+        return _from_bytes(_read_bytes(_bundled(spec)), spec, bundled=True, where=_bundled(spec))
     if from_document:
         raise DeckFormatError(f"the document names the catalogue {_excerpt(spec)!r}, which is neither bundled "
                               "nor a content hash; a match never names a file",
                               hint="bundled: " + ", ".join(bundled_names())
                                    + "; a player's own catalogue is named by its hash (sha256:...)")
-    path = Path(spec).expanduser()
-    if not path.is_file():
+    path = os.path.expanduser(spec)
+    if not os.path.isfile(path):
         raise DeckFormatError(f"no Boys' Town catalogue {spec!r}",
                               hint="bundled: " + ", ".join(bundled_names()) + "; or a path to a .toml file")
-    if path.stat().st_size > MAX_BYTES:
+    if os.path.getsize(path) > MAX_BYTES:
         raise DeckFormatError(f"{spec} is larger than {MAX_BYTES // 1000} kB; not a card catalogue")
-    data = path.read_bytes()
-    cat = _from_bytes(data, path.name, where=str(path))
+    data = _read_bytes(path)
+    cat = _from_bytes(data, os.path.basename(path), where=path)
     if remember and not cat.bundled:
-        target = _store() / f"{cat.digest.split(':')[1]}.toml"
-        if not target.exists():
+        target = os.path.join(_store(), f"{cat.digest.split(':')[1]}.toml")
+        if not os.path.exists(target):
             paths.write_private(target, data)
     return cat
 
@@ -303,12 +314,12 @@ def _by_hash(ref: str) -> Catalogue:
     if ref in _CACHE:
         return _CACHE[ref]
     for name in bundled_names():
-        data = (bundled_dir() / f"{name}.toml").read_bytes()
+        data = _read_bytes(_bundled(name))
         if digest(data) == ref:
-            return _from_bytes(data, name, bundled=True, where=str(bundled_dir() / f"{name}.toml"))
-    stored = _store() / f"{ref.split(':')[1]}.toml"
-    if stored.is_file():
-        return _from_bytes(stored.read_bytes(), ref, where=str(stored))
+            return _from_bytes(data, name, bundled=True, where=_bundled(name))
+    stored = os.path.join(_store(), f"{ref.split(':')[1]}.toml")
+    if os.path.isfile(stored):
+        return _from_bytes(_read_bytes(stored), ref, where=stored)
     raise DeckFormatError(f"this match uses the catalogue {ref}, which this machine has not seen",
                           hint="give your copy once: pbd deck check FILE --game boystown")
 

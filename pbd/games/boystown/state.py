@@ -16,7 +16,7 @@ from pbd.games.base import Meta
 from pbd.record import Record
 from pbd.table.decisions import Decision
 from pbd.table.deck import SharedDeck
-from pbd.table.game import TableState
+from pbd.table.game import Table
 
 #: Phases of a turn, in order; ``joining``/``shuffling`` before the first turn, ``over`` at the end.
 PHASES = ("joining", "shuffling", "draw", "drawn", "build", "attack", "battle", "over")
@@ -120,15 +120,15 @@ class Battle(Record):
         self.boosts = {} if boosts is None else boosts
 
 
-class State(Record, TableState):
+class State(Record, Table):
     """A whole match: the table's seats, turn and deck, plus turn phase, Towns, the battle, owed draws.
 
     ``seats``/``turn``/``deck``/``decisions``/``result``/``options`` are the table's
-    (:class:`~pbd.table.game.TableState`); ``people`` holds each seat's Town and turns
+    (:class:`~pbd.table.game.Table`); ``people`` holds each seat's Town and turns
     started, ``mover`` the name of the seat on turn.
 
     A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
-    takes the table's fields first, in :class:`TableState`'s order.
+    takes the table's fields first, in :class:`~pbd.table.game.Table`'s order.
     """
 
     people: list[Seat]
@@ -151,7 +151,7 @@ class State(Record, TableState):
     #: ``describe`` names a hand edit of one; None for a state the rules made (a replay).
     shown: dict | None
 
-    FIELDS = (*TableState.TABLE_FIELDS, "people", "round", "phase",
+    FIELDS = (*Table.TABLE_FIELDS, "people", "round", "phase",
               "peeked", "redrawn", "builds", "requires", "extra_penalty", "skip_attack", "built", "battle", "owed",
               "mills", "emptied")
 

@@ -12,7 +12,6 @@ pending decisions; this module only says what The Tower's moves do.
 
 from __future__ import annotations
 
-import copy
 import re
 from functools import lru_cache
 
@@ -389,6 +388,8 @@ class TheTower(CardGame):
         every seat's pbd checks against its own record and the audit against the seeds), so a
         hand edit of it is named; a lot drawn for the first player puts ``starts=random`` back.
         """
+        import copy  # (here: a command that replays nothing does not load it)
+
         state.layout, state.spec = copy.deepcopy(board_state.layout), dealt_spec(board_state)
         if any(e.text.startswith("first player by lot") for e in board_state.meta.log):
             state.options = [w for w in state.options if not w.startswith("starts=")] + ["starts=random"]

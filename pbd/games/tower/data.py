@@ -33,7 +33,6 @@ Every kind of :data:`~pbd.games.tower.state.KINDS` may appear (0..60 each, 1..30
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from pbd.errors import DeckFormatError
 from pbd.games.tower.state import KINDS, DeckSpec, Layout
@@ -60,7 +59,7 @@ class DataProblems(DeckFormatError):
 
 def bundled(name: str) -> Path:
     """Return the path of a bundled data file (``board`` or ``deck``)."""
-    from pbd import paths
+    from pbd import paths  # (and pathlib, at :func:`pbd.paths.resource_dir`: only the commands that read a file)
 
     return paths.resource_dir("decks") / "tower" / f"{name}.toml"
 
@@ -70,6 +69,8 @@ def read_toml(spec: str, kind: str) -> tuple[dict, str]:
 
     :raises DeckFormatError: the file is missing, too big, or not TOML.
     """
+    from pathlib import Path
+
     path = bundled(kind) if spec.strip().lower() in ("default", "") else Path(spec).expanduser()
     source = "default " + kind if path == bundled(kind) else spec
     try:

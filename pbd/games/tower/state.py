@@ -2,7 +2,7 @@
 
 Nothing here knows the rules (:mod:`.rules`) or the document (:mod:`.board`).  The seats, the
 seat on turn, the open decisions, the result and the shared deck itself are the table's
-(:class:`pbd.table.game.TableState`); where every card is lives in that deck (``state.deck``).
+(:class:`pbd.table.game.Table`); where every card is lives in that deck (``state.deck``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pbd.games.base import Meta
 from pbd.record import Record
 from pbd.table.decisions import Decision
 from pbd.table.deck import SharedDeck
-from pbd.table.game import TableState
+from pbd.table.game import Table
 
 #: The card kinds of the rulebook, in the order the document lists them.
 TILE_CARDS = ("Torch", "Guard", "Rope", "Trapdoor", "Magic Carpet", "Spider Web", "Arcane Trap")
@@ -120,7 +120,7 @@ class Task(Record):
         self.seat = seat
 
 
-class State(Record, TableState):
+class State(Record, Table):
     """A whole Tower match: the table's part plus the tower, the tokens and the turn's progress.
 
     ``tokens`` maps a seat to its tile (None: a hand-edited board shows it nowhere);
@@ -129,7 +129,7 @@ class State(Record, TableState):
     moment (one of :data:`ASKS`), answered by the mover's next move (``play CARD``/``pass``).
 
     A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
-    takes the table's fields first, in :class:`TableState`'s order.
+    takes the table's fields first, in :class:`~pbd.table.game.Table`'s order.
     """
 
     layout: Layout
@@ -153,7 +153,7 @@ class State(Record, TableState):
     #: what a tolerant reading of a hand-edited board noticed (for ``pbd check``)
     notes: list[str]
 
-    FIELDS = (*TableState.TABLE_FIELDS, "layout", "spec", "tokens",
+    FIELDS = (*Table.TABLE_FIELDS, "layout", "spec", "tokens",
               "webbed", "cards", "spent", "discarded", "round", "step", "placed", "dueled", "queue", "duel", "ask")
 
     def __init__(self, meta: Meta, seats: list[str] | None = None, players: int = 2, deck: SharedDeck | None = None,

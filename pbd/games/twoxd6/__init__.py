@@ -11,7 +11,6 @@ pending decisions; this module only says what 2Xd6's moves do.
 
 from __future__ import annotations
 
-import copy
 import re
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, UsageError
@@ -358,6 +357,8 @@ class TwoXd6(CardGame):
     def board(self, state: State) -> list[str]:
         """Return the board lines: order of acts, the act, the Basic Square, the grid, stacks, hands."""
         if state.board is None:
+            import copy  # (here, as below: most commands copy nothing)
+
             state = copy.copy(state)
             state.board = grid.seated(grid.load(state.opts.board, from_document=True), state.players)
         return board.render(state)
@@ -413,6 +414,8 @@ class TwoXd6(CardGame):
 
     def from_document(self, state: State, board_state: State) -> None:
         """Take the grid from the document (the log never repeats it)."""
+        import copy
+
         state.board = copy.deepcopy(board_state.board)
 
 

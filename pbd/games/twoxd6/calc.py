@@ -23,7 +23,6 @@ Pure functions, no I/O.
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 from functools import lru_cache
 
 from pbd.errors import IllegalMoveError, NotationError
@@ -217,6 +216,8 @@ def _groups(node: _Node) -> tuple[list[list[int]], list[tuple[int, int]]]:
 
 
 def _value(node: _Node) -> Fraction:
+    from fractions import Fraction  # here: fractions (with decimal) costs a command ~10M instructions
+
     if node.op == "n":
         return Fraction(node.power)
     a, b = _value(node.left), _value(node.right)
@@ -318,6 +319,8 @@ def check(text: str, pool: list[Operand], mark_name: str = "Targeting") -> Calc:
 
 def _factor_values(pool: list[Operand], mask: int) -> dict[Fraction, str]:
     """Return the factors over exactly the cards in ``mask``: one card, or a power of two cards."""
+    from fractions import Fraction  # here: fractions (with decimal) costs a command ~10M instructions
+
     idx = [i for i in range(len(pool)) if mask >> i & 1]
     if len(idx) == 1:
         return {Fraction(pool[idx[0]].power): str(pool[idx[0]].power)}
@@ -350,6 +353,8 @@ def reachable(pool: list[Operand]) -> dict[int, str]:
 
 @lru_cache(maxsize=256)
 def _reachable(key: tuple) -> tuple:
+    from fractions import Fraction  # here: fractions (with decimal) costs a command ~10M instructions
+
     pool = sorted((Operand(label, power, core, mark) for power, core, mark, label in key),
                   key=lambda o: -o.power)[:MAX_REACH]
     n = len(pool)

@@ -21,8 +21,6 @@ Readings (documented in the README's 2Xd6 notes):
 from __future__ import annotations
 
 import re
-from fractions import Fraction
-from pathlib import Path
 
 from pbd import paths
 from pbd.errors import DeckFormatError
@@ -127,15 +125,16 @@ def to_basic(board: Board, name: str) -> int:
     return min(abs(c - bc) + abs(r - br) for bc, br in map(coords, board.basic))
 
 
-def _round(x: Fraction) -> int:
-    return int(x + Fraction(1, 2)) if x >= 0 else -int(-x + Fraction(1, 2))
+def _round(n: int, d: int) -> int:
+    """Return ``n / d`` (``d > 0``) rounded to the nearest whole number, halves away from zero, in exact integers."""
+    return (2 * n + d) // (2 * d) if n >= 0 else -((d - 2 * n) // (2 * d))
 
 
 def pottle(a: str, b: str) -> list[str]:
     """Return the cells strictly between ``a`` and ``b`` on the straight line joining them."""
     (c1, r1), (c2, r2) = coords(a), coords(b)
     d = max(abs(c2 - c1), abs(r2 - r1))
-    return [cell(c1 + _round(Fraction(i * (c2 - c1), d)), r1 + _round(Fraction(i * (r2 - r1), d)))
+    return [cell(c1 + _round(i * (c2 - c1), d), r1 + _round(i * (r2 - r1), d))
             for i in range(1, d)]
 
 
@@ -224,6 +223,8 @@ def load(spec: str, from_document: bool = False) -> Board:
     if from_document and not is_bundled(spec):
         raise DeckFormatError(f"the document names the board {spec[:40]!r} and has no 'Board:' lines; "
                               "a document names a bundled board (standard, large) or carries its own")
+    from pathlib import Path  # here: a command that reads no board file does not load pathlib
+
     bundled = paths.resource_dir("decks") / "2xd6" / "boards" / f"{spec}.toml"
     path = bundled if "/" not in spec and not spec.endswith(".toml") else Path(spec)
     import tomllib  # here, not at the top: its import compiles regular expressions every command would pay for

@@ -8,7 +8,7 @@ from pbd.record import Record
 from pbd.regex import pattern
 from pbd.table.decisions import Decision  # noqa: F401  (re-exported for the rules)
 from pbd.table.deck import SharedDeck
-from pbd.table.game import TableState
+from pbd.table.game import Table
 
 
 class Options(Record):
@@ -192,14 +192,14 @@ def options_of(words: list[str], players: int) -> Options:
     return opts
 
 
-class State(Record, TableState):
-    """A whole match: the table's seats, deck, turn and decisions (:class:`TableState`), and the grid.
+class State(Record, Table):
+    """A whole match: the table's seats, deck, turn and decisions (:class:`~pbd.table.game.Table`), and the grid.
 
     ``order`` is the order of acts once rolled; the base's ``turn`` always names the seat
     that must act (the order roller, then the acting player).
 
     A record (:mod:`pbd.record`), not a dataclass: it is loaded by every command.  Its ``__init__``
-    takes the table's fields first, in :class:`TableState`'s order.
+    takes the table's fields first, in :class:`~pbd.table.game.Table`'s order.
     """
 
     board: Board | None
@@ -217,7 +217,7 @@ class State(Record, TableState):
     held: int
     quiet: int                     # acts in a row with no card played, no advance and no targeting
 
-    FIELDS = (*TableState.TABLE_FIELDS, "board", "order_rolls",
+    FIELDS = (*Table.TABLE_FIELDS, "board", "order_rolls",
               "order", "phase", "act", "cells", "shown", "cold", "owed", "targeting", "trade", "holder", "held",
               "quiet")
 
