@@ -330,14 +330,20 @@ class CncGame(Playable):
         """
         if move.kind not in ("attack", "use", "play") or not move.card:
             return False
-        name = re.sub(r"#\d+$", "", move.card)
-        if name not in cat:
-            return False
-        card = cat.get(name)
-        effects = {"attack": lambda: [e for a in card.attacks for e in a.after],
-                   "use": lambda: [e for a in card.abilities for e in a.effects],
-                   "play": lambda: list(card.effects)}[move.kind]()
-        return _rolls(effects)
+        try:                                # (asked for every move: the answer per card and kind is kept)
+            memo = cat.rolls_memo
+        except AttributeError:
+            memo = cat.rolls_memo = {}
+        key = (move.kind, move.card)
+        found = memo.get(key)
+        if found is None:
+            name = re.sub(r"#\d+$", "", move.card)
+            card = cat.get(name) if name in cat else None
+            found = memo[key] = card is not None and _rolls(
+                {"attack": lambda: [e for a in card.attacks for e in a.after],
+                 "use": lambda: [e for a in card.abilities for e in a.effects],
+                 "play": lambda: list(card.effects)}[move.kind]())
+        return found
 
     def awaited_roll(self, state: State) -> tuple[str, int] | None:
         """Return the player whose announced move waits on a fresh random value, and the announcing entry."""
