@@ -12,7 +12,7 @@ from twoxd6_fake_table import FakeDeck  # noqa: E402
 
 from pbd.errors import IllegalMoveError  # noqa: E402
 from pbd.games.base import Meta  # noqa: E402
-from pbd.games.twoxd6 import dice, grid, moves, rules  # noqa: E402
+from pbd.games.twoxd6 import cards, dice, grid, moves, rules  # noqa: E402
 from pbd.games.twoxd6.state import Act, Stack, State, Trade  # noqa: E402
 
 
@@ -223,6 +223,30 @@ def test_the_win_needs_a_whole_round_of_acts_holding_the_basic_square():
     assert state.held == 1 and not state.result
     rules.end_act(state)
     assert "Ann wins" in state.result
+
+
+def test_a_locked_board_is_a_draw_after_a_whole_round_of_quiet_acts_once_the_draw_patch_is_empty():
+    """Reading (``rules.end_act``): once the Draw Patch is empty, a whole round of acts in which nobody plays a
+    card, advances or targets ends the match in a draw; an act that does one of them starts the count again, and
+    while a card is left in the patch no act counts."""
+    state = make({}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})
+    left = [i for pile in cards.PATCH for i in state.deck.piles.get(pile, [])]
+    for pile in cards.PATCH:
+        state.deck.piles[pile] = []
+    state.deck.piles["pips"] = left[:1]                      # one card left: no act is quiet
+    for _ in range(3):
+        rules.end_act(state)
+    assert state.quiet == 0 and not state.result
+    state.deck.piles["pips"] = []                             # the patch empty
+    rules.end_act(state)
+    assert state.quiet == 1 and not state.result
+    state.act.played = 1                                      # Ben plays a card: the count starts again
+    rules.end_act(state)
+    assert state.quiet == 0 and not state.result
+    rules.end_act(state)
+    assert state.quiet == 1 and not state.result and state.phase != "over"
+    rules.end_act(state)                                      # a whole round (two acts) with nothing done
+    assert state.quiet == 2 and state.phase == "over" and state.result.startswith("a draw: a whole round of acts (2)")
 
 
 def test_legal_lists_targets_with_a_tc_in_the_window():
