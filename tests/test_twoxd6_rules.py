@@ -225,6 +225,18 @@ def test_the_win_needs_a_whole_round_of_acts_holding_the_basic_square():
     assert "Ann wins" in state.result
 
 
+def test_the_acts_go_round_in_the_order_and_a_new_round_begins_with_the_first():
+    """Each act passes to the next player in the order; after the last player's act a new round begins (round 1
+    has rules of its own, so the count matters)."""
+    state = make({})
+    state.order = ["Ann", "Ben", "Cid"]
+    assert (state.act.round, state.act.turn) == (2, 0)
+    assert rules.end_act(state).endswith("; Ben's act") and (state.act.round, state.act.turn) == (2, 1)
+    assert rules.end_act(state).endswith("; Cid's act") and (state.act.round, state.act.turn) == (2, 2)
+    assert rules.end_act(state).endswith("; Ann's act") and (state.act.round, state.act.turn) == (3, 0)
+    assert rules.end_act(state).endswith("; Ben's act") and (state.act.round, state.act.turn) == (3, 1)
+
+
 def test_a_locked_board_is_a_draw_after_a_whole_round_of_quiet_acts_once_the_draw_patch_is_empty():
     """Reading (``rules.end_act``): once the Draw Patch is empty, a whole round of acts in which nobody plays a
     card, advances or targets ends the match in a draw; an act that does one of them starts the count again, and
