@@ -72,3 +72,10 @@ def test_the_board_check_read_is_handed_out_again_as_a_copy_and_another_text_is_
     assert GAME.parse(text) == again and again.rounds[0].plays
     edited = text.replace("Doctor Sickle + Virus", "Doctor Sickle + Bribe")
     assert GAME.parse(edited).rounds[0].plays[0].dark_item == "Bribe"   # another text is parsed, not copied
+
+
+def test_a_typed_board_naming_its_players_deals_them_no_hand(pbd, tmp_path):
+    """Players typed on a board deal nobody a hand: a board without a deal shows no hand counts (issue 32)."""
+    board = _board(tmp_path, "Twin Tower City\nPlayers: Lia (Light), Max (Dark)\nRound 1\n" + BATTLE)
+    shown = pbd.json("show", board)
+    assert [p["name"] for p in shown["players"]] == ["Lia", "Max"] and "hands" not in shown
