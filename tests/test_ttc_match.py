@@ -93,11 +93,12 @@ def test_flip_reveals_only_the_current_pair_and_they_are_in_nobodys_hand(pbd, tm
     doc = start(pbd, tmp_path)
     assert legal(pbd, doc, "Max") == []
     assert legal(pbd, doc, "Lia") == ["flip"]
-    pbd("move", doc, "--as", "Lia", "flip", ok=True)
+    out = pbd("move", doc, "--as", "Lia", "flip", ok=True).output
     text = doc.read_text()
     assert text.count("card 1: face down") == 8
     pair = [int(n) for n in re.findall(r"^  (?:Light|Dark) card 1: battle (\d+)", text, re.MULTILINE)]
     assert len(pair) == 2
+    assert f"round 1 face up: Light battle {pair[0]}, Dark battle {pair[1]}" in out     # the flip says what it turned up
     assert not set(pair) & set(ids(hand(pbd, doc, "Lia")) + ids(hand(pbd, doc, "Max")))
     assert "Turn: round 1, card 2: Light to play (Lia)" in text
 
@@ -184,6 +185,8 @@ def test_cards_must_be_in_hand_and_specials_only_as_third_card(pbd, tmp_path):
     battles = [i for i, h in zip(ids(mine), mine["hand"]) if h.startswith("battle")]
     r = pbd("move", doc, "--as", "Lia", f"play battle {battles[0]}; play battle {battles[1]}")
     assert r.exit_code == 1 and "Dark's turn" in r.output       # all or nothing
+    r = pbd("move", doc, "--as", "Lia", f"play battle {battles[0]} replacing Eagle Eye")
+    assert r.exit_code == 1 and "a Battle Card replaces nobody" in r.output
     assert doc.read_bytes() == before
 
 
@@ -484,3 +487,136 @@ def test_undo_takes_back_a_play_but_never_a_flip(pbd, tmp_path):
     after = doc.read_text()
     assert after.split("\nLog\n")[0] == before.split("\nLog\n")[0]
     assert move in legal(pbd, doc, "Lia")
+
+
+# -- turn order, specials and the round's end, move by move (issue 32: each holds a line of ttc/rules.py) -----------
+
+def third_card(pbd, tmp_path):
+    """Return round 1 at Dark's card 3: Lia flipped, played battle 24 and Max battle 2 (the seeded deal of ``start``).
+
+    Light's Eagle Eye is on the table twice (cards 1 and 2): one of them is nullified.  Made once per test run.
+    """
+    from conftest import copy_of_setup
+
+    def build(pbd, folder):
+        doc = start(pbd, folder)
+        pbd("move", doc, "--as", "Lia", "flip", ok=True)
+        pbd("move", doc, "--as", "Lia", "play battle 24", ok=True)
+        pbd("move", doc, "--as", "Max", "play battle 2", ok=True)
+        return doc
+
+    doc = copy_of_setup(("ttc third card",), tmp_path, build)
+    assert "Turn: round 1, card 3: Dark to play (Max)" in doc.read_text()
+    return doc
+
+
+def test_nothing_is_flipped_or_played_before_every_player_has_joined(pbd, tmp_path):
+    from conftest import copy_of_setup
+
+    def build(pbd, folder):
+        doc = folder / "match.txt"
+        pbd("new", "ttc", doc, "--as", "Lia", "--deck", "sample", "--seed", "lia", ok=True)
+        return doc
+
+    doc = copy_of_setup(("ttc created, nobody joined",), tmp_path, build)
+    before = doc.read_bytes()
+    for move in ("flip", "play battle 1"):
+        r = pbd("move", doc, "--as", "Lia", move)
+        assert r.exit_code == 1 and "the match has not started: waiting for players to join" in r.output, r.output
+        assert doc.read_bytes() == before
+    assert legal(pbd, doc, "Lia") == []
+
+
+def test_a_card_played_before_the_rounds_pair_is_flipped_names_who_must_flip(pbd, tmp_path):
+    # "Both players flip their Round 1 Battle Cards": Max's pbd turned them when he dealt, Lia's has not yet
+    doc = start(pbd, tmp_path)
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Lia", "play battle 24")
+    assert r.exit_code == 1 and "flip first: the round's face-down pair is not revealed yet" in r.output, r.output
+    r = pbd("move", doc, "--as", "Max", "play battle 2")
+    assert r.exit_code == 1 and "round 1 has not been flipped yet: waiting for Lia to flip" in r.output, r.output
+    assert doc.read_bytes() == before
+
+
+@pytest.mark.parametrize("move,words", [
+    # a Warrior Card replaces one warrior (the rulebook: "any one of the player's own warriors")
+    ("play warrior 209 replacing Iron Regent, Rot Baron", "a Warrior Card replaces one warrior"),
+    # an Army Card replaces "any TWO of their own Warriors": not three, and not none
+    ("play army 104 replacing Iron Regent with Doctor Sickle, Rot Baron with Night Broker, Cabal Enforcer with "
+     "Blamtifa Thug", "an Army Card replaces one or two of your warriors"),
+    ("play army 104", "an Army Card replaces one or two of your warriors"),
+    # "with any TWO of the five Warriors depicted on the Army Card"
+    ("play army 104 replacing Iron Regent with Madame Static", "Madame Static is not one of them"),
+    ("play army 104 replacing Iron Regent with Doctor Sickle, Rot Baron with Doctor Sickle",
+     "each warrior of army 104 can come in once, not Doctor Sickle twice"),
+])
+def test_army_and_warrior_cards_swap_only_as_the_rulebook_allows(pbd, tmp_path, move, words):
+    doc = third_card(pbd, tmp_path)
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Max", move)
+    assert r.exit_code == 1 and words in r.output, r.output
+    assert doc.read_bytes() == before
+
+
+def test_an_army_card_may_bring_in_a_warrior_it_also_replaces(pbd, tmp_path):
+    # two different warriors come in: Rot Baron (for Iron Regent), then Doctor Sickle for the Rot Baron already there
+    doc = third_card(pbd, tmp_path)
+    pbd("move", doc, "--as", "Max", "play army 104 replacing Iron Regent with Rot Baron, Rot Baron with Doctor Sickle",
+        ok=True)
+    assert "Dark card 3 (Max): army 104 · ~~Iron Regent~~ -> Rot Baron, ~~Rot Baron~~ -> Doctor Sickle" \
+        in doc.read_text()
+
+
+def test_a_round_ends_once_each_side_has_nullified_then_its_result_and_the_next_flip(pbd, tmp_path):
+    """"If there are more Light Items on the board than Light Warriors ... the Light player must decide which ...
+    Items is also to be nullified": the round is scored only once both sides chose; its last mover turns round 2."""
+    doc = third_card(pbd, tmp_path)
+    assert pbd("move", doc, "--as", "Max", "play battle 9", ok=True).output.splitlines()[0] == "play battle 9"
+    out = pbd("move", doc, "--as", "Lia", "play battle 27", ok=True).output.splitlines()
+    assert out[:2] == ["play battle 27", "Now: Turn: round 1: Light must nullify and Dark must nullify"]
+    out = pbd("move", doc, "--as", "Max", "nullify Iron Decree", ok=True).output.splitlines()
+    assert out[:2] == ["nullify Iron Decree", "Now: Turn: round 1: Light must nullify"]      # not scored yet
+    shown = pbd.json("show", doc)
+    assert shown["rounds"][0]["finished"] is False and shown["rounds_won"] == {"light": 0, "dark": 0}
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Max", "nullify Rot Spores")                  # Dark has chosen: one item only
+    assert r.exit_code == 1 and "Dark has no item to nullify now" in r.output, r.output
+    assert doc.read_bytes() == before
+    out = pbd("move", doc, "--as", "Lia", "nullify Flag", ok=True).output.splitlines()
+    assert out[:3] == ["nullify Flag", "round 1: Light 90, Dark 88 — Light wins the round",
+                       "flip round 2: unlocked 2 cards"]
+    assert "Turn: round 2: flip (waiting for Max)" in doc.read_text()
+    shown = pbd.json("show", doc)
+    assert shown["rounds_won"] == {"light": 1, "dark": 0} and shown["winner"] is None     # four rounds to go
+
+
+def test_the_last_move_of_a_match_announces_its_result(finished):
+    text = (finished / "match.txt").read_text()
+    result = re.search(r"^Turn: over: (.+)$", text, re.MULTILINE).group(1)
+    assert re.search(r"(Light wins the match|Dark wins the match|the match is drawn) \(Light \d round\(s\), Dark \d\)",
+                     result)
+    last = [ln for ln in text.split("\nLog\n", 1)[1].split("\n\n", 1)[0].splitlines() if re.match(r"\d+\. ", ln)][-1]
+    assert last.endswith(f"; {result}"), last
+
+
+def _typed_rounds(*rounds):
+    lines = ["Twin Tower City", "Catalogue: sample", ""]
+    for n, cards in enumerate(rounds, 1):
+        lines += [f"Round {n}", *(f"  {('Light', 'Dark')[i % 2]}: battle {c}" for i, c in enumerate(cards))]
+    return "\n".join(lines) + "\n"
+
+
+LIGHT_WINS, DARK_WINS, LEVEL = [21, 39, 30, 8, 17, 14], [9, 40, 43, 44, 45, 6], [23, 40, 27, 32, 13, 36]
+
+
+def test_the_match_result_on_boards_typed_by_hand(pbd, tmp_path):
+    """"After five rounds, the player who won the most rounds is victorious": a 1-1 match with three level
+    rounds is drawn; one round won is no winner yet."""
+    doc = tmp_path / "table.txt"
+    doc.write_text(_typed_rounds(LIGHT_WINS, DARK_WINS, LEVEL, LEVEL, LEVEL))
+    shown = pbd.json("show", doc)
+    assert [r["winner"] for r in shown["rounds"]] == ["light", "dark", None, None, None]
+    assert shown["turn"] == "over: the match is drawn (Light 1 round(s), Dark 1)" and shown["winner"] is None
+    doc.write_text(_typed_rounds(LIGHT_WINS))
+    shown = pbd.json("show", doc)
+    assert shown["rounds_won"] == {"light": 1, "dark": 0} and shown["winner"] is None

@@ -193,3 +193,55 @@ def test_the_deal_audits_clean_once_every_seed_is_revealed_and_catches_tampering
     # a revealed seed that is not the committed one
     state.meta.revealed[0].seed = fairplay.seed_from_text("other").hex()
     assert any("do not match their commitment" in p for p in deal.audit(state))
+
+
+def test_a_side_keeps_a_battle_card_for_card_2_of_every_round_to_come():
+    """Card 2 of every round is a Battle Card ("the second pair of Battle Cards"); Army and Warrior Cards come only
+    as a third card.  A side dealt 8 Battle Cards that plays one as card 3 in rounds 1-3 has 1 left at round 4's
+    card 3, and round 5's card 2 needs it: a Battle Card is refused there, offered everywhere else it is held."""
+    from pbd.errors import IllegalMoveError
+    from pbd.games.ttc import notation
+
+    rng = random.Random(3)
+    state, secrets = seat(rng, {})
+    chance = Chance(state.meta, secrets)
+    for sec in secrets.values():
+        GAME.attach(state, sec)
+    cat = rules.catalogue(state)
+    offered = {}
+    while (ph := rules.phase(state)).name != "over":
+        who, moves = next((w, GAME.legal(state, w)) for w in GAME.actors(state) if GAME.legal(state, w))
+        if ph.name == "play":
+            side = rules.side_of(state, who)
+            offered[(ph.round.number, ph.card, side)] = any(m.startswith("play battle") for m in moves)
+            if (ph.round.number, ph.card) == (4, 3):
+                card = next(c for c in state.hands[who] if cat.cards[c].kind == "battle")
+                with pytest.raises(IllegalMoveError, match=rf"^{side.capitalize()} holds 1 Battle Card\(s\) and needs "
+                                                           r"1 for card 2 of the rounds to come"):
+                    rules.apply(state, who, notation.parse(f"play battle {card}"))
+        GAME.play(state, who, moves[0], chance)       # a Battle Card whenever one is offered (they sort first)
+    assert offered == {(r, c, side): (r, c) not in ((4, 3), (5, 3)) for r in range(1, 6) for c in (2, 3)
+                       for side in ("light", "dark")}
+
+
+def test_a_pbd_refuses_to_move_for_a_seat_whose_key_or_hand_it_does_not_hold():
+    from pbd.errors import DeckFormatError, IllegalMoveError
+    from pbd.games.base import Meta
+
+    rng = random.Random(4)
+    state, secrets = seat(rng, {})                    # each join reads the document: only Max's secrets are held
+    assert "Lia" not in state.seeds and "Lia" in [d.split()[0] for d in GAME.actors(state)]
+    with pytest.raises(IllegalMoveError, match="pbd does not hold Lia's key here"):
+        GAME.play(state, "Lia", "flip")
+    for sec in secrets.values():
+        GAME.attach(state, sec)
+    GAME.play(state, "Lia", "flip", Chance(state.meta, secrets))
+    GAME.detach(state, secrets["Lia"])
+    card = next(c for c in state.hands["Lia"] if rules.catalogue(state).cards[c].kind == "battle")
+    again = GAME.parse(GAME.render(state))            # Max's machine: Lia's hand is not held there
+    GAME.attach(again, secrets["Max"])
+    assert rules.phase(again).side == "light"
+    with pytest.raises(IllegalMoveError, match="pbd does not hold Lia's hand here"):
+        GAME.play(again, "Lia", f"play battle {card}")
+    with pytest.raises(DeckFormatError, match="no catalogue is loaded for this board"):
+        rules.catalogue(State(Meta("ttc", "")))

@@ -72,3 +72,22 @@ def test_the_board_check_read_is_handed_out_again_as_a_copy_and_another_text_is_
     assert GAME.parse(text) == again and again.rounds[0].plays
     edited = text.replace("Doctor Sickle + Virus", "Doctor Sickle + Bribe")
     assert GAME.parse(edited).rounds[0].plays[0].dark_item == "Bribe"   # another text is parsed, not copied
+
+
+def test_a_typed_board_naming_its_players_deals_them_no_hand(pbd, tmp_path):
+    """Players typed on a board deal nobody a hand: a board without a deal shows no hand counts (issue 32)."""
+    board = _board(tmp_path, "Twin Tower City\nPlayers: Lia (Light), Max (Dark)\nRound 1\n" + BATTLE)
+    shown = pbd.json("show", board)
+    assert [p["name"] for p in shown["players"]] == ["Lia", "Max"] and "hands" not in shown
+    assert shown["turn"] == "round 1, card 2: Light to play (Lia)"     # nobody is waiting to join a typed board
+
+
+def test_a_typed_board_naming_its_players_has_a_result_after_five_rounds(pbd, tmp_path):
+    """"After five rounds, the player who won the most rounds is victorious", players named on the board or not
+    (they were taken for a match still waiting for its players: "waiting for 0 more player(s) to join")."""
+    light_wins = "".join(f"  {('Light', 'Dark')[i % 2]}: battle {c}\n" for i, c in enumerate([21, 39, 30, 8, 17, 14]))
+    rounds = "".join(f"Round {n}\n" + light_wins for n in range(1, 6))
+    for head in ("Twin Tower City\n", "Twin Tower City\nPlayers: Lia (Light), Max (Dark)\n"):
+        shown = pbd.json("show", _board(tmp_path, head + rounds))
+        assert shown["turn"] == "over: Light wins the match (Light 5 round(s), Dark 0)", head
+        assert shown["winner"] == "light"

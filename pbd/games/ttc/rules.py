@@ -94,8 +94,8 @@ def done(state: State, rnd: Round) -> bool:
 
 
 def phase(state: State) -> Phase:
-    """Return where the match stands now."""
-    if state.seats and not seated(state):
+    """Return where the match stands now (a board typed by hand, which has no match, is never waiting for players)."""
+    if state.seats and state.meta.match_id and not seated(state):
         return Phase("joining")
     for rnd in state.rounds:
         if not rnd.plays:
