@@ -504,7 +504,8 @@ def _roll_off(pbd, two, tmp_path, monkeypatch, win):
     data = pbd.json("show", doc)
     assert data["to_move"] == [p2] and data["decisions"][0]["answers"] == ["roll"]
     assert "Waiting on: " + p2 + " — roll 2 Wyte dice to resist" in doc.read_text()
-    onyx = next(e.number for e in GAME.parse(doc.read_text()).meta.log if "rolls the dice that waited — Onyx" in e.text)
+    log = GAME.parse(doc.read_text()).meta.log
+    onyx = next(e.number for e in log if "rolls the dice that waited — Onyx" in e.text)
     assert data["decisions"][0]["from"] == onyx                        # the entry that asks: the Onyx roll
     refused(pbd, doc, p1, "draw", f"waiting on {p2}")
     out = pbd("move", doc, "--as", p2, "roll", ok=True).output
