@@ -545,8 +545,11 @@ def test_a_lost_roll_off_owes_a_face_and_a_pip_and_draws_a_cold_comfort_card(pbd
     face = next(c for c in free if c[0] in "JQKA?")
     pip = next(c for c in free if c[0] in "23456789")
     refused(pbd, doc, p1, "draw", f"a Face or 10 to {p2}, a Pip to {p2}")
-    pbd("move", doc, "--as", p1, f"give {face} to {p2}; give {pip} to {p2}; draw", ok=True)
+    pbd("move", doc, "--as", p1, f"give {face} to {p2}; give {pip} to {p2}", ok=True)
     assert sorted(pbd.json("show", doc)["shown"][p2]) == sorted([face, pip])
+    play = next(m for m in legal(pbd, doc, p1) if m.startswith(f"play {cold} "))     # played, it is allowed
+    pbd("move", doc, "--as", p1, f"{play}; draw", ok=True)
+    assert cold in pbd.json("show", doc)["cells"][play.split()[-1]]["cards"]
 
 
 def test_a_10_owed_both_ways_pays_the_face_or_10_first(pbd, duel):
