@@ -19,7 +19,7 @@ import re  # noqa: E402
 
 from twoxd6_helpers import duel, hand_ids, last_log, position, three, two  # noqa: E402,F401
 
-from pbd.games.twoxd6 import dice  # noqa: E402
+from pbd.games.twoxd6 import GAME, dice  # noqa: E402
 
 
 def refused(pbd, doc, who, move, words):
@@ -44,7 +44,9 @@ def test_a_card_costs_its_pips_and_a_10_costs_1_onto_a_stack_but_10_into_an_empt
     assert "plays 10O on A1 (1 points, 23 left)" in out
     assert "plays 7O on A1 (7 points, 16 left)" in out
     assert "plays 10G on A2 (10 points, 6 left)" in out
-    assert pbd.json("show", doc)["cells"]["A1"] == {"owner": p1, "cards": ["QG", "10O", "7O"]}
+    data = pbd.json("show", doc)
+    assert data["cells"]["A1"] == {"owner": p1, "cards": ["QG", "10O", "7O"]}
+    assert data["act"]["played"] == 3 and "· played 3" in doc.read_text()      # one each, counted on the Act line
 
 
 def test_a_card_that_costs_more_than_the_points_left_is_refused(pbd, duel):
@@ -94,10 +96,44 @@ def test_recycling_costs_1_and_opens_a_replacement_draw(pbd, duel):
     out = pbd("move", doc, "--as", p1, "recycle 7O", ok=True).output
     assert "recycles 7O (1 point, 4 left)" in out
     assert "replace" in legal(pbd, doc, p1)
-    pbd("move", doc, "--as", p1, "replace", ok=True)
+    assert "— draws a replacement card" in pbd("move", doc, "--as", p1, "replace", ok=True).output
     after = pbd.json("show", doc)
     assert after["draw_patch"] == before["draw_patch"] - 1 and after["points"] == 4
     refused(pbd, doc, p1, "replace", "no replacement draw is open")
+
+
+def test_nothing_is_played_recycled_or_drawn_before_scene_1_s_roll(pbd, duel):
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG"])}, shown={p1: ["7O"]}, scene="roll", points=24)
+    for move in ("play 7O on A1", "recycle 7O", "draw"):
+        refused(pbd, doc, p1, move, f"{p1} rolls first (Scene 1: roll)")
+
+
+def test_cards_leaving_a_hand_go_to_their_own_piles(pbd, duel):
+    """A played card goes onto the board pile, a recycled one (from the deck hand or shown) onto the recycled
+    pile, one handed over into the open (the receiver's shown cards); the piles the public state counts."""
+    doc, p1, p2 = duel
+    position(doc, cells={"A1": (p1, ["QG"])}, debts=[(p1, p2, "pip")])
+    piles = pbd.json("show", doc)["piles"]
+    hand = hand_ids(pbd, doc, p1)
+    play = next(m for m in legal(pbd, doc, p1) if m.startswith("play ") and m.endswith(" on A1"))
+    given = next(c for c in hand if c[0] in "23456789" and c != play.split()[1])
+    recycled = next(c for c in hand if c not in (given, play.split()[1]))
+
+    def moved(**counts):
+        now = pbd.json("show", doc)["piles"]
+        assert {k: now.get(k, 0) - piles.get(k, 0) for k in ("board", "recycled", "open")} == \
+            {"board": 0, "recycled": 0, "open": 0} | counts, now
+
+    pbd("move", doc, "--as", p1, play, ok=True)
+    moved(board=1)
+    pbd("move", doc, "--as", p1, f"recycle {recycled}", ok=True)
+    moved(board=1, recycled=1)
+    pbd("move", doc, "--as", p1, f"give {given} to {p2}; draw", ok=True)
+    moved(board=1, recycled=1, open=1)
+    assert pbd.json("show", doc)["shown"][p2] == [given]
+    pbd("move", doc, "--as", p2, f"roll; recycle {given}", ok=True)     # a shown card: from the open pile
+    moved(board=1, recycled=2, open=0)
 
 
 def test_the_cards_played_in_an_act_open_one_replacement_in_all(pbd, duel):
@@ -155,6 +191,17 @@ def test_advancement_goes_only_towards_the_basic_square_into_empty_cells_once_an
     refused(pbd, doc, p1, "advance B2 to A3", "only one Advancement per act")
 
 
+def test_every_step_of_an_advance_comes_strictly_closer_to_the_basic_square(pbd, duel):
+    """Closer in side-steps to the nearest Basic Square cell (B3, B4), at every step, not only at the end."""
+    doc, p1, _ = duel
+    position(doc, cells={"C2": (p1, ["10O"])}, points=60)
+    refused(pbd, doc, p1, "advance C2 to B1", "cannot advance")        # 2 side-steps from B3 before and after
+    pbd("move", doc, "--as", p1, "advance C2 to B3", ok=True)
+    position(doc, cells={"C1": (p1, ["JO"])}, points=60)
+    refused(pbd, doc, p1, "advance C1 to A3", "cannot advance")        # C1 3, B2 1, A3 1: the second step is not
+    pbd("move", doc, "--as", p1, "advance C1 to C3", ok=True)
+
+
 def test_of_two_faces_reaching_a_cell_alike_the_first_by_rank_is_used(pbd, duel):
     doc, p1, _ = duel
     position(doc, cells={"A1": (p1, ["KO", "JO"])}, points=60)
@@ -180,7 +227,8 @@ def test_a_chain_cannot_advance_a_stack_off_the_board_sideways(pbd, duel):
 def test_a_face_s_limit_may_be_chosen_but_only_one_is_used(pbd, duel):
     doc, p1, _ = duel
     position(doc, cells={"A1": (p1, ["?C", "JG"])}, points=60)
-    refused(pbd, doc, p1, "advance A1 to A2 with ?", "cannot advance")     # the ? goes diagonally only
+    refused(pbd, doc, p1, "advance A1 to A2 with ?", "cannot advance to A2 (limits ?: 4 diagonal, J: 2 linear; "
+            "towards the Basic Square, into empty cells only)")                   # the ? goes diagonally only
     refused(pbd, doc, p1, "advance A1 to A2 with K", "has no K")
     pbd("move", doc, "--as", p1, "advance A1 to A2 with J", ok=True)
 
@@ -272,16 +320,83 @@ def test_an_equal_number_of_the_same_colour_is_not_lower(pbd, quad):
     assert pbd.json("show", doc)["cells"]["A1"]["cards"] == ["9G", "8G.2"]
 
 
+# -- a board of the players' own (-O board=FILE) with corners adjacent (-O adjacency=8) ---------------------
+
+#: 11 x 11 cells, the Basic Square the one cell F6: from A1 a diagonal line runs 5 cells towards it.
+WIDE = """name = "wide"
+columns = 11
+rows = 11
+basic = ["F6"]
+central = [5, 6, 7]
+
+[[layout]]
+players = 2
+seats = [
+  { columns = [1, 2, 3, 4], outermost = "A1", forward = "right", up = "up" },
+  { columns = [8, 9, 10, 11], outermost = "K11", forward = "left", up = "down" },
+]
+"""
+
+
+@pytest.fixture(scope="module")
+def wide_built(tmp_path_factory):
+    """A 2-seat match on the 11 x 11 board above with ``-O adjacency=8``, built once per module."""
+    from twoxd6_helpers import build
+
+    base = tmp_path_factory.mktemp("twoxd6-wide")
+    (base / "wide.toml").write_text(WIDE)
+    return build(base, ["Ann", "Ben"], ["ann", "ben"], "-O", f"board={base / 'wide.toml'}", "-O", "adjacency=8")
+
+
+@pytest.fixture
+def wide(wide_built, tmp_path, monkeypatch):
+    """A copy of the wide-board match: ``(doc, p1, p2)``."""
+    from twoxd6_helpers import copy, order
+
+    doc = copy(wide_built, tmp_path, monkeypatch)
+    assert _board_name(doc) == "wide"
+    return (doc, *order(doc))
+
+
+def test_the_question_mark_advances_4_diagonal_cells_not_5(pbd, wide):
+    doc, p1, _ = wide
+    position(doc, cells={"A1": (p1, ["?C"])}, points=60)
+    refused(pbd, doc, p1, "advance A1 to F6", "cannot advance")          # 5 diagonal cells, each one closer
+    pbd("move", doc, "--as", p1, "advance A1 to E5", ok=True)
+    assert list(pbd.json("show", doc)["cells"]) == ["E5"]
+
+
+def test_with_adjacency_8_stacks_touching_at_a_corner_chain_and_take_cards_beside_them(pbd, wide):
+    doc, p1, _ = wide
+    position(doc, cells={"A1": (p1, ["QG"]), "B2": (p1, ["JG"])}, shown={p1: ["7O"]})
+    assert pbd.json("show", doc)["chains"][p1] == [["B2", "A1"]]              # one chain (board order: top row first)
+    assert f"Chains: {p1} B2+A1 (Gold)" in doc.read_text()
+    pbd("move", doc, "--as", p1, "play 7O on C3", ok=True)                    # corner to corner with B2
+    assert pbd.json("show", doc)["cells"]["C3"] == {"owner": p1, "cards": ["7O"]}
+
+
+def test_with_side_adjacency_a_chain_s_colours_come_from_stacks_side_by_side(pbd, duel):
+    """A1 and B2 (corner to corner) both hold Gold and Cyan Faces; the chain A1+A2+B2 is linked by Gold only, the
+    colour that the side-by-side pairs A1-A2 and A2-B2 share."""
+    doc, p1, _ = duel
+    position(doc, cells={"A1": (p1, ["QG", "KC"]), "A2": (p1, ["JG"]), "B2": (p1, ["AG", "QC"])})
+    assert f"Chains: {p1} B2+A1+A2 (Gold)" in doc.read_text()
+
+
 # -- Targeting ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("face,source,target,pair,ok", [
     ("10O", "A1", "B2", False, True), ("10O", "A1", "A3", False, False),     # 10: 1 in any direction
+    ("10O", "A2", "A1", False, True),                                        # ... backward too
     ("JO", "A1", "A3", False, True), ("JO", "A1", "A4", False, False),       # J: 2 forward or upward
     ("JO", "A3", "A1", False, False), ("JO", "A5", "A1", True, True),        # ... 4 any way on a pair
+    ("JO", "A1", "A6", True, False),                                         # ... not 5
     ("QG", "A4", "A1", False, True), ("QG", "A1", "A5", False, False),       # Q: 3 in any direction
     ("KO", "A1", "A4", False, True), ("KO", "A4", "A1", False, False),       # K: 3 forward or upward
+    ("KO", "A1", "A5", False, False),                                        # ... not 4
     ("AO", "A5", "A1", False, True), ("AO", "A1", "A6", False, False),       # A: 4 in any direction
     ("?C", "A1", "A5", False, True), ("?C", "A5", "A1", False, False),       # ?: 4 forward or upward
+    ("?C", "A1", "A6", False, False),                                        # ... not 5
 ])
 def test_each_targeting_distance(pbd, duel, face, source, target, pair, ok):
     doc, p1, p2 = duel
@@ -300,6 +415,30 @@ def test_a_target_is_taken_only_from_your_own_stack(pbd, duel):
     position(doc, cells={"A1": (p1, ["QG"]), "A2": (p2, ["KW"]), "B2": (p2, ["4W"])})
     refused(pbd, doc, p1, "target B2 from A2 with 7", f"A2 holds no stack of {p1}'s")
     refused(pbd, doc, p1, "target B2 from B1 with 7", f"B1 holds no stack of {p1}'s")
+
+
+def test_only_an_opposing_stack_is_targeted(pbd, duel):
+    doc, p1, p2 = duel
+    position(doc, cells={"A1": (p1, ["QG"]), "A2": (p1, ["4W"]), "A3": (p2, ["KW"])})
+    refused(pbd, doc, p1, "target A2 from A1 with 7", "A2 holds no opposing stack")     # your own
+    refused(pbd, doc, p1, "target B2 from A1 with 7", "B2 holds no opposing stack")     # an empty cell
+
+
+def test_a_targeting_is_marked_in_the_act_and_its_onyx_dice_hold_the_act(pbd, duel):
+    """The act records that it targeted (a locked board counts on it); until the Onyx dice are rolled the acting
+    player may do nothing else, and is told why."""
+    doc, p1, p2 = duel
+    position(doc, cells=_cells(OPERATORS, p1, p2))
+    assert pbd.json("show", doc)["act"]["targeted"] is False
+    pbd("move", doc, "--as", p1, "target A2 from A1 with 7*6", ok=True)
+    assert pbd.json("show", doc)["act"]["targeted"] is True
+    refused(pbd, doc, p1, "draw", f"{p1}'s Onyx dice wait on a fresh random value from another player")
+
+
+def test_withdraw_with_no_targeting_to_withdraw_is_refused(pbd, duel):
+    doc, p1, _ = duel
+    position(doc)
+    refused(pbd, doc, p1, "withdraw", "there is no targeting waiting for your Tc to withdraw")
 
 
 def test_a_resistance_occupied_cell_in_the_pottle_blocks_and_each_pottle_cell_costs_1(pbd, duel):
@@ -365,6 +504,9 @@ def _roll_off(pbd, two, tmp_path, monkeypatch, win):
     data = pbd.json("show", doc)
     assert data["to_move"] == [p2] and data["decisions"][0]["answers"] == ["roll"]
     assert "Waiting on: " + p2 + " — roll 2 Wyte dice to resist" in doc.read_text()
+    log = GAME.parse(doc.read_text()).meta.log
+    onyx = next(e.number for e in log if "rolls the dice that waited — Onyx" in e.text)
+    assert data["decisions"][0]["from"] == onyx                        # the entry that asks: the Onyx roll
     refused(pbd, doc, p1, "draw", f"waiting on {p2}")
     out = pbd("move", doc, "--as", p2, "roll", ok=True).output
     attack, defend = (int(x) for x in re.search(r"(\d+) (?:beats|does not beat) (\d+)", out).groups())
@@ -403,8 +545,21 @@ def test_a_lost_roll_off_owes_a_face_and_a_pip_and_draws_a_cold_comfort_card(pbd
     face = next(c for c in free if c[0] in "JQKA?")
     pip = next(c for c in free if c[0] in "23456789")
     refused(pbd, doc, p1, "draw", f"a Face or 10 to {p2}, a Pip to {p2}")
-    pbd("move", doc, "--as", p1, f"give {face} to {p2}; give {pip} to {p2}; draw", ok=True)
+    pbd("move", doc, "--as", p1, f"give {face} to {p2}; give {pip} to {p2}", ok=True)
     assert sorted(pbd.json("show", doc)["shown"][p2]) == sorted([face, pip])
+    play = next(m for m in legal(pbd, doc, p1) if m.startswith(f"play {cold} "))     # played, it is allowed
+    pbd("move", doc, "--as", p1, f"{play}; draw", ok=True)
+    assert cold in pbd.json("show", doc)["cells"][play.split()[-1]]["cards"]
+
+
+def test_a_10_owed_both_ways_pays_the_face_or_10_first(pbd, duel):
+    """A 10 pays a Face/10 debt or a Pip debt; owing both, it pays the Face/10, so the Pip is still owed."""
+    doc, p1, p2 = duel
+    position(doc, shown={p1: ["10O", "QG", "7O"]}, debts=[(p1, p2, "face"), (p1, p2, "pip")])
+    pbd("move", doc, "--as", p1, f"give 10O to {p2}", ok=True)
+    assert f"Debt: {p1} to {p2} pip" in doc.read_text() and f"Debt: {p1} to {p2} face" not in doc.read_text()
+    refused(pbd, doc, p1, f"give QG to {p2}", "no card QG could pay (owed: a Pip to")
+    pbd("move", doc, "--as", p1, f"give 7O to {p2}; draw", ok=True)
 
 
 def test_show_hand_clears_a_debt_nobody_could_pay(pbd, duel):
@@ -592,6 +747,17 @@ def test_the_defender_states_the_rc_before_the_tc_is_written(pbd, stated, tmp_pa
     out = pbd("move", doc, "--as", p2, "roll", ok=True).output
     assert re.search(r"(\d+) (beats|does not beat) (\d+)", out)
     assert pbd("check", doc).exit_code == 0
+
+
+def test_an_announced_targeting_is_checked_and_marked_like_any(pbd, stated, tmp_path, monkeypatch):
+    doc, p1, p2 = _stated(stated, tmp_path, monkeypatch)
+    position(doc, cells=_cells({"A1": ("P1", ["10O"]), "A4": ("P2", ["8C", "6P"])}, p1, p2))
+    refused(pbd, doc, p1, "target A4 from A1", "A4 is out of targeting distance of the chain of A1")   # a 10: 1 cell
+    position(doc, cells=_cells({"A1": ("P1", ["QG"]), "A2": ("P1", ["KP"]), "A4": ("P2", ["8C", "6P"])}, p1, p2))
+    pbd("move", doc, "--as", p1, "target A4 from A2", ok=True)
+    assert pbd.json("show", doc)["act"]["targeted"] is True
+    pbd("move", doc, "--as", p2, "resist with 9*5", ok=True)
+    refused(pbd, doc, p1, "target A4 from A1 with 7", f"{p1} is targeting A4 from A2; write that Tc or 'withdraw'")
 
 
 def test_the_acting_player_may_withdraw_once_the_rc_is_stated(pbd, stated, tmp_path, monkeypatch):

@@ -13,7 +13,8 @@ from twoxd6_fake_table import FakeDeck  # noqa: E402
 from pbd.errors import IllegalMoveError  # noqa: E402
 from pbd.games.base import Meta  # noqa: E402
 from pbd.games.twoxd6 import cards, dice, grid, moves, rules  # noqa: E402
-from pbd.games.twoxd6.state import Act, Stack, State, Trade  # noqa: E402
+from pbd.games.base import LogEntry  # noqa: E402
+from pbd.games.twoxd6.state import Act, Owe, Stack, State, Trade  # noqa: E402
 
 
 class Dice:
@@ -21,12 +22,14 @@ class Dice:
 
     def __init__(self, *faces):
         self.faces = list(faces)
+        self.after = []                             # the entries roll_after was asked to wait on
 
     def roll(self, seat, sides=6, faces=None, purpose=""):
         n = self.faces.pop(0)                       # the n-th face of the die, as dealt in the test
         return faces[n - 1] if faces else n
 
     def roll_after(self, seat, entry, sides=6, faces=None, purpose=""):
+        self.after.append(entry)
         return self.roll(seat, sides, faces, purpose)
 
 
@@ -63,6 +66,15 @@ def test_scene_1_uses_the_sicherman_high_die_and_a_standard_die():
 def test_a_pair_doubles_and_24_is_the_most():
     assert dice.Roll((6, 6)).total == 24 and dice.Roll((3, 3)).pair
     assert max(dice.Roll((a, b)).total for a in dice.SICHERMAN_HIGH for b in dice.STANDARD) == 24
+
+
+def test_each_player_rolls_once_for_the_order_of_acts():
+    state = make({"Ann": []}, points=0)
+    state.phase, state.order, state.order_rolls = "order", [], {}
+    rules.do_order_roll(state, "Ann", Dice(2, 4))                  # Sicherman face 2 is 3: 3 + 4
+    with pytest.raises(IllegalMoveError, match=r"Ann has already rolled for the order of acts \(7\)"):
+        rules.do_order_roll(state, "Ann", Dice(6, 6))
+    assert state.order_rolls == {"Ann": 7} and state.phase == "order"
 
 
 # -- playing --------------------------------------------------------------------------------
@@ -104,6 +116,20 @@ def test_stacking_same_colour_needs_a_lower_number():
     with pytest.raises(IllegalMoveError, match="must be lower"):
         rules.do_play(state, "Ann", "QG", "A1")
     rules.do_play(state, "Ann", "9G", "A1")
+
+
+def test_the_hand_counts_the_deck_hand_and_the_shown_cards():
+    state = make({"Ann": ["7O"]})
+    state.shown["Ann"] = ["KP", "2C"]
+    assert rules.hand_size(state, "Ann") == 3
+
+
+def test_a_cold_comfort_card_may_be_played():
+    """It "may not be offered for trade or discarded" (the rulebook): playing it is allowed."""
+    state = make({"Ann": ["7O"]}, {"A1": ("Ann", ["QG"])})
+    state.cold["Ann"] = list(state.deck.hands["Ann"])
+    rules.do_play(state, "Ann", "7O", "A1")
+    assert state.cells["A1"].cards == ["QG", "7O"] and state.cold["Ann"] == []
 
 
 def test_recycling_costs_1_and_opens_a_replacement():
@@ -183,9 +209,14 @@ def test_targeting_rolls_off_and_the_winner_collects_the_stack():
     rc, _ = rules.rc_of(state, "A3")
     rules.do_target(state, "Ann", "A3", "A2", "7", Dice())
     assert rules.onyx_waits(state) and not state.decisions          # the Onyx dice wait on a fresh value
+    with pytest.raises(IllegalMoveError, match="Ann's Onyx dice wait on a fresh random value"):
+        rules.do_draw(state, "Ann", Dice(1))
     rules.roll_onyx(state, "Ann", Dice(6, 5), 1)
     assert state.decisions[0].seat == "Ben" and state.decisions[0].answers == ["roll"]
+    with pytest.raises(IllegalMoveError, match="waiting for Ben to roll against the targeting"):
+        rules.do_draw(state, "Ann", Dice(1))
     rules.do_resist(state, "Ben", Dice(1, 2))
+    assert not state.decisions                                     # the Wyte roll answered
     assert "A3" not in state.cells and state.shown["Ann"] == ["7P"]
     assert [(o.receiver, o.kind) for o in state.owed] == [("Ben", "face")]
     rules.do_give(state, "Ann", "JG", "Ben")
@@ -206,7 +237,69 @@ def test_a_failed_targeting_owes_a_face_and_a_pip_and_draws_cold_comfort():
     assert not state.owed
 
 
+def test_with_the_rc_stated_nothing_else_happens_until_the_defender_states_it():
+    state = make({"Ann": ["7O"]}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})
+    state.options = ["rc=stated"]
+    rules.do_announce(state, "Ann", "A3", "A2")
+    with pytest.raises(IllegalMoveError, match="waiting for Ben to state the Rc of A3"):
+        rules.do_play(state, "Ann", "7O", "A2")
+
+
+def test_with_the_rc_stated_the_wyte_dice_wait_on_a_value_after_the_statement():
+    """Reading (issue 25): the Wyte dice follow the defender's own choice of Rc, so they wait on a chain value
+    published after the defender's last 'resist with' entry (not after a later entry of theirs)."""
+    state = make({}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})
+    state.options = ["rc=stated"]
+    rules.do_announce(state, "Ann", "A3", "A2")
+    state.meta.log += [LogEntry(1, "Ann", "target A3 from A2 — targets A3 from A2; Ben states the Rc"),
+                       LogEntry(2, "Ben", "resist with 8 — states Rc 8 = 8 for A3"),
+                       LogEntry(3, "Ann", "target A3 from A2 with 7 — targets A3 from A2: Tc 7 = 7"),
+                       LogEntry(4, "Ben", "a fresh random value for Ann's roll")]
+    rules.do_state_rc(state, "Ben", "8")
+    rules.do_target(state, "Ann", "A3", "A2", "7", Dice())
+    rules.roll_onyx(state, "Ann", Dice(6, 5), 3)
+    dice_ = Dice(1, 2)
+    rules.do_resist(state, "Ben", dice_)
+    assert dice_.after == [2, 2]
+    state = make({}, {"A2": ("Ann", ["QG"]), "A3": ("Ben", ["7P"])})          # rc=best: pbd states it, no wait
+    rules.do_target(state, "Ann", "A3", "A2", "7", Dice())
+    rules.roll_onyx(state, "Ann", Dice(6, 5), 1)
+    dice_ = Dice(1, 2)
+    rules.do_resist(state, "Ben", dice_)
+    assert dice_.after == []
+
+
+def test_show_hand_waits_until_every_hand_card_can_be_read():
+    state = make({"Ann": ["7O"]})
+    state.owed = [Owe("Ann", "Ben", "face")]
+    unread = state.deck.hands["Ann"][0]
+    state.deck.card = lambda slot, seat: None if slot == unread else state.deck.slots[slot].secret
+    with pytest.raises(IllegalMoveError, match="Ann cannot read every hand card yet"):
+        rules.do_show_hand(state, "Ann")
+    assert state.owed
+
+
 # -- trades and winning ------------------------------------------------------------------------------
+
+def test_a_draw_without_offer_ends_the_act():
+    state = make({"Ann": []})
+    assert rules.do_draw(state, "Ann", Dice(1)) == "draws a card; Ben's act"
+    assert state.trade is None and not state.decisions and rules.acting(state) == "Ben"
+
+
+def test_a_cold_comfort_card_is_neither_offered_nor_listed_for_a_trade():
+    state = make({"Ann": [], "Ben": ["7O", "KP"]})
+    cold = state.deck.hands["Ben"][0]
+    state.cold["Ben"] = [cold]
+    rules.do_draw(state, "Ann", Dice(1), offer=True)
+    assert rules.offer_answers(state, "Ben") == ["offer KP", "pass"]
+    with pytest.raises(IllegalMoveError, match="7O is Ben's cold-comfort card"):
+        rules.do_offer(state, "Ben", "7O")
+    rules.do_offer(state, "Ben", "KP")
+    assert [d.seat for d in state.decisions] == ["Ann"]             # one offer: Ann accepts or rejects
+    rules.do_accept(state, "Ann", True)
+    assert not state.decisions and state.trade is None and state.shown["Ann"] == ["KP"]
+
 
 def test_with_several_offers_the_best_is_taken():
     state = make({"Ann": [], "Ben": ["7O", "KP"]})
