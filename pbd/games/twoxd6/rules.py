@@ -71,11 +71,6 @@ def hand(state: State, seat: str) -> list[tuple[int | None, str | None]]:
     return cards.hand(state.deck, seat) + [(None, c) for c in state.shown.get(seat, [])]
 
 
-def hand_size(state: State, seat: str) -> int:
-    """Return how many cards the seat holds."""
-    return cards.hand_count(state.deck, seat) + len(state.shown.get(seat, []))
-
-
 def holding(state: State, seat: str, card: str, free: bool = False) -> tuple[int | None, str]:
     """Return ``(slot, card)`` of ``card`` in the seat's hand; with ``free``, not a cold-comfort card.
 
