@@ -508,3 +508,88 @@ def test_check_lists_a_hand_edited_town(pbd, doc):
     r = pbd("check", doc.parent / "tp.txt")
     assert r.exit_code == 1 and "which the rules do not give" in r.output
     assert pbd("check", doc).exit_code == 0
+
+
+# -- survivors of the mutation run (issue 32): one rule each, the one right outcome ------------------
+
+def _phase_line(doc) -> str:
+    return next(line for line in doc.read_text().splitlines() if line.startswith("Phase:"))
+
+
+def test_keep_and_redraw_wait_until_the_others_unlock_the_drawn_card(pbd, doc):
+    arrange(doc, draw=["Bully", "Arcade"])
+    pbd("move", doc, "--as", "Ann", "draw", ok=True)            # Ben's and Cy's pbd have not unlocked it yet
+    before = doc.read_bytes()
+    for again in ("keep", "redraw"):
+        r = pbd("move", doc, "--as", "Ann", again)
+        assert r.exit_code == 1 and "you cannot see your drawn card yet" in r.output, r.output
+        assert "waiting on Ben, Cy to unlock it" in r.output, r.output
+    assert doc.read_bytes() == before
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == []
+    catch_up(doc)
+    move(pbd, doc, "Ann", "keep")
+    assert "Bully" in hand_names(doc, "Ann")
+    assert "redrawn" not in _phase_line(doc)        # only a redraw marks the turn
+
+
+def test_the_build_phase_places_one_card_then_the_attack_phase_begins(pbd, doc):
+    at_attack(doc, ["Old Mill", "Gym"], ["Arcade"], phase="build")
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "done")
+    assert r.exit_code == 1 and "build a card first: every Build Phase places 1 card in your Town" in r.output, r.output
+    assert doc.read_bytes() == before
+    move(pbd, doc, "Ann", "build Old Mill")
+    assert _phase_line(doc) == "Phase: attack · round 1 · built 1"
+
+
+def test_a_build_effect_that_draws_is_no_emptied_hand(pbd, doc):
+    at_attack(doc, ["Bake Sale"], ["Arcade"], phase="build", draw=["Gym"])
+    move(pbd, doc, "Ann", "build Bake Sale")
+    data = pbd.json("show", doc)
+    assert data["result"] is None and hand_names(doc, "Ann") == ["Gym"]
+    assert "Ann draws 1 (Build effect of Bake Sale)" in pbd("log", doc).output
+    assert (data["turn"], data["phase"]) == ("Ann", "attack")
+
+
+def test_a_build_effect_to_apply_by_hand_only_says_so(pbd, doc):
+    at_attack(doc, ["Handyman", "Gym"], ["Arcade"], ann_town=["Town Clock"], phase="build", draw=["Bully", "Bouncer"])
+    piles = pbd.json("show", doc)["draw_pile"]
+    move(pbd, doc, "Ann", "build Handyman")
+    entry = next(line for line in pbd("log", doc).output.splitlines() if "build Handyman" in line)
+    assert "Ann: build Handyman — builds Handyman; Handyman: move 1 TP from one of your Residents to another — " \
+           "apply it with 'adjust' · " in entry, entry
+    data = pbd.json("show", doc)
+    assert hand_names(doc, "Ann") == ["Gym"] and (data["draw_pile"], data["discard_pile"]) == (piles, 0)
+
+
+def test_a_turn_move_during_the_attackers_own_battle_window_is_refused(pbd, doc):
+    at_attack(doc, ["Gym", "Arcade", "Bully"], ["Street Fighter", "Paperboy"], ann_town=["Bodyguard"])
+    move(pbd, doc, "Ann", "attack Ben with Gym from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")
+    before = doc.read_bytes()
+    for text in ("build Arcade", "draw"):         # the battle is not settled: no move of a phase
+        r = pbd("move", doc, "--as", "Ann", text)
+        assert r.exit_code == 1 and "it is not your turn to move: " in r.output, r.output
+    assert doc.read_bytes() == before
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["use Bodyguard", "pass"]
+
+
+def test_a_card_without_the_hand_effect_named_is_refused(pbd, doc):
+    arrange(doc, hands={"Ann": ["Gym", "Graffiti Artist", "Bully", "Arcade"]}, towns={"Ann": ["Town Clock"]})
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "swap Gym with Town Clock")
+    assert r.exit_code == 1 and "Gym has no Hand swap effect" in r.output, r.output
+    r = pbd("move", doc, "--as", "Ann", "use Graffiti Artist")
+    assert r.exit_code == 1 and "Graffiti Artist has no Hand effect to use this way" in r.output, r.output
+    assert "a Hand swap is written 'swap CARD with RESIDENT'" in r.output
+    assert doc.read_bytes() == before
+
+
+def test_a_card_named_from_an_empty_hand_or_town_says_it_is_empty(pbd, doc):
+    arrange(doc, hands={"Ann": []}, towns={"Ben": ["Town Clock"]})
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "use Paperboy on Ben")
+    assert r.exit_code == 1 and "Paperboy is not in your hand" in r.output and "your hand: empty" in r.output, r.output
+    r = pbd("move", doc, "--as", "Ann", "adjust Old Mill TP +1: Handyman")
+    assert r.exit_code == 1 and "Old Mill is not in Ann's Town" in r.output and "Ann's Town: empty" in r.output, r.output
+    assert doc.read_bytes() == before
