@@ -593,3 +593,88 @@ def test_a_card_named_from_an_empty_hand_or_town_says_it_is_empty(pbd, doc):
     r = pbd("move", doc, "--as", "Ann", "adjust Old Mill TP +1: Handyman")
     assert r.exit_code == 1 and "Old Mill is not in Ann's Town" in r.output and "Ann's Town: empty" in r.output, r.output
     assert doc.read_bytes() == before
+
+
+def test_an_emptied_draw_pile_is_rebuilt_as_the_next_turn_begins_and_drawn_from_once_shuffled(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Arcade"]}, draw=["Old Mill", "Bouncer"],
+            discard=["Bake Sale", "Rusty Bike", "Fire Station"], leave=2)
+    move(pbd, doc, "Ann", "draw")
+    # the keep turns Bouncer up (face down until Ben's and Cy's pbd unlock it); the rest is rebuilt at once
+    pbd("move", doc, "--as", "Ann", "keep; build Town Clock", ok=True)
+    entry = next(line for line in pbd("log", doc).output.splitlines() if "Ann: build Town Clock" in line)
+    assert "Ben's turn; draw pile rebuilt from 3 discards (the top discard stays)" in entry, entry
+    assert "draw" not in pbd.json("legal", doc, "--as", "Ben")["moves"]       # Cy has not shuffled it in yet
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ben", "draw")
+    assert r.exit_code == 1 and "the draw pile is still being shuffled" in r.output and "waiting on Cy" in r.output, \
+        r.output
+    assert doc.read_bytes() == before
+    catch_up(doc)
+    assert "draw" in pbd.json("legal", doc, "--as", "Ben")["moves"]
+    move(pbd, doc, "Ben", "draw")
+    data = pbd.json("show", doc)
+    assert (data["draw_pile"], data["discard_pile"], data["discard_top"]) == (2, 1, "Bouncer")
+
+
+def test_a_discard_still_face_down_under_the_top_waits_before_the_rebuild(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Paperboy", "Gym", "Arcade"]}, draw=["Bully", "Old Mill", "Bouncer"],
+            leave=3)
+    move(pbd, doc, "Ann", "draw")
+    # the keep turns Old Mill up, face down until Ben's and Cy's pbd unlock it; Paperboy goes on top, Cy draws Bouncer
+    pbd("move", doc, "--as", "Ann", "keep; use Paperboy on Cy; build Town Clock", ok=True)
+    log = pbd("log", doc).output
+    assert "rebuilt" not in log and "Draw Phase is skipped" not in log        # Ben's Draw Phase waits
+    assert "draw" not in pbd.json("legal", doc, "--as", "Ben")["moves"]     # Cy's pbd still owes its unlock
+    catch_up(doc)
+    assert "draw pile rebuilt from 1 discards (the top discard stays)" in pbd("log", doc).output
+    data = pbd.json("show", doc)
+    assert (data["turn"], data["phase"], data["draw_pile"], data["discard_pile"], data["discard_top"]) == \
+           ("Ben", "draw", 1, 1, "Paperboy")
+    move(pbd, doc, "Ben", "draw")
+    assert "Old Mill" in pbd("hand", doc, "--as", "Ben").output
+
+
+def test_the_last_card_of_the_draw_pile_is_drawn_in_the_next_draw_phase(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Arcade"]}, draw=["Bully", "Old Mill", "Gym"], leave=3)
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Town Clock")
+    data = pbd.json("show", doc)
+    assert (data["turn"], data["phase"], data["draw_pile"], data["discard_pile"]) == ("Ben", "draw", 1, 1)
+    move(pbd, doc, "Ben", "draw")
+    assert "Gym" in pbd("hand", doc, "--as", "Ben").output
+
+
+def test_a_build_waits_for_the_card_a_redraw_owes_to_an_empty_hand(pbd, doc):
+    arrange(doc, hands={"Ann": []}, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
+    move(pbd, doc, "Ann", "draw")
+    pbd("move", doc, "--as", "Ann", "redraw", ok=True)      # the draw pile is rebuilt; Ann's card waits for the shuffle
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "build Arcade")
+    assert r.exit_code == 1 and "your card is still on its way" in r.output, r.output
+    assert doc.read_bytes() == before
+    catch_up(doc)
+    held = hand_names(doc, "Ann")
+    assert len(held) == 1 and held[0] in {"Arcade", "Gym", "Bake Sale"}
+
+
+def test_after_the_flip_the_defender_may_use_an_optional_effect_first(pbd, doc):
+    at_attack(doc, ["Gym", "Arcade"], ["Street Fighter", "Paperboy"], ann_town=["Bodyguard"], ben_town=["Bodyguard"])
+    move(pbd, doc, "Ann", "attack Ben with Gym from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")
+    assert "Waiting on: Ben — use an optional effect in the battle, or pass" in doc.read_text()
+    assert pbd.json("show", doc)["to_move"] == ["Ben"]
+    assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["use Bodyguard", "pass"]
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == []
+    move(pbd, doc, "Ben", "pass")
+    assert "Waiting on: Ben" not in doc.read_text()
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["use Bodyguard", "pass"]
+
+
+def test_a_document_without_its_deck_section_counts_no_card_held(pbd, doc):
+    text = doc.read_text()
+    cut = doc.parent / "no-deck.txt"
+    cut.write_text(text[:text.index("\nDeck\n")] + "\n")
+    data = pbd.json("show", cut)
+    assert [(p["hand"], p["held"]) for p in data["players"]] == [(4, 0), (4, 0), (4, 0)]
+    r = pbd("check", cut)
+    assert r.exit_code == 1 and "the board shows 'Ann · hand 4 · turns 1', which the rules do not give" in r.output
