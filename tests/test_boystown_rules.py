@@ -75,6 +75,13 @@ def test_first_player_by_option(pbd, tmp_path):
     start(pbd, d, 2, "--first", "Ben")
     catch_up(d)
     assert pbd.json("show", d)["to_move"] == ["Ben"]
+    # the rounds are counted from the first player: round 2 begins when the turn is back with Ben
+    arrange(d, hands={"Ben": ["Town Clock", "Gym", "Bully", "Bouncer"], "Ann": ["Old Mill", "Gym", "Bully", "Paperboy"]})
+    for who, card, after, round_ in (("Ben", "Town Clock", "Ann", 1), ("Ann", "Old Mill", "Ben", 2)):
+        move(pbd, d, who, "draw")
+        move(pbd, d, who, f"keep; build {card}")
+        data = pbd.json("show", d)
+        assert (data["to_move"], data["round"]) == ([after], round_), (who, data["to_move"], data["round"])
 
 
 def test_first_player_by_lot_is_a_logged_roll_of_the_creators_pbd(pbd, tmp_path):
@@ -678,3 +685,16 @@ def test_a_document_without_its_deck_section_counts_no_card_held(pbd, doc):
     assert [(p["hand"], p["held"]) for p in data["players"]] == [(4, 0), (4, 0), (4, 0)]
     r = pbd("check", cut)
     assert r.exit_code == 1 and "the board shows 'Ann · hand 4 · turns 1', which the rules do not give" in r.output
+
+
+def test_the_picture_says_whose_move_while_seats_join_and_before_a_flip(pbd, doc, tmp_path):
+    from svg_helpers import picture, texts
+
+    fresh = tmp_path / "joining.txt"
+    pbd("new", "boystown", fresh, "--as", "Ann", "--players", "2", "--seed", "svg", ok=True)
+    assert texts(picture(pbd, fresh, tmp_path / "joining.svg"))[1] == "waiting for 1 more player(s) to join"
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)         # Ann's pbd flips on her next command
+    line = texts(picture(pbd, doc, tmp_path / "flip.svg"))[1]
+    assert line.endswith("waiting on Ann to flip their face-down card"), line
