@@ -698,3 +698,53 @@ def test_the_picture_says_whose_move_while_seats_join_and_before_a_flip(pbd, doc
     pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)         # Ann's pbd flips on her next command
     line = texts(picture(pbd, doc, tmp_path / "flip.svg"))[1]
     assert line.endswith("waiting on Ann to flip their face-down card"), line
+
+
+#: A player's own catalogue with Hand effects the bundled one lacks: a draw for yourself, and two effects on one card.
+OWN_HAND_EFFECTS = """\
+[catalogue]
+name = "hand-effects"
+
+[[card]]
+name = "Kid"
+ap = 2
+tp = 1
+copies = 10
+
+[[card]]
+name = "Shop"
+ap = 0
+tp = 3
+copies = 8
+
+[[card]]
+name = "Lemonade"
+ap = 1
+tp = 1
+copies = 3
+text = "Hand: discard Lemonade: you draw 1 card."
+effects = [{ kind = "hand", do = "draw", count = 1 }]
+
+[[card]]
+name = "Junk Cart"
+ap = 1
+tp = 1
+copies = 3
+text = "Hand: discard Junk Cart: discard the top card of the draw pile (its second effect is never used this way)."
+effects = [{ kind = "hand", do = "mill", count = 1 }, { kind = "hand", do = "draw", count = 2 }]
+"""
+
+
+def test_a_hand_effect_that_draws_for_yourself_and_the_first_of_two_hand_effects(pbd, tmp_path):
+    own = tmp_path / "own.toml"
+    own.write_text(OWN_HAND_EFFECTS)
+    d = tmp_path / "m.txt"
+    start(pbd, d, 2, "--deck", own)
+    catch_up(d)
+    arrange(d, hands={"Ann": ["Lemonade", "Junk Cart", "Kid", "Kid"]}, draw=["Shop", "Kid"])
+    move(pbd, d, "Ann", "use Lemonade")
+    assert "use Lemonade — uses Lemonade: Ann draws 1" in pbd("log", d).output
+    assert sorted(hand_names(d, "Ann")) == ["Junk Cart", "Kid", "Kid", "Shop"]
+    move(pbd, d, "Ann", "use Junk Cart")
+    assert "use Junk Cart — uses Junk Cart: 1 card(s) of the draw pile discarded" in pbd("log", d).output
+    assert discard_pile(d) == ["Kid", "Junk Cart", "Lemonade"] and len(hand_names(d, "Ann")) == 3
