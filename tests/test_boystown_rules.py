@@ -547,6 +547,12 @@ def test_the_build_phase_places_one_card_then_the_attack_phase_begins(pbd, doc):
     assert doc.read_bytes() == before
     move(pbd, doc, "Ann", "build Old Mill")
     assert _phase_line(doc) == "Phase: attack · round 1 · built 1"
+    # the rules never leave a Build Phase with its builds used up; a board edited back to one is refused first
+    edited = doc.read_text().replace("Phase: attack · round 1 · built 1", "Phase: build · round 1 · built 1")
+    doc.write_text(edited)
+    r = pbd("move", doc, "--as", "Ann", "build Gym")
+    assert r.exit_code == 3 and "phase was changed by hand from attack to build" in r.output, r.output
+    assert doc.read_text() == edited
 
 
 def test_a_build_effect_that_draws_is_no_emptied_hand(pbd, doc):
