@@ -658,16 +658,21 @@ def test_the_last_card_of_the_draw_pile_is_drawn_in_the_next_draw_phase(pbd, doc
 
 
 def test_a_build_waits_for_the_card_a_redraw_owes_to_an_empty_hand(pbd, doc):
-    arrange(doc, hands={"Ann": []}, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
+    arrange(doc, hands={"Ann": ["Paperboy"]}, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
     move(pbd, doc, "Ann", "draw")
     pbd("move", doc, "--as", "Ann", "redraw", ok=True)      # the draw pile is rebuilt; Ann's card waits for the shuffle
+    pbd("move", doc, "--as", "Ann", "use Paperboy on Ben", ok=True)     # Ben's card waits too, after Ann's
+    assert "Ann draws 1 (redraw)" not in pbd("log", doc).output
     before = doc.read_bytes()
     r = pbd("move", doc, "--as", "Ann", "build Arcade")
     assert r.exit_code == 1 and "your card is still on its way" in r.output, r.output
     assert doc.read_bytes() == before
     catch_up(doc)
+    log = pbd("log", doc).output
+    assert log.index("Ann draws 1 (redraw)") < log.index("Ben draws 1 (Hand effect of Paperboy)")
     held = hand_names(doc, "Ann")
     assert len(held) == 1 and held[0] in {"Arcade", "Gym", "Bake Sale"}
+    assert pbd.json("show", doc)["result"] is None
 
 
 def test_after_the_flip_the_defender_may_use_an_optional_effect_first(pbd, doc):
