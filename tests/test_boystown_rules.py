@@ -759,3 +759,19 @@ def test_a_hand_effect_that_draws_for_yourself_and_the_first_of_two_hand_effects
     move(pbd, d, "Ann", "use Junk Cart")
     assert "use Junk Cart — uses Junk Cart: 1 card(s) of the draw pile discarded" in pbd("log", d).output
     assert discard_pile(d) == ["Kid", "Junk Cart", "Lemonade"] and len(hand_names(d, "Ann")) == 3
+
+
+def test_a_hand_emptied_by_the_build_waits_for_the_owed_discard_and_allows_no_second_build(pbd, doc):
+    arrange(doc, hands={"Ann": []}, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
+    move(pbd, doc, "Ann", "draw")
+    # the keep owes a discard from the draw pile, which is rebuilt and must be shuffled first
+    pbd("move", doc, "--as", "Ann", "keep; build Bully", ok=True)
+    assert _phase_line(doc) == "Phase: build · round 1 · built 1 · emptied Ann"
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == []
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "build Gym")
+    assert r.exit_code == 1 and "you have built this turn; no effect allows another build" in r.output, r.output
+    assert doc.read_bytes() == before
+    catch_up(doc)
+    data = pbd.json("show", doc)
+    assert data["result"] and "Ann wins" in data["result"] and data["discard_pile"] == 2
