@@ -73,3 +73,16 @@ def test_an_unknown_catalogue_hash_is_a_clear_error(pbd, tmp_path):
     doc.write_text(text)
     r = pbd("score", doc)
     assert r.exit_code == 3 and "has not seen" in r.output
+
+
+def test_a_document_naming_a_catalogue_file_is_refused(pbd, tmp_path, monkeypatch):
+    mine = tmp_path / "mine.toml"
+    mine.write_text(GOOD)
+    doc = tmp_path / "m.txt"
+    pbd("new", "boystown", doc, "--as", "Ann", "--deck", mine, ok=True)
+    monkeypatch.chdir(tmp_path)             # a file of the reader's folder, named as an option's short value
+    text = doc.read_text()
+    doc.write_text(text.replace(text.split("catalogue=")[1].split("\n")[0], "mine.toml"))
+    r = pbd("score", doc)
+    assert r.exit_code == 3 and "which is neither bundled nor a content hash; a match never names a file" in r.output, \
+        r.output

@@ -171,3 +171,51 @@ def test_ben_edits_the_board_and_every_command_of_ann_names_it(pbd, match_doc, h
     assert r.exit_code == 3, r.output
     assert "the log does not explain" in r.stderr and words in r.stderr, r.stderr
     assert match_doc.read_bytes() == before
+
+
+#: A plain catalogue (no Builders, so a match lasts until the draw pile is rebuilt from the discards): twelve
+#: one-copy cards and twelve copies of a Kid (a card a move names is one card id, or one of several copies).
+LONG = '[catalogue]\nname = "long"\n\n[[card]]\nname = "Kid"\nap = 2\ntp = 2\ncopies = 12\n' + "".join(
+    f'\n[[card]]\nname = "{name}"\nap = {1 + i % 3}\ntp = {3 - i % 3}\n'
+    for i, name in enumerate("Ace Bea Cal Dot Eli Fay Gus Hal Ida Jay Lou Max".split()))
+
+
+def test_a_spectators_check_replays_through_cards_the_rebuilt_draw_pile_took_out_of_the_document(pbd, tmp_path,
+                                                                                                  monkeypatch):
+    """A card a redraw or a defence named and that was then shuffled into a rebuilt draw pile leaves the document;
+    a spectator's ``pbd check`` replays the log from the start, where such a hidden card reads as the log named it
+    (``rules.named``): the replay reaches the end and names a hand edit (about 30 moves of a small deck, ~2 s)."""
+    import re
+
+    (tmp_path / "long.toml").write_text(LONG)
+    doc = tmp_path / "m.txt"
+    pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", tmp_path / "long.toml", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    rng, moved, rebuilt_at = random.Random(1), 0, None
+    while rebuilt_at is None or moved < rebuilt_at + 4:
+        assert moved < 80
+        data = pbd.json("show", doc)
+        assert not data["result"]
+        if rebuilt_at is None and "rebuilt" in doc.read_text():
+            rebuilt_at = moved
+        who = data["to_move"][0]
+        moves = pbd.json("legal", doc, "--as", who)["moves"]
+        if moves:       # redraws name the cards they discard; no hand attack (its flip names a slot)
+            pick = [m for m in moves if m == "redraw" or m.endswith("from town")] or \
+                   [m for m in moves if not m.endswith("from hand")]
+            pbd("move", doc, "--as", who, rng.choice(pick), ok=True)
+            moved += 1
+    for seat in ("Ann", "Ben"):
+        pbd("hand", doc, "--as", seat, ok=True)
+    text = doc.read_text()
+    assert "draw pile rebuilt from" in text and re.search(r"discards \w+ and draws again", text)
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
+    pbd("deck", "check", tmp_path / "long.toml", "--game", "boystown", ok=True)
+    r = pbd("check", doc)
+    assert r.exit_code == 0 and "the board is consistent with the rules" in r.output, r.output
+    m = re.search(r"Ann · hand (\d+) · turns (\d+)", text)
+    turns = int(m.group(2))
+    edited = tmp_path / "edited.txt"
+    edited.write_text(text.replace(m.group(0), f"Ann · hand {m.group(1)} · turns {turns + 1}", 1))
+    r = pbd("check", edited)
+    assert r.exit_code == 1 and f"Ann's turns was changed by hand from {turns} to {turns + 1}" in r.output, r.output

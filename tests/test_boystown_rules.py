@@ -75,6 +75,13 @@ def test_first_player_by_option(pbd, tmp_path):
     start(pbd, d, 2, "--first", "Ben")
     catch_up(d)
     assert pbd.json("show", d)["to_move"] == ["Ben"]
+    # the rounds are counted from the first player: round 2 begins when the turn is back with Ben
+    arrange(d, hands={"Ben": ["Town Clock", "Gym", "Bully", "Bouncer"], "Ann": ["Old Mill", "Gym", "Bully", "Paperboy"]})
+    for who, card, after, round_ in (("Ben", "Town Clock", "Ann", 1), ("Ann", "Old Mill", "Ben", 2)):
+        move(pbd, d, who, "draw")
+        move(pbd, d, who, f"keep; build {card}")
+        data = pbd.json("show", d)
+        assert (data["to_move"], data["round"]) == ([after], round_), (who, data["to_move"], data["round"])
 
 
 def test_first_player_by_lot_is_a_logged_roll_of_the_creators_pbd(pbd, tmp_path):
@@ -508,3 +515,263 @@ def test_check_lists_a_hand_edited_town(pbd, doc):
     r = pbd("check", doc.parent / "tp.txt")
     assert r.exit_code == 1 and "which the rules do not give" in r.output
     assert pbd("check", doc).exit_code == 0
+
+
+# -- survivors of the mutation run (issue 32): one rule each, the one right outcome ------------------
+
+def _phase_line(doc) -> str:
+    return next(line for line in doc.read_text().splitlines() if line.startswith("Phase:"))
+
+
+def test_keep_and_redraw_wait_until_the_others_unlock_the_drawn_card(pbd, doc):
+    arrange(doc, draw=["Bully", "Arcade"])
+    pbd("move", doc, "--as", "Ann", "draw", ok=True)            # Ben's and Cy's pbd have not unlocked it yet
+    before = doc.read_bytes()
+    for again in ("keep", "redraw"):
+        r = pbd("move", doc, "--as", "Ann", again)
+        assert r.exit_code == 1 and "you cannot see your drawn card yet" in r.output, r.output
+        assert "waiting on Ben, Cy to unlock it" in r.output, r.output
+    assert doc.read_bytes() == before
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == []
+    catch_up(doc)
+    move(pbd, doc, "Ann", "keep")
+    assert "Bully" in hand_names(doc, "Ann")
+    assert "redrawn" not in _phase_line(doc)        # only a redraw marks the turn
+
+
+def test_the_build_phase_places_one_card_then_the_attack_phase_begins(pbd, doc):
+    at_attack(doc, ["Old Mill", "Gym"], ["Arcade"], phase="build")
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "done")
+    assert r.exit_code == 1 and "build a card first: every Build Phase places 1 card in your Town" in r.output, r.output
+    assert doc.read_bytes() == before
+    move(pbd, doc, "Ann", "build Old Mill")
+    assert _phase_line(doc) == "Phase: attack · round 1 · built 1"
+    # the rules never leave a Build Phase with its builds used up; a board edited back to one is refused first
+    edited = doc.read_text().replace("Phase: attack · round 1 · built 1", "Phase: build · round 1 · built 1")
+    doc.write_text(edited)
+    r = pbd("move", doc, "--as", "Ann", "build Gym")
+    assert r.exit_code == 3 and "phase was changed by hand from attack to build" in r.output, r.output
+    assert doc.read_text() == edited
+
+
+def test_a_build_effect_that_draws_is_no_emptied_hand(pbd, doc):
+    at_attack(doc, ["Bake Sale"], ["Arcade"], phase="build", draw=["Gym"])
+    move(pbd, doc, "Ann", "build Bake Sale")
+    data = pbd.json("show", doc)
+    assert data["result"] is None and hand_names(doc, "Ann") == ["Gym"]
+    assert "Ann draws 1 (Build effect of Bake Sale)" in pbd("log", doc).output
+    assert (data["turn"], data["phase"]) == ("Ann", "attack")
+
+
+def test_a_build_effect_to_apply_by_hand_only_says_so(pbd, doc):
+    at_attack(doc, ["Handyman", "Gym"], ["Arcade"], ann_town=["Town Clock"], phase="build", draw=["Bully", "Bouncer"])
+    piles = pbd.json("show", doc)["draw_pile"]
+    move(pbd, doc, "Ann", "build Handyman")
+    entry = next(line for line in pbd("log", doc).output.splitlines() if "build Handyman" in line)
+    assert "Ann: build Handyman — builds Handyman; Handyman: move 1 TP from one of your Residents to another — " \
+           "apply it with 'adjust' · " in entry, entry
+    data = pbd.json("show", doc)
+    assert hand_names(doc, "Ann") == ["Gym"] and (data["draw_pile"], data["discard_pile"]) == (piles, 0)
+
+
+def test_a_turn_move_during_the_attackers_own_battle_window_is_refused(pbd, doc):
+    at_attack(doc, ["Gym", "Arcade", "Bully"], ["Street Fighter", "Paperboy"], ann_town=["Bodyguard"])
+    move(pbd, doc, "Ann", "attack Ben with Gym from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")
+    before = doc.read_bytes()
+    for text in ("build Arcade", "draw"):         # the battle is not settled: no move of a phase
+        r = pbd("move", doc, "--as", "Ann", text)
+        assert r.exit_code == 1 and "it is not your turn to move: " in r.output, r.output
+    assert doc.read_bytes() == before
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["use Bodyguard", "pass"]
+
+
+def test_a_card_without_the_hand_effect_named_is_refused(pbd, doc):
+    arrange(doc, hands={"Ann": ["Gym", "Graffiti Artist", "Bully", "Arcade"]}, towns={"Ann": ["Town Clock"]})
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "swap Gym with Town Clock")
+    assert r.exit_code == 1 and "Gym has no Hand swap effect" in r.output, r.output
+    r = pbd("move", doc, "--as", "Ann", "use Graffiti Artist")
+    assert r.exit_code == 1 and "Graffiti Artist has no Hand effect to use this way" in r.output, r.output
+    assert "a Hand swap is written 'swap CARD with RESIDENT'" in r.output
+    assert doc.read_bytes() == before
+
+
+def test_a_card_named_from_an_empty_hand_or_town_says_it_is_empty(pbd, doc):
+    arrange(doc, hands={"Ann": []}, towns={"Ben": ["Town Clock"]})
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "use Paperboy on Ben")
+    assert r.exit_code == 1 and "Paperboy is not in your hand" in r.output and "your hand: empty" in r.output, r.output
+    r = pbd("move", doc, "--as", "Ann", "adjust Old Mill TP +1: Handyman")
+    assert r.exit_code == 1 and "Old Mill is not in Ann's Town" in r.output and "Ann's Town: empty" in r.output, r.output
+    assert doc.read_bytes() == before
+
+
+def test_an_emptied_draw_pile_is_rebuilt_as_the_next_turn_begins_and_drawn_from_once_shuffled(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Arcade"]}, draw=["Old Mill", "Bouncer"],
+            discard=["Bake Sale", "Rusty Bike", "Fire Station"], leave=2)
+    move(pbd, doc, "Ann", "draw")
+    # the keep turns Bouncer up (face down until Ben's and Cy's pbd unlock it); the rest is rebuilt at once
+    pbd("move", doc, "--as", "Ann", "keep; build Town Clock", ok=True)
+    entry = next(line for line in pbd("log", doc).output.splitlines() if "Ann: build Town Clock" in line)
+    assert "Ben's turn; draw pile rebuilt from 3 discards (the top discard stays)" in entry, entry
+    assert "draw" not in pbd.json("legal", doc, "--as", "Ben")["moves"]       # Cy has not shuffled it in yet
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ben", "draw")
+    assert r.exit_code == 1 and "the draw pile is still being shuffled" in r.output and "waiting on Cy" in r.output, \
+        r.output
+    assert doc.read_bytes() == before
+    catch_up(doc)
+    assert "draw" in pbd.json("legal", doc, "--as", "Ben")["moves"]
+    move(pbd, doc, "Ben", "draw")
+    data = pbd.json("show", doc)
+    assert (data["draw_pile"], data["discard_pile"], data["discard_top"]) == (2, 1, "Bouncer")
+
+
+def test_a_discard_still_face_down_under_the_top_waits_before_the_rebuild(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Paperboy", "Gym", "Arcade"]}, draw=["Bully", "Old Mill", "Bouncer"],
+            leave=3)
+    move(pbd, doc, "Ann", "draw")
+    # the keep turns Old Mill up, face down until Ben's and Cy's pbd unlock it; Paperboy goes on top, Cy draws Bouncer
+    pbd("move", doc, "--as", "Ann", "keep; use Paperboy on Cy; build Town Clock", ok=True)
+    log = pbd("log", doc).output
+    assert "rebuilt" not in log and "Draw Phase is skipped" not in log        # Ben's Draw Phase waits
+    assert "draw" not in pbd.json("legal", doc, "--as", "Ben")["moves"]     # Cy's pbd still owes its unlock
+    catch_up(doc)
+    assert "draw pile rebuilt from 1 discards (the top discard stays)" in pbd("log", doc).output
+    data = pbd.json("show", doc)
+    assert (data["turn"], data["phase"], data["draw_pile"], data["discard_pile"], data["discard_top"]) == \
+           ("Ben", "draw", 1, 1, "Paperboy")
+    move(pbd, doc, "Ben", "draw")
+    assert "Old Mill" in pbd("hand", doc, "--as", "Ben").output
+
+
+def test_the_last_card_of_the_draw_pile_is_drawn_in_the_next_draw_phase(pbd, doc):
+    arrange(doc, hands={"Ann": ["Town Clock", "Bully", "Gym", "Arcade"]}, draw=["Bully", "Old Mill", "Gym"], leave=3)
+    move(pbd, doc, "Ann", "draw")
+    move(pbd, doc, "Ann", "keep; build Town Clock")
+    data = pbd.json("show", doc)
+    assert (data["turn"], data["phase"], data["draw_pile"], data["discard_pile"]) == ("Ben", "draw", 1, 1)
+    move(pbd, doc, "Ben", "draw")
+    assert "Gym" in pbd("hand", doc, "--as", "Ben").output
+
+
+def test_a_build_waits_for_the_card_a_redraw_owes_to_an_empty_hand(pbd, doc):
+    arrange(doc, hands={"Ann": ["Paperboy"]}, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
+    move(pbd, doc, "Ann", "draw")
+    pbd("move", doc, "--as", "Ann", "redraw", ok=True)      # the draw pile is rebuilt; Ann's card waits for the shuffle
+    pbd("move", doc, "--as", "Ann", "use Paperboy on Ben", ok=True)     # Ben's card waits too, after Ann's
+    assert "Ann draws 1 (redraw)" not in pbd("log", doc).output
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "build Arcade")
+    assert r.exit_code == 1 and "your card is still on its way" in r.output, r.output
+    assert doc.read_bytes() == before
+    catch_up(doc)
+    log = pbd("log", doc).output
+    assert log.index("Ann draws 1 (redraw)") < log.index("Ben draws 1 (Hand effect of Paperboy)")
+    held = hand_names(doc, "Ann")
+    assert len(held) == 1 and held[0] in {"Arcade", "Gym", "Bake Sale"}
+    assert pbd.json("show", doc)["result"] is None
+
+
+def test_after_the_flip_the_defender_may_use_an_optional_effect_first(pbd, doc):
+    at_attack(doc, ["Gym", "Arcade"], ["Street Fighter", "Paperboy"], ann_town=["Bodyguard"], ben_town=["Bodyguard"])
+    move(pbd, doc, "Ann", "attack Ben with Gym from hand")
+    move(pbd, doc, "Ben", "defend with Street Fighter")
+    assert "Waiting on: Ben — use an optional effect in the battle, or pass" in doc.read_text()
+    assert pbd.json("show", doc)["to_move"] == ["Ben"]
+    assert pbd.json("legal", doc, "--as", "Ben")["moves"] == ["use Bodyguard", "pass"]
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == []
+    move(pbd, doc, "Ben", "pass")
+    assert "Waiting on: Ben" not in doc.read_text()
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["use Bodyguard", "pass"]
+
+
+def test_a_document_without_its_deck_section_counts_no_card_held(pbd, doc):
+    text = doc.read_text()
+    cut = doc.parent / "no-deck.txt"
+    cut.write_text(text[:text.index("\nDeck\n")] + "\n")
+    data = pbd.json("show", cut)
+    assert [(p["hand"], p["held"]) for p in data["players"]] == [(4, 0), (4, 0), (4, 0)]
+    r = pbd("check", cut)
+    assert r.exit_code == 1 and "the board shows 'Ann · hand 4 · turns 1', which the rules do not give" in r.output
+
+
+def test_the_picture_says_whose_move_while_seats_join_and_before_a_flip(pbd, doc, tmp_path):
+    from svg_helpers import picture, texts
+
+    fresh = tmp_path / "joining.txt"
+    pbd("new", "boystown", fresh, "--as", "Ann", "--players", "2", "--seed", "svg", ok=True)
+    assert texts(picture(pbd, fresh, tmp_path / "joining.svg"))[1] == "waiting for 1 more player(s) to join"
+    at_attack(doc, ["Street Fighter", "Gym"], ["Bouncer", "Arcade"])
+    move(pbd, doc, "Ann", "attack Ben with Street Fighter from hand")
+    pbd("move", doc, "--as", "Ben", "defend with Bouncer", ok=True)         # Ann's pbd flips on her next command
+    line = texts(picture(pbd, doc, tmp_path / "flip.svg"))[1]
+    assert line.endswith("waiting on Ann to flip their face-down card"), line
+
+
+#: A player's own catalogue with Hand effects the bundled one lacks: a draw for yourself, and two effects on one card.
+OWN_HAND_EFFECTS = """\
+[catalogue]
+name = "hand-effects"
+
+[[card]]
+name = "Kid"
+ap = 2
+tp = 1
+copies = 10
+
+[[card]]
+name = "Shop"
+ap = 0
+tp = 3
+copies = 8
+
+[[card]]
+name = "Lemonade"
+ap = 1
+tp = 1
+copies = 3
+text = "Hand: discard Lemonade: you draw 1 card."
+effects = [{ kind = "hand", do = "draw", count = 1 }]
+
+[[card]]
+name = "Junk Cart"
+ap = 1
+tp = 1
+copies = 3
+text = "Hand: discard Junk Cart: discard the top card of the draw pile (its second effect is never used this way)."
+effects = [{ kind = "hand", do = "mill", count = 1 }, { kind = "hand", do = "draw", count = 2 }]
+"""
+
+
+def test_a_hand_effect_that_draws_for_yourself_and_the_first_of_two_hand_effects(pbd, tmp_path):
+    own = tmp_path / "own.toml"
+    own.write_text(OWN_HAND_EFFECTS)
+    d = tmp_path / "m.txt"
+    start(pbd, d, 2, "--deck", own)
+    catch_up(d)
+    arrange(d, hands={"Ann": ["Lemonade", "Junk Cart", "Kid", "Kid"]}, draw=["Shop", "Kid"])
+    move(pbd, d, "Ann", "use Lemonade")
+    assert "use Lemonade — uses Lemonade: Ann draws 1" in pbd("log", d).output
+    assert sorted(hand_names(d, "Ann")) == ["Junk Cart", "Kid", "Kid", "Shop"]
+    move(pbd, d, "Ann", "use Junk Cart")
+    assert "use Junk Cart — uses Junk Cart: 1 card(s) of the draw pile discarded" in pbd("log", d).output
+    assert discard_pile(d) == ["Kid", "Junk Cart", "Lemonade"] and len(hand_names(d, "Ann")) == 3
+
+
+def test_a_hand_emptied_by_the_build_waits_for_the_owed_discard_and_allows_no_second_build(pbd, doc):
+    arrange(doc, hands={"Ann": []}, draw=["Bully"], discard=["Arcade", "Gym", "Bake Sale"], leave=1)
+    move(pbd, doc, "Ann", "draw")
+    # the keep owes a discard from the draw pile, which is rebuilt and must be shuffled first
+    pbd("move", doc, "--as", "Ann", "keep; build Bully", ok=True)
+    assert _phase_line(doc) == "Phase: build · round 1 · built 1 · emptied Ann"
+    assert pbd.json("legal", doc, "--as", "Ann")["moves"] == []
+    before = doc.read_bytes()
+    r = pbd("move", doc, "--as", "Ann", "build Gym")
+    assert r.exit_code == 1 and "you have built this turn; no effect allows another build" in r.output, r.output
+    assert doc.read_bytes() == before
+    catch_up(doc)
+    data = pbd.json("show", doc)
+    assert data["result"] and "Ann wins" in data["result"] and data["discard_pile"] == 2
