@@ -688,14 +688,18 @@ def test_after_the_flip_the_defender_may_use_an_optional_effect_first(pbd, doc):
     assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["use Bodyguard", "pass"]
 
 
-def test_a_document_without_its_deck_section_counts_no_card_held(pbd, doc):
+def test_a_match_document_without_its_deck_section_is_refused_as_mangled(pbd, doc):
+    """The Deck section holds every card of the match: a document that lost it is mangled (exit 3, named),
+    never a board of empty hands nor a fault of the game's replay."""
     text = doc.read_text()
     cut = doc.parent / "no-deck.txt"
     cut.write_text(text[:text.index("\nDeck\n")] + "\n")
-    data = pbd.json("show", cut)
-    assert [(p["hand"], p["held"]) for p in data["players"]] == [(4, 0), (4, 0), (4, 0)]
-    r = pbd("check", cut)
-    assert r.exit_code == 1 and "the board shows 'Ann · hand 4 · turns 1', which the rules do not give" in r.output
+    before = cut.read_bytes()
+    for command in (("show",), ("check",), ("legal", "--as", "Ann"), ("move", "--as", "Ann", "done")):
+        r = pbd(command[0], cut, *command[1:])
+        assert r.exit_code == 3, (command, r.output)
+        assert "the match has no 'Deck' section" in r.output and "version history" in r.output, r.output
+        assert cut.read_bytes() == before
 
 
 def test_the_picture_says_whose_move_while_seats_join_and_before_a_flip(pbd, doc, tmp_path):

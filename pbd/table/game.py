@@ -332,6 +332,11 @@ class CardGame(Playable, metaclass=ABCMeta):
             header, body = _blank_board(body, self.title)
         self._read_header(state, header)
         board, deck = _split_deck(body)
+        if deck is None and frame.match_id:
+            raise DocumentFormatError(
+                f"the match has no '{DECK_HEADING}' section: it holds every card of the match and cannot be left out",
+                line=body[-1].number if body else None,
+                hint="put it back from the document's version history")
         if deck is not None:
             state.deck = SharedDeck.parse(deck)
             if state.deck.seats != state.seats:
