@@ -582,7 +582,8 @@ def test_a_turn_move_during_the_attackers_own_battle_window_is_refused(pbd, doc)
     before = doc.read_bytes()
     for text in ("build Arcade", "draw"):         # the battle is not settled: no move of a phase
         r = pbd("move", doc, "--as", "Ann", text)
-        assert r.exit_code == 1 and "it is not your turn to move: " in r.output, r.output
+        assert r.exit_code == 1 and "the battle is not over: Ann's turn, battle; 'pbd legal' lists" in r.output, \
+            r.output
     assert doc.read_bytes() == before
     assert pbd.json("legal", doc, "--as", "Ann")["moves"] == ["use Bodyguard", "pass"]
 

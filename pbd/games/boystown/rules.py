@@ -59,8 +59,6 @@ from pbd.games.boystown.notation import Move
 from pbd.games.boystown.state import HAND_SIZE, Resident, State
 from pbd.table.decisions import Decision
 
-TURN_PHASES = ("draw", "drawn", "build", "attack")
-
 
 # -- reading the table ------------------------------------------------------------------
 
@@ -293,8 +291,10 @@ def _unlocked_in_replay(state: State, slot: int, seat: str) -> bool:
 def _need_phase(state: State, seat: str, *phases: str) -> None:
     if state.phase == "over":
         raise IllegalMoveError(f"the game is over: {state.result}")
-    if state.mover != seat or state.battle is not None:
+    if state.mover != seat:
         raise IllegalMoveError(f"it is not your turn to move: {whose_move(state)}")
+    if state.battle is not None:
+        raise IllegalMoveError(f"the battle is not over: {whose_move(state)}; 'pbd legal' lists what you may do now")
     if state.phase not in phases:
         raise IllegalMoveError(f"that is a move of the {' or '.join(phases)} phase; now: {phase_words(state)}")
 
@@ -516,17 +516,3 @@ def phase_words(state: State) -> str:
     return {"joining": f"waiting for {state.players - len(state.seats)} more player(s) to join",
             "shuffling": shuffling, "draw": "Draw Phase", "drawn": "Draw Phase (keep or redraw)",
             "build": "Build Phase", "attack": "Attack Phase", "battle": "battle", "over": "game over"}[state.phase]
-
-
-def actors(state: State) -> list[str]:
-    """Return the seats that must act now: deciders first, the turn player, then table duties."""
-    if state.phase in ("over", "joining"):
-        return []
-    out: list[str] = [d.seat for d in decisions(state)]
-    b = state.battle
-    if b and b.stage == "reveal":
-        out.append(b.attacker)
-    elif b is None and state.mover and state.phase in TURN_PHASES:
-        out.append(state.mover)
-    out += [s for s in cards.waiting_on(state.deck) if s not in out]
-    return out
