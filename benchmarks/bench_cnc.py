@@ -14,7 +14,10 @@
 * Engine: C&C moves parsed, validated and applied per second in process (``Game.play``
   replaying 30 recorded random games, notation cache emptied before each pass), against
   python-chess's ``push_san`` replaying 200 random games in the same run; the best of 5
-  alternating passes of each.  python-chess comes with ``pip install -e '.[bench]'``.
+  alternating passes of each, in CPU time.  What seats owe between moves (a chain value a die
+  waits on) is paid untimed where the game owes it, found once before the passes, and the runs
+  of moves in between are timed whole, as python-chess's games are (:func:`settle_plan`).
+  python-chess comes with ``pip install -e '.[bench]'``.
 * Peak memory of ``pbd show``, the document with a 1,000-entry log, and which Google modules
   a local command imports (must be none).
 
@@ -24,7 +27,7 @@ The last three lines are always the three ratios, in this form, so runs can be c
     startup move/python-c-pass: X.XX
     engine C&C/python-chess: X.XX
 
-Usage: python benchmarks/bench_cnc.py
+Usage: python benchmarks/bench_cnc.py [--engine]   (--engine: the engine part alone, its ratio last)
 """
 
 from __future__ import annotations
@@ -52,6 +55,11 @@ FLOOR = "python -c 'import click + stdlib pbd show needs'"
 
 # -- engine ---------------------------------------------------------------------------------
 
+#: the engines' clock: this process's CPU time (the time it waits while other processes of a busy machine
+#: run is not counted; read about 250 times a pass, between runs of moves: :func:`settle_plan`)
+clock = time.process_time
+
+
 def recorded_cnc(games: int = 30) -> list[list[tuple[str, str]]]:
     """Return the moves of ``games`` random C&C games (recorded once; the timing covers replaying them)."""
     from pbd.games import get
@@ -62,22 +70,68 @@ def recorded_cnc(games: int = 30) -> list[list[tuple[str, str]]]:
             for seed in range(games)]
 
 
-def cnc_pass(recorded) -> float:
-    """Return the seconds ``Game.play`` takes to replay every recorded game (seating not counted)."""
+def settle_plan(recorded) -> list[tuple[list[list[tuple[str, str]]], int]]:
+    """Return how to replay each recorded game: its runs of moves, each to play after a settle, and its log's length.
+
+    Replaying, seats must be paid what they owe between moves, as in play (a die that follows a
+    choice waits on the other seat's chain value: :func:`pbd.simulate.settle_all`).  Which moves
+    find something owed is the same in every pass (the same seeds, the same moves), so it is found
+    once here, untimed: a run starts at each such move (and at the first), and :func:`cnc_pass` times
+    each run whole, as :func:`chess_pass` times python-chess's games, with no clock read and no other
+    work between two moves.  The log's length at the end is how a pass shows it replayed the same game.
+    """
     from pbd.games import get
     from pbd.games.cnc import notation
     from pbd.simulate import seat, settle_all
 
     game = get("cnc")
     notation.forget()
-    elapsed = 0.0
+    plan = []
     for seed, moves in enumerate(recorded):
         state, chance = seat(game, random.Random(seed))
-        for player, move in moves:
-            settle_all(game, state, chance)     # (not timed: a die that waits on a chain value gets it, as in play)
-            start = time.perf_counter()
+        runs: list[list[tuple[str, str]]] = []
+        for i, (player, move) in enumerate(moves):
+            if not i or any(game.pending(state, p) for p in game.actors(state)):     # (settle_all's own test)
+                settle_all(game, state, chance)
+                runs.append([])
+            runs[-1].append((player, move))
             game.play(state, player, move, chance)
-            elapsed += time.perf_counter() - start
+        plan.append((runs, len(state.meta.log)))
+    return plan
+
+
+def cnc_pass(recorded, plan=None) -> float:
+    """Return the CPU seconds ``Game.play`` takes to replay every recorded game (seating and settling not counted).
+
+    ``plan`` is :func:`settle_plan`'s (found here, untimed, when not given): what seats owe is
+    paid before each run of moves, untimed, and each run is timed whole.
+
+    :raises SystemExit: a game's replay did not follow its plan (a move refused, or a log of another length).
+    """
+    from pbd.errors import PbdError
+    from pbd.games import get
+    from pbd.games.cnc import notation
+    from pbd.simulate import seat, settle_all
+
+    if plan is None:
+        plan = settle_plan(recorded)
+    game = get("cnc")
+    notation.forget()
+    elapsed = 0.0
+    for seed, (runs, length) in enumerate(plan):
+        state, chance = seat(game, random.Random(seed))
+        try:
+            for run in runs:
+                settle_all(game, state, chance)     # (not timed: a die that waits on a chain value gets it, as in play)
+                start = clock()
+                for player, move in run:
+                    game.play(state, player, move, chance)
+                elapsed += clock() - start
+        except PbdError as exc:
+            raise SystemExit(f"C&C game {seed} did not replay as planned: {exc}") from exc
+        if len(state.meta.log) != length:
+            raise SystemExit(f"C&C game {seed} did not replay as planned: a log of {len(state.meta.log)} entries, "
+                             f"not {length}")
     return elapsed
 
 
@@ -101,15 +155,15 @@ def recorded_chess(games: int = 200):
 
 
 def chess_pass(recorded) -> float:
-    """Return the seconds python-chess's ``push_san`` takes to replay every recorded game."""
+    """Return the CPU seconds python-chess's ``push_san`` takes to replay every recorded game."""
     import chess
 
-    start = time.perf_counter()
+    start = clock()
     for sans in recorded:
         board = chess.Board()
         for san in sans:
             board.push_san(san)
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def engine(rounds: int = 5) -> float | None:
@@ -117,14 +171,15 @@ def engine(rounds: int = 5) -> float | None:
     cnc = recorded_cnc()
     chess_games = recorded_chess()
     cnc_moves = sum(map(len, cnc))
+    plan = settle_plan(cnc)
     if chess_games is None:
-        print(f"C&C engine: {cnc_moves / cnc_pass(cnc):,.0f} moves/s")
+        print(f"C&C engine: {cnc_moves / cnc_pass(cnc, plan):,.0f} moves/s")
         print("python-chess push_san: not installed (pip install -e '.[bench]')")
         return None
     chess_moves = sum(map(len, chess_games))
     ours, theirs = [], []
     for _ in range(rounds):
-        ours.append(cnc_pass(cnc))
+        ours.append(cnc_pass(cnc, plan))
         theirs.append(chess_pass(chess_games))
     rate, chess_rate = cnc_moves / min(ours), chess_moves / min(theirs)
     print(f"C&C engine: {rate:,.0f} moves/s (parse + validate + apply, {cnc_moves} moves of 30 random games)")
@@ -300,8 +355,13 @@ def google_imports(env: dict, doc: Path) -> list[str]:
 
 
 def main() -> None:
-    """Run every measurement; the three ratios come last."""
+    """Run every measurement; the three ratios come last (with ``--engine``, the engine part alone)."""
     compileall.compile_dir(str(ROOT / "pbd"), quiet=1)
+    if sys.argv[1:] == ["--engine"]:
+        ratio = engine()
+        print(f"engine C&C/python-chess: {ratio:.2f}" if ratio is not None else
+              "engine C&C/python-chess: n/a (python-chess not installed)")
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

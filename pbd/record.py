@@ -22,6 +22,8 @@ engine keeps reading is made anew (see ``cnc.state.clone``) or is the copy (see 
 
 from __future__ import annotations
 
+from sys import intern as _intern
+
 #: sets an attribute past a :class:`FrozenRecord`'s ``__setattr__`` (and never through ``__dict__``)
 _setattr = object.__setattr__
 
@@ -75,8 +77,12 @@ class FrozenRecord(Record):
         _setattr(self, "__dict__", fields)
 
     def __setstate__(self, state: tuple[None, dict]) -> None:
-        # (restored as _set sets: pickle's own restore would call __setattr__, which refuses)
-        _setattr(self, "__dict__", dict(state[1]))
+        # (restored as _set sets: pickle's own restore would call __setattr__, which refuses; and with the names
+        # interned, as pickle's own restore interns them: CPython 3.11's fast read of an attribute from a dict given
+        # whole finds its key by identity, and the strings pickle makes anew are not the names the code reads, so
+        # every read of a card from a cached catalogue went the slow way)
+        fields = state[1]
+        _setattr(self, "__dict__", dict(zip(map(_intern, fields), fields.values())))
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, f) for f in self.FIELDS))

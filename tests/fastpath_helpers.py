@@ -20,9 +20,13 @@ def reads_slowly(record) -> bool:
     the values, and no dict.  Asking for its ``__dict__`` makes a dict that shares its keys
     with the class's other instances (a "split" dict, smaller than a dict of its own), which
     CPython's fast path cannot read.  A dict given whole as ``__dict__`` is a dict of its own
-    and reads fast.  (``vars`` here comes after the referents are taken: on an instance
-    without a dict it makes a new one, which no referent can be.)
+    and reads fast, but only if its keys are the names the code reads (interned): the fast
+    path finds a key by identity, and a string made anew (by pickle, say) is not the name.
+    (``vars`` here comes after the referents are taken: on an instance without a dict it
+    makes a new one, which no referent can be.)
     """
     seen = gc.get_referents(record)
     own = [x for x in seen if x is vars(record)]
-    return bool(own) and sys.getsizeof(own[0]) < sys.getsizeof(dict(own[0]))
+    if not own:
+        return False
+    return sys.getsizeof(own[0]) < sys.getsizeof(dict(own[0])) or any(k is not sys.intern(k) for k in own[0])

@@ -1460,9 +1460,12 @@ class Chance:
     """
 
     #: True while the log is replayed (:class:`pbd.audit.ReplayChance`): a move keeps the words the log wrote it in
-    replaying: ClassVar[bool] = False
+    #: (a subclass sets it; each instance keeps its class's: CPython 3.11 reads an instance's own attribute at
+    #: once, a class's through a full lookup every time, and a game asks every move)
+    replaying: bool = False
 
     def __init__(self, meta: Meta, secrets: dict[str, Secrets]):
+        self.replaying = type(self).replaying
         self.meta = meta
         self.secrets = {k.casefold(): v for k, v in secrets.items()}
         for sec in self.secrets.values():

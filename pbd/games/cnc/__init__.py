@@ -77,6 +77,8 @@ class _Played:
       the state's two sides, and no rule or command adds or replaces a side of a started
       match (building a Ctx anew costs as much as a small rule).  ``rules.apply`` gives the
       kept Ctx fresh notes each move.
+    * ``rolling``: whether a text's moves hold one that may roll a die, by text
+      (:func:`_rolls_memo` of the catalogue: :meth:`CncGame._rolling`).
     """
 
     def __init__(self):
@@ -84,11 +86,13 @@ class _Played:
         self.catalogue: Catalogue | None = None
         self.settled: list | None = None
         self.ctxs: dict[str, object] = {}
+        self.rolling: dict[str, bool] = {}
 
     def of(self, state: State) -> _Played:
         """Return the facts about ``state`` (found out anew for another state)."""
         if state is not self.state:
             self.state, self.catalogue, self.settled, self.ctxs = state, match_catalogue(), None, {}
+            self.rolling = _rolls_memo(self.catalogue)[""]
         return self
 
     def ctx(self, player: str, chance: Chance):
@@ -105,7 +109,7 @@ class _Played:
     def forget(self) -> None:
         """Forget the state (its catalogue may have changed)."""
         self.state = self.catalogue = self.settled = None
-        self.ctxs = {}
+        self.ctxs, self.rolling = {}, {}
 
 
 _PLAYED = _Played()
@@ -149,6 +153,24 @@ def _committed(meta: Meta, player: str) -> bool:
     """Return True if ``player`` committed to a seed in the match (not so: a position built in a test)."""
     pub = meta.player(player)
     return pub is not None and bool(pub.commitment)
+
+
+#: the kinds of move whose card's text may roll a die (see :meth:`CncGame._may_roll`)
+_ROLLING_KINDS = ("attack", "use", "play")
+
+
+#: the most texts :meth:`CncGame._rolling` keeps answers for (as many as the notation keeps moves for)
+_ROLLING_MOST = 4096
+
+
+def _rolls_memo(cat: Catalogue) -> dict[str, dict[str, bool]]:
+    """Return the answers of :meth:`CncGame._may_roll` kept with ``cat``: by kind, then by the card the move
+    names; and under ``""``, :meth:`CncGame._rolling`'s, by text."""
+    try:
+        return cat.rolls_memo
+    except AttributeError:
+        memo = cat.rolls_memo = {kind: {} for kind in (*_ROLLING_KINDS, "")}
+        return memo
 
 
 def _rolls(effects) -> bool:
@@ -326,23 +348,30 @@ class CncGame(Playable):
         """Return True if ``move`` (an attack, an ability, an event played) may roll a die its card's text asks for.
 
         Such a die follows the player's choice of move, so the move is announced first and
-        rolled once a fresh random value is in (:meth:`_announce`).
+        rolled once a fresh random value is in (:meth:`_announce`).  The answer is kept per
+        kind and card (:func:`_rolls_memo`); :meth:`play` asks first whether a text holds such a move
+        (:meth:`_rolling`).
         """
-        if move.kind not in ("attack", "use", "play") or not move.card:
+        if move.kind not in _ROLLING_KINDS or not move.card:
             return False
-        try:                                # (asked for every move: the answer per card and kind is kept)
-            memo = cat.rolls_memo
-        except AttributeError:
-            memo = cat.rolls_memo = {}
-        key = (move.kind, move.card)
-        found = memo.get(key)
+        memo = _rolls_memo(cat)[move.kind]
+        found = memo.get(move.card)
         if found is None:
             name = re.sub(r"#\d+$", "", move.card)
             card = cat.get(name) if name in cat else None
-            found = memo[key] = card is not None and _rolls(
+            found = memo[move.card] = card is not None and _rolls(
                 {"attack": lambda: [e for a in card.attacks for e in a.after],
                  "use": lambda: [e for a in card.abilities for e in a.effects],
                  "play": lambda: list(card.effects)}[move.kind]())
+        return found
+
+    def _rolling(self, notation: str, moves, played: _Played) -> bool:
+        """Return True if one of ``moves`` (those of ``notation``) may roll a die (:meth:`_may_roll`), and keep the
+        answer by text in ``played.rolling`` (:meth:`play` reads it there: most texts roll nothing)."""
+        found = any(self._may_roll(move, played.catalogue) for move in moves)
+        if len(played.rolling) >= _ROLLING_MOST:
+            played.rolling.clear()
+        played.rolling[notation] = found
         return found
 
     def awaited_roll(self, state: State) -> tuple[str, int] | None:
@@ -507,11 +536,17 @@ class CncGame(Playable):
                 raise RollWaits(awaited[0], [state.opponent(player).name])
             out += _resolve_reveals(ctx)
         before = len(out)                   # (the lines of moves played before this one: see the error below)
-        for i, move in enumerate(moves):
-            if self._may_roll(move, played.catalogue) and _committed(meta, player):
+        # a move whose card may roll a die waits for a fresh random value: whether the text holds one is kept by
+        # text (read here without a call: most texts roll nothing, and their moves ask no more)
+        rolling = played.rolling.get(notation)
+        if rolling is None:
+            rolling = self._rolling(notation, moves, played)
+        for move in moves:
+            if rolling and self._may_roll(move, played.catalogue) and _committed(meta, player):
+                rest = moves[len(out) - before + 1:]    # (each move played before it wrote one line)
                 out.append(self._announce(state, player, move, chance))
-                if i + 1 < len(moves):
-                    out.append(f"(the moves after it wait for its die: {'; '.join(m.source for m in moves[i + 1:])})")
+                if rest:
+                    out.append(f"(the moves after it wait for its die: {'; '.join(m.source for m in rest)})")
                 break
             ctx.naming = None if chance.replaying else move     # the rules write its names in full (rules.Ctx)
             try:

@@ -173,9 +173,17 @@ name_of = attrgetter("name")
 def names_of(chars: list[Character]) -> tuple[str, ...]:
     """Return the names of ``chars`` in row order.
 
-    A loop: the rules ask several times a move, and ``map(name_of, ...)`` costs more in
-    CPython 3.11, which calls an ``attrgetter`` through a new argument tuple for each item.
+    The rules ask several times a move: a row of up to three (nearly every row a match shows)
+    is read into its tuple at once, a longer one by a loop (``map(name_of, ...)`` costs more in
+    CPython 3.11, which calls an ``attrgetter`` through a new argument tuple for each item).
     """
+    n = len(chars)
+    if n == 1:
+        return chars[0].name,
+    if n == 2:
+        return chars[0].name, chars[1].name
+    if n == 3:
+        return chars[0].name, chars[1].name, chars[2].name
     names = []
     for c in chars:
         names.append(c.name)
