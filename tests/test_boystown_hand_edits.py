@@ -283,3 +283,29 @@ def test_a_spectators_check_replays_a_hand_attack_whose_hand_lost_named_cards_to
     edited.write_text(text.replace(m.group(0), f"Ben · hand {m.group(1)} · turns {turns + 1}", 1))
     r = pbd("check", edited)
     assert r.exit_code == 1 and f"Ben's turns was changed by hand from {turns} to {turns + 1}" in r.output, r.output
+
+
+def test_a_spectators_check_says_where_the_log_stops_replaying(pbd, tmp_path, monkeypatch, hand_attacks):
+    """A log whose replay stops short (here Ben's flip forged to open a slot of Ann's Town, which no honest pbd
+    writes) is never vouched for in silence: ``pbd check`` names the entry it cannot replay past and says the board
+    is checked only up to there (exit 1, a problem found); the document is left as it was."""
+    import re
+
+    text, catalogue = hand_attacks
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
+    pbd("deck", "check", catalogue, "--game", "boystown", ok=True)
+    ann_town = re.search(r"Ann · hand \d+ · turns \d+\n  \w+ \(#(\d+)\)", text).group(1)
+    assert "Ben: flips Shop (slot 2 · " in text and ann_town != "2"
+    doc = tmp_path / "forged.txt"
+    doc.write_text(text.replace("Ben: flips Shop (slot 2 · ", f"Ben: flips Shop (slot {ann_town} · ", 1))
+    before = doc.read_bytes()
+    attack = re.search(r"(\d+)\. Ben: attack Ann from hand — ", text).group(1)
+    r = pbd("check", doc)
+    assert r.exit_code == 1, r.output
+    assert "the board is consistent" not in r.output
+    assert (f"log entry {attack}: cannot replay past this entry (the flip the log shows for this attack opens slot "
+            f"{ann_town}, which is not in Ben's hand): the board is checked against its log only up to there") \
+        in r.output, r.output
+    assert doc.read_bytes() == before
+    r = pbd("check", doc, "--json")
+    assert r.exit_code == 1 and f"log entry {attack}: cannot replay past this entry" in r.output, r.output
