@@ -260,7 +260,6 @@ def hand_attacks(tmp_path_factory):
     return doc.read_text(), base / "kids.toml"
 
 
-@pytest.mark.xfail(strict=True, reason="the replay spends the flipped slot on an earlier named card (fixed next)")
 def test_a_spectators_check_replays_a_hand_attack_whose_hand_lost_named_cards_to_a_rebuilt_pile(pbd, tmp_path,
                                                                                                   monkeypatch,
                                                                                                   hand_attacks):
