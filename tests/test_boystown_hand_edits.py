@@ -238,21 +238,34 @@ HAND_ATTACKS = [("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"), ("Ben"
                 ("Ben", "redraw"), ("Ben", "build Shop"), ("Ben", "attack Ann with Shop from hand"),
                 ("Ann", "defend with Kid"), ("Ann", "draw")]
 
+#: The same recipe with ``random.Random(8)``, played to the end of the match: when Ben defends with a Kid (entry 50)
+#: the spectator reads two Kids in his hand (slots 8 and 15, face up in the document at the end), and his attack of
+#: entry 62 flips slot 8: the defence must be played from the other copy.
+WHOLE_MATCH = [("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"), ("Ben", "draw"), ("Ben", "redraw"),
+               ("Ben", "build Shop"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Shop"),
+               ("Ann", "attack Ben with Shop from hand"), ("Ben", "defend with Shop"), ("Ben", "draw"),
+               ("Ben", "redraw"), ("Ben", "build Shop"), ("Ben", "attack Ann with Kid from hand"),
+               ("Ann", "defend with Kid"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"),
+               ("Ann", "attack Ben with Shop from hand"), ("Ben", "defend with Kid"), ("Ben", "draw"),
+               ("Ben", "redraw"), ("Ben", "build Shop"), ("Ben", "attack Ann with Kid from hand"),
+               ("Ann", "defend with Kid"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"),
+               ("Ann", "attack Ben with Shop from hand"), ("Ben", "defend with Kid"), ("Ben", "draw"),
+               ("Ben", "redraw"), ("Ben", "build Kid")]
 
-@pytest.fixture(scope="module")
-def hand_attacks(tmp_path_factory):
-    """The match of :data:`HAND_ATTACKS`, every seat's owed work done: (document text, catalogue file)."""
+
+def _kids_and_shops(tmp_path_factory, script: list[tuple[str, str]]) -> tuple[str, object]:
+    """Play ``script`` on a 2-seat KIDS_AND_SHOPS match, every seat's owed work done: (document text, catalogue)."""
     from boystown_helpers import catch_up
     from conftest import Pbd
 
-    base = tmp_path_factory.mktemp("hand-attacks")
+    base = tmp_path_factory.mktemp("kids-and-shops")
     mp = pytest.MonkeyPatch()
     mp.setenv("PBD_HOME", str(base / "pbd-home"))
     pbd, doc = Pbd(), base / "m.txt"
     (base / "kids.toml").write_text(KIDS_AND_SHOPS)
     pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", base / "kids.toml", ok=True)
     pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
-    for who, move in HAND_ATTACKS:
+    for who, move in script:
         catch_up(doc)          # every seat's pbd does the work it owes (unlocks, shuffle passes, a flip)
         pbd("move", doc, "--as", who, move, ok=True)
     catch_up(doc)
@@ -260,16 +273,32 @@ def hand_attacks(tmp_path_factory):
     return doc.read_text(), base / "kids.toml"
 
 
+@pytest.fixture(scope="module")
+def hand_attacks(tmp_path_factory):
+    """The match of :data:`HAND_ATTACKS`: (document text, catalogue file)."""
+    return _kids_and_shops(tmp_path_factory, HAND_ATTACKS)
+
+
+@pytest.fixture(scope="module")
+def whole_match(tmp_path_factory):
+    """The match of :data:`WHOLE_MATCH`, over: (document text, catalogue file)."""
+    return _kids_and_shops(tmp_path_factory, WHOLE_MATCH)
+
+
+@pytest.mark.parametrize("played,flip", [("hand_attacks", "Ben: flips Shop (slot 2 · "),
+                                         ("whole_match", "Ben: flips Kid (slot 8 · ")], ids=["rebuilt", "over"])
 def test_a_spectators_check_replays_a_hand_attack_whose_hand_lost_named_cards_to_a_rebuilt_pile(pbd, tmp_path,
                                                                                                   monkeypatch,
-                                                                                                  hand_attacks):
+                                                                                                  request, played,
+                                                                                                  flip):
     """A spectator's ``pbd check`` (no seat, no seed: a replay from the start) reads a card a move names in a hidden
-    hand as one of that hand's hidden slots; a later flip opens a slot by number, so the replay must not have spent
-    that slot on an earlier named card: it replays the whole log, vouches for the board and names a later hand edit."""
+    hand as one of that hand's slots (hidden, or read from the document's end); a later flip opens a slot by number,
+    so the replay must not have spent that slot on an earlier named card, nor played another copy than the one it
+    took: it replays the whole log, vouches for the board and names a later hand edit (~2 s of CPU each)."""
     import re
 
-    text, catalogue = hand_attacks
-    assert "Ben: flips Shop (slot 2 · " in text and "draw pile rebuilt from" in text
+    text, catalogue = request.getfixturevalue(played)
+    assert flip in text and "draw pile rebuilt from" in text
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
     pbd("deck", "check", catalogue, "--game", "boystown", ok=True)
     doc = tmp_path / "m.txt"
