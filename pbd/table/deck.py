@@ -588,7 +588,8 @@ class SharedDeck(Record):
         other seat unlocked it), which reads as ``card`` from then on (:attr:`known`).  The slot
         matters when a later entry opens a slot by number (a hand attack's flip names its slot):
         that slot stayed in the hand until then, so it is not the one a move names now, and any
-        other is taken first (:attr:`reserved`, set by the game from the entries ahead).  Among
+        other is taken first (:attr:`reserved`, set by the game from the entries ahead; an audit
+        that holds every seed reads every card its owner could, and takes the first as live).  Among
         the other candidates which one does not matter: each is a slot of that hand no entry
         names by number, hidden hands are replayed by their count, and a card named is checked
         by name against the document's board.  A slot number read from the log only steers this
@@ -604,7 +605,7 @@ class SharedDeck(Record):
             return fits[0] if fits else None
         others = set(self.seats) - {seat}
         hidden = [i for i in held if reads[i] is None and others <= set(self.slots[i].opened)]
-        free = [i for i in fits + hidden if i not in self.reserved] if slot_id is None else []
+        free = [i for i in fits + hidden if i not in self.reserved] if slot_id is None and self.dealt is None else []
         pick = next(iter(free or fits + hidden), None)
         if pick in hidden:
             self.known[pick] = card
