@@ -57,11 +57,13 @@ def record(snap_text: str, log) -> dict:
     return {"n": len(log), "hash": log[-1].hash if log else "", "text": snap_text}
 
 
-def differences(game, board, text: str, rec: dict | None) -> list[str] | None:
+def differences(game, board, text: str, rec: dict | None, why: list[str] | None = None) -> list[str] | None:
     """Return every difference between ``board`` and what its log gives, in words (None: cannot tell).
 
     ``rec`` is a checked-position record (:func:`record`); the log is replayed from it when
-    the board's log still begins with it, else from the start.
+    the board's log still begins with it, else from the start.  When the replay from the start
+    stops at an entry it cannot get past (None returned), ``why`` (a list, if given) gets a
+    sentence naming that entry and why.
     """
     if rec and rec.get("text") == text:
         return []
@@ -70,7 +72,7 @@ def differences(game, board, text: str, rec: dict | None) -> list[str] | None:
     if rebuilt is None or rebuilt.problems:
         # a take-back of an entry before the record, or a game whose replay cannot resume from a
         # parsed board (a shared deck replayed symbolically): replay from the start
-        rebuilt = _rebuild(game, board, None)
+        rebuilt = _rebuild(game, board, None, why)
     if rebuilt is None or not board.meta.log:
         return None if rebuilt is None else []
     found = describe_differences(game.describe(rebuilt.state), game.describe(board))
@@ -81,22 +83,41 @@ def differences(game, board, text: str, rec: dict | None) -> list[str] | None:
     return found
 
 
-def _rebuild(game, board, start):
-    """Return the log replayed (from ``start``, or from the beginning), or None if it cannot be replayed to the end."""
+def _rebuild(game, board, start, why: list[str] | None = None):
+    """Return the log replayed (from ``start``, or from the beginning), or None if it cannot be replayed to the end.
+
+    ``why`` (a list, if given) gets the sentence of :func:`stopped` when the replay stops short.
+    """
     from pbd import audit       # only when there is something to replay: a board already checked needs none
 
     try:
         rebuilt = audit.replay_log(game, board, {}, start, public=True)
     except GameBug:
         raise               # the game's own code crashed: a bug in the game, never swallowed (exit 70)
-    except PbdError:
-        return None         # a replay that breaks on this board: pbd replay DOC says why
+    except PbdError as exc:
+        if why is not None:         # a replay that breaks on this board: pbd replay DOC says why
+            why.append(stopped(f"the log cannot be replayed ({exc.message})"))
+        return None
     if rebuilt is None:
         return None         # the game cannot replay its log
     if rebuilt.forged:
         raise DocumentFormatError("the log holds a move no honest pbd writes; nothing was written: "
                                   + "; ".join(rebuilt.forged), hint="see every problem with pbd audit DOC")
-    return rebuilt if rebuilt.complete and rebuilt.state is not None else None
+    if rebuilt.complete and rebuilt.state is not None:
+        return rebuilt
+    if why is not None:
+        why.append(stopped(rebuilt.problems[-1] if rebuilt.problems else "the log cannot be replayed to its end"))
+    return None
+
+
+def stopped(where: str) -> str:
+    """Return the sentence saying that the hand-edit check's replay stopped short, ``where`` saying at which entry.
+
+    The entries before it replayed as the rules allow; the board itself could not be compared with what the
+    log gives, so no hand edit since is named, and the check vouches for nothing after that entry.
+    """
+    return (f"{where}: the board is checked against its log only up to there (a hand edit after it would not be "
+            "named)")
 
 
 def _start(game, board, rec: dict | None):
@@ -282,13 +303,15 @@ def _save(sec, rec: dict) -> None:
         pass            # the record only saves time: the next command replays a little more
 
 
-def observe(game, state, text: str, from_start: bool, parse=None) -> list[str]:
+def observe(game, state, text: str, from_start: bool, parse=None, why: list[str] | None = None) -> list[str]:
     """Return the hand edits a read-only command names (no seat given): from a seat's record held here.
 
     With no seat of this match in PBD_HOME, the log is replayed from the start only if
     ``from_start`` (``pbd check``); otherwise nothing is compared.  A board found clean is
     remembered by its exact text (:func:`_mark_verified`), whoever looked: the next read of
     the same board replays nothing.  ``parse`` reads the board afresh (default ``game.parse``).
+    ``why`` (a list, if given) gets a sentence when the log was replayed and could not be to its end
+    (the board was not compared: :func:`stopped`), so ``pbd check`` never vouches for it in silence.
     """
     meta = getattr(state, "meta", None)
     if meta is None or not meta.match_id or not meta.log or _verified(text):
@@ -308,9 +331,12 @@ def observe(game, state, text: str, from_start: bool, parse=None) -> list[str]:
         _mark_verified(text)
         return []
     board = (parse or game.parse)(text)
-    found = differences(game, board, text, rec)
+    told: list[str] = []
+    found = differences(game, board, text, rec, told)
     if found == []:         # a replay that could not tell (None) vouches for nothing
         _mark_verified(text)
+    elif found is None and why is not None:
+        why.extend(told)        # (nothing when the game does not replay its log: it is never checked)
     return found or []
 
 

@@ -913,12 +913,15 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
     snap = doc.read()
     game = identify(snap.text, game_name)
     problems = game.check_text(snap.text)
-    edits = _hand_edits(game, doc, snap.text, from_start=True)
-    if problems or edits:
-        raise ProblemsFound(f"{doc_spec}: {len(problems) + len(edits)} problem(s) found", problems + [
-            f"{e} (the log does not explain it)" if "the log does not explain" not in e else e for e in edits],
-            hint="a hand edit: put it back as the log gives it, or see every difference with pbd replay DOC"
-            if edits else None)
+    stopped: list[str] = []         # the log could not be replayed to its end: the board is not vouched for
+    edits = _hand_edits(game, doc, snap.text, from_start=True, why=stopped)
+    if problems or edits or stopped:
+        found = problems + [f"{e} (the log does not explain it)" if "the log does not explain" not in e else e
+                            for e in edits] + stopped
+        raise ProblemsFound(f"{doc_spec}: {len(found)} problem(s) found", found,
+                            hint="a hand edit: put it back as the log gives it, or see every difference with pbd "
+                            "replay DOC" if edits else "pbd audit DOC replays the whole log once every player has "
+                            "revealed" if stopped else None)
     lines = [f"{doc_spec}: the board is consistent with the rules."]
     if (waiting := _waiting_for(game, snap.text, doc.label)):
         lines.append(waiting)
@@ -938,11 +941,13 @@ def _waiting_for(game, text: str, label: str) -> str:
             f"the match starts when {players - len(seats)} more join")
 
 
-def _hand_edits(game, doc: Document, text: str, from_start: bool, state=None) -> list[str]:
+def _hand_edits(game, doc: Document, text: str, from_start: bool, state=None,
+                why: list[str] | None = None) -> list[str]:
     """Return the hand edits the log does not explain, for a command given no seat (see :mod:`pbd.handedits`).
 
     ``state`` is the board already parsed from ``text``, if the command has it (it is only read).
     Every read of the board goes through :func:`parse_board`, so the same text is parsed once.
+    ``why`` (a list, if given) gets a sentence if the log could not be replayed to its end.
     """
     from pbd import handedits
 
@@ -954,7 +959,7 @@ def _hand_edits(game, doc: Document, text: str, from_start: bool, state=None) ->
             state = parse(text)
         except PbdError:
             return []
-    return handedits.observe(game, state, text, from_start, parse)
+    return handedits.observe(game, state, text, from_start, parse, why)
 
 
 def deck_check(deck: str, game_name: str | None = None) -> Result:

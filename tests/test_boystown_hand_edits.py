@@ -219,3 +219,121 @@ def test_a_spectators_check_replays_through_cards_the_rebuilt_draw_pile_took_out
     edited.write_text(text.replace(m.group(0), f"Ann · hand {m.group(1)} · turns {turns + 1}", 1))
     r = pbd("check", edited)
     assert r.exit_code == 1 and f"Ann's turns was changed by hand from {turns} to {turns + 1}" in r.output, r.output
+
+
+#: Twelve Kids and twelve Shops: a card a move names is one of twelve copies, most of them hidden from a spectator.
+KIDS_AND_SHOPS = ('[catalogue]\nname = "kids-and-shops"\n\n[[card]]\nname = "Kid"\nap = 2\ntp = 1\ncopies = 12\n'
+                  '\n[[card]]\nname = "Shop"\nap = 1\ntp = 3\ncopies = 12\n')
+
+#: A 2-seat match of KIDS_AND_SHOPS (``--seed ann`` / ``ben``), moves found with ``random.Random(1)`` among redraws,
+#: hand attacks and defences: Ben's Kid built in entry 36 is a hidden card of his hand (the Kid of his Town was his
+#: defence in entry 26, as far as the document shows), his attack of entry 38 flips slot 2 (entry 41), and the draw
+#: pile is rebuilt from the discards (entry 67), which takes every card of those battles out of the document.
+HAND_ATTACKS = [("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"), ("Ben", "draw"), ("Ben", "redraw"),
+                ("Ben", "build Kid"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Shop"),
+                ("Ann", "attack Ben with Shop from hand"), ("Ben", "defend with Kid"), ("Ben", "draw"),
+                ("Ben", "redraw"), ("Ben", "build Kid"), ("Ben", "attack Ann with Shop from hand"),
+                ("Ann", "defend with Kid"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Shop"),
+                ("Ann", "attack Ben with Kid from hand"), ("Ben", "defend with Shop"), ("Ben", "draw"),
+                ("Ben", "redraw"), ("Ben", "build Shop"), ("Ben", "attack Ann with Shop from hand"),
+                ("Ann", "defend with Kid"), ("Ann", "draw")]
+
+#: The same recipe with ``random.Random(8)``, played to the end of the match: when Ben defends with a Kid (entry 50)
+#: the spectator reads two Kids in his hand (slots 8 and 15, face up in the document at the end), and his attack of
+#: entry 62 flips slot 8: the defence must be played from the other copy.
+WHOLE_MATCH = [("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"), ("Ben", "draw"), ("Ben", "redraw"),
+               ("Ben", "build Shop"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Shop"),
+               ("Ann", "attack Ben with Shop from hand"), ("Ben", "defend with Shop"), ("Ben", "draw"),
+               ("Ben", "redraw"), ("Ben", "build Shop"), ("Ben", "attack Ann with Kid from hand"),
+               ("Ann", "defend with Kid"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"),
+               ("Ann", "attack Ben with Shop from hand"), ("Ben", "defend with Kid"), ("Ben", "draw"),
+               ("Ben", "redraw"), ("Ben", "build Shop"), ("Ben", "attack Ann with Kid from hand"),
+               ("Ann", "defend with Kid"), ("Ann", "draw"), ("Ann", "redraw"), ("Ann", "build Kid"),
+               ("Ann", "attack Ben with Shop from hand"), ("Ben", "defend with Kid"), ("Ben", "draw"),
+               ("Ben", "redraw"), ("Ben", "build Kid")]
+
+
+def _kids_and_shops(tmp_path_factory, script: list[tuple[str, str]]) -> tuple[str, object]:
+    """Play ``script`` on a 2-seat KIDS_AND_SHOPS match, every seat's owed work done: (document text, catalogue)."""
+    from boystown_helpers import catch_up
+    from conftest import Pbd
+
+    base = tmp_path_factory.mktemp("kids-and-shops")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PBD_HOME", str(base / "pbd-home"))
+    pbd, doc = Pbd(), base / "m.txt"
+    (base / "kids.toml").write_text(KIDS_AND_SHOPS)
+    pbd("new", "boystown", doc, "--as", "Ann", "--seed", "ann", "--deck", base / "kids.toml", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "ben", ok=True)
+    for who, move in script:
+        catch_up(doc)          # every seat's pbd does the work it owes (unlocks, shuffle passes, a flip)
+        pbd("move", doc, "--as", who, move, ok=True)
+    catch_up(doc)
+    mp.undo()
+    return doc.read_text(), base / "kids.toml"
+
+
+@pytest.fixture(scope="module")
+def hand_attacks(tmp_path_factory):
+    """The match of :data:`HAND_ATTACKS`: (document text, catalogue file)."""
+    return _kids_and_shops(tmp_path_factory, HAND_ATTACKS)
+
+
+@pytest.fixture(scope="module")
+def whole_match(tmp_path_factory):
+    """The match of :data:`WHOLE_MATCH`, over: (document text, catalogue file)."""
+    return _kids_and_shops(tmp_path_factory, WHOLE_MATCH)
+
+
+@pytest.mark.parametrize("played,flip", [("hand_attacks", "Ben: flips Shop (slot 2 · "),
+                                         ("whole_match", "Ben: flips Kid (slot 8 · ")], ids=["rebuilt", "over"])
+def test_a_spectators_check_replays_a_hand_attack_whose_hand_lost_named_cards_to_a_rebuilt_pile(pbd, tmp_path,
+                                                                                                  monkeypatch,
+                                                                                                  request, played,
+                                                                                                  flip):
+    """A spectator's ``pbd check`` (no seat, no seed: a replay from the start) reads a card a move names in a hidden
+    hand as one of that hand's slots (hidden, or read from the document's end); a later flip opens a slot by number,
+    so the replay must not have spent that slot on an earlier named card, nor played another copy than the one it
+    took: it replays the whole log, vouches for the board and names a later hand edit (~2 s of CPU each)."""
+    import re
+
+    text, catalogue = request.getfixturevalue(played)
+    assert flip in text and "draw pile rebuilt from" in text
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
+    pbd("deck", "check", catalogue, "--game", "boystown", ok=True)
+    doc = tmp_path / "m.txt"
+    doc.write_text(text)
+    r = pbd("check", doc)
+    assert r.exit_code == 0 and "the board is consistent with the rules" in r.output, r.output
+    m = re.search(r"Ben · hand (\d+) · turns (\d+)", text)
+    turns = int(m.group(2))
+    edited = tmp_path / "edited.txt"
+    edited.write_text(text.replace(m.group(0), f"Ben · hand {m.group(1)} · turns {turns + 1}", 1))
+    r = pbd("check", edited)
+    assert r.exit_code == 1 and f"Ben's turns was changed by hand from {turns} to {turns + 1}" in r.output, r.output
+
+
+def test_a_spectators_check_says_where_the_log_stops_replaying(pbd, tmp_path, monkeypatch, hand_attacks):
+    """A log whose replay stops short (here Ben's flip forged to open a slot of Ann's Town, which no honest pbd
+    writes) is never vouched for in silence: ``pbd check`` names the entry it cannot replay past and says the board
+    is checked only up to there (exit 1, a problem found); the document is left as it was."""
+    import re
+
+    text, catalogue = hand_attacks
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
+    pbd("deck", "check", catalogue, "--game", "boystown", ok=True)
+    ann_town = re.search(r"Ann · hand \d+ · turns \d+\n  \w+ \(#(\d+)\)", text).group(1)
+    assert "Ben: flips Shop (slot 2 · " in text and ann_town != "2"
+    doc = tmp_path / "forged.txt"
+    doc.write_text(text.replace("Ben: flips Shop (slot 2 · ", f"Ben: flips Shop (slot {ann_town} · ", 1))
+    before = doc.read_bytes()
+    attack = re.search(r"(\d+)\. Ben: attack Ann from hand — ", text).group(1)
+    r = pbd("check", doc)
+    assert r.exit_code == 1, r.output
+    assert "the board is consistent" not in r.output
+    assert (f"log entry {attack}: cannot replay past this entry (the flip the log shows for this attack opens slot "
+            f"{ann_town}, which is not in Ben's hand): the board is checked against its log only up to there") \
+        in r.output, r.output
+    assert doc.read_bytes() == before
+    r = pbd("check", doc, "--json")
+    assert r.exit_code == 1 and f"log entry {attack}: cannot replay past this entry" in r.output, r.output

@@ -211,6 +211,9 @@ class SharedDeck(Record):
     known_index: dict[int, int]
     #: Replaying a log without seeds: the document's deck, for the cards unlocks made public.
     oracle: SharedDeck | None
+    #: Replaying without seeds: the slots a later log entry opens by number (a hand attack's flip), which a card
+    #: a move names now is not taken from (:meth:`named`).  Set by the game as it replays; never rendered.
+    reserved: set[int]
     #: Replaying in an audit that holds every seat's revealed seed: every slot's card as the seeds deal it
     #: (:meth:`derive`), read where its holder's pbd could read it (:meth:`card`).  Never rendered.
     dealt: dict[int, str] | None
@@ -243,6 +246,7 @@ class SharedDeck(Record):
         self.oracle = oracle
         self.writer = writer
         self.dealt = dealt
+        self.reserved = set()
 
     # -- creating ----------------------------------------------------------------------
 
@@ -571,25 +575,41 @@ class SharedDeck(Record):
             return shown.card if shown is not None and shown.card is not None else self.known.get(slot_id)
         return self.known.get(slot_id) if self.holder(slot_id) == seat else None
 
-    def named(self, seat: str, card: str, slot_id: int | None = None) -> int | None:
+    def named(self, seat: str, card: str, slot_id: int | None = None, same=None) -> int | None:
         """Return the slot of ``seat``'s hand (or peek) that reads as ``card``, which a move names.
 
-        Live, only a slot ``seat``'s pbd reads as ``card`` (None: it holds no such card).
-        Replaying without the seeds (:attr:`oracle`), a card the log names in a hand this replay
-        cannot read is taken to be one of that hand's hidden slots its owner's pbd could read
-        (every other seat unlocked it), or ``slot_id`` if given, and reads as ``card`` from then
-        on (:attr:`known`): which hidden slot does not matter, hidden hands are replayed by their count.
+        ``same`` tells a card that counts as ``card`` (default: ``card`` itself; a game whose copies
+        of a card are different cards of the deck passes its own).  ``slot_id``: only that slot.
+
+        Live, the first slot ``seat``'s pbd reads as ``card``, in hand order (None: it holds no such
+        card).  Replaying without the seeds (:attr:`oracle`), this replay reads only what the log
+        and the document showed, so it may not know which slot the card truly left: it takes the
+        first slot that reads as ``card`` or else a hidden slot its owner's pbd could read (every
+        other seat unlocked it), which reads as ``card`` from then on (:attr:`known`).  The slot
+        matters when a later entry opens a slot by number (a hand attack's flip names its slot):
+        that slot stayed in the hand until then, so it is not the one a move names now, and any
+        other is taken first (:attr:`reserved`, set by the game from the entries ahead; an audit
+        that holds every seed reads every card its owner could, and takes the first as live).  Among
+        the other candidates which one does not matter: each is a slot of that hand no entry
+        names by number, hidden hands are replayed by their count, and a card named is checked
+        by name against the document's board.  A slot number read from the log only steers this
+        choice among the hand's own slots; an entry that opens a slot not in the hand is refused
+        by the game, and the replay stops there (never vouched for).
         """
+        same = same or card.__eq__
         held = [i for i in self.hands.get(seat, []) + self.aside.get(seat, [])
                 if slot_id is None or i == slot_id]
-        found = next((i for i in held if self.card(i, seat) == card), None)
-        if found is not None or self.oracle is None or card not in self.cards:
-            return found
+        reads = {i: self.card(i, seat) for i in held}
+        fits = [i for i in held if reads[i] is not None and same(reads[i])]
+        if self.oracle is None or card not in self.cards:
+            return fits[0] if fits else None
         others = set(self.seats) - {seat}
-        hidden = [i for i in held if self.card(i, seat) is None and others <= set(self.slots[i].opened)]
-        if hidden:
-            self.known[hidden[0]] = card
-        return hidden[0] if hidden else None
+        hidden = [i for i in held if reads[i] is None and others <= set(self.slots[i].opened)]
+        free = [i for i in fits + hidden if i not in self.reserved] if slot_id is None and self.dealt is None else []
+        pick = next(iter(free or fits + hidden), None)
+        if pick in hidden:
+            self.known[pick] = card
+        return pick
 
     def readable(self, seat: str, slot_id: int) -> bool:
         """Return True if ``seat``'s pbd can read ``slot_id`` now."""

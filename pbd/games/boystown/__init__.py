@@ -132,6 +132,17 @@ class BoysTown(CardGame):
             if sec.extra.get("battle") and seat not in state.private:
                 state.private[seat] = dict(sec.extra["battle"])
 
+    @staticmethod
+    def _reserve(state: State, chance: Chance) -> None:
+        """Replaying without the seeds: keep a card a move names off the slots later entries open by number (a
+        flip opens its slot, which stayed in the hand until then: :meth:`SharedDeck.named`)."""
+        entry = getattr(chance, "entry", None)
+        if not getattr(chance, "replaying", False) or entry is None or state.deck is None:
+            return
+        cards.reserve(state.deck, {int(m.group("slot")) for e in getattr(chance, "ahead", ())
+                                   if e.number > entry.number and "· nonce " in e.text
+                                   and (m := secret.OPENING_RE.search(e.text))})
+
     # -- owed steps ----------------------------------------------------------------------------
 
     def pending(self, state: State, player: str) -> bool:
@@ -195,6 +206,7 @@ class BoysTown(CardGame):
     def _step(self, state: State, seat: str, text: str, chance: Chance) -> None:
         """Write the move in the log the way others may see it (a face-down card is never named)."""
         self._learn(state, chance)
+        self._reserve(state, chance)
         canon = self._canon(state, seat, text)
         if canon is None:
             return

@@ -72,9 +72,15 @@ def card(deck, slot: int, seat: str | None = None) -> str | None:
     return deck.card(slot, seat)
 
 
-def named(deck, seat: str, card_id: str, slot: int | None = None) -> int | None:
-    """Return the slot of ``seat``'s hand reading as ``card_id``, which a move names (a replay: maybe a hidden one)."""
-    return deck.named(seat, card_id, slot)
+def named(deck, seat: str, deck_list: list[str], name: str, slot: int | None = None) -> int | None:
+    """Return the slot of ``seat``'s hand holding a copy of card ``name``, which a move names (a replay: maybe a
+    hidden one, read as the first copy's id)."""
+    return deck.named(seat, str(deck_list.index(name) + 1), slot, same=lambda cid: name_of(deck_list, cid) == name)
+
+
+def reserve(deck, slots: set[int]) -> None:
+    """Replaying: the slots later log entries open by number, which a card a move names is not taken from."""
+    deck.reserved = slots
 
 
 def deal(deck, seat: str, n: int) -> list[int]:

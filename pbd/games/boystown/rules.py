@@ -93,11 +93,7 @@ def named(state: State, seat: str, name: str, slot: int | None = None) -> int | 
     ids, name = cat(state).deck(), name.strip()
     if state.deck is None or name not in ids:
         return None
-    for s in [slot] if slot is not None else cards.hand(state.deck, seat):
-        c = card_at(state, s, seat)
-        if c is not None and c.name == name:
-            return s
-    return cards.named(state.deck, seat, str(ids.index(name) + 1), slot)
+    return cards.named(state.deck, seat, ids, name, slot)
 
 
 def in_hand(state: State, seat: str, name: str, claim: bool = True) -> int:
@@ -108,8 +104,9 @@ def in_hand(state: State, seat: str, name: str, claim: bool = True) -> int:
     :raises IllegalMoveError: no such card in hand; :raises UnknownNameError: no such card at all.
     """
     wanted = Catalogue.resolve(name, list(cat(state).cards))
-    if claim:
-        named(state, seat, wanted)
+    taken = named(state, seat, wanted) if claim else None      # (replaying: the copy the replay takes it to be)
+    if taken is not None and taken in cards.hand(state.deck, seat):
+        return taken
     held = [(s, c) for s, c in hand(state, seat) if c is not None]
     for s, c in held:
         if c.name == wanted:
