@@ -16,6 +16,16 @@ LazyLoader's module with ``__spec__`` read as it is.  :mod:`gettext` is the othe
 ``gettext`` and ``ngettext`` from it as it loads, and calls them only for its own messages (a
 usage error); pbd's own texts never go through them.  Those two names give stand-ins that load
 the module when called (its import compiles a regular expression: about 3.5M instructions).
+:mod:`uuid` (with :mod:`platform`, about 11M) and :mod:`datetime` (with :mod:`math`, about 5M)
+are the others: click reads ``uuid.UUID`` and ``datetime.datetime`` while it loads, to name
+what its ``UUID`` and ``DateTime`` parameter types give (``ParamType[uuid.UUID]``), and uses
+them only when such a parameter converts a value, which no pbd command has.
+
+A stand-in is a class of :class:`_Forwarding`: calling it, ``isinstance`` against it and
+reading one of its attributes (``datetime.strptime``) load the module and go to the real
+function or class, so click's ``DateTime`` and ``UUID`` types work as before.  The stand-ins
+serve click's load only: once :mod:`pbd.cli` is loaded, reading a deferred module's attribute
+loads it (click's own names keep their stand-ins).
 
 Only the script does this: a program that imports :mod:`pbd.cli` (the tests' ``CliRunner``)
 imports what it imports as usual.  A module already loaded, or not found, is left as it is.
@@ -41,6 +51,8 @@ def run() -> None:
     _defer(DEFERRED)
     from pbd.cli import main
 
+    _STAND_INS.clear()          # click has taken what it takes as it loads: any other read loads the module
+
     try:
         main()
     except SystemExit as exc:
@@ -49,9 +61,10 @@ def run() -> None:
 
 
 #: what :func:`_defer` leaves unloaded until first used (see the module's docstring): each module, with the
-#: functions of it that click takes at load (``from gettext import gettext as _``) and a command seldom calls;
-#: until the module is loaded, reading one gives a stand-in that loads the module when called
-DEFERRED = {"inspect": (), "gettext": ("gettext", "ngettext")}
+#: functions and classes of it that click takes at load (``from gettext import gettext as _``,
+#: ``ParamType[uuid.UUID]``) and a command seldom uses; until the module is loaded, reading one gives a
+#: stand-in that loads the module when used
+DEFERRED = {"inspect": (), "gettext": ("gettext", "ngettext"), "uuid": ("UUID",), "datetime": ("datetime",)}
 #: the stand-ins of :data:`DEFERRED`'s functions, by module and name
 _STAND_INS: dict[str, dict[str, object]] = {}
 
@@ -82,13 +95,37 @@ class _Unloaded(type(sys)):
         return getattr(self, attr)
 
 
+class _Forwarding(type):
+    """The type of a stand-in (:func:`_stand_in`): what is done with one is done with the real thing, loaded then.
+
+    Calling it, ``isinstance``/``issubclass`` against it and reading an attribute it lacks
+    (``datetime.strptime``) go to the function or class it stands for; reading a dunder name
+    does not (``typing`` asks a class in ``ParamType[...]`` for ``__typing_subst__`` and such:
+    that must not load the module).
+    """
+
+    def _real(cls):
+        return cls._deferred_module.__dict__[cls.__name__]    # (reading __dict__ loads an unloaded module)
+
+    def __call__(cls, *args, **kwargs):
+        return cls._real()(*args, **kwargs)
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, cls._real())
+
+    def __subclasscheck__(cls, sub) -> bool:
+        return issubclass(sub, cls._real())
+
+    def __getattr__(cls, attr: str):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return getattr(cls._real(), attr)
+
+
 def _stand_in(module, name: str):
-    """Return a function that loads ``module`` (if it is not yet) and calls its function ``name``."""
-    def call(*args, **kwargs):
-        return module.__dict__[name](*args, **kwargs)     # (reading __dict__ loads an unloaded module)
-    call.__name__ = call.__qualname__ = name
-    call.__doc__ = f"{module.__name__}.{name}, loaded when first called (see pbd.__main__)."
-    return call
+    """Return a stand-in for ``module``'s function or class ``name``: using it loads ``module`` (if it is not yet)."""
+    return _Forwarding(name, (), {"_deferred_module": module, "__qualname__": name, "__module__": module.__name__,
+                                  "__doc__": f"{module.__name__}.{name}, loaded when first used (see pbd.__main__)."})
 
 
 def _defer(names) -> None:
