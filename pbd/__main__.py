@@ -27,6 +27,9 @@ function or class, so click's ``DateTime`` and ``UUID`` types work as before.  T
 serve click's load only: once :mod:`pbd.cli` is loaded, reading a deferred module's attribute
 loads it (click's own names keep their stand-ins).
 
+:func:`_load_click` then imports click with the annotations of its ``TypedDict`` classes left
+as strings (as every other annotation of click is).
+
 Only the script does this: a program that imports :mod:`pbd.cli` (the tests' ``CliRunner``)
 imports what it imports as usual.  A module already loaded, or not found, is left as it is.
 """
@@ -49,6 +52,7 @@ def run() -> None:
 
     gc.disable()
     _defer(DEFERRED)
+    _load_click()
     from pbd.cli import main
 
     _STAND_INS.clear()          # click has taken what it takes as it loads: any other read loads the module
@@ -142,6 +146,31 @@ def _defer(names) -> None:
         _STAND_INS[name] = {f: _stand_in(module, f) for f in functions}
         module.__class__ = _Unloaded
         sys.modules[name] = module
+
+
+def _load_click() -> None:
+    """Import click, :mod:`typing` keeping the annotations of its ``TypedDict`` classes as the strings they are.
+
+    click's modules are written with ``from __future__ import annotations``: every annotation
+    is a string that nothing evaluates, except in a ``TypedDict`` class (click has nine,
+    the shapes of ``to_info_dict()`` and of an option's help extras), where :mod:`typing`
+    makes each string a ``ForwardRef`` at once, compiling it (about 12M instructions, a
+    twentieth of a command).  Left a string, it reads as it would in any other class:
+    ``typing.get_type_hints`` evaluates either when asked.  Other arguments are checked as
+    usual, and only while click loads.
+    """
+    import typing
+
+    check = typing._type_check
+
+    def keep_strings(arg, msg, *args, **kwargs):
+        return arg if type(arg) is str else check(arg, msg, *args, **kwargs)
+
+    typing._type_check = keep_strings
+    try:
+        import click  # noqa: F401
+    finally:
+        typing._type_check = check
 
 
 def _leave(code) -> None:

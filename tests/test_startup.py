@@ -269,3 +269,15 @@ def test_clicks_datetime_and_uuid_types_work_through_the_stand_ins_and_later_rea
              "print(hasattr(late, '__typing_subst__'), late('12345678123456781234567812345678') == key)")
     assert _run(probe).splitlines() == ["_Unloaded _Unloaded", "True 29 True True", "True True 2026 datetime",
                                         "False True"]
+
+
+def test_the_script_loads_click_without_compiling_its_typeddicts_annotations_and_typing_checks_as_before():
+    """click's ``TypedDict`` annotations stay strings (typing compiled each into a ForwardRef: ~12M instructions);
+    typing's own check is back once click is loaded, and the hints still evaluate when asked."""
+    probe = ("import sys, typing\nfrom pbd.__main__ import _load_click\ncheck = typing._type_check\n_load_click()\n"
+             "import click.types as ct\n"
+             "print(ct.ParamTypeInfoDict.__annotations__['param_type'], ct.OptionHelpExtra.__optional_keys__ >= "
+             "{'envvars', 'default'}, typing._type_check is check)\n"
+             "print(typing.get_type_hints(ct.ChoiceInfoDict)['case_sensitive'], "
+             "type(typing.TypedDict('T', {'a': 'int'}).__annotations__['a']).__name__)")
+    assert _run(probe).splitlines() == ["str True True", "<class 'bool'> ForwardRef"]
