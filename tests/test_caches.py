@@ -138,10 +138,12 @@ def _boards() -> list[Path]:
 
 
 def test_a_board_read_again_is_not_parsed_again_and_an_edit_is(pbd, match, monkeypatch):
-    """A C&C board a command parsed is kept by its exact text: reading the same board again loads it
-    (one entry per document); any edit changes the text, so it is parsed anew and the old entry goes."""
+    """A C&C board a command parsed is kept by its exact text: reading the same board again loads it;
+    any edit changes the text, so it is parsed anew.  A document keeps two entries: the board read now and
+    the one the hand-edit check replays from (the seat's checked board, here the first: an edit is not adopted)."""
     from pbd.games.cnc import CncGame
 
+    original = match.read_text()
     first = pbd("show", match, "--json", ok=True).stdout
     assert len(_boards()) == 1
     real = CncGame.parse
@@ -151,7 +153,13 @@ def test_a_board_read_again_is_not_parsed_again_and_an_edit_is(pbd, match, monke
     match.write_text(match.read_text().replace("CP = 100", "CP = 99", 1))
     edited = json.loads(pbd("show", match, "--json").stdout)
     assert [p["cp"] for p in edited["players"]] == [99, 100]
-    assert len(_boards()) == 1
+    assert len(_boards()) == 2
+    match.write_text(match.read_text().replace("CP = 99", "CP = 98", 1))
+    assert [p["cp"] for p in json.loads(pbd("show", match, "--json").stdout)["players"]] == [98, 100]
+    assert len(_boards()) == 2
+    monkeypatch.setattr(CncGame, "parse", lambda self, text: pytest.fail("parsed again"))
+    match.write_text(original)                      # the checked board, which the hand-edit check read: kept
+    assert pbd("show", match, "--json", ok=True).stdout == first
 
 
 def test_a_damaged_board_entry_is_a_miss(pbd, match):
