@@ -168,7 +168,8 @@ class Catalogue(Record):
 
         :raises UnknownNameError: no such warrior; suggests close names.
         """
-        m = re.fullmatch(r"\s*level\s+(\d+)\s+(.+?)\s*", name, re.IGNORECASE)
+        # (scoring a round looks up every warrior: most names hold no "level", and need no pattern)
+        m = re.fullmatch(r"\s*level\s+(\d+)\s+(.+?)\s*", name, re.IGNORECASE) if "level" in name.lower() else None
         if m:
             base = self.warrior(m.group(2), side)
             for c in self.cards.values():
