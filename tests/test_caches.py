@@ -305,3 +305,25 @@ def test_a_verified_proof_is_kept_and_not_checked_again_while_a_changed_one_is_c
     cache.recall_proofs(again)
     assert again == group.VERIFIED
     group.verify.cache_clear()
+
+
+def test_a_seats_record_of_the_shared_deck_is_parsed_once_then_read_from_the_cache(pbd, tmp_path, monkeypatch):
+    """Every command of a seat checks the deck against the seat's own record of it: the record's parse is kept
+    by its text (``deck-record-*``), as a board is, and read back equal."""
+    from pbd.table import game as table
+    from pbd.table.deck import SharedDeck
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", "2", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    hand = pbd("hand", doc, "--as", "Ann", ok=True).stdout
+    assert [p for p in entries() if p.name.startswith("deck-record-")]
+    parsed = []
+    real = SharedDeck.parse.__func__
+    monkeypatch.setattr(SharedDeck, "parse", classmethod(lambda cls, lines: parsed.append(1) or real(cls, lines)))
+    recorded = []
+    keep = table._recorded_deck
+    monkeypatch.setattr(table, "_recorded_deck", lambda *a: recorded.append(keep(*a)) or recorded[-1])
+    assert pbd("hand", doc, "--as", "Ann", ok=True).stdout == hand
+    assert parsed == [] and len(recorded) == 1                  # the board and the record: both from the cache
+    assert real(SharedDeck, recorded[0].render()) == recorded[0]
