@@ -2,8 +2,10 @@
 
 For The Tower, Boys' Town and 2Xd6, at 2 and at 6 seats: every seat joins, then random legal
 moves are played through the real CLI (each command a fresh ``python -m pbd`` process with the
-seat's own PBD_HOME, as players run it), every seat that owes a duty running ``pbd status``
-after each move.  Printed per game: the peak document size (target at most 40 KB at 6 seats),
+seat's own PBD_HOME, as players run it), every seat that owes a duty running ``pbd legal``
+(which pays it first) after each move.  With ``--watch`` each match is played a second time
+with every seat's ``pbd watch`` running for the whole match and paying the duties, as the
+README has players keep it; the round figure is then printed both ways.  Printed per game: the peak document size (target at most 40 KB at 6 seats),
 the median CPU of a command at 6 seats against 2 seats (target at most 1.5x), and the shuffle
 proof's size and check time per pass for that game's piles.
 
@@ -275,7 +277,7 @@ class Table:
         return played
 
 
-def match_figures(game: str, moves: int, watched: bool = True) -> None:
+def match_figures(game: str, moves: int, watched: bool = False) -> None:
     sizes: dict[int, int] = {}
     medians: dict[int, float] = {}
     deals: dict[int, int] = {}
@@ -426,6 +428,9 @@ def main() -> None:
     parser.add_argument("--skip-audit", action="store_true", help="leave out the whole-match audit figures")
     parser.add_argument("--no-site", action="store_true",
                         help="time the start-up figures with python -S (see the module's docstring)")
+    parser.add_argument("--watch", action="store_true",
+                        help="also play each match with every seat's pbd watch paying its duties (the round figure "
+                             "as players who keep pbd watch running have it)")
     args = parser.parse_args()
     if args.no_site:
         _no_site()
@@ -438,7 +443,7 @@ def main() -> None:
         pass_figures(game)
     if not args.skip_matches:
         for game in games:
-            match_figures(game, args.moves)
+            match_figures(game, args.moves, args.watch)
     timed_games = [g for g in args.startup_games.split(",") if g]
     worst = {(game, seats): startup_figures(game, seats, args.moves, args.runs)
              for game in timed_games for seats in (2, MOST.get(game, 6))}
