@@ -291,6 +291,14 @@ def match_figures(game: str, moves: int, watched: bool = False) -> None:
             played = table.play(moves)
             sizes[seats] = table.peak
             per_turn[seats] = table.seat_cpu / played if played else 0.0
+            every = [c for kind in ("show", "legal", "move", "status") for c in table.cpu.get(kind, [])]
+            medians[seats] = statistics.median(every) * 1000 if every else 0.0
+            print(f"{game}/{seats}: {played} moves; after the deal {deals[seats] / 1024:6.1f} KB, peak document "
+                  f"{sizes[seats] / 1024:6.1f} KB; median CPU a command {medians[seats]:6.1f} ms "
+                  f"(join {statistics.median(table.cpu['join']) * 1000:6.1f} ms)")
+            if seats == 6:
+                for part, size in breakdown(table.peak_text).items():
+                    print(f"  {game}/6 peak: {part:<62} {size / 1024:6.1f} KB")
         if watched:
             with tempfile.TemporaryDirectory() as tmp:
                 table = Table(Path(tmp), game, seats, seed=seats)
@@ -304,14 +312,6 @@ def match_figures(game: str, moves: int, watched: bool = False) -> None:
                 watch_turn[seats] = (table.seat_cpu + spent) / done if done else 0.0
                 print(f"{game}/{seats} with every seat's pbd watch: {done} moves; the movers' commands "
                       f"{table.seat_cpu:.2f} s, the watchers {spent:.2f} s of CPU")
-            every = [c for kind in ("show", "legal", "move", "status") for c in table.cpu.get(kind, [])]
-            medians[seats] = statistics.median(every) * 1000 if every else 0.0
-            print(f"{game}/{seats}: {played} moves; after the deal {deals[seats] / 1024:6.1f} KB, peak document "
-                  f"{sizes[seats] / 1024:6.1f} KB; median CPU a command {medians[seats]:6.1f} ms "
-                  f"(join {statistics.median(table.cpu['join']) * 1000:6.1f} ms)")
-            if seats == 6:
-                for part, size in breakdown(table.peak_text).items():
-                    print(f"  {game}/6 peak: {part:<62} {size / 1024:6.1f} KB")
     ratio = medians[6] / medians[2] if medians[2] else float("nan")
     print(f"peak document {game}/6: {sizes[6] / 1024:.1f} KB (target 40)")
     print(f"cpu per command {game} 6 seats/2 seats: {ratio:.2f} (target 1.50)")
