@@ -16,6 +16,19 @@ LazyLoader's module with ``__spec__`` read as it is.  :mod:`gettext` is the othe
 ``gettext`` and ``ngettext`` from it as it loads, and calls them only for its own messages (a
 usage error); pbd's own texts never go through them.  Those two names give stand-ins that load
 the module when called (its import compiles a regular expression: about 3.5M instructions).
+:mod:`uuid` (with :mod:`platform`, about 11M) and :mod:`datetime` (with :mod:`math`, about 5M)
+are the others: click reads ``uuid.UUID`` and ``datetime.datetime`` while it loads, to name
+what its ``UUID`` and ``DateTime`` parameter types give (``ParamType[uuid.UUID]``), and uses
+them only when such a parameter converts a value, which no pbd command has.
+
+A stand-in is a class of :class:`_Forwarding`: calling it, ``isinstance`` against it and
+reading one of its attributes (``datetime.strptime``) load the module and go to the real
+function or class, so click's ``DateTime`` and ``UUID`` types work as before.  The stand-ins
+serve click's load only: once :mod:`pbd.cli` is loaded, reading a deferred module's attribute
+loads it (click's own names keep their stand-ins).
+
+:func:`_load_click` then imports click with the annotations of its ``TypedDict`` classes left
+as strings (as every other annotation of click is).
 
 Only the script does this: a program that imports :mod:`pbd.cli` (the tests' ``CliRunner``)
 imports what it imports as usual.  A module already loaded, or not found, is left as it is.
@@ -39,7 +52,10 @@ def run() -> None:
 
     gc.disable()
     _defer(DEFERRED)
+    _load_click()
     from pbd.cli import main
+
+    _STAND_INS.clear()          # click has taken what it takes as it loads: any other read loads the module
 
     try:
         main()
@@ -49,9 +65,10 @@ def run() -> None:
 
 
 #: what :func:`_defer` leaves unloaded until first used (see the module's docstring): each module, with the
-#: functions of it that click takes at load (``from gettext import gettext as _``) and a command seldom calls;
-#: until the module is loaded, reading one gives a stand-in that loads the module when called
-DEFERRED = {"inspect": (), "gettext": ("gettext", "ngettext")}
+#: functions and classes of it that click takes at load (``from gettext import gettext as _``,
+#: ``ParamType[uuid.UUID]``) and a command seldom uses; until the module is loaded, reading one gives a
+#: stand-in that loads the module when used
+DEFERRED = {"inspect": (), "gettext": ("gettext", "ngettext"), "uuid": ("UUID",), "datetime": ("datetime",)}
 #: the stand-ins of :data:`DEFERRED`'s functions, by module and name
 _STAND_INS: dict[str, dict[str, object]] = {}
 
@@ -82,13 +99,37 @@ class _Unloaded(type(sys)):
         return getattr(self, attr)
 
 
+class _Forwarding(type):
+    """The type of a stand-in (:func:`_stand_in`): what is done with one is done with the real thing, loaded then.
+
+    Calling it, ``isinstance``/``issubclass`` against it and reading an attribute it lacks
+    (``datetime.strptime``) go to the function or class it stands for; reading a dunder name
+    does not (``typing`` asks a class in ``ParamType[...]`` for ``__typing_subst__`` and such:
+    that must not load the module).
+    """
+
+    def _real(cls):
+        return cls._deferred_module.__dict__[cls.__name__]    # (reading __dict__ loads an unloaded module)
+
+    def __call__(cls, *args, **kwargs):
+        return cls._real()(*args, **kwargs)
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, cls._real())
+
+    def __subclasscheck__(cls, sub) -> bool:
+        return issubclass(sub, cls._real())
+
+    def __getattr__(cls, attr: str):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return getattr(cls._real(), attr)
+
+
 def _stand_in(module, name: str):
-    """Return a function that loads ``module`` (if it is not yet) and calls its function ``name``."""
-    def call(*args, **kwargs):
-        return module.__dict__[name](*args, **kwargs)     # (reading __dict__ loads an unloaded module)
-    call.__name__ = call.__qualname__ = name
-    call.__doc__ = f"{module.__name__}.{name}, loaded when first called (see pbd.__main__)."
-    return call
+    """Return a stand-in for ``module``'s function or class ``name``: using it loads ``module`` (if it is not yet)."""
+    return _Forwarding(name, (), {"_deferred_module": module, "__qualname__": name, "__module__": module.__name__,
+                                  "__doc__": f"{module.__name__}.{name}, loaded when first used (see pbd.__main__)."})
 
 
 def _defer(names) -> None:
@@ -105,6 +146,31 @@ def _defer(names) -> None:
         _STAND_INS[name] = {f: _stand_in(module, f) for f in functions}
         module.__class__ = _Unloaded
         sys.modules[name] = module
+
+
+def _load_click() -> None:
+    """Import click, :mod:`typing` keeping the annotations of its ``TypedDict`` classes as the strings they are.
+
+    click's modules are written with ``from __future__ import annotations``: every annotation
+    is a string that nothing evaluates, except in a ``TypedDict`` class (click has nine,
+    the shapes of ``to_info_dict()`` and of an option's help extras), where :mod:`typing`
+    makes each string a ``ForwardRef`` at once, compiling it (about 12M instructions, a
+    twentieth of a command).  Left a string, it reads as it would in any other class:
+    ``typing.get_type_hints`` evaluates either when asked.  Other arguments are checked as
+    usual, and only while click loads.
+    """
+    import typing
+
+    check = typing._type_check
+
+    def keep_strings(arg, msg, *args, **kwargs):
+        return arg if type(arg) is str else check(arg, msg, *args, **kwargs)
+
+    typing._type_check = keep_strings
+    try:
+        import click  # noqa: F401
+    finally:
+        typing._type_check = check
 
 
 def _leave(code) -> None:

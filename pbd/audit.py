@@ -309,8 +309,6 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
     ``public`` (the hand-edit check), a game whose hands are hidden may replay only the public
     part of the position, before every seat has revealed (:attr:`ReplayChance.public`).
     """
-    import copy     # replays only (a board the log explains copies nothing)
-
     board_meta = board.meta
     state = start
     meta = start.meta if start is not None else Meta(board_meta.game, board_meta.match_id)
@@ -331,7 +329,7 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
         meta.log = list(board_meta.log[:i])
         meta.pending_events = []
         meta.published = {p.name: p.chain_index for p in meta.fairplay}
-        saved = copy.deepcopy(meta.fairplay)
+        saved = pickle.dumps(meta.fairplay, 5)     # (restored only if the entry is refused; deepcopy cost more)
         chance.start(entry, None)
         try:
             state = _replay_entry(game, state, entry, chance, board, before, strict=True)
@@ -343,7 +341,7 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
             raise
         except PbdError as exc:
             problems.append(f"log entry {entry.number}: {entry.player}: {entry.text} — {exc.message}")
-            meta.fairplay = copy.deepcopy(saved)
+            meta.fairplay = pickle.loads(saved)
             state = before[entry.number].restore(meta)
             meta.log = list(board_meta.log[:i])
             meta.pending_events = []

@@ -91,12 +91,14 @@ def _code_stamp(classes: tuple[type, ...]) -> str:
 
 
 def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes: tuple[type, ...],
-           expect: type) -> T:
+           expect: type, keep: int = 1) -> T:
     """Return ``parse()`` for the file ``source`` whose bytes are ``data``, from the cache when it holds it.
 
     ``kind`` names what is parsed (and how: a flag that changes the result belongs in
     it); ``classes`` are the only classes the result may contain; the result must be
-    an ``expect``.  Errors raised by ``parse`` propagate and nothing is cached.
+    an ``expect``.  Errors raised by ``parse`` propagate and nothing is cached.  ``keep``:
+    how many contents of the same ``source`` stay cached (the newest; a match document keeps
+    two, see :func:`pbd.match.parse_board`).
 
     :raises PbdError: whatever ``parse`` raises.
     """
@@ -110,7 +112,7 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     if hit is not None:
         return hit
     value = parse()
-    payload = _write(path, value, f"{kind}-{where}-")
+    payload = _write(path, value, f"{kind}-{where}-", keep)
     # what is used is what the cache gives, written or read: pickling an instance asks for its
     # ``__dict__``, after which CPython reads its attributes the slow way (see pbd.record)
     if payload is None:
@@ -150,8 +152,9 @@ def _read(path: str, allowed: dict[str, type], expect: type):
     return value if isinstance(value, expect) else None
 
 
-def _write(path: str, value, prefix: str) -> bytes | None:
-    """Store ``value`` at ``path`` and drop the entries of the same file's older content; never fail.
+def _write(path: str, value, prefix: str, keep: int = 1) -> bytes | None:
+    """Store ``value`` at ``path`` and drop the entries of the same file's older content but the newest
+    ``keep - 1``; never fail.
 
     Return the pickle of ``value`` (written or not), None if there is none.
     """
@@ -165,9 +168,12 @@ def _write(path: str, value, prefix: str) -> bytes | None:
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(folder_, mode=0o700, exist_ok=True)
-        for name in os.listdir(folder_):
-            if name.startswith(prefix) and name != os.path.basename(path):
-                os.unlink(os.path.join(folder_, name))
+        older = [os.path.join(folder_, name) for name in os.listdir(folder_)
+                 if name.startswith(prefix) and name != os.path.basename(path) and not name.endswith(".tmp")]
+        if len(older) >= keep:
+            older.sort(key=os.path.getmtime, reverse=True)
+            for name in older[keep - 1:]:
+                os.unlink(name)
         with open(tmp, "wb") as fh:
             fh.write(MAGIC + fingerprint(payload) + payload)
         os.replace(tmp, path)

@@ -57,17 +57,18 @@ def record(snap_text: str, log) -> dict:
     return {"n": len(log), "hash": log[-1].hash if log else "", "text": snap_text}
 
 
-def differences(game, board, text: str, rec: dict | None, why: list[str] | None = None) -> list[str] | None:
+def differences(game, board, text: str, rec: dict | None, parse=None, why: list[str] | None = None) -> list[str] | None:
     """Return every difference between ``board`` and what its log gives, in words (None: cannot tell).
 
     ``rec`` is a checked-position record (:func:`record`); the log is replayed from it when
-    the board's log still begins with it, else from the start.  When the replay from the start
-    stops at an entry it cannot get past (None returned), ``why`` (a list, if given) gets a
-    sentence naming that entry and why.
+    the board's log still begins with it, else from the start.  ``parse`` reads the record's
+    board (default ``game.parse``; the pipeline gives :func:`pbd.match.parse_board`, which keeps
+    boards in PBD_HOME's cache).  When the replay from the start stops at an entry it cannot get
+    past (None returned), ``why`` (a list, if given) gets a sentence naming that entry and why.
     """
     if rec and rec.get("text") == text:
         return []
-    start = _start(game, board, rec)
+    start = _start(game, board, rec, parse)
     rebuilt = _rebuild(game, board, start) if start is not None else None
     if rebuilt is None or rebuilt.problems:
         # a take-back of an entry before the record, or a game whose replay cannot resume from a
@@ -120,7 +121,7 @@ def stopped(where: str) -> str:
             "named)")
 
 
-def _start(game, board, rec: dict | None):
+def _start(game, board, rec: dict | None, parse=None):
     """Return the state to replay from: the record's board if this board's log extends it, else None."""
     log = board.meta.log
     if not rec or not rec.get("text"):
@@ -129,7 +130,7 @@ def _start(game, board, rec: dict | None):
     if not 0 < n <= len(log) or log[n - 1].hash != rec.get("hash"):
         return None
     try:
-        state = game.parse(rec["text"])
+        state = (parse or game.parse)(rec["text"])
     except PbdError:
         return None
     if len(state.meta.log) != n or (n and state.meta.log[-1].hash != rec.get("hash")):
@@ -241,10 +242,12 @@ def _shown(value) -> str:
 
 # -- the pipeline check and the read-only comparisons ---------------------------------------
 
-def check(turn) -> None:
+def check(turn, parse=None) -> None:
     """Name every hand edit the log does not explain: refuse a write, warn a read (see the module).
 
     Registered in :data:`pbd.match.CHECKS`; runs with the player's private state attached.
+    ``parse`` reads a board afresh from its text (default ``turn.game.parse``; the pipeline gives
+    :func:`pbd.match.parse_board`: the board the command read is then not parsed a second time).
 
     :raises DocumentFormatError: (exit 3) a command that writes, on a board the log does not explain.
     """
@@ -258,8 +261,8 @@ def check(turn) -> None:
     if _verified(text):         # this machine replayed exactly this board from the start and found it clean
         _checked(turn, record(text, turn.state.meta.log))
         return
-    board = turn.game.parse(text)
-    found = differences(turn.game, board, text, rec)
+    board = (parse or turn.game.parse)(text)
+    found = differences(turn.game, board, text, rec, parse)
     if found is None:
         return
     if not found:
@@ -332,7 +335,7 @@ def observe(game, state, text: str, from_start: bool, parse=None, why: list[str]
         return []
     board = (parse or game.parse)(text)
     told: list[str] = []
-    found = differences(game, board, text, rec, told)
+    found = differences(game, board, text, rec, parse, told)
     if found == []:         # a replay that could not tell (None) vouches for nothing
         _mark_verified(text)
     elif found is None and why is not None:

@@ -183,7 +183,9 @@ def parse_board(game, text: str, label: str):
 
     Reading an unchanged board again (``pbd show``, then ``pbd move``) then costs reading one
     small file instead of a parse: :func:`pbd.cache.cached` keys the entry by the text and by
-    the code of those classes, keeps one board per document, and loads nothing else.  A game
+    the code of those classes, keeps two boards per document (the one read now and the one
+    before it, from which the hand-edit check replays what other seats wrote since:
+    :mod:`pbd.handedits`), and loads nothing else.  A game
     with a shared deck first recalls the deck numbers this machine has already checked
     (:func:`pbd.cache.recall_points`), so a board that changed since is parsed without testing them again,
     and the proofs it has already verified (:func:`pbd.cache.recall_proofs`).
@@ -200,7 +202,7 @@ def parse_board(game, text: str, label: str):
     if not game.parsed_classes:
         return game.parse(text)
     return cache.cached(f"board-{game.name}", label, text.encode("utf-8"), lambda: game.parse(text),
-                        game.parsed_classes, game.parsed_classes[0])
+                        game.parsed_classes, game.parsed_classes[0], keep=2)
 
 
 def _need_match(state, label: str) -> None:
@@ -253,7 +255,7 @@ def _check_hand_edits(turn: Turn) -> None:
     """Name a status or count the log does not explain (:mod:`pbd.handedits`): a write refuses, a read warns."""
     from pbd import handedits
 
-    handedits.check(turn)
+    handedits.check(turn, lambda text: parse_board(turn.game, text, turn.doc.label))
 
 
 CHECKS.append(_check_hand_edits)
@@ -336,7 +338,7 @@ def _check_obligations(turn: Turn) -> None:
     mine = _obligations(turn.game, turn.state, turn.name)
     if not mine:
         return
-    rebuilt = _rebuild(turn.game, turn.game.parse(turn.snap.text), {})
+    rebuilt = _rebuild(turn.game, parse_board(turn.game, turn.snap.text, turn.doc.label), {})
     if rebuilt is None:
         return
     want = _obligations(turn.game, rebuilt.state, turn.name) if rebuilt.state is not None else []

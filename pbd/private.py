@@ -85,9 +85,12 @@ def _sweep(folder: str, stem: str) -> None:
     Called with the seat's lock held: every write of the seat's private state, pending state
     and kept chains happens under that lock, so no live command owns such a file now.
     """
+    temps = [name for name in os.listdir(folder) if name.endswith(".tmp")]
+    if not temps:
+        return                  # (the usual case: the pattern is not compiled)
     pattern = re.compile(rf"^\.{re.escape(stem)}\.(?:json|pending\.json|chain-\d+)\.[0-9a-f]{{12}}\.tmp$")
-    for name in os.listdir(folder):
-        if name.endswith(".tmp") and pattern.match(name):
+    for name in temps:
+        if pattern.match(name):
             try:
                 os.unlink(os.path.join(folder, name))
             except FileNotFoundError:

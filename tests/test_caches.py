@@ -138,10 +138,12 @@ def _boards() -> list[Path]:
 
 
 def test_a_board_read_again_is_not_parsed_again_and_an_edit_is(pbd, match, monkeypatch):
-    """A C&C board a command parsed is kept by its exact text: reading the same board again loads it
-    (one entry per document); any edit changes the text, so it is parsed anew and the old entry goes."""
+    """A C&C board a command parsed is kept by its exact text: reading the same board again loads it;
+    any edit changes the text, so it is parsed anew.  A document keeps two entries: the board read now and
+    the one the hand-edit check replays from (the seat's checked board, here the first: an edit is not adopted)."""
     from pbd.games.cnc import CncGame
 
+    original = match.read_text()
     first = pbd("show", match, "--json", ok=True).stdout
     assert len(_boards()) == 1
     real = CncGame.parse
@@ -151,7 +153,13 @@ def test_a_board_read_again_is_not_parsed_again_and_an_edit_is(pbd, match, monke
     match.write_text(match.read_text().replace("CP = 100", "CP = 99", 1))
     edited = json.loads(pbd("show", match, "--json").stdout)
     assert [p["cp"] for p in edited["players"]] == [99, 100]
-    assert len(_boards()) == 1
+    assert len(_boards()) == 2
+    match.write_text(match.read_text().replace("CP = 99", "CP = 98", 1))
+    assert [p["cp"] for p in json.loads(pbd("show", match, "--json").stdout)["players"]] == [98, 100]
+    assert len(_boards()) == 2
+    monkeypatch.setattr(CncGame, "parse", lambda self, text: pytest.fail("parsed again"))
+    match.write_text(original)                      # the checked board, which the hand-edit check read: kept
+    assert pbd("show", match, "--json", ok=True).stdout == first
 
 
 def test_a_damaged_board_entry_is_a_miss(pbd, match):
@@ -297,3 +305,25 @@ def test_a_verified_proof_is_kept_and_not_checked_again_while_a_changed_one_is_c
     cache.recall_proofs(again)
     assert again == group.VERIFIED
     group.verify.cache_clear()
+
+
+def test_a_seats_record_of_the_shared_deck_is_parsed_once_then_read_from_the_cache(pbd, tmp_path, monkeypatch):
+    """Every command of a seat checks the deck against the seat's own record of it: the record's parse is kept
+    by its text (``deck-record-*``), as a board is, and read back equal."""
+    from pbd.table import game as table
+    from pbd.table.deck import SharedDeck
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "tower", doc, "--as", "Ann", "--players", "2", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    hand = pbd("hand", doc, "--as", "Ann", ok=True).stdout
+    assert [p for p in entries() if p.name.startswith("deck-record-")]
+    parsed = []
+    real = SharedDeck.parse.__func__
+    monkeypatch.setattr(SharedDeck, "parse", classmethod(lambda cls, lines: parsed.append(1) or real(cls, lines)))
+    recorded = []
+    keep = table._recorded_deck
+    monkeypatch.setattr(table, "_recorded_deck", lambda *a: recorded.append(keep(*a)) or recorded[-1])
+    assert pbd("hand", doc, "--as", "Ann", ok=True).stdout == hand
+    assert parsed == [] and len(recorded) == 1                  # the board and the record: both from the cache
+    assert real(SharedDeck, recorded[0].render()) == recorded[0]

@@ -237,3 +237,47 @@ def test_an_options_help_is_cleaned_as_inspect_cleandoc_cleans_it(text):
 
     assert _cleandoc(text) == inspect.cleandoc(text)
     assert PbdOption(["--x"], help=text).help == (inspect.cleandoc(text) if text else text)
+
+
+def test_the_script_leaves_uuid_and_datetime_unloaded_through_a_command(tmp_path):
+    """click reads ``uuid.UUID`` and ``datetime.datetime`` as it loads (its parameter types' names): the script
+    gives it stand-ins, so ``uuid`` (with ``platform``) and ``datetime`` load only when used."""
+    doc, env = _ttc_match(tmp_path)
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: print('UUID', type(sys.modules.get('uuid')).__name__, 'platform' in sys.modules,"
+             " 'DATETIME', type(sys.modules.get('datetime')).__name__))\n"
+             "from pbd.__main__ import run\nsys.argv = ['pbd'] + sys.argv[1:]\nrun()")
+    for args in (["show", str(doc)], ["legal", str(doc), "--as", "Lia"], ["move", str(doc), "--as", "Lia", "flip"]):
+        done = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, (args, done.stderr[-500:])
+        assert done.stdout.endswith("UUID _Unloaded False DATETIME _Unloaded\n"), (args, done.stdout[-300:])
+
+
+def test_clicks_datetime_and_uuid_types_work_through_the_stand_ins_and_later_reads_get_the_real_classes():
+    probe = ("import sys\nfrom pbd.__main__ import _defer, _STAND_INS, DEFERRED\n_defer(DEFERRED)\n"
+             "import click, click.types\n"
+             "print(type(sys.modules['uuid']).__name__, type(sys.modules['datetime']).__name__)\n"
+             "_STAND_INS.clear()\n"
+             "when = click.DateTime().convert('2026-11-29', None, None)\n"
+             "key = click.UUID.convert('12345678-1234-5678-1234-567812345678', None, None)\n"
+             "from datetime import datetime\nimport uuid\n"
+             "print(type(when) is datetime, when.day, isinstance(when, click.types.datetime), "
+             "click.DateTime().convert(when, None, None) is when)\n"
+             "print(type(key) is uuid.UUID, click.UUID.convert(key, None, None) is key, "
+             "click.types.datetime.strptime('2026', '%Y').year, datetime.__module__)\n"
+             "from pbd.__main__ import _stand_in\nimport types\nlate = _stand_in(sys.modules['uuid'], 'UUID')\n"
+             "print(hasattr(late, '__typing_subst__'), late('12345678123456781234567812345678') == key)")
+    assert _run(probe).splitlines() == ["_Unloaded _Unloaded", "True 29 True True", "True True 2026 datetime",
+                                        "False True"]
+
+
+def test_the_script_loads_click_without_compiling_its_typeddicts_annotations_and_typing_checks_as_before():
+    """click's ``TypedDict`` annotations stay strings (typing compiled each into a ForwardRef: ~12M instructions);
+    typing's own check is back once click is loaded, and the hints still evaluate when asked."""
+    probe = ("import sys, typing\nfrom pbd.__main__ import _load_click\ncheck = typing._type_check\n_load_click()\n"
+             "import click.types as ct\n"
+             "print(ct.ParamTypeInfoDict.__annotations__['param_type'], ct.OptionHelpExtra.__optional_keys__ >= "
+             "{'envvars', 'default'}, typing._type_check is check)\n"
+             "print(typing.get_type_hints(ct.ChoiceInfoDict)['case_sensitive'], "
+             "type(typing.TypedDict('T', {'a': 'int'}).__annotations__['a']).__name__)")
+    assert _run(probe).splitlines() == ["str True True", "<class 'bool'> ForwardRef"]

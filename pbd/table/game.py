@@ -487,7 +487,7 @@ class CardGame(Playable, metaclass=ABCMeta):
         if state.deck is None:
             return
         record = secrets.extra.get("deck")
-        previous = SharedDeck.parse(record) if record else None
+        previous = _recorded_deck(state.meta.match_id, seat, record) if record else None
         keys = {seat: {g.number: _public_key(state.deck, secrets.seed, g.number) for g in state.deck.gens}}
         found = state.deck.verify(previous, keys, seat) + self._decision_problems(state)
         if found:
@@ -979,6 +979,20 @@ def _split_deck(lines: list) -> tuple[list, list | None]:
         if line.text.strip() == DECK_HEADING:
             return lines[:i], lines[i + 1:]
     return lines, None
+
+
+def _recorded_deck(match_id: str, seat: str, record: list[str]) -> SharedDeck:
+    """Return the deck as this seat's pbd recorded it at its last command (:meth:`CardGame.detach`), parsed.
+
+    Every command of the seat checks the document's deck against it; parsing it again each time
+    cost a command as much as its own board (decoding every number), so the parse is kept in
+    PBD_HOME's cache by the record's exact text, as a board is (:func:`pbd.cache.cached`: one
+    entry a seat, the classes of a deck only).
+    """
+    from pbd import cache
+
+    return cache.cached("deck-record", f"/deck-record/{match_id}/{seat}", "\n".join(record).encode("utf-8"),
+                        lambda: SharedDeck.parse(record), _deck.PARSED_CLASSES, SharedDeck)
 
 
 def _public_key(deck: SharedDeck, seed: bytes, gen: int) -> int:

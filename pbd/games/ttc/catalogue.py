@@ -168,7 +168,8 @@ class Catalogue(Record):
 
         :raises UnknownNameError: no such warrior; suggests close names.
         """
-        m = re.fullmatch(r"\s*level\s+(\d+)\s+(.+?)\s*", name, re.IGNORECASE)
+        # (scoring a round looks up every warrior: most names hold no "level", and need no pattern)
+        m = re.fullmatch(r"\s*level\s+(\d+)\s+(.+?)\s*", name, re.IGNORECASE) if "level" in name.lower() else None
         if m:
             base = self.warrior(m.group(2), side)
             for c in self.cards.values():
@@ -176,24 +177,37 @@ class Catalogue(Record):
                     return c
             raise UnknownNameError("levelled warrior", name, [c.name for c in self.cards.values()
                                                                  if c.kind == "warrior" and c.warrior == base.name])
-        pool, folded = self._pool("warriors", side)
-        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}warrior", folded)]
+        return self._named("warriors", name, side, "warrior")
 
     def item(self, name: str, side: str | None = None) -> Item:
         """Return the item called ``name``.
 
         :raises UnknownNameError: no such item; suggests close names.
         """
-        pool, folded = self._pool("items", side)
-        return pool[_lookup(pool, name, f"{side + ' ' if side else ''}item", folded)]
+        return self._named("items", name, side, "item")
 
     def environment(self, name: str) -> Environment:
         """Return the environment called ``name``.
 
         :raises UnknownNameError: no such environment; suggests close names.
         """
-        pool, folded = self._pool("environments", None)
-        return pool[_lookup(pool, name, "environment", folded)]
+        return self._named("environments", name, None, "environment")
+
+    def _named(self, table: str, name: str, side: str | None, kind: str):
+        """Return the entry of ``table`` called ``name`` on ``side``, looked up once per catalogue and name.
+
+        (``pbd legal`` scores a round once per move: a hundred moves looked up every name a hundred
+        times.)  Kept outside the record's fields, as :meth:`_pool`; a name not found is never kept.
+
+        :raises UnknownNameError: no such entry; suggests close names.
+        """
+        named = self.__dict__.setdefault("_found", {})
+        found = named.get((table, name, side))
+        if found is None:
+            pool, folded = self._pool(table, side)
+            what = f"{side} {kind}" if side and kind != "environment" else kind
+            found = named[(table, name, side)] = pool[_lookup(pool, name, what, folded)]
+        return found
 
     def _pool(self, table: str, side: str | None) -> tuple[dict, dict]:
         """Return ``(entries, {folded name: name})`` of a table on ``side`` (all sides: None).

@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from pbd.errors import NotationError
+from pbd.record import Record
 from pbd.regex import pattern
 from pbd.words import notation_hint
 
@@ -28,16 +28,20 @@ MOVE_WORDS = ("flip", "play", "battle", "army", "warrior", "card", "replacing", 
 SWAP_RE = pattern(r"^(?P<old>.+?)\s+(?:with|by|->|→)\s+(?P<new>.+)$", re.IGNORECASE)
 
 
-@dataclass
-class Move:
-    """One parsed move."""
+class Move(Record):
+    """One parsed move (a record, not a dataclass: a move is the only command that parses one, and
+    :mod:`dataclasses` with the class it writes cost it about 4M instructions)."""
 
-    verb: str                          # flip | play | nullify
-    kind: str | None = None            # play: battle | army | warrior (None: look it up)
-    card: int | None = None
-    swaps: list[tuple[str, str]] = field(default_factory=list)   # army: (old, new)
-    replacing: list[str] = field(default_factory=list)           # warrior: [old]
-    item: str = ""
+    FIELDS = ("verb", "kind", "card", "swaps", "replacing", "item")
+
+    def __init__(self, verb: str, kind: str | None = None, card: int | None = None,
+                 swaps: list[tuple[str, str]] | None = None, replacing: list[str] | None = None, item: str = ""):
+        self.verb = verb                                    # flip | play | nullify
+        self.kind = kind                                    # play: battle | army | warrior (None: look it up)
+        self.card = card
+        self.swaps = [] if swaps is None else swaps         # army: (old, new)
+        self.replacing = [] if replacing is None else replacing     # warrior: [old]
+        self.item = item
 
 
 def split(notation: str) -> list[str]:
