@@ -161,7 +161,10 @@ def _load_click() -> None:
     """
     import typing
 
-    check = typing._type_check
+    check = getattr(typing, "_type_check", None)
+    if check is None:           # a Python whose typing checks its arguments some other way: import as usual
+        import click  # noqa: F401
+        return
 
     def keep_strings(arg, msg, *args, **kwargs):
         return arg if type(arg) is str else check(arg, msg, *args, **kwargs)
