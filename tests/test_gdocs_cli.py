@@ -56,12 +56,13 @@ def place(request, tmp_path):
 
 
 def play(pbd, place: Place, script=SCRIPT, ann="Ann", ben="Ben") -> list[str]:
-    """Run ``script`` on ``place``; return every command's output with the match id and location masked."""
+    """Run ``script`` on ``place``; return every command's output with the match id, the time of the last entry
+    (two runs may straddle a minute) and the location masked."""
     outputs = []
     for command in script:
         args = [a.format(doc=place.spec, ann=ann, ben=ben) for a in command]
         result = pbd(*args, ok=True)
-        outputs.append(MATCH_ID.sub(r"\1ID", result.output).replace(place.spec, "DOC")
+        outputs.append(normalised(result.output).replace(place.spec, "DOC")
                        .replace(re.sub("gdoc:", "https://docs.google.com/document/d/", place.spec) + "/edit", "DOC"))
     return outputs
 
