@@ -9,7 +9,7 @@ come from :mod:`cnc_helpers` and the moves go through ``GAME.play``, as in test_
 from __future__ import annotations
 
 import pytest
-from cnc_helpers import char, pos, side
+from cnc_helpers import Turn, char, pos, side
 
 from pbd.errors import NotationError, UnknownNameError
 
@@ -76,3 +76,80 @@ def test_a_free_draw_with_a_hand_already_over_the_limit_draws_nothing():
     g = pos(side(ap=3, hand=["Port-In Wave"] + ["Nill"] * 11), side())
     g.play("Ann", "play Port-In Wave")
     assert (len(g.ann.hand), g.ann.deck) == (11, 50)
+
+
+# -- costs and playing ------------------------------------------------------------------------
+
+def test_the_last_ap_pays_for_a_withdraw():
+    # rules.py:311: "Withdraw a card to your hand ... = 1 AP": 1 AP is enough
+    g = pos(side(ap=1, chars=["Batman"]), side())
+    g.play("Ann", "withdraw Batman")
+    assert (g.ann.ap, g.ann.hand, g.ann.characters) == (0, ["Batman"], [])
+
+
+def test_a_porter_in_the_hand_cannot_be_played():
+    # rules.py:381: "both players put their Porter into play as their first City card" at the start:
+    # a Porter card is never played (a hand edited to hold one is refused, nothing spent)
+    g = pos(side(ap=3, hand=["The Porter"]), side())
+    g.refused("Ann", "play The Porter", "The Porter is put into play at the start of the game, not played")
+
+
+def test_a_character_played_first_leaves_the_turn_s_city_card_and_event():
+    # rules.py:437, 440: "only one Event and one City card may be played each turn" counts City
+    # cards and Events only: Nill played first uses up neither
+    g = pos(side(ap=6, hand=["Nill", "Import Clinic", "Construction Project"]), side())
+    g.play("Ann", "play Nill; play Import Clinic; play Construction Project")
+    assert (g.ann.cities[1:], [c.name for c in g.ann.characters], g.ann.discards) == (
+        ["Import Clinic"], ["Nill"], ["Construction Project"])
+
+
+def test_zoning_board_s_second_city_card_after_a_character():
+    # rules.py:441: each City card played counts once: Nill, Import Clinic, then City Hall (Zoning
+    # Board: "you may play two City cards each turn instead of one")
+    g = pos(side(ap=6, cities=["Zoning Board"], hand=["Nill", "Import Clinic", "City Hall"]), side())
+    g.play("Ann", "play Nill; play Import Clinic; play City Hall")
+    assert g.ann.cities[2:] == ["Import Clinic", "City Hall"]
+
+
+def test_a_character_or_city_card_played_on_a_target_is_refused():
+    # rules.py:395: a character or City card has no target; "play Spider-Man on Nill" is refused, not
+    # played with the target dropped
+    g = pos(side(ap=3, hand=["Spider-Man", "Import Clinic"]), side(chars=["Nill"]))
+    g.refused("Ann", "play Spider-Man on Nill", "Spider-Man is a character card; it takes no target")
+    g.refused("Ann", "play Import Clinic on Nill", "Import Clinic is a city card; it takes no target")
+
+
+def test_an_event_without_a_target_played_on_one_is_refused():
+    # rules.py:468: Construction Project targets nothing
+    g = pos(side(ap=3, hand=["Construction Project"]), side(chars=["Nill"]))
+    g.refused("Ann", "play Construction Project on Nill", "Construction Project takes no target")
+
+
+def test_a_friendly_target_left_out_asks_for_it_even_when_the_opponent_has_no_characters():
+    # rules.py:473: "needs an opposing character ... has none in play" is for opposing targets only;
+    # Rescue Operation without its target is notation: the target is missing
+    g = pos(side(ap=3, hand=["Rescue Operation"], chars=[char("Batman", 5)]), side())
+    with pytest.raises(NotationError) as err:
+        g.play("Ann", "play Rescue Operation")
+    assert type(err.value) is NotationError
+    assert str(err.value).startswith("Rescue Operation needs a target (friendly character)")
+
+
+def test_attacking_a_character_of_an_opponent_with_none_says_they_have_none():
+    # rules.py:512: Ben has no characters in play: the attack on "Nill" says so, not "unknown character"
+    g = pos(side(ap=3, chars=["Spider-Man"]), side())
+    g.refused("Ann", "Spider-Man attacks Nill", "Ben has no characters in play")
+
+
+def test_an_event_s_target_typed_otherwise_is_logged_in_full():
+    # rules.py:400: the log writes every name in full ("on nill" is logged "on Nill")
+    g = pos(side(ap=3, hand=["Carnivorous Plants"]), side(chars=["Nill", "Danger"]))
+    out = g.play("Ann", "play Carnivorous Plants on nill")
+    assert out[0].startswith("play Carnivorous Plants on Nill ·")
+
+
+def test_a_city_card_the_turn_line_names_in_lower_case_counts_as_played():
+    # rules.py:439: a board typed by hand ("This turn: played import clinic") names the card otherwise;
+    # it is still this turn's City card
+    g = pos(side(ap=3, hand=["City Hall"]), side(), turn=Turn(played=["import clinic"]))
+    g.refused("Ann", "play City Hall", "only 1 City card may be played each turn")
