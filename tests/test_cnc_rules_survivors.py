@@ -12,6 +12,16 @@ import pytest
 from cnc_helpers import Turn, char, pos, side
 
 from pbd.errors import NotationError, UnknownNameError
+from test_cnc_rules import OWN_CARDS
+
+
+@pytest.fixture
+def own_cards(tmp_path, monkeypatch):
+    """Install test_cnc_rules' own catalogue (Test Twin: two Speed attacks) under PBD_HOME/catalogues."""
+    home = tmp_path / "own-home"
+    (home / "catalogues").mkdir(parents=True)
+    (home / "catalogues" / "test-cards.toml").write_text(OWN_CARDS, encoding="utf-8")
+    monkeypatch.setenv("PBD_HOME", str(home))
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -153,3 +163,46 @@ def test_a_city_card_the_turn_line_names_in_lower_case_counts_as_played():
     # it is still this turn's City card
     g = pos(side(ap=3, hand=["City Hall"]), side(), turn=Turn(played=["import clinic"]))
     g.refused("Ann", "play City Hall", "only 1 City card may be played each turn")
+
+
+# -- characters acting ------------------------------------------------------------------------
+
+def test_a_second_copy_s_key_that_folds_like_a_card_not_in_play_is_refused_naming_that_card():
+    # rules.py:621: Ann has one NOHoPE; "NOHoPE#2" is no key of hers, and it folds like the alias
+    # "NOHoPE 2" of NOHoPE (2.0), which is not in play: the refusal names that card
+    g = pos(side(ap=3, chars=["NOHoPE"]), side(chars=["Nill"]))
+    g.refused("Ann", "NOHoPE#2 attacks Nill", "NOHoPE (2.0) is not in play")
+
+
+def test_a_hand_card_named_in_lower_case_must_be_played_before_it_acts():
+    # rules.py:624: "batman" is Batman, in Ann's hand, not in play
+    g = pos(side(ap=3, chars=["Spider-Man"], hand=["Batman"]), side(chars=["Nill"]))
+    g.refused("Ann", "batman attacks Nill", "Batman is in your hand: play it first")
+
+
+def test_a_character_without_an_attack_is_told_to_use_an_ability():
+    # rules.py:655: "Characters who aren't much for combat may have two Abilities and no Attack"
+    g = pos(side(ap=3, chars=["Tony Stark"]), side(chars=["Nill"]))
+    g.refused("Ann", "Tony Stark attacks Nill", "Tony Stark has no attack; use one of its abilities")
+
+
+def test_an_attack_not_named_is_the_card_s_first(own_cards):
+    # rules.py:657: Test Twin's first attack is Cheap Dash (1 AP, 5 damage), its second Big Dash (2 AP, 10)
+    g = pos(side(ap=3, chars=["Test Twin"]), side(chars=["Danger"]))
+    g.play("Ann", "Test Twin attacks Danger")
+    assert (g.ann.ap, g.char("Ben", "Danger").hp) == (2, 35)
+    assert (g.char("Ann", "Test Twin").combo_attack) == "Cheap Dash"
+
+
+def test_an_attack_named_otherwise_is_logged_in_full(own_cards):
+    # rules.py:665: "with big dash" is logged "with Big Dash"
+    g = pos(side(ap=3, chars=["Test Twin"]), side(chars=["Danger"]))
+    out = g.play("Ann", "Test Twin attacks Danger with big dash")
+    assert out[0].startswith("Test Twin attacks Danger with Big Dash ·")
+
+
+def test_an_attack_s_target_typed_otherwise_is_logged_in_full():
+    # rules.py:666: the attacker typed in full, the target not: "attacks batman" is logged "attacks Batman"
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(chars=["Nill", "Batman"]))
+    out = g.play("Ann", "Spider-Man attacks batman")
+    assert out[0].startswith("Spider-Man attacks Batman ·")
