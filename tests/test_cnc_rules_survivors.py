@@ -15,12 +15,47 @@ from pbd.errors import NotationError, UnknownNameError
 from test_cnc_rules import OWN_CARDS
 
 
+#: a player's own cards whose attacks do something after the strike (the catalogue's ``after``)
+AFTER_CARDS = '''
+[[card]]
+name = "Test Leech"
+kind = "character"
+class = "Villain"
+rarity = "common"
+cost = 1
+hp = 20
+
+[[card.attack]]
+name = "Bite"
+type = "Toxic"
+cost = 1
+damage = 5
+after = [{ do = "damage", amount = 3, to = "target" }]
+
+[[card]]
+name = "Test Bomber"
+kind = "character"
+class = "Villain"
+rarity = "common"
+cost = 1
+hp = 10
+
+[[card.attack]]
+name = "Last Blast"
+type = "Fire"
+cost = 1
+damage = 10
+after = [{ do = "damage", amount = 10, to = "self" }]
+'''
+
+
 @pytest.fixture
 def own_cards(tmp_path, monkeypatch):
-    """Install test_cnc_rules' own catalogue (Test Twin: two Speed attacks) under PBD_HOME/catalogues."""
+    """Install test_cnc_rules' own catalogue (Test Twin: two Speed attacks) and :data:`AFTER_CARDS` under PBD_HOME."""
     home = tmp_path / "own-home"
     (home / "catalogues").mkdir(parents=True)
     (home / "catalogues" / "test-cards.toml").write_text(OWN_CARDS, encoding="utf-8")
+    (home / "catalogues" / "after-cards.toml").write_text(AFTER_CARDS, encoding="utf-8")
     monkeypatch.setenv("PBD_HOME", str(home))
 
 
@@ -206,3 +241,18 @@ def test_an_attack_s_target_typed_otherwise_is_logged_in_full():
     g = pos(side(ap=3, chars=["Spider-Man"]), side(chars=["Nill", "Batman"]))
     out = g.play("Ann", "Spider-Man attacks batman")
     assert out[0].startswith("Spider-Man attacks Batman ·")
+
+
+def test_an_attack_s_after_effect_on_its_target_hits_the_character_attacked(own_cards):
+    # rules.py:684: Test Leech's Bite deals 5, then 3 more to its target ("to = target")
+    g = pos(side(ap=3, chars=["Test Leech"]), side(chars=["Danger"]))
+    g.play("Ann", "Test Leech attacks Danger")
+    assert g.char("Ben", "Danger").hp == 40 - 5 - 3
+
+
+def test_an_attacker_its_own_after_effect_discards_keeps_no_combo(own_cards):
+    # rules.py:688: Test Bomber's Last Blast hits, then deals 10 to the Bomber itself (10 HP): it is
+    # discarded, and the attack's combo count has no character to go on
+    g = pos(side(ap=3, chars=["Test Bomber"]), side(chars=["Danger"]))
+    g.play("Ann", "Test Bomber attacks Danger")
+    assert (g.char("Ben", "Danger").hp, g.ann.characters, g.ann.discards) == (30, [], ["Test Bomber"])
