@@ -46,6 +46,44 @@ type = "Fire"
 cost = 1
 damage = 10
 after = [{ do = "damage", amount = 10, to = "self" }]
+
+[[card]]
+name = "Test Captain"
+kind = "character"
+class = "Hero"
+rarity = "common"
+cost = 1
+hp = 20
+
+[[card.attack]]
+name = "Shield Bash"
+type = "Physical"
+cost = 1
+damage = 5
+
+[[card.ability]]
+name = "Rally"
+passive = true
+cost = 0
+mods = [{ mod = "attack_bonus", amount = 5, class = "Hero" }]
+
+[[card]]
+name = "Test Jammer"
+kind = "city"
+rarity = "common"
+cost = 1
+cp = 0
+text = "The opponent's attacks deal 5 less."
+mods = [{ mod = "attack_bonus", amount = -5, whose = "opponent" }]
+
+[[card]]
+name = "Test Blank Banner"
+kind = "city"
+rarity = "common"
+cost = 1
+cp = 0
+text = "An attack bonus with no amount: it adds nothing."
+mods = [{ mod = "attack_bonus" }]
 '''
 
 
@@ -256,3 +294,46 @@ def test_an_attacker_its_own_after_effect_discards_keeps_no_combo(own_cards):
     g = pos(side(ap=3, chars=["Test Bomber"]), side(chars=["Danger"]))
     g.play("Ann", "Test Bomber attacks Danger")
     assert (g.char("Ben", "Danger").hp, g.ann.characters, g.ann.discards) == (30, [], ["Test Bomber"])
+
+
+def test_attacking_a_city_card_of_a_side_with_characters_says_which_to_attack_instead():
+    # rules.py:726: "City cards can't be targeted by standard character attacks": attack Nill (Ben's
+    # character), not "Ben's CP", which Nill screens
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(cities=["Import Clinic"], chars=["Nill"]))
+    message = g.refused("Ann", "Spider-Man attacks Import Clinic", "City cards can't be targeted")
+    assert message.endswith("attack Nill")
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(cities=["Import Clinic"]))
+    message = g.refused("Ann", "Spider-Man attacks Import Clinic", "City cards can't be targeted")
+    assert message.endswith("attack Ben's CP")
+
+
+# -- attack bonuses -----------------------------------------------------------------------------
+
+def test_a_character_s_passive_attack_bonus_counts_when_it_is_the_only_character(own_cards):
+    # rules.py:755: Test Captain's passive Rally gives Hero attacks +5; he is Ann's only character
+    g = pos(side(ap=3, chars=["Test Captain"]), side(chars=["Danger"]))
+    g.play("Ann", "Test Captain attacks Danger")
+    assert g.char("Ben", "Danger").hp == 40 - 5 - 5
+
+
+def test_an_opponent_s_own_attack_bonus_does_not_boost_your_attacks():
+    # rules.py:763: Federal Sponsorship ("your Hero characters") is Ben's: Ann's Hero deals 10, not 15
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(cities=["Federal Sponsorship"], chars=["Danger"]))
+    g.play("Ann", "Spider-Man attacks Danger")
+    assert g.char("Ben", "Danger").hp == 30
+
+
+def test_a_penalty_on_the_opponent_s_attacks_lowers_theirs_not_its_owner_s(own_cards):
+    # rules.py:763: Ben's Test Jammer lowers Ann's attacks by 5 ("whose = opponent"), not Ben's own
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(ap=3, cities=["Test Jammer"], chars=["Batman"]))
+    g.play("Ann", "Spider-Man attacks Batman; end turn")
+    assert g.char("Ben", "Batman").hp == 20 - (10 - 5)
+    g.play("Ben", "Batman attacks Spider-Man")
+    assert g.char("Ann", "Spider-Man").hp == 15 - 10
+
+
+def test_an_attack_bonus_without_an_amount_adds_nothing(own_cards):
+    # rules.py:769: a modifier's amount defaults to 0
+    g = pos(side(ap=3, cities=["Test Blank Banner"], chars=["Spider-Man"]), side(chars=["Danger"]))
+    g.play("Ann", "Spider-Man attacks Danger")
+    assert g.char("Ben", "Danger").hp == 30
