@@ -84,6 +84,20 @@ cost = 1
 cp = 0
 text = "An attack bonus with no amount: it adds nothing."
 mods = [{ mod = "attack_bonus" }]
+
+[[card]]
+name = "Test Pest"
+kind = "character"
+class = "Anti-Hero"
+rarity = "common"
+cost = 0
+hp = 5
+
+[[card.attack]]
+name = "Nibble"
+type = "Physical"
+cost = 0
+damage = 1
 '''
 
 
@@ -337,3 +351,22 @@ def test_an_attack_bonus_without_an_amount_adds_nothing(own_cards):
     g = pos(side(ap=3, cities=["Test Blank Banner"], chars=["Spider-Man"]), side(chars=["Danger"]))
     g.play("Ann", "Spider-Man attacks Danger")
     assert g.char("Ben", "Danger").hp == 30
+
+
+def test_an_ice_attack_without_perfect_storm_deals_its_own_damage():
+    # rules.py:770: Perfect Storm's +5 is only for the turn it is in effect: Captain Cold's Cold Gun
+    # deals 7 on a turn without it
+    g = pos(side(ap=3, chars=["Captain Cold"]), side(chars=["Danger"]))
+    g.play("Ann", "Captain Cold attacks Danger")
+    assert g.char("Ben", "Danger").hp == 40 - 7
+
+
+def test_an_attack_of_1_deals_1_and_one_lowered_below_0_deals_nothing(own_cards):
+    # rules.py:773: Test Pest's Nibble deals 1; Media Inquiry (-5 to Anti-Hero attacks) brings it to
+    # -4, which deals 0 (never heals)
+    g = pos(side(ap=3, chars=["Test Pest"]), side(chars=["Danger"]))
+    g.play("Ann", "Test Pest attacks Danger")
+    assert g.char("Ben", "Danger").hp == 39
+    g = pos(side(ap=3, chars=["Test Pest"]), side(cities=["Media Inquiry"], chars=["Danger"]))
+    g.play("Ann", "Test Pest attacks Danger")
+    assert g.char("Ben", "Danger").hp == 40
