@@ -370,3 +370,33 @@ def test_an_attack_of_1_deals_1_and_one_lowered_below_0_deals_nothing(own_cards)
     g = pos(side(ap=3, chars=["Test Pest"]), side(cities=["Media Inquiry"], chars=["Danger"]))
     g.play("Ann", "Test Pest attacks Danger")
     assert g.char("Ben", "Danger").hp == 40
+
+
+# -- immunities and reductions (passive Abilities) ------------------------------------------------
+
+def test_an_intangible_character_ignores_physical_attacks_but_not_others():
+    # rules.py:791: Wandering Ghost's Intangible ("not affected by Physical attacks", the rulebook's
+    # example): Batman's Batarang (Physical) does nothing; Captain Cold's Cold Gun (Ice, 7) hits
+    g = pos(side(ap=3, chars=["Batman", "Captain Cold"]), side(chars=["Wandering Ghost"]))
+    out = g.play("Ann", "Batman attacks Wandering Ghost")
+    assert "Wandering Ghost is immune to Physical attacks" in out[0]
+    assert g.char("Ben", "Wandering Ghost").hp == 10
+    g.play("Ann", "Captain Cold attacks Wandering Ghost")
+    assert g.char("Ben", "Wandering Ghost").hp == 3
+
+
+def test_a_power_nullifier_is_harmed_by_physical_attacks():
+    # rules.py:791: Leech is "affected by nothing but Physical attacks": Batman's Batarang discards it
+    g = pos(side(ap=3, chars=["Batman"]), side(chars=["Leech"]))
+    g.play("Ann", "Batman attacks Leech")
+    assert g.ben.characters == [] and g.ben.discards == ["Leech"]
+
+
+def test_riot_gear_takes_5_off_every_attack():
+    # Security Guard's Riot Gear: "every attack on the Security Guard deals 5 less damage"; a 5 attack
+    # (Cityzen Bob) does nothing, never heals
+    g = pos(side(ap=3, chars=["Batman", "Cityzen Bob"]), side(chars=["Security Guard"]))
+    g.play("Ann", "Batman attacks Security Guard")
+    assert g.char("Ben", "Security Guard").hp == 10 - 5
+    g.play("Ann", "Cityzen Bob attacks Security Guard")
+    assert g.char("Ben", "Security Guard").hp == 5
