@@ -98,6 +98,34 @@ name = "Nibble"
 type = "Physical"
 cost = 0
 damage = 1
+
+[[card]]
+name = "Test Dummy"
+kind = "character"
+class = "Civilian"
+rarity = "common"
+cost = 1
+hp = 10
+
+[[card.ability]]
+name = "Blank Armor"
+passive = true
+cost = 0
+mods = [{ mod = "damage_reduction" }]
+
+[[card]]
+name = "Test Medic"
+kind = "character"
+class = "Civilian"
+rarity = "common"
+cost = 1
+hp = 10
+
+[[card.ability]]
+name = "Triage"
+cost = 1
+target = "any character"
+effects = [{ do = "damage", amount = 5, to = "target" }, { do = "heal", amount = 10, to = "target" }]
 '''
 
 
@@ -400,3 +428,40 @@ def test_riot_gear_takes_5_off_every_attack():
     assert g.char("Ben", "Security Guard").hp == 10 - 5
     g.play("Ann", "Cityzen Bob attacks Security Guard")
     assert g.char("Ben", "Security Guard").hp == 5
+
+
+def test_a_reduction_larger_than_the_attack_deals_nothing(own_cards):
+    # rules.py:798: Test Pest's Nibble (1) on the Security Guard (Riot Gear -5) deals 0, never heals
+    g = pos(side(ap=3, chars=["Test Pest"]), side(chars=[char("Security Guard", 5)]))
+    g.play("Ann", "Test Pest attacks Security Guard")
+    assert g.char("Ben", "Security Guard").hp == 5
+
+
+def test_a_damage_reduction_without_an_amount_takes_nothing_off(own_cards):
+    # rules.py:798: a modifier's amount defaults to 0
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(chars=["Test Dummy"]))
+    g.play("Ann", "Spider-Man attacks Test Dummy")
+    assert g.ben.discards == ["Test Dummy"]
+
+
+# -- damage and healing -----------------------------------------------------------------------------
+
+def test_a_character_left_at_1_hp_stays_in_play():
+    # rules.py:811: "When a Character's HP reach 0, that Character is discarded": at 1 it stays
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(chars=[char("Batman", 11)]))
+    g.play("Ann", "Spider-Man attacks Batman")
+    assert (g.char("Ben", "Batman").hp, g.ben.discards) == (1, [])
+
+
+def test_an_after_effect_on_a_target_the_attack_discarded_does_nothing(own_cards):
+    # rules.py:806: Test Leech's Bite (5) discards Cityzen Bob (5 HP); its 3 more "to target" find no one
+    g = pos(side(ap=3, chars=["Test Leech"]), side(chars=["Cityzen Bob", "Danger"]))
+    g.play("Ann", "Test Leech attacks Cityzen Bob")
+    assert g.ben.discards == ["Cityzen Bob"] and g.char("Ben", "Danger").hp == 40
+
+
+def test_a_heal_on_a_target_the_same_ability_discarded_does_nothing(own_cards):
+    # rules.py:836: Test Medic's Triage deals 5 then heals 10: Cityzen Bob (5 HP) is discarded first
+    g = pos(side(ap=3, chars=["Test Medic", "Cityzen Bob"]), side())
+    g.play("Ann", "Test Medic uses Triage on Cityzen Bob")
+    assert g.ann.discards == ["Cityzen Bob"] and [c.name for c in g.ann.characters] == ["Test Medic"]
