@@ -105,7 +105,7 @@ kind = "character"
 class = "Civilian"
 rarity = "common"
 cost = 1
-hp = 10
+hp = 20
 
 [[card.ability]]
 name = "Blank Armor"
@@ -441,7 +441,7 @@ def test_a_damage_reduction_without_an_amount_takes_nothing_off(own_cards):
     # rules.py:798: a modifier's amount defaults to 0
     g = pos(side(ap=3, chars=["Spider-Man"]), side(chars=["Test Dummy"]))
     g.play("Ann", "Spider-Man attacks Test Dummy")
-    assert g.ben.discards == ["Test Dummy"]
+    assert g.char("Ben", "Test Dummy").hp == 20 - 10
 
 
 # -- damage and healing -----------------------------------------------------------------------------
@@ -465,3 +465,21 @@ def test_a_heal_on_a_target_the_same_ability_discarded_does_nothing(own_cards):
     g = pos(side(ap=3, chars=["Test Medic", "Cityzen Bob"]), side())
     g.play("Ann", "Test Medic uses Triage on Cityzen Bob")
     assert g.ann.discards == ["Cityzen Bob"] and [c.name for c in g.ann.characters] == ["Test Medic"]
+
+
+# -- combo type effects ---------------------------------------------------------------------------
+
+def test_freeze_takes_the_third_attack_s_target_when_it_is_still_in_play():
+    # rules.py:858: "Combo type effects aim ... otherwise at the attack's target": Nill, not Danger
+    g = pos(side(ap=3, chars=[char("Captain Cold", combo=2)]), side(chars=["Danger", "Nill"]))
+    g.play("Ann", "Captain Cold attacks Nill")
+    assert (g.char("Ben", "Nill").statuses, g.char("Ben", "Danger").statuses) == (["frozen"], [])
+
+
+def test_freeze_falls_to_the_first_opposing_character_when_the_third_attack_discarded_its_target():
+    # rules.py:858, 860: Nill (5 HP) is discarded by Cold Gun; "else the first opposing character":
+    # Danger, not Batman
+    g = pos(side(ap=3, chars=[char("Captain Cold", combo=2)]), side(chars=["Danger", char("Nill", 5), "Batman"]))
+    g.play("Ann", "Captain Cold attacks Nill")
+    assert g.ben.discards == ["Nill"]
+    assert (g.char("Ben", "Danger").statuses, g.char("Ben", "Batman").statuses) == (["frozen"], [])
