@@ -483,3 +483,14 @@ def test_freeze_falls_to_the_first_opposing_character_when_the_third_attack_disc
     g.play("Ann", "Captain Cold attacks Nill")
     assert g.ben.discards == ["Nill"]
     assert (g.char("Ben", "Danger").statuses, g.char("Ben", "Batman").statuses) == (["frozen"], [])
+
+
+def test_hack_without_a_card_named_reveals_the_first_and_then_0_is_the_first_too():
+    # rules.py:865: Hack reveals "a card of your choice"; none chosen is card 1, and 0 is read as 1
+    ben = side(ap=3, chars=["Danger", "Nill"], hand=["Batman", "Storm", "Hawkeye"])
+    g = pos(side(ap=5, chars=[char("Lex Luthor", combo=2)]), ben)
+    out = g.play("Ann", "Lex Luthor attacks Nill")
+    assert "Ben's hand card 1 is Batman" in out[0]
+    g = pos(side(ap=5, chars=[char("Lex Luthor", combo=2)]), ben)
+    out = g.play("Ann", "Lex Luthor attacks Nill then 0")
+    assert "Ben's hand card 1 is Batman" in out[0]
