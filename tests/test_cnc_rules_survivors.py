@@ -494,3 +494,34 @@ def test_hack_without_a_card_named_reveals_the_first_and_then_0_is_the_first_too
     g = pos(side(ap=5, chars=[char("Lex Luthor", combo=2)]), ben)
     out = g.play("Ann", "Lex Luthor attacks Nill then 0")
     assert "Ben's hand card 1 is Batman" in out[0]
+
+
+def test_elemental_force_without_a_city_named_takes_the_newest_city_card():
+    # rules.py:887: Construction Worker's third Jackhammer (Earth) destroys Ben's last City card
+    g = pos(side(ap=3, chars=[char("Construction Worker", combo=2)]),
+            side(cities=["Import Clinic", "City Hall"], chars=["Danger"]))
+    g.play("Ann", "Construction Worker attacks Danger")
+    assert (g.ben.cities, g.ben.discards) == (["The Porter", "Import Clinic"], ["City Hall"])
+
+
+def test_pulse_on_an_attack_on_cp_adds_ten_to_the_cp():
+    # rules.py:890: "Pulse: this attack does 10 extra damage": Iron Man's third Repulsor Blast (20) on
+    # Ben's CP, no character in play, takes 30
+    g = pos(side(ap=3, chars=[char("Iron Man", combo=2)]), side())
+    g.play("Ann", "Iron Man attacks city")
+    assert g.ben.cp == 100 - 20 - 10
+
+
+def test_pulse_then_a_character_hits_that_character():
+    # rules.py:890: "to a target of your choice": then Nill
+    g = pos(side(ap=3, chars=[char("Iron Man", combo=2)]), side(chars=["Danger", "Nill"]))
+    g.play("Ann", "Iron Man attacks Danger then Nill")
+    assert (g.char("Ben", "Danger").hp, g.ben.discards) == (20, ["Nill"])
+
+
+def test_discordant_on_an_attack_on_cp_deals_nothing_more():
+    # rules.py:890: "Discordant: deals 5 extra damage to any Character card of your choice": with no
+    # character in play, Black Canary's third Canary Cry on CP takes only its 10
+    g = pos(side(ap=3, chars=[char("Black Canary", combo=2)]), side())
+    g.play("Ann", "Black Canary attacks city")
+    assert g.ben.cp == 90
