@@ -525,3 +525,34 @@ def test_discordant_on_an_attack_on_cp_deals_nothing_more():
     g = pos(side(ap=3, chars=[char("Black Canary", combo=2)]), side())
     g.play("Ann", "Black Canary attacks city")
     assert g.ben.cp == 90
+
+
+# -- abilities ------------------------------------------------------------------------------------
+
+def test_a_character_without_abilities_is_told_so():
+    # rules.py:921: Spider-Man has an attack and no ability
+    g = pos(side(ap=3, chars=["Spider-Man"]), side(chars=["Nill"]))
+    g.refused("Ann", "Spider-Man uses Web Strike on Nill", "Spider-Man has no abilities")
+
+
+def test_a_passive_ability_is_not_used():
+    # rules.py:927: "It is important to specify if an Ability is passive (always in effect)"
+    g = pos(side(ap=3, chars=["Captain America"]), side())
+    g.refused("Ann", "Captain America uses Heroic Resolve",
+              "Heroic Resolve is passive: it is always in effect and is not used")
+
+
+def test_a_character_that_attacked_cannot_use_an_ability_the_same_turn():
+    # rules.py:929: "Most characters can only Act once a turn": an attack, then an ability, is refused
+    g = pos(side(ap=3, chars=["Batman"]), side(chars=["Danger", "Nill"]))
+    g.play("Ann", "Batman attacks Danger")
+    g.refused("Ann", "Batman uses Fear Tactics on Nill", "Batman has already acted this turn")
+
+
+@pytest.mark.parametrize("typed", ["batman uses Fear Tactics on Nill", "Batman uses fear tactics on Nill",
+                                   "Batman uses Fear Tactics on nill"])
+def test_an_ability_move_typed_otherwise_is_logged_in_full(typed):
+    # rules.py:933, 934: the user, the ability and its target are each written in full in the log
+    g = pos(side(ap=3, chars=["Batman"]), side(chars=["Danger", "Nill"]))
+    out = g.play("Ann", typed)
+    assert out[0].startswith("Batman uses Fear Tactics on Nill ·")
