@@ -556,3 +556,12 @@ def test_an_ability_move_typed_otherwise_is_logged_in_full(typed):
     g = pos(side(ap=3, chars=["Batman"]), side(chars=["Danger", "Nill"]))
     out = g.play("Ann", typed)
     assert out[0].startswith("Batman uses Fear Tactics on Nill ·")
+
+
+def test_a_confused_character_s_ability_fails_and_it_takes_5():
+    # rules.py:940: "The next time they try to Act their action will fail and they will inflict 5 HP on
+    # themselves": an ability is an Act too; the AP is spent and the Confusion ends
+    g = pos(side(ap=3, chars=[char("Batman", None, "confused")]), side(chars=["Nill"]))
+    g.play("Ann", "Batman uses Fear Tactics on Nill")
+    assert (g.char("Ann", "Batman").hp, g.char("Ann", "Batman").statuses) == (15, [])
+    assert (g.char("Ben", "Nill").statuses, g.ann.ap) == ([], 2)
