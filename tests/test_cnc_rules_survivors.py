@@ -129,6 +129,27 @@ effects = [{ do = "damage", amount = 5, to = "target" }, { do = "heal", amount =
 '''
 
 
+#: events whose effects leave out their amount or count: the vocabulary's defaults (amount 0, count 1)
+DEFAULT_CARDS = "".join(f'''
+[[card]]
+name = "{name}"
+kind = "event"
+rarity = "common"
+cost = 0
+target = "{target}"
+effects = [{effect}]
+''' for name, target, effect in [
+    ("Test Nudge", "opposing character or cp", '{ do = "damage", to = "target" }'),
+    ("Test Balm", "friendly character", '{ do = "heal", to = "target" }'),
+    ("Test Pledge", "none", '{ do = "cp", who = "self" }'),
+    ("Test Hint", "none", '{ do = "draw" }'),
+    ("Test Taunt", "none", '{ do = "discard_hand", who = "opponent" }'),
+    ("Test Spark", "none", '{ do = "ap", who = "self" }'),
+    ("Test Drain", "none", '{ do = "ap_next", who = "opponent" }'),
+    ("Test Salvage", "none", '{ do = "recover" }'),
+])
+
+
 @pytest.fixture
 def own_cards(tmp_path, monkeypatch):
     """Install test_cnc_rules' own catalogue (Test Twin: two Speed attacks) and :data:`AFTER_CARDS` under PBD_HOME."""
@@ -136,6 +157,7 @@ def own_cards(tmp_path, monkeypatch):
     (home / "catalogues").mkdir(parents=True)
     (home / "catalogues" / "test-cards.toml").write_text(OWN_CARDS, encoding="utf-8")
     (home / "catalogues" / "after-cards.toml").write_text(AFTER_CARDS, encoding="utf-8")
+    (home / "catalogues" / "default-cards.toml").write_text(DEFAULT_CARDS, encoding="utf-8")
     monkeypatch.setenv("PBD_HOME", str(home))
 
 
@@ -565,3 +587,29 @@ def test_a_confused_character_s_ability_fails_and_it_takes_5():
     g.play("Ann", "Batman uses Fear Tactics on Nill")
     assert (g.char("Ann", "Batman").hp, g.char("Ann", "Batman").statuses) == (15, [])
     assert (g.char("Ben", "Nill").statuses, g.ann.ap) == ([], 2)
+
+
+# -- the effect vocabulary's defaults (a player's own cards may leave amount and count out) ------------
+
+def _after_playing(card: str, move: str, **ann):
+    g = pos(side(ap=3, hand=[card], **ann), side(ap=3, chars=["Nill"] if "Nudge on Nill" in move else [],
+                                                 hand=["Batman", "Storm"]))
+    g.play("Ann", move)
+    return g
+
+
+@pytest.mark.parametrize("card, move, ann, seen", [
+    ("Test Nudge", "play Test Nudge on Nill", {}, lambda g: g.char("Ben", "Nill").hp == 10),          # rules.py:968
+    ("Test Nudge", "play Test Nudge on city", {}, lambda g: g.ben.cp == 100),                         # rules.py:966
+    ("Test Balm", "play Test Balm on Batman", {"chars": [char("Batman", 5)]},
+     lambda g: g.char("Ann", "Batman").hp == 5),                                                       # rules.py:972
+    ("Test Pledge", "play Test Pledge", {}, lambda g: g.ann.cp == 100),                               # rules.py:974
+    ("Test Hint", "play Test Hint", {}, lambda g: len(g.ann.hand) == 1 and g.ann.deck == 49),          # rules.py:978
+    ("Test Taunt", "play Test Taunt", {}, lambda g: [p.count for p in g.state.pending] == [1]),       # rules.py:980
+    ("Test Spark", "play Test Spark", {}, lambda g: g.ann.ap == 3),                                   # rules.py:982
+    ("Test Drain", "play Test Drain", {}, lambda g: (g.ben.ap, g.ben.ap_next) == (3, 0)),             # rules.py:984
+    ("Test Salvage", "play Test Salvage", {"discards": ["Nill", "Hawkeye"]},
+     lambda g: (g.ann.hand, g.ann.discards) == (["Hawkeye"], ["Nill", "Test Salvage"])),             # rules.py:1004
+])
+def test_an_effect_without_its_amount_does_0_and_without_its_count_does_1(own_cards, card, move, ann, seen):
+    assert seen(_after_playing(card, move, **ann))
