@@ -147,6 +147,10 @@ effects = [{effect}]
     ("Test Spark", "none", '{ do = "ap", who = "self" }'),
     ("Test Drain", "none", '{ do = "ap_next", who = "opponent" }'),
     ("Test Salvage", "none", '{ do = "recover" }'),
+    ("Test Wrecker", "none", '{ do = "destroy_city" }'),
+    ("Test Zap", "none", '{ do = "damage", amount = 5, to = "opponent cp" }'),
+    ("Test Tithe", "none", '{ do = "damage", amount = 5, to = "own cp" }'),
+    ("Test Gamble", "none", '{ do = "roll", outcomes = [{ on = [6], effects = [{ do = "cp", amount = 7, who = "self" }] }] }'),
 ])
 
 
@@ -613,3 +617,48 @@ def _after_playing(card: str, move: str, **ann):
 ])
 def test_an_effect_without_its_amount_does_0_and_without_its_count_does_1(own_cards, card, move, ann, seen):
     assert seen(_after_playing(card, move, **ann))
+
+
+@pytest.mark.parametrize("card, seen", [
+    ("Test Wrecker", lambda g: g.ben.cities == ["The Porter", "Import Clinic"]),       # rules.py:987: no target
+    ("Test Zap", lambda g: (g.ann.cp, g.ben.cp) == (100, 95)),                         # rules.py:1029
+    ("Test Tithe", lambda g: (g.ann.cp, g.ben.cp) == (95, 100)),                       # rules.py:1031
+])
+def test_effects_on_no_target_and_on_either_side_s_cp(own_cards, card, seen):
+    g = pos(side(ap=3, hand=[card]), side(cities=["Import Clinic"]))
+    g.play("Ann", f"play {card}")
+    assert seen(g)
+
+
+def test_a_roll_without_its_sides_is_a_d6(own_cards):
+    # rules.py:1009: Test Gamble rolls a die (no "sides": 6) and gains 7 CP on a 6; the seed is one whose
+    # first roll is 6 on a d6 and not on a d5 or a d7
+    from pbd import fairplay
+
+    def first(text, sides):
+        return fairplay.roll(fairplay.seed_from_text(text), 0, fairplay.beacon_text([("Ben", 0, "")]), sides)
+
+    seed = next(f"gamble-{i}" for i in range(500)
+                if first(f"gamble-{i}", 6) == 6 and 6 not in (first(f"gamble-{i}", 5), first(f"gamble-{i}", 7)))
+    g = pos(side(ap=3, hand=["Test Gamble"], seed=seed), side())
+    out = g.play("Ann", "play Test Gamble")
+    assert "rolled 6 (d6)" in out[0] and g.ann.cp == 107
+
+
+# -- cards that return characters to the hand, and effects on every character ------------------------
+
+def test_dimensional_rift_returns_a_character_of_either_side_to_its_owner_s_hand():
+    # rules.py:991: "Any character in play (yours or your opponent's) returns to its owner's hand"
+    g = pos(side(ap=3, hand=["Dimensional Rift"]), side(chars=[char("Nill", 3), "Danger"]))
+    g.play("Ann", "play Dimensional Rift on Nill")
+    assert ([c.name for c in g.ben.characters], g.ben.hand) == (["Danger"], ["Nill"])
+    g = pos(side(ap=3, hand=["Dimensional Rift"], chars=[char("Batman", 4)]), side())
+    g.play("Ann", "play Dimensional Rift on Batman")
+    assert (g.ann.characters, g.ann.hand) == ([], ["Batman"])
+
+
+def test_hopelessness_hits_every_opposing_character_at_the_start_of_its_owner_s_turn():
+    # rules.py:1034: NOHoPE (2.0)'s Hopelessness: 5 to all opposing characters each of Ann's turns
+    g = pos(side(ap=3, chars=["NOHoPE (2.0)"]), side(chars=["Danger", "Batman", "Magneto"]), to_move=1)
+    g.play("Ben", "end turn")
+    assert [(c.name, c.hp) for c in g.ben.characters] == [("Danger", 35), ("Batman", 15), ("Magneto", 30)]
