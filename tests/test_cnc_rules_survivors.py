@@ -150,6 +150,7 @@ effects = [{effect}]
     ("Test Wrecker", "none", '{ do = "destroy_city" }'),
     ("Test Zap", "none", '{ do = "damage", amount = 5, to = "opponent cp" }'),
     ("Test Tithe", "none", '{ do = "damage", amount = 5, to = "own cp" }'),
+    ("Test Group Hug", "none", '{ do = "heal", amount = 5, to = "all friendly" }'),
     ("Test Gamble", "none", '{ do = "roll", outcomes = [{ on = [6], effects = [{ do = "cp", amount = 7, who = "self" }] }] }'),
 ])
 
@@ -623,9 +624,10 @@ def test_an_effect_without_its_amount_does_0_and_without_its_count_does_1(own_ca
     ("Test Wrecker", lambda g: g.ben.cities == ["The Porter", "Import Clinic"]),       # rules.py:987: no target
     ("Test Zap", lambda g: (g.ann.cp, g.ben.cp) == (100, 95)),                         # rules.py:1029
     ("Test Tithe", lambda g: (g.ann.cp, g.ben.cp) == (95, 100)),                       # rules.py:1031
+    ("Test Group Hug", lambda g: [c.hp for c in g.ann.characters] == [10, 10]),        # rules.py:1035
 ])
-def test_effects_on_no_target_and_on_either_side_s_cp(own_cards, card, seen):
-    g = pos(side(ap=3, hand=[card]), side(cities=["Import Clinic"]))
+def test_effects_on_no_target_on_either_side_s_cp_and_on_all_friendly(own_cards, card, seen):
+    g = pos(side(ap=3, hand=[card], chars=[char("Batman", 5), char("Spider-Man", 5)]), side(cities=["Import Clinic"]))
     g.play("Ann", f"play {card}")
     assert seen(g)
 
