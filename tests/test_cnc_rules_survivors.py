@@ -664,3 +664,55 @@ def test_hopelessness_hits_every_opposing_character_at_the_start_of_its_owner_s_
     g = pos(side(ap=3, chars=["NOHoPE (2.0)"]), side(chars=["Danger", "Batman", "Magneto"]), to_move=1)
     g.play("Ben", "end turn")
     assert [(c.name, c.hp) for c in g.ben.characters] == [("Danger", 35), ("Batman", 15), ("Magneto", 30)]
+
+
+# -- Import Clinic's "most damaged character" ----------------------------------------------------------
+
+def test_import_clinic_heals_the_most_damaged_character():
+    # rules.py:1042, 1043: Batman (20, at 5: 15 down) is more damaged than Danger (40, at 35) and
+    # Spider-Man (15, at 10): the Clinic heals Batman, the second of three
+    g = pos(side(ap=3, hand=["Import Clinic"], chars=[char("Danger", 35), char("Batman", 5), char("Spider-Man", 10)]),
+            side())
+    g.play("Ann", "play Import Clinic")
+    assert [c.hp for c in g.ann.characters] == [35, 15, 10]
+
+
+def test_import_clinic_leaves_a_character_at_full_hp_alone():
+    # rules.py:1041: nobody is damaged: nobody is healed, so a confused Batman at full HP stays confused
+    # (healing cures Confusion)
+    g = pos(side(ap=3, hand=["Import Clinic"], chars=[char("Batman", None, "confused")]), side())
+    out = g.play("Ann", "play Import Clinic")
+    assert g.char("Ann", "Batman").statuses == ["confused"] and "healed" not in out[0]
+
+
+# -- AP taken and given ---------------------------------------------------------------------------------
+
+def test_a_drain_paid_in_full_now_says_nothing_of_the_next_turn():
+    # rules.py:1056: Annual Blackout takes 3 of Ben's 5 AP: nothing comes off his next income
+    g = pos(side(hand=["Annual Blackout"]), side(ap=5))
+    out = g.play("Ann", "play Annual Blackout")
+    assert "Ben loses 3 AP ·" in out[0] + " ·" and "from next turn" not in out[0]
+
+
+def test_an_ap_effect_of_0_is_a_gain_of_0(own_cards):
+    # rules.py:1048: an "ap" effect with no amount gives 0: "gains 0 AP", nothing taken
+    g = pos(side(ap=3, hand=["Test Spark"]), side())
+    out = g.play("Ann", "play Test Spark")
+    assert "Ann gains 0 AP" in out[0] and (g.ann.ap, g.ann.ap_next) == (3, 0)
+
+
+# -- discards owed -----------------------------------------------------------------------------------
+
+def test_discards_already_owed_count_against_the_hand_and_nothing_else_does():
+    # rules.py:1091: Ben owes 2 of his 3 cards already (Sinister twice): Vulcanus Agents can take only
+    # 1 more; a Hack reveal he owes is no discard and takes nothing off
+    from cnc_helpers import Pending
+
+    owed = [Pending("Ben", "discard", 2, source="Sinister")]
+    g = pos(side(ap=3, hand=["Vulcanus Agents"]), side(hand=["Nill", "Batman", "Storm"]), pending=owed)
+    g.play("Ann", "play Vulcanus Agents")
+    assert [(p.kind, p.count) for p in g.state.pending] == [("discard", 2), ("discard", 1)]
+    reveal = [Pending("Ben", "reveal", 2, source="Hack")]
+    g = pos(side(ap=3, hand=["Vulcanus Agents"]), side(hand=["Nill", "Batman", "Storm"]), pending=reveal)
+    g.play("Ann", "play Vulcanus Agents")
+    assert [(p.kind, p.count) for p in g.state.pending] == [("reveal", 2), ("discard", 3)]
