@@ -716,3 +716,30 @@ def test_discards_already_owed_count_against_the_hand_and_nothing_else_does():
     g = pos(side(ap=3, hand=["Vulcanus Agents"]), side(hand=["Nill", "Batman", "Storm"]), pending=reveal)
     g.play("Ann", "play Vulcanus Agents")
     assert [(p.kind, p.count) for p in g.state.pending] == [("reveal", 2), ("discard", 3)]
+
+
+def test_hack_on_a_hand_this_pbd_cannot_see_is_left_to_its_owner():
+    # rules.py:1100: Ann's pbd holds only Ann's secrets: whatever the state holds for Ben's hand, the
+    # card is Ben's to reveal ("Pending"), never named by Ann's command
+    ben = side(ap=3, chars=["Danger", "Nill"], hand=["Batman", "Storm", "Hawkeye"])
+    g = pos(side(ap=5, chars=[char("Lex Luthor", combo=2)]), ben, secrets_for=("Ann",))
+    out = g.play("Ann", "Lex Luthor attacks Nill then 2")
+    assert [(p.player, p.kind, p.count) for p in g.state.pending] == [("Ben", "reveal", 2)]
+    assert "Storm" not in out[0]
+
+
+# -- the Porter ---------------------------------------------------------------------------------------
+
+def test_the_porter_written_with_a_hyphen_is_still_the_porter():
+    # rules.py:1133, 1134: "discard The-Porter" names The Porter (names forgive punctuation): refused
+    g = pos(side(ap=3, cities=["Import Clinic"]), side())
+    g.refused("Ann", "discard The-Porter", "the Porter stays in play for the whole game")
+
+
+def test_a_side_whose_porter_was_edited_away_may_discard_its_first_city_card():
+    # rules.py:1131: with no Porter in play (a board edited by hand; pbd check names it), no City card
+    # is taken for the Porter
+    g = pos(side(ap=3, cities=["Import Clinic", "City Hall"]), side())
+    g.ann.cities.remove("The Porter")
+    g.play("Ann", "discard Import Clinic")
+    assert (g.ann.cities, g.ann.discards) == (["City Hall"], ["Import Clinic"])
