@@ -743,3 +743,16 @@ def test_a_side_whose_porter_was_edited_away_may_discard_its_first_city_card():
     g.ann.cities.remove("The Porter")
     g.play("Ann", "discard Import Clinic")
     assert (g.ann.cities, g.ann.discards) == (["City Hall"], ["Import Clinic"])
+
+
+def test_a_withdraw_not_written_in_full_picks_among_characters_and_city_cards_alike():
+    # rules.py:1148: only a move the log writes in full (GAME.play's) picks a character first; a Ctx
+    # that logs nothing (a dry run, the legal-move check) finds "cit" ambiguous between City Councilor
+    # and City Hall
+    from pbd.errors import AmbiguousNameError
+    from pbd.games.cnc import GAME, rules
+
+    g = pos(side(ap=3, cities=["City Hall"], chars=["City Councilor"]), side())
+    ctx = rules.Ctx(g.state, GAME.catalogue, g.chance, "Ann")
+    with pytest.raises(AmbiguousNameError):
+        rules.apply(ctx, rules.parse_move("withdraw cit"))
