@@ -77,6 +77,14 @@ text = "The opponent's attacks deal 5 less."
 mods = [{ mod = "attack_bonus", amount = -5, whose = "opponent" }]
 
 [[card]]
+name = "Guardhouse"
+kind = "city"
+rarity = "common"
+cost = 1
+cp = 5
+text = "A City card whose name starts like the Security Guard's alias."
+
+[[card]]
 name = "Test Blank Banner"
 kind = "city"
 rarity = "common"
@@ -756,3 +764,12 @@ def test_a_withdraw_not_written_in_full_picks_among_characters_and_city_cards_al
     ctx = rules.Ctx(g.state, GAME.catalogue, g.chance, "Ann")
     with pytest.raises(AmbiguousNameError):
         rules.apply(ctx, rules.parse_move("withdraw cit"))
+
+
+def test_a_withdraw_by_a_character_s_alias_takes_the_character_before_a_city_card_it_starts(own_cards):
+    # rules.py:1152: "withdraw Guard": Guard is the Security Guard's alias, and starts the City card
+    # Guardhouse; a withdraw picks among your characters first
+    g = pos(side(ap=3, cities=["Guardhouse"], chars=["Security Guard"]), side())
+    out = g.play("Ann", "withdraw Guard")
+    assert (g.ann.hand, g.ann.cities) == (["Security Guard"], ["The Porter", "Guardhouse"])
+    assert out[0].startswith("withdraw Security Guard ·")
