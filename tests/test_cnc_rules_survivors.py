@@ -773,3 +773,19 @@ def test_a_withdraw_by_a_character_s_alias_takes_the_character_before_a_city_car
     out = g.play("Ann", "withdraw Guard")
     assert (g.ann.hand, g.ann.cities) == (["Security Guard"], ["The Porter", "Guardhouse"])
     assert out[0].startswith("withdraw Security Guard ·")
+
+
+def test_withdrawing_a_second_copy_puts_the_card_itself_in_the_hand():
+    # rules.py:1167: "withdraw Nill#2" returns a Nill to the hand
+    g = pos(side(ap=3, chars=["Nill", "Nill"]), side())
+    g.play("Ann", "withdraw Nill#2")
+    assert (g.ann.hand, [c.name for c in g.ann.characters], g.state.turn.withdrawn) == (["Nill"], ["Nill"], ["Nill"])
+
+
+def test_a_discard_from_the_hand_while_the_opponent_owes_discards_is_your_own():
+    # rules.py:1183: Ben owes 3 (Vulcanus Agents); Ann's own discard from her hand costs her 1 AP and
+    # pays nothing of Ben's
+    g = pos(side(ap=3, hand=["Vulcanus Agents", "Nill"]), side(hand=["Batman", "Storm", "Hawkeye"]))
+    g.play("Ann", "play Vulcanus Agents; discard Nill from hand")
+    assert (g.ann.ap, g.ann.discards) == (0, ["Vulcanus Agents", "Nill"])
+    assert [(p.player, p.count) for p in g.state.pending] == [("Ben", 3)]
