@@ -789,3 +789,12 @@ def test_a_discard_from_the_hand_while_the_opponent_owes_discards_is_your_own():
     g.play("Ann", "play Vulcanus Agents; discard Nill from hand")
     assert (g.ann.ap, g.ann.discards) == (0, ["Vulcanus Agents", "Nill"])
     assert [(p.player, p.count) for p in g.state.pending] == [("Ben", 3)]
+
+
+def test_discarding_a_card_both_in_the_hand_and_in_play_asks_which():
+    # rules.py:1189, 1190, 1192: Nill is in Ann's hand and on her field: "discard Nill" is notation to fix
+    g = pos(side(ap=3, hand=["Nill"], chars=["Nill"]), side())
+    with pytest.raises(NotationError) as err:
+        g.play("Ann", "discard Nill")
+    assert str(err.value).startswith("Nill is both in your hand and in play")
+    assert (g.ann.hand, len(g.ann.characters), g.ann.ap) == (["Nill"], 1, 3)
