@@ -798,3 +798,22 @@ def test_discarding_a_card_both_in_the_hand_and_in_play_asks_which():
         g.play("Ann", "discard Nill")
     assert str(err.value).startswith("Nill is both in your hand and in play")
     assert (g.ann.hand, len(g.ann.characters), g.ann.ap) == (["Nill"], 1, 3)
+
+
+def test_a_discard_of_a_name_made_only_of_punctuation_is_looked_for_in_the_hand():
+    # rules.py:1238: "-" folds to nothing: it is on no field, so it is looked for in the hand
+    g = pos(side(ap=3, hand=["Nill"], chars=["Batman"]), side())
+    with pytest.raises(UnknownNameError) as err:
+        g.play("Ann", "discard -")
+    assert str(err.value).startswith("unknown card in your hand '-'")
+
+
+# -- adjustments -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reason", ["the Void (rolled 1", "the Void rolled 1)"])
+def test_an_adjustment_s_reason_with_a_parenthesis_is_refused(reason):
+    # rules.py:1255: the log keeps the reason after the move; a parenthesis is refused, either one alone
+    g = pos(side(ap=3, chars=["The Sentry"]), side())
+    with pytest.raises(NotationError, match="without parentheses"):
+        g.play("Ann", f"adjust Ann CP -10: {reason}")
+    assert g.ann.cp == 100 and g.state.pending == []
