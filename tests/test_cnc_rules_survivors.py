@@ -817,3 +817,36 @@ def test_an_adjustment_s_reason_with_a_parenthesis_is_refused(reason):
     with pytest.raises(NotationError, match="without parentheses"):
         g.play("Ann", f"adjust Ann CP -10: {reason}")
     assert g.ann.cp == 100 and g.state.pending == []
+
+
+def test_the_proposer_cannot_accept_their_own_adjustment():
+    # rules.py:1291, 1292: Ann's proposal waits for Ben; Ann's "accept" is refused and changes nothing
+    g = pos(side(ap=3), side())
+    g.play("Ann", "adjust Ben CP -10: a side bet")
+    g.refused("Ann", "accept", "there is no proposed adjustment for you to accept or reject")
+    assert g.ben.cp == 100 and [(p.player, p.kind) for p in g.state.pending] == [("Ben", "adjust")]
+
+
+def test_an_adjustment_names_whose_character_it_is():
+    # rules.py:1315, 1317: both players have a Nill; "Ben's Nill" is Ben's
+    g = pos(side(ap=3, chars=["Nill"]), side(chars=["Nill"]))
+    g.play("Ann", "adjust Ben's Nill HP -4: fell off a roof")
+    g.play("Ben", "accept")
+    assert (g.char("Ann", "Nill").hp, g.char("Ben", "Nill").hp) == (10, 6)
+
+
+def test_an_adjustment_of_a_character_both_players_have_without_an_owner_takes_player_1_s():
+    # rules.py:1320: "adjust Nill" with a Nill on each side and no owner named: the first seat's Nill
+    g = pos(side(ap=3, chars=["Nill"]), side(chars=["Nill"]))
+    g.play("Ann", "adjust Nill HP -4: fell off a roof")
+    g.play("Ben", "accept")
+    assert (g.char("Ann", "Nill").hp, g.char("Ben", "Nill").hp) == (6, 10)
+
+
+def test_an_adjustment_of_hp_minus_1_is_damage_not_healing():
+    # rules.py:1321: -1 HP hurts (Nill 10 -> 9); healing would cure his Confusion
+    g = pos(side(ap=3), side(chars=[char("Nill", None, "confused")]))
+    g.play("Ann", "adjust Nill HP -1: a paper cut")
+    out = g.play("Ben", "accept")
+    assert (g.char("Ben", "Nill").hp, g.char("Ben", "Nill").statuses) == (9, ["confused"])
+    assert "Nill HP 10→9" in out[0]
