@@ -850,3 +850,17 @@ def test_an_adjustment_of_hp_minus_1_is_damage_not_healing():
     out = g.play("Ben", "accept")
     assert (g.char("Ben", "Nill").hp, g.char("Ben", "Nill").statuses) == (9, ["confused"])
     assert "Nill HP 10→9" in out[0]
+
+
+# -- the end of a turn ----------------------------------------------------------------------------
+
+def test_a_combo_begun_this_turn_is_kept_by_an_end_turn_in_a_new_process():
+    # rules.py:1337: "A turn without attacking breaks it": Captain Cold attacked, so his combo level
+    # stays; the end of the turn is a new pbd command, whose kept rows of keys start empty
+    from pbd.games.cnc import state
+
+    g = pos(side(ap=3, chars=["Captain Cold", "Nill"]), side(chars=["Danger"]))
+    g.play("Ann", "Captain Cold attacks Danger")
+    state._KEYS.clear()
+    g.play("Ann", "end turn")
+    assert (g.char("Ann", "Captain Cold").combo, g.char("Ann", "Captain Cold").combo_attack) == (1, "")
