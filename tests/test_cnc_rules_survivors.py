@@ -12,6 +12,7 @@ import pytest
 from cnc_helpers import Turn, char, pos, side
 
 from pbd.errors import NotationError, UnknownNameError
+from pbd.games.cnc import GAME
 from test_cnc_rules import OWN_CARDS
 
 
@@ -83,6 +84,15 @@ rarity = "common"
 cost = 1
 cp = 5
 text = "A City card whose name starts like the Security Guard's alias."
+
+[[card]]
+name = "Test Power Plant"
+kind = "city"
+rarity = "common"
+cost = 1
+cp = 0
+text = "2 AP at the start of each of your turns."
+mods = [{ mod = "ap_per_turn", amount = 2 }]
 
 [[card]]
 name = "Test Blank Banner"
@@ -864,3 +874,29 @@ def test_a_combo_begun_this_turn_is_kept_by_an_end_turn_in_a_new_process():
     state._KEYS.clear()
     g.play("Ann", "end turn")
     assert (g.char("Ann", "Captain Cold").combo, g.char("Ann", "Captain Cold").combo_attack) == (1, "")
+
+
+def test_the_turn_count_goes_up_by_one():
+    # rules.py:1347: each end of a turn begins the next: turn 3 -> 4, shown on the status line
+    g = pos(side(), side())
+    g.play("Ann", "end turn")
+    assert g.state.turn_number == 4 and GAME.status(g.state) == ["Turn 4: Ben to move with 6 AP."]
+
+
+def test_overdrive_needs_cp_below_50_also_with_a_card_that_adds_income():
+    # rules.py:1353: "When CP drops below 50": at exactly 50 the Porter gives 3, plus Avengers Mansion's
+    # 1 for Spider-Man
+    g = pos(side(), side(ap=0, cp=50, cities=["Avengers Mansion"], chars=["Spider-Man"]))
+    g.play("Ann", "end turn")
+    assert g.ben.ap == 3 + 1
+
+
+def test_an_income_card_without_a_class_gives_its_amount_once(own_cards):
+    # rules.py:1365: Test Power Plant gives 2 AP at once (City effects take hold the turn the card is
+    # played) and 2 at the start of each of Ann's turns
+    g = pos(side(ap=1, hand=["Test Power Plant"]), side())
+    g.play("Ann", "play Test Power Plant")
+    assert g.ann.ap == 0 + 2
+    g.play("Ann", "end turn")
+    g.play("Ben", "end turn")
+    assert g.ann.ap == 2 + 3 + 2
