@@ -95,6 +95,15 @@ text = "2 AP at the start of each of your turns."
 mods = [{ mod = "ap_per_turn", amount = 2 }]
 
 [[card]]
+name = "Test Idle Plant"
+kind = "city"
+rarity = "common"
+cost = 1
+cp = 0
+text = "An income modifier with no amount: it adds nothing."
+mods = [{ mod = "ap_per_turn" }]
+
+[[card]]
 name = "Test Blank Banner"
 kind = "city"
 rarity = "common"
@@ -900,3 +909,11 @@ def test_an_income_card_without_a_class_gives_its_amount_once(own_cards):
     g.play("Ann", "end turn")
     g.play("Ben", "end turn")
     assert g.ann.ap == 2 + 3 + 2
+
+
+def test_an_income_card_without_an_amount_gives_nothing(own_cards):
+    # rules.py:1371: a modifier's amount defaults to 0
+    g = pos(side(ap=1, hand=["Test Idle Plant"]), side())
+    g.play("Ann", "play Test Idle Plant; end turn")
+    g.play("Ben", "end turn")
+    assert g.ann.ap == 0 + 3
