@@ -917,3 +917,11 @@ def test_an_income_card_without_an_amount_gives_nothing(own_cards):
     g.play("Ann", "play Test Idle Plant; end turn")
     g.play("Ben", "end turn")
     assert g.ann.ap == 0 + 3
+
+
+def test_drains_larger_than_the_income_leave_0_ap():
+    # rules.py:1385: Ben owes 5 of his next income (two Shutdowns and a Blackout's rest): 3 - 5 is 0 AP,
+    # and the debt is gone
+    g = pos(side(), side(ap=0, ap_next=-5))
+    g.play("Ann", "end turn")
+    assert (g.ben.ap, g.ben.ap_next) == (0, 0)
