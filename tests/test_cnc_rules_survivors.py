@@ -104,6 +104,15 @@ text = "An income modifier with no amount: it adds nothing."
 mods = [{ mod = "ap_per_turn" }]
 
 [[card]]
+name = "Test Open Door"
+kind = "city"
+rarity = "common"
+cost = 0
+cp = 0
+text = "One more Event each turn (an extra_event modifier with no amount: 1)."
+mods = [{ mod = "extra_event" }]
+
+[[card]]
 name = "Test Blank Banner"
 kind = "city"
 rarity = "common"
@@ -925,3 +934,10 @@ def test_drains_larger_than_the_income_leave_0_ap():
     g = pos(side(), side(ap=0, ap_next=-5))
     g.play("Ann", "end turn")
     assert (g.ben.ap, g.ben.ap_next) == (0, 0)
+
+
+def test_an_extra_event_card_without_an_amount_allows_one_more(own_cards):
+    # rules.py:1503: the amount of extra_event / extra_city defaults to 1: two Events, not a third
+    g = pos(side(ap=5, cities=["Test Open Door"], hand=["Construction Project"] * 3), side())
+    g.play("Ann", "play Construction Project; play Construction Project")
+    g.refused("Ann", "play Construction Project", "only 2 Events may be played each turn")
