@@ -941,3 +941,12 @@ def test_an_extra_event_card_without_an_amount_allows_one_more(own_cards):
     g = pos(side(ap=5, cities=["Test Open Door"], hand=["Construction Project"] * 3), side())
     g.play("Ann", "play Construction Project; play Construction Project")
     g.refused("Ann", "play Construction Project", "only 2 Events may be played each turn")
+
+
+# -- the end of the match ---------------------------------------------------------------------------
+
+def test_destruction_at_0_while_the_winner_holds_1_cp_is_a_win_not_a_draw():
+    # rules.py:1547: "until their City Points reach 0": Ann at CP 1 has not lost; Ben at 0 has
+    g = pos(side(ap=3, cp=1, chars=["Spider-Man"]), side(cp=10))
+    g.play("Ann", "Spider-Man attacks city")
+    assert g.state.result == "Ann wins by Destruction (Ben's CP 0)"
