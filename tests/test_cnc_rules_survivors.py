@@ -950,3 +950,24 @@ def test_destruction_at_0_while_the_winner_holds_1_cp_is_a_win_not_a_draw():
     g = pos(side(ap=3, cp=1, chars=["Spider-Man"]), side(cp=10))
     g.play("Ann", "Spider-Man attacks city")
     assert g.state.result == "Ann wins by Destruction (Ben's CP 0)"
+
+
+# -- lines no test ran before (the full run's "not covered") -------------------------------------------
+
+def test_a_ctx_of_the_one_seated_player_named_exactly_finds_their_side():
+    # rules.py:155: before player 2 joins, a Ctx for "Ann" (as written) has her side
+    from pbd.games.cnc import rules
+
+    g = pos()
+    del g.state.sides[1]
+    assert rules.Ctx(g.state, GAME.catalogue, g.chance, "Ann").me is g.state.sides[0]
+
+
+def test_a_card_that_is_no_character_is_told_apart_as_an_event_or_a_city_card():
+    # rules.py:628: "Construction Project is an event card", "Import Clinic is a city card"
+    g = pos(side(ap=3, hand=["Construction Project"], cities=["Import Clinic"], chars=["Spider-Man"]),
+            side(chars=["Nill"]))
+    g.refused("Ann", "Construction Project attacks Nill",
+              "Construction Project is an event card, not a character: play it with 'play Construction Project'")
+    message = g.refused("Ann", "Import Clinic attacks Nill", "Import Clinic is a city card, not a character")
+    assert "play it" not in message
