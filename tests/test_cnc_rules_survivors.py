@@ -971,3 +971,11 @@ def test_a_card_that_is_no_character_is_told_apart_as_an_event_or_a_city_card():
               "Construction Project is an event card, not a character: play it with 'play Construction Project'")
     message = g.refused("Ann", "Import Clinic attacks Nill", "Import Clinic is a city card, not a character")
     assert "play it" not in message
+
+
+def test_hack_then_card_2_reveals_card_2():
+    # rules.py:863: the card's number is the last word of "then ...": "then card 2" is card 2
+    ben = side(ap=3, chars=["Danger", "Nill"], hand=["Batman", "Storm", "Hawkeye"])
+    g = pos(side(ap=5, chars=[char("Lex Luthor", combo=2)]), ben)
+    out = g.play("Ann", "Lex Luthor attacks Nill then card 2")
+    assert "Ben's hand card 2 is Storm" in out[0]
