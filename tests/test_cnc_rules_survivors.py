@@ -187,7 +187,8 @@ effects = [{effect}]
     ("Test Zap", "none", '{ do = "damage", amount = 5, to = "opponent cp" }'),
     ("Test Tithe", "none", '{ do = "damage", amount = 5, to = "own cp" }'),
     ("Test Group Hug", "none", '{ do = "heal", amount = 5, to = "all friendly" }'),
-    ("Test Gamble", "none", '{ do = "roll", outcomes = [{ on = [6], effects = [{ do = "cp", amount = 7, who = "self" }] }] }'),
+    ("Test Gamble", "none",
+     '{ do = "roll", outcomes = [{ on = [6], effects = [{ do = "cp", amount = 7, who = "self" }] }] }'),
 ])
 
 
