@@ -501,7 +501,7 @@ UNKEYED = ("benchmarks/notes/",)
 
 
 def tree_key(modules: list[str], tests: list[str]) -> str:
-    """Return a hash of what a traced run depends on: the files the copy takes (not benchmarks/notes/), the arguments."""
+    """Return a hash of what a traced run depends on: the files the copy takes (not notes/), and the arguments."""
     digest = hashlib.sha256(json.dumps([sys.version, sorted(modules), tests]).encode())
     for folder, dirs, files in os.walk(ROOT):
         ignored = IGNORE(folder, dirs + files)
