@@ -44,6 +44,11 @@ covered, the share killed, and every survivor as ``file:line  before -> after``;
 line shows how many tests it ran.  Options: ``--list`` prints the mutants without running
 anything; ``--jobs N`` runs N copies at once; ``--line N`` keeps the mutants of one line (to
 re-check survivors after writing a test).
+
+The traced clean run is cached (``~/.cache/pbd-mutate``, one file per tree content, modules and
+tests; ``--fresh`` ignores it): re-checking another line with the same tests on an unchanged
+tree starts the mutants at once.  Any change to a file the copy takes (a new test, an edited
+rule) makes a new traced run.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import hashlib
 import json
 import os
 import random
@@ -488,6 +494,49 @@ def traced_run(tree: Path, modules: list[str], tests: list[str]) -> Coverage:
     return Coverage(by_line, everyone, plugin["duration"], took)
 
 
+#: Where the traced runs are kept, one JSON file per tree content and arguments (see :func:`cached_trace`).
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pbd-mutate"
+#: Folders whose files never change what the tests run (kept out of the cache key).
+UNKEYED = ("benchmarks/notes/",)
+
+
+def tree_key(modules: list[str], tests: list[str]) -> str:
+    """Return a hash of what a traced run depends on: the files the copy takes (not notes/), and the arguments."""
+    digest = hashlib.sha256(json.dumps([sys.version, sorted(modules), tests]).encode())
+    for folder, dirs, files in os.walk(ROOT):
+        ignored = IGNORE(folder, dirs + files)
+        dirs[:] = sorted(d for d in dirs if d not in ignored)
+        for name in sorted(f for f in files if f not in ignored):
+            rel = os.path.relpath(os.path.join(folder, name), ROOT).replace(os.sep, "/")
+            if rel.startswith(UNKEYED):
+                continue
+            digest.update(rel.encode() + b"\0" + Path(folder, name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def cached_trace(tree: Path, modules: list[str], tests: list[str], key: str, fresh: bool = False
+                 ) -> tuple[Coverage, bool]:
+    """Return the traced run's coverage, from the cache when the tree and arguments are unchanged since it was made.
+
+    ``key`` is :func:`tree_key` taken before the tree was copied.  The second value says whether
+    it came from the cache.  A cached run is reused only for exactly
+    the same file contents, modules and tests (a new or edited test file means a new traced run).
+    """
+    path = CACHE / f"{key}.json"
+    if not fresh and path.exists():
+        data = json.loads(path.read_text())
+        by_line = {(f, n): set(nodes) for f, n, nodes in data["by_line"]}
+        return Coverage(by_line, {tuple(x) for x in data["everyone"]}, data["duration"], data["seconds"]), True
+    cover = traced_run(tree, modules, tests)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"by_line": [[f, n, sorted(nodes)] for (f, n), nodes in cover.by_line.items()],
+                               "everyone": sorted(cover.everyone), "duration": cover.duration,
+                               "seconds": cover.seconds}))
+    tmp.replace(path)
+    return cover, False
+
+
 def _lines_of(m: Mutant) -> range:
     return range(m.start[0], m.end[0] + 1)
 
@@ -509,6 +558,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confirm", action="store_true",
                     help="run each survivor of the chosen tests again with every test file (checks the selection)")
     ap.add_argument("--list", action="store_true", help="print the mutants and stop")
+    ap.add_argument("--fresh", action="store_true",
+                    help="trace the clean run again even if the same tree and tests were traced before (cached "
+                         "under ~/.cache/pbd-mutate)")
     args = ap.parse_args(argv)
 
     chosen: dict[str, tuple[int, list[Mutant]]] = {}
@@ -529,12 +581,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     signal.signal(signal.SIGTERM, signal.default_int_handler)      # kill PID: tidy up as on Ctrl-C
+    key = tree_key(list(chosen), args.tests)
     base = Path(tempfile.mkdtemp(prefix="pbd-mutate-"))
     try:
         trees = [make_copy(base) for _ in range(max(1, args.jobs))]
-        cover = traced_run(trees[0], list(chosen), args.tests)
+        cover, cached = cached_trace(trees[0], list(chosen), args.tests, key, args.fresh)
         timeout = args.timeout or 3 * cover.seconds + 30
-        print(f"clean run (traced): {cover.seconds:.0f} s, {len(cover.duration)} tests; timeout per mutant "
+        print(f"clean run (traced{', cached' if cached else ''}): {cover.seconds:.0f} s, {len(cover.duration)} tests; "
+              f"timeout per mutant "
               f"{timeout:.0f} s; tests: {' '.join(args.tests)}", flush=True)
         free = list(trees)
         results: dict[Mutant, str] = {}
