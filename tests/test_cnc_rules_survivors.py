@@ -881,6 +881,14 @@ def test_an_adjustment_of_hp_minus_1_is_damage_not_healing():
     assert "Nill HP 10→9" in out[0]
 
 
+def test_an_adjustment_of_hp_0_is_no_healing():
+    # rules.py:1321: "unless they ... receive healing": an agreed HP 0 changes nothing, Confusion stays
+    g = pos(side(ap=3), side(chars=[char("Nill", None, "confused")]))
+    g.play("Ann", "adjust Nill HP 0: nothing really")
+    g.play("Ben", "accept")
+    assert (g.char("Ben", "Nill").hp, g.char("Ben", "Nill").statuses) == (10, ["confused"])
+
+
 # -- the end of a turn ----------------------------------------------------------------------------
 
 def test_a_combo_begun_this_turn_is_kept_by_an_end_turn_in_a_new_process():

@@ -1320,7 +1320,7 @@ def _apply_adjust(ctx: Ctx, move: Move) -> None:
     side = owners[0]
     if move.amount < 0:
         _hurt(ctx, side, name, -move.amount)
-    else:
+    elif move.amount > 0:           # HP 0 is no healing: Confusion and Poison stay ("unless they ... receive healing")
         _heal(ctx, side, name, move.amount)
 
 
