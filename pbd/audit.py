@@ -24,7 +24,7 @@ import os
 import re
 
 from pbd import fairplay
-from pbd.errors import GameBug, PbdError, RollWaits
+from pbd.errors import CardOutOfSight, GameBug, PbdError, RollWaits
 # the document's own checks live with the checks every command runs (which need no more of the audit):
 # part of the audit's interface too
 from pbd.fairplay_checks import (OLD_LOG, chain_problems, commit_problems, log_problems, mac_problems,  # noqa: F401
@@ -286,6 +286,9 @@ class Rebuilt(Record):
 
     FIELDS = ("state", "problems", "complete", "forged")
 
+    #: the replay stopped at a card the document no longer shows (:class:`~pbd.errors.CardOutOfSight`)
+    out_of_sight = False
+
     def __init__(self, state: object, problems: list[str], complete: bool, forged: list[str] | None = None):
         self.state, self.problems, self.complete = state, problems, complete
         self.forged = [] if forged is None else forged
@@ -352,7 +355,9 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
                 raise
             except PbdError as exc2:
                 problems.append(f"log entry {entry.number}: cannot replay past this entry ({exc2.message})")
-                return Rebuilt(state, problems + chance.problems, False)
+                out = Rebuilt(state, problems + chance.problems, False)
+                out.out_of_sight = isinstance(exc2, CardOutOfSight)
+                return out
         written = meta.log[i:]
         if len(written) != 1 or written[0].body() != entry.body():
             got = " / ".join(w.body() for w in written) or "nothing"

@@ -127,6 +127,13 @@ class DocumentFormatError(FormatError):
     """The match document is mangled or not a pbd board."""
 
 
+class CardOutOfSight(DocumentFormatError):
+    """Replaying without the players' seeds, the log opens a card the document no longer shows.
+
+    Honest play leads there too (a card turned up, then shuffled back out of the document): a replay
+    that meets it can go no further, and says so, but it is no fault of the board."""
+
+
 class DeckFormatError(FormatError):
     """A deck list or card catalogue file that cannot be read."""
 

@@ -107,16 +107,27 @@ def _rebuild(game, board, start, why: list[str] | None = None):
     if rebuilt.complete and rebuilt.state is not None:
         return rebuilt
     if why is not None:
-        why.append(stopped(rebuilt.problems[-1] if rebuilt.problems else "the log cannot be replayed to its end"))
+        why.append(stopped(rebuilt.problems[-1] if rebuilt.problems else "the log cannot be replayed to its end",
+                           rebuilt.out_of_sight))
     return None
 
 
-def stopped(where: str) -> str:
+#: how :func:`stopped` begins when the replay stopped at a card the document no longer shows (honest play leads
+#: there: a note, not a problem)
+OUT_OF_SIGHT = "not checked past"
+
+
+def stopped(where: str, out_of_sight: bool = False) -> str:
     """Return the sentence saying that the hand-edit check's replay stopped short, ``where`` saying at which entry.
 
     The entries before it replayed as the rules allow; the board itself could not be compared with what the
-    log gives, so no hand edit since is named, and the check vouches for nothing after that entry.
+    log gives, so no hand edit since is named, and the check vouches for nothing after that entry.  With
+    ``out_of_sight`` the stop is no fault (a card the log opens has left the document since, as in honest
+    play): the sentence begins with :data:`OUT_OF_SIGHT`.
     """
+    if out_of_sight:
+        return (f"{OUT_OF_SIGHT} {where}: that card has left the document since, and a replay without the "
+                "players' seeds cannot read it")
     return (f"{where}: the board is checked against its log only up to there (a hand edit after it would not be "
             "named)")
 

@@ -9,6 +9,7 @@ next read (a warning) and refuses her move (exit 3, the document unchanged).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -337,3 +338,27 @@ def test_a_spectators_check_says_where_the_log_stops_replaying(pbd, tmp_path, mo
     assert doc.read_bytes() == before
     r = pbd("check", doc, "--json")
     assert r.exit_code == 1 and f"log entry {attack}: cannot replay past this entry" in r.output, r.output
+
+
+def test_a_spectators_check_of_an_honest_match_whose_opened_card_left_the_document_is_a_note(pbd, tmp_path,
+                                                                                             monkeypatch):
+    """A soaked 6-seat match (benchmarks/soak.py, seed 0): its log opens slot 33, whose card was shuffled out of
+    the document since.  A replay without the seeds cannot go past that entry; honest play leads there, so
+    ``pbd check`` says the board is consistent as far as its log replays and names the entry (exit 0), where it
+    reported a problem (exit 1) — and before that, vouched for the whole board in silence."""
+    import json
+    import shutil
+
+    monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
+    doc = tmp_path / "match.txt"
+    shutil.copy(Path(__file__).parent / "data" / "boystown" / "six-seats-a-card-out-of-sight.txt", doc)
+    before = doc.read_bytes()
+    r = pbd("check", doc)
+    assert r.exit_code == 0, r.output
+    assert "the board is consistent with the rules as far as its log replays without the players' seeds:" in r.output
+    assert ("not checked past log entry 76: cannot replay past this entry (the log turns slot 33 face up, but the "
+            "document's deck does not show its card): that card has left the document since") in r.output, r.output
+    assert "pbd audit DOC replays the whole log once every player has revealed" in r.output
+    data = json.loads(pbd("check", doc, "--json").output)
+    assert data["problems"] == [] and len(data["not_checked"]) == 1 and "log entry 76" in data["not_checked"][0]
+    assert doc.read_bytes() == before

@@ -61,7 +61,7 @@ import re
 
 from pbd import fairplay
 from pbd.digest import hexdigest
-from pbd.errors import DeckMoveError, DeckSetupError, DocumentFormatError
+from pbd.errors import CardOutOfSight, DeckMoveError, DeckSetupError, DocumentFormatError
 from pbd.record import Record
 from pbd.regex import pattern
 from pbd.table import group
@@ -712,7 +712,7 @@ class SharedDeck(Record):
                 if index is None and lost in self.cards:      # a replayed reveal the board lost
                     index = self.cards.index(lost) + 1
                 if index is None:
-                    raise DocumentFormatError(f"the log turns slot {slot.id} face up, but the document's deck does "
+                    raise CardOutOfSight(f"the log turns slot {slot.id} face up, but the document's deck does "
                                               "not show its card")
                 self._face_up(slot, index)
             return
