@@ -11,7 +11,9 @@ from __future__ import annotations
 import pytest
 
 from pbd.errors import DeckSetupError, DocumentFormatError
+from pbd.table import group
 from pbd.table.deck import SharedDeck
+from test_table_deck import SEATS, SEEDS, Table
 
 #: 17 seat names: one more than a shared deck holds
 NAMES = [f"s{i}" for i in range(17)]
@@ -71,3 +73,118 @@ def test_slot_ids_go_up_to_8000_in_every_line_that_names_one():
                          ("  gone 8000", "slot 8000 is listed as gone"),
                          ("  slot 8000 ^", "slot 8000 belongs to no generation")):
         refused(lines + [extra], words)
+
+
+def test_a_one_seat_deck_a_single_card_range_and_the_largest_stamps_read_back():
+    one = SharedDeck.create("m", ["Solo"], {"draw": ["a", "b"]}).render()
+    assert SharedDeck.parse(one).seats == ["Solo"]
+    assert SharedDeck.parse([one[0], "  cards 3-3 x"]).cards == ["3", "x"]     # a range of one card
+    big = 999999999                                                         # nine digits: the largest number read
+    lines = SharedDeck.create("m", ["Ann", "Ben"], {"draw": ["a", "b"]}).render()
+    lines[0] = lines[0].replace("clock 0 · seen 0 0", f"clock {big} · seen {big} {big}")
+    deck = SharedDeck.parse(lines)
+    assert deck.clock == big and deck.seen == {"Ann": big, "Ben": big}
+    retired = [ln for ln in lines if not ln.startswith("  pile ")] + ["  pile draw 1", f"  retired 2@{big}"]
+    assert SharedDeck.parse(retired).retired == {2: big}
+    value = lines[-1].split()[2]
+    stepped = [ln + f" · 1 {value} - @{big}" if ln.startswith("  slot 1 ") else ln for ln in lines]
+    assert SharedDeck.parse(stepped).slots[1].steps[0].stamp == big
+    for bad in (f"clock {big}0 · seen 0 0", f"clock {big} · seen 0 {big}0"):
+        refused([lines[0].replace(f"clock {big} · seen {big} {big}", bad)] + lines[1:], "a number up to")
+
+
+# -- what an honest seat's pbd checks in another seat's write (SharedDeck.verify) ------------------
+
+@pytest.fixture(scope="module")
+def shuffled():
+    """Three seats have shuffled 8 cards in; nothing dealt (every pass stands)."""
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        t.write(seat)
+    return t
+
+
+@pytest.fixture(scope="module")
+def dealt():
+    """Ann dealt Cy two cards, Ben unlocked them, then Cy wrote (her cards read); Ann and Ben have not checked Cy."""
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: d.deal("draw", "Cy", 2))
+    t.write("Ben")
+    t.write("Cy")
+    return t
+
+
+@pytest.fixture(scope="module")
+def face_up():
+    """Three cards went face up on the table and one to a discard pile; every seat has written since."""
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: (d.draw_face_up("draw", 3, to="table"), d.draw_face_up("draw", 1, to="discard")))
+    for seat in ("Ben", "Cy", "Ann", "Ben", "Cy"):
+        t.write(seat)
+    return t
+
+
+def checked(t, seat, edit=None, keys=None):
+    """Return the problems ``seat``'s pbd finds in the last write, changed by ``edit`` (a function of the deck)."""
+    deck = SharedDeck.parse(t.deck.render())
+    if edit is not None:
+        edit(deck)
+        deck = SharedDeck.parse(deck.render())
+    return deck.verify(SharedDeck.parse(t.records[seat]), keys, seat=seat)
+
+
+def test_an_honest_write_has_no_problem_for_any_seat(shuffled, dealt, face_up):
+    for t in (shuffled, dealt, face_up):
+        for seat in SEATS:
+            assert checked(t, seat) == []
+
+
+def test_a_changed_manifest_match_or_seat_list_is_refused_first(dealt):
+    cards = "the deck's cards are not the ones you saw (its manifest was changed)"
+    assert checked(dealt, "Ann", lambda d: d.cards.__setitem__(7, "joker")) == [cards]
+    assert checked(dealt, "Ann", lambda d: setattr(d, "match_id", "m2")) == [cards]
+
+    def renamed(d):                 # Cy's seat given to Zed, everything of Cy's with it
+        d.seats[2] = "Zed"
+        d.hands["Zed"], d.seen["Zed"] = d.hands.pop("Cy"), d.seen.pop("Cy")
+        d.gens[0].passes[2].seat = "Zed"
+
+    assert checked(dealt, "Ann", renamed) == ["the deck's seats changed from Ann, Ben, Cy to Ann, Ben, Zed"]
+
+
+def test_a_clock_or_a_seen_counter_set_back_is_refused(dealt):
+    assert checked(dealt, "Ann", lambda d: d.seen.__setitem__("Ben", 1)) == ["the deck's clock went back"]
+    assert checked(dealt, "Ann", lambda d: (setattr(d, "clock", 3), d.seen.update(Ann=3, Ben=3, Cy=3))) == [
+        "the deck's clock went back"]
+
+
+def test_a_generation_s_piles_or_a_pass_changed_after_a_seat_saw_them_is_refused(shuffled):
+    assert checked(shuffled, "Ann", lambda d: d.gens[0].cards.reverse()) == [
+        "generation 1's piles or cards changed"]
+
+    def other_outputs(d):           # Ben's pass, which every seat has seen, with two numbers swapped
+        values, proof = d.gens[0].passes[1].piles["draw"]
+        d.gens[0].passes[1].piles["draw"] = ([values[1], values[0], *values[2:]], proof)
+
+    assert checked(shuffled, "Cy", other_outputs) == ["generation 1: a pass you saw was changed"]
+    key = shuffled.deck.gens[0].passes[0].key
+    assert checked(shuffled, "Cy", lambda d: setattr(d.gens[0].passes[1], "key", key)) == [
+        "generation 1: a pass you saw was changed"]
+
+
+def test_a_seat_s_key_that_is_not_its_own_or_is_another_seat_s_is_refused(dealt):
+    mine = {"Ann": {1: group.public_key(dealt.deck.key(SEEDS["Ann"], 1))}}
+    deck = SharedDeck.parse(dealt.deck.render())
+    assert deck.verify(None, mine, seat="Ann") == []
+    other = group.public_key(dealt.deck.key(SEEDS["Ann"], 2))
+    deck.gens[0].passes[0].key = other
+    problems = SharedDeck.parse(deck.render()).verify(None, mine, seat="Ann")
+    assert problems[0] == "generation 1: Ann's public key is not Ann's", problems
+    deck.gens[0].passes[0].key = deck.gens[0].passes[2].key
+    problems = SharedDeck.parse(deck.render()).verify(None, seat="Ben")
+    assert problems[:2] == ["generation 1: Ann's public key is refused: it is another seat's key",
+                            "generation 1: Cy's public key is refused: it is another seat's key"], problems
