@@ -188,3 +188,169 @@ def test_a_seat_s_key_that_is_not_its_own_or_is_another_seat_s_is_refused(dealt)
     problems = SharedDeck.parse(deck.render()).verify(None, seat="Ben")
     assert problems[:2] == ["generation 1: Ann's public key is refused: it is another seat's key",
                             "generation 1: Cy's public key is refused: it is another seat's key"], problems
+
+
+def test_a_pass_pruned_or_without_a_key_before_a_seat_checked_it_is_refused(shuffled):
+    pruned = "generation 1: a pass's proof was pruned before you checked it"
+    assert checked(shuffled, "Ann", lambda d: setattr(d.gens[0].passes[1], "piles", None)) == [pruned]
+    assert checked(shuffled, "Ann", lambda d: setattr(d.gens[0].passes[2], "key", None)) == [pruned]
+
+
+def test_slots_pruned_before_a_seat_checked_their_passes_are_refused(shuffled):
+    def prune_top(d):
+        top = d.piles["draw"].pop(0)
+        del d.slots[top]
+        d.gone = [top]
+
+    top = shuffled.deck.piles["draw"][0]
+    assert checked(shuffled, "Ann", prune_top) == ["generation 1: slots were pruned before you checked its passes",
+                                                   f"slot {top} was removed before you checked it"]
+
+
+def test_a_pass_that_leaves_out_a_pile_or_whose_numbers_are_not_on_the_slots_is_refused():
+    t = Table({"faces": [f"f{i}" for i in range(3)], "pips": [f"p{i}" for i in range(4)]})
+    for seat in SEATS:
+        t.write(seat)
+
+    def drop_pips(d):
+        values = d.gens[0].passes[2].piles.pop("pips")[0]
+        for i, v in zip(d.gens[0].piles["pips"], values):
+            d.slots[i].value = d.slots[i].base = v
+
+    assert checked(t, "Ann", drop_pips) == ["generation 1: Cy's shuffle pass does not cover every pile"]
+
+    def swap_slots(d):              # two slots trade the numbers Cy's pass gave them
+        a, b = d.slots[1], d.slots[2]
+        a.value, b.value = b.value, a.value
+        a.base, b.base = b.base, a.base
+
+    assert checked(t, "Ann", swap_slots) == [
+        "generation 1: the numbers are not the ones Cy's pass produced (swapped or replaced)"]
+
+
+def test_an_unlock_taken_back_or_written_without_a_proof_is_refused(dealt):
+    def unlock_gone(d):             # Ben's unlock of Cy's first card taken out, its number set back
+        slot = d.slots[1]
+        slot.steps.pop()
+        slot.value, slot.opened = slot.base, ["Ann"]
+
+    assert [st.seat for st in dealt.deck.slots[1].steps] == ["Ben"]
+    assert checked(dealt, "Ben", unlock_gone) == ["slot 1: an unlock you saw is gone"]
+
+    def unproven(d):
+        for i in (1, 2):
+            d.slots[i].steps[-1].proof = None
+
+    assert checked(dealt, "Ann", unproven) == ["slot 1: Ben's unlock has no proof", "slot 2: Ben's unlock has no proof"]
+
+    def no_number(d):
+        d.slots[1].steps[-1].value = d.slots[1].value = None
+
+    assert checked(dealt, "Ann", no_number) == [
+        "slot 1: Ben's unlock has no proof", "slots 1-2: Ben's unlocks, proven together, carry no valid proof (one of "
+        "them is a wrong unlock, or the proof is forged)"]
+
+
+def test_a_face_up_card_changed_or_turned_back_down_is_refused(face_up):
+    deck = face_up.deck
+    sid = deck.piles["table"][0]
+    card, down = deck.slots[sid].card, next(i for i in range(1, 9) if i not in
+                                            {s.index for s in deck.slots.values()})
+
+    def other_card(d):
+        d.slots[sid].index, d.slots[sid].card = down, d.cards[down - 1]
+
+    assert checked(face_up, "Ann", other_card) == [f"slot {sid} showed {card}, now {deck.cards[down - 1]}"]
+
+    def turned_down(d):
+        d.slots[sid].index = d.slots[sid].card = None
+        d.slots[sid].opened = []
+
+    assert checked(face_up, "Ann", turned_down) == [f"slot {sid} showed {card}, now no card"]
+
+
+def test_two_slots_with_one_number_or_one_card_face_up_twice_are_refused_without_a_record(dealt, face_up):
+    deck = SharedDeck.parse(dealt.deck.render())
+    a, b = deck.piles["draw"][:2]
+    deck.slots[b].value = deck.slots[b].base = deck.slots[a].value
+    assert SharedDeck.parse(deck.render()).verify(None) == ["two slots hold the same number (a duplicated card)"]
+    deck = SharedDeck.parse(face_up.deck.render())
+    a, b = deck.piles["table"][:2]
+    deck.slots[b].index, deck.slots[b].card = deck.slots[a].index, deck.slots[a].card
+    assert SharedDeck.parse(deck.render()).verify(None) == ["one card is face up in two slots"]
+
+
+def test_slots_removed_taken_from_below_or_moved_between_hands_are_refused(dealt, face_up):
+    top, second = dealt.deck.piles["draw"][:2]
+
+    def vanished(d):
+        d.piles["draw"].remove(top)
+        del d.slots[top]
+
+    assert checked(dealt, "Ann", vanished) == [f"slot {top} disappeared"]
+    assert checked(dealt, "Ann", lambda d: (d.piles["draw"].remove(second), d.hands.setdefault("Ben", [second]))) \
+        == ["pile draw: cards were taken from below the top"]
+    assert checked(dealt, "Ann", lambda d: (d.piles["draw"].remove(top), d.hands.setdefault("Ben", [top]))) == []
+    shown = face_up.deck.piles["table"][1]                  # a face-up card may leave a public pile from anywhere
+    assert checked(face_up, "Ann", lambda d: (d.piles["table"].remove(shown), d.piles.setdefault("mine", [shown]))) \
+        == []
+    cy = dealt.deck.hands["Cy"]
+    assert checked(dealt, "Ben", lambda d: d.hands.__setitem__("Ann", [d.hands["Cy"].pop()])) == [
+        f"slot {cy[-1]} moved from Cy's hand to Ann's"]
+    assert checked(dealt, "Cy", lambda d: setattr(d.slots[cy[0]], "want", "open")) == [
+        f"slot {cy[0]} of your hand is marked to be turned face up, which only you can do"]
+    assert checked(dealt, "Cy", lambda d: (d.hands["Cy"].remove(cy[0]), d.piles.setdefault("away", [cy[0]]))) == [
+        f"slot {cy[0]} left your hand without you"]
+
+
+def test_a_hand_card_that_unlocks_to_no_card_or_to_one_shown_elsewhere_is_refused(dealt):
+    deck = SharedDeck.parse(dealt.deck.render())
+    mine = deck.learn("Cy", SEEDS["Cy"], {})
+    first, second = dealt.deck.hands["Cy"]
+    deck = SharedDeck.parse(dealt.deck.render())
+    deck.slots[first].value = group.code("not a card")
+    with pytest.raises(DocumentFormatError, match=f"slot {first} in Cy's hand does not unlock to a card of this deck"):
+        deck.learn("Cy", SEEDS["Cy"], {})
+    deck = SharedDeck.parse(dealt.deck.render())
+    deck.slots[second].value = deck.slots[first].value             # one card twice in a hand
+    with pytest.raises(DocumentFormatError, match="a card in your hand is also elsewhere"):
+        deck.learn("Cy", SEEDS["Cy"], {})
+    deck = SharedDeck.parse(dealt.deck.render())
+    top = deck.piles["draw"][0]                                     # Cy's card also face up on the draw pile
+    deck.slots[top].index = deck.cards.index(mine[first]) + 1
+    with pytest.raises(DocumentFormatError, match="a card in your hand is also elsewhere"):
+        deck.learn("Cy", SEEDS["Cy"], {})
+    assert SharedDeck.parse(dealt.deck.render()).learn("Cy", SEEDS["Cy"], {}) == mine
+
+
+def test_a_last_unlock_that_reaches_no_card_is_refused():
+    t = Table({"draw": [f"c{i}" for i in range(4)]})
+    for seat in SEATS:
+        t.write(seat)
+    (sid,) = t.write("Ann", lambda d: d.draw_face_up("draw", 1, to="table"))
+    t.write("Ben")
+    deck = SharedDeck.parse(t.deck.render())
+    deck.slots[sid].value = group.code("not a card")               # Cy's unlock is the last: it shows the card
+    with pytest.raises(DocumentFormatError, match=f"slot {sid} of the shared deck does not unlock to a card"):
+        deck.settle("Cy", SEEDS["Cy"])
+
+
+def test_a_replay_without_seeds_reads_a_card_turned_up_from_the_document_or_the_log_else_refuses():
+    def replayed(oracle=None, known=None):
+        deck = SharedDeck.create("m", ["Ann", "Ben"], {"draw": ["a", "b", "c"]})
+        deck.oracle = oracle
+        for seat in ("Ann", "Ben"):
+            deck.settle(seat, None)
+        (sid,) = deck.draw_face_up("draw", 1)
+        deck.known.update(known or {})
+        deck.settle("Ann", None)
+        deck.settle("Ben", None)
+        return deck.slots[sid]
+
+    with pytest.raises(DocumentFormatError, match="the log turns slot 1 face up, but the document's deck does not "
+                                                  "show its card"):
+        replayed()
+    board = SharedDeck.create("m", ["Ann", "Ben"], {"draw": ["a", "b", "c"]})
+    board.slots[1].index, board.slots[1].card = 3, "c"
+    assert (replayed(oracle=board).card, replayed(oracle=board).index) == ("c", 3)
+    assert (replayed(known={1: "b"}).card, replayed(known={1: "b"}).index) == ("b", 2)
