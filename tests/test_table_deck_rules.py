@@ -354,3 +354,137 @@ def test_a_replay_without_seeds_reads_a_card_turned_up_from_the_document_or_the_
     board.slots[1].index, board.slots[1].card = 3, "c"
     assert (replayed(oracle=board).card, replayed(oracle=board).index) == ("c", 3)
     assert (replayed(known={1: "b"}).card, replayed(known={1: "b"}).index) == ("b", 2)
+
+
+# -- the document format: every malformed line named ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def two_piles():
+    """Three seats have shuffled in two piles (every pass and its proof lines stand)."""
+    t = Table({"faces": [f"f{i}" for i in range(3)], "pips": [f"p{i}" for i in range(4)]})
+    for seat in SEATS:
+        t.write(seat)
+    return t
+
+
+def edited(lines, start, new):
+    """Return ``lines`` with the first line starting ``start`` replaced by ``new`` (a line, or a function of it)."""
+    i = next(n for n, ln in enumerate(lines) if ln.startswith(start))
+    return lines[:i] + [new(lines[i]) if callable(new) else new] + lines[i + 1:]
+
+
+def test_every_malformed_line_of_a_dealt_deck_is_named(dealt):
+    lines = dealt.deck.render()
+    head, slot1 = lines[0], next(ln for ln in lines if ln.startswith("  slot 1 "))
+    step = slot1.split(" · ")[1]                            # Ben's unlock: seat, number, proof, stamp
+    number = step.split()[1]
+    assert SharedDeck.parse([head, "  cards " + "x" * 19994]).cards == ["x" * 19994]     # 20,000 characters: read
+    cases = [
+        ([head, "  cards " + "x" * 19995], "line 2: shared deck: a line is too long"),
+        (["", "  "], "shared deck: the section is empty"),
+        (lines + ["  card 1"], "line 17: shared deck: expected a deck line (cards, gen, pass, proof, pile, hand, "
+                               "aside, retired, gone, slot), not 'card'"),
+        (edited(lines, "  deck", head.replace("clock 6", "clock x")),
+         "line 1: shared deck: expected 'deck MATCH v4 · seats A, B · clock N · seen N N'"),
+        (edited(lines, "  deck", head.replace("Ben, Cy", "Ann, Cy")),
+         "line 1: shared deck: the seats must be 1 to 16 different names, with one 'seen' number each"),
+        (edited(lines, "  deck", head.replace("seen 4 5 6", "seen 4 5")),
+         "line 1: shared deck: the seats must be 1 to 16 different names, with one 'seen' number each"),
+        (edited(lines, "  deck", head.replace("seen 4 5 6", "seen 4 5 7")),
+         "line 1: shared deck: expected a seen number (at most the clock) (a number up to 6), not '7'"),
+        (edited(lines, "  deck", head.replace("clock 6 · seen 4 5 6", "clock 1234567890 · seen 4 5 6")),
+         "line 1: shared deck: expected the clock (a number up to 1000000000), not '1234567890'"),
+        (edited(lines, "  gen 1", "  gen 2 · draw 1-8 · cards 1-8"),
+         "line 3: shared deck: expected 'gen 1 · PILE IDS · … · cards N-M'"),
+        (edited(lines, "  gen 1", "  gen 1 · cards 1-8"), "line 3: shared deck: expected 'gen 1 · PILE IDS"),
+        (edited(lines, "  gen 1", "  gen 1 · draw 1-8 · card 1-8"), "line 3: shared deck: expected 'gen 1 · PILE IDS"),
+        (edited(lines, "  gen 1", "  gen 10001 · draw 1-8 · cards 1-8"),
+         "line 3: shared deck: expected a generation number (a number up to 10000), not '10001'"),
+        (edited(lines, "  gen 1", "  gen 10000 · draw 1-8 · cards 1-8"), "line 3: shared deck: expected 'gen 1 · "),
+        (edited(lines, "  gen 1", "  gen 1 · draw 1-4 · draw 5-8 · cards 1-8"),
+         "line 3: shared deck: 'draw' cannot name a pile here"),
+        (edited(lines, "  gen 1", "  gen 1 · dr~aw 1-8 · cards 1-8"), "line 3: shared deck: 'dr~aw' cannot name a pile"),
+        (edited(lines, "  gen 1", "  gen 1 · draw 1-8 · cards 1-7"),
+         "line 3: shared deck: generation 1 lists 7 cards for 8 slots"),
+        (edited(lines, "  gen 1", "  gen 1 · draw 1-8 · cards 0-7"),
+         "line 3: shared deck: generation 1 lists 8 cards for 8 slots"),
+        (edited(lines, "  pass 1 1", lambda ln: " ".join(ln.split()[:3])),
+         "line 4: shared deck: expected 'pass GEN SEAT KEY [@STAMP]'"),
+        (edited(lines, "  pass 1 1", lambda ln: ln.replace("pass 1 1", "pass 0 1")),
+         "line 4: shared deck: generations start at 1"),
+        (edited(lines, "  pass 1 1", lambda ln: ln.replace("pass 1 1", "pass 2 1")),
+         "line 4: shared deck: expected a generation number (a number up to 1), not '2'"),
+        (edited(lines, "  pass 1 1", lambda ln: ln.replace("pass 1 1", "pass 1 2")),
+         "line 4: shared deck: generation 1: the passes go in seat order, one per seat (Ann, Ben, Cy)"),
+        (lines[:6] + [lines[3]] + lines[6:], "line 7: shared deck: generation 1: the passes go in seat order"),
+        (lines + ["  pile draw 1"], "line 17: shared deck: 'draw' cannot name a pile here (or the pile is listed twice)"),
+        (lines + ["  hand 3 9"], "line 17: shared deck: Cy's hand is listed twice"),
+        (lines + ["  aside 1 9", "  aside 1 10"], "line 18: shared deck: Ann's aside is listed twice"),
+        (lines + ["  retired 3"], "line 17: shared deck: expected 'retired ID@STAMP …'"),
+        (lines + ["  slot 9"], "line 17: shared deck: expected 'slot ID NUMBER · …'"),
+        (lines + ["  slot 3 ?"], "line 17: shared deck: slot 3 is listed twice"),
+        (lines + ["  slot 0 ?"], "line 17: shared deck: slot 0 is listed twice"),
+        (edited(lines, "  slot 1 ", slot1.replace(step, "2 " + number)),
+         f"line 9: shared deck: slot 1: expected 'SEAT NUMBER [PROOF] @STAMP', 'by SEATS' or 'open', not "
+         f"'{('2 ' + number)[:30]}'"),
+        (edited(lines, "  slot 1 ", slot1.replace(" · 2 ", " · 0 ")), "line 9: shared deck: seat numbers start at 1"),
+        (edited(lines, "  slot 1 ", slot1.replace(" · 2 ", " · 4 ")),
+         "line 9: shared deck: expected a seat number (a number up to 3), not '4'"),
+        (edited(lines, "  slot 1 ", slot1.replace(" @5", " 5")),
+         "line 9: shared deck: expected a clock stamp like '@4', not '5'"),
+        (edited(lines, "  slot 1 ", slot1.replace(" @5", " @1234567890")),
+         "line 9: shared deck: expected a clock stamp (a number up to 1000000000), not '1234567890'"),
+        (edited(lines, "  slot 1 ", slot1.replace(number, "=0")), "line 9: shared deck: card numbers start at 1"),
+        (edited(lines, "  slot 1 ", slot1.replace(number, "=9")),
+         "line 9: shared deck: expected a card number (a number up to 8), not '9'"),
+        (edited(lines, "  slot 1 ", slot1.replace("by 1,2", "by 1,1")),
+         "line 9: shared deck: slot 1: 'by' must list each seat that unlocked it once, its steps' seats included"),
+        (edited(lines, "  slot 1 ", slot1.replace("by 1,2", "by 1")), "line 9: shared deck: slot 1: 'by' must list"),
+        (edited(lines, "  slot 1 ", slot1.replace(" · 2 ", " · 1 =1 - @4 · 2 ")),
+         "line 9: shared deck: slot 1: only its last unlock can show the card"),
+        (edited(lines, "  slot 3 ", "  slot 3 =3 · 1 =4 - @4 · by 1,2,3"),
+         "line 11: shared deck: slot 3: only its last unlock can show the card"),
+        (edited(lines, "  cards", "  cards c0"), "line 3: shared deck: expected a slot number (a number up to 1), not '8'"),
+        (lines + ["  cards c0"], "shared deck: generation 1 names a card the manifest does not have"),
+        (edited(lines, "  gen 1", "  gen 1 · draw 1-8 · cards 1-8") + ["  gen 2 · again 8 · cards 8"],
+         "shared deck: slot 8 is in two generations"),
+        (edited(lines, "  slot 3 ", "  slot 3 =3 · by 1,2"),
+         "shared deck: slot 3 shows a card but not every seat has unlocked it"),
+        (edited(lines, "  slot 1 ", slot1.replace("by 1,2", "by 1,2,3")),
+         "shared deck: slot 1 is unlocked by every seat but shows no card"),
+        (edited(lines, "  pile draw", "  pile draw 1-8"), "shared deck: slot 1 is in two places (pile draw and Cy's hand)"),
+        ([ln for ln in lines if not ln.startswith("  hand")], "shared deck: slot 1 is in no pile or hand"),
+    ]
+    for text, message in cases:
+        with pytest.raises(DocumentFormatError) as info:
+            SharedDeck.parse(text)
+        assert str(info.value).startswith(message), (message, str(info.value))
+
+
+def test_every_malformed_shuffle_proof_line_is_named(two_piles):
+    lines = two_piles.deck.render()
+    faces = next(ln for ln in lines if ln.startswith("  proof 1 1 faces "))
+    pips = next(ln for ln in lines if ln.startswith("  proof 1 1 pips "))
+    blob = pips.split()[-1]
+    cases = [
+        (edited(lines, "  proof 1 1 faces", faces.rsplit(" ", 1)[0]),
+         "line 5: shared deck: expected 'proof GEN SEAT PILE DIGITS'"),
+        (edited(lines, "  proof 1 1 pips", pips.replace(" pips ", " nope ")),
+         "line 6: shared deck: a shuffle proof for no pass of Ann over a pile 'nope' of generation 1"),
+        (edited(lines, "  proof 1 1 pips", pips.replace("proof 1 1", "proof 0 1")),
+         "line 6: shared deck: a shuffle proof for no pass of Ann over a pile 'pips' of generation 0"),
+        (edited(lines, "  pass 1 1", lambda ln: ln.rsplit(" ", 1)[0]),
+         "line 5: shared deck: a shuffle proof for no pass of Ann over a pile 'faces' of generation 1"),
+        (edited(lines, "  proof 1 1 pips", pips) + [faces],
+         "line 22: shared deck: the lines of one shuffle proof must follow each other"),
+        (edited(lines, "  proof 1 1 pips", pips.replace(blob, blob[:-4])),
+         "shared deck: generation 1: Ann's shuffle proof of pips is damaged (its numbers are not points of the "
+         "dealing group)"),
+        (edited(lines, "  proof 1 1 pips", pips.replace(blob, blob + group.b64(bytes(32)))),
+         "shared deck: generation 1: Ann's shuffle proof of pips is damaged (the pass's proof goes with its first "
+         "pile, faces)"),
+    ]
+    for text, message in cases:
+        with pytest.raises(DocumentFormatError) as info:
+            SharedDeck.parse(text)
+        assert str(info.value).startswith(message), (message, str(info.value))
