@@ -488,3 +488,26 @@ def test_every_malformed_shuffle_proof_line_is_named(two_piles):
         with pytest.raises(DocumentFormatError) as info:
             SharedDeck.parse(text)
         assert str(info.value).startswith(message), (message, str(info.value))
+
+
+# -- seating, duties, operations ------------------------------------------------------------------
+
+def test_a_player_joins_only_before_anything_is_dealt_or_unlocked():
+    t = Table({"draw": [f"c{i}" for i in range(6)]})
+    for seat in SEATS:
+        t.write(seat)
+    fresh = SharedDeck.parse(t.deck.render())
+    assert fresh.seating_open()
+    fresh.add_seat("Dan")
+    assert fresh.seats == [*SEATS, "Dan"] and fresh.waiting_on() == ["Dan"]       # Dan owes his pass
+    dealt = SharedDeck.parse(t.deck.render())
+    dealt.deal("draw", "Ann")                                  # a card in a hand, nothing unlocked yet
+    assert not dealt.seating_open()
+    with pytest.raises(DeckSetupError, match="a seat can join a shared deck only before anything is dealt"):
+        dealt.add_seat("Dan")
+    t.write("Ann", lambda d: d.draw_face_up("draw", 1, to="table"))
+    t.write("Ben")                                             # one unlock of a face-up card: no hand holds it
+    opened = SharedDeck.parse(t.deck.render())
+    assert not any(opened.hands.values()) and not opened.seating_open()
+    with pytest.raises(DeckSetupError, match="only before anything is dealt"):
+        opened.add_seat("Dan")
