@@ -511,3 +511,75 @@ def test_a_player_joins_only_before_anything_is_dealt_or_unlocked():
     assert not any(opened.hands.values()) and not opened.seating_open()
     with pytest.raises(DeckSetupError, match="only before anything is dealt"):
         opened.add_seat("Dan")
+
+
+# -- the audit: every number re-derived from the revealed seeds -----------------------------------
+
+def audited(t, edit=None, seeds=SEEDS):
+    """Return the audit's problems with the last write, changed by ``edit`` (a function of the deck)."""
+    deck = SharedDeck.parse(t.deck.render())
+    if edit is not None:
+        edit(deck)
+    return deck.audit(seeds)
+
+
+def test_the_audit_of_honest_writes_finds_nothing_and_deals_every_card(shuffled, dealt, face_up):
+    for t in (shuffled, dealt, face_up):
+        assert audited(t) == []
+    dealt_cards, _ = SharedDeck.parse(dealt.deck.render()).derive(SEEDS)
+    mine = SharedDeck.parse(dealt.deck.render()).learn("Cy", SEEDS["Cy"], {})
+    assert sorted(dealt_cards.values()) == [f"c{i}" for i in range(8)] and all(dealt_cards[i] == c
+                                                                                 for i, c in mine.items())
+
+
+def test_the_audit_names_passes_out_of_order_a_missing_seed_and_a_key_the_seed_does_not_give(dealt):
+    order = "generation 1: its passes are not one per seat in seat order"
+    assert audited(dealt, lambda d: d.gens[0].passes.reverse()) == [order]
+    assert audited(dealt, seeds={s: SEEDS[s] for s in ("Ann", "Ben")}) == [order]
+    other = group.public_key(dealt.deck.key(SEEDS["Ben"], 2))
+    assert audited(dealt, lambda d: setattr(d.gens[0].passes[1], "key", other)) == [
+        "generation 1: Ben's published key is not the one their seed gives"]
+    assert audited(dealt, lambda d: setattr(d.gens[0].passes[1], "key", None)) == []     # a symbolic pass: no key
+
+
+def test_the_audit_names_a_face_up_card_the_deal_did_not_put_there(face_up):
+    deck = face_up.deck
+    sid = deck.piles["table"][0]
+    down = next(i for i in range(1, 9) if i not in {s.index for s in deck.slots.values()})
+
+    def other_card(d):
+        d.slots[sid].index, d.slots[sid].card = down, d.cards[down - 1]
+
+    assert audited(face_up, other_card) == [
+        f"slot {sid}: the document shows {deck.cards[down - 1]}, the deal put {deck.slots[sid].card} there"]
+
+
+def test_the_audit_names_whose_pass_or_unlock_gave_a_number_the_seeds_do_not(shuffled, dealt):
+    def swap(d, a, b):
+        d.slots[a].value, d.slots[b].value = d.slots[b].value, d.slots[a].value
+        d.slots[a].base, d.slots[b].base = d.slots[b].base, d.slots[a].base
+
+    def swap_in_pass(d):            # Cy's pass and the slots both show two numbers swapped
+        values, proof = d.gens[0].passes[2].piles["draw"]
+        d.gens[0].passes[2].piles["draw"] = ([values[1], values[0], *values[2:]], proof)
+        swap(d, 1, 2)
+
+    assert audited(shuffled, swap_in_pass) == [f"slot {i}: Cy's shuffle pass gave it a number the seeds do not give"
+                                              for i in (1, 2)]
+    top = dealt.deck.piles["draw"][0]
+    assert audited(dealt, lambda d: swap(d, top, top + 1)) == [
+        f"slot {i}: its number is not the deal's; the passes' proofs are pruned, so it was a pass"
+        for i in (top, top + 1)]
+    assert audited(dealt, lambda d: setattr(d.slots[1], "base", d.slots[2].base)) == [
+        "slot 1: its number is not the deal's; the passes' proofs are pruned, so it was one of the unlocks by Ann "
+        "or a pass"]
+
+    def wrong_unlock(d):
+        d.slots[1].steps[-1].value = d.slots[1].value = d.slots[2].value
+
+    assert audited(dealt, wrong_unlock) == ["slot 1: Ben's unlock left a number the seeds do not give"]
+    top = dealt.deck.piles["draw"][0]
+    assert audited(dealt, lambda d: setattr(d.slots[top], "value", d.slots[top + 1].value)) == [
+        f"slot {top}: its number is not the deal's with no unlock(s) removed (the document was altered)"]
+    assert audited(dealt, lambda d: setattr(d.slots[1], "value", d.slots[top].value)) == [
+        "slot 1: its number is not the deal's with Ann, Ben unlock(s) removed (the document was altered)"]
