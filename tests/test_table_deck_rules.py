@@ -500,6 +500,8 @@ def test_a_player_joins_only_before_anything_is_dealt_or_unlocked():
     assert fresh.seating_open()
     fresh.add_seat("Dan")
     assert fresh.seats == [*SEATS, "Dan"] and fresh.waiting_on() == ["Dan"]       # Dan owes his pass
+    assert fresh.render()[0].endswith(" · seen 1 2 3 0")                    # and has checked nothing yet
+    assert SharedDeck.parse(fresh.render()).seen["Dan"] == 0
     dealt = SharedDeck.parse(t.deck.render())
     dealt.deal("draw", "Ann")                                  # a card in a hand, nothing unlocked yet
     assert not dealt.seating_open()
