@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbd.errors import DeckSetupError, DocumentFormatError
+from pbd.errors import DeckMoveError, DeckSetupError, DocumentFormatError
 from pbd.table import group
 from pbd.table.deck import SharedDeck
 from test_table_deck import SEATS, SEEDS, Table
@@ -585,3 +585,93 @@ def test_the_audit_names_whose_pass_or_unlock_gave_a_number_the_seeds_do_not(shu
         f"slot {top}: its number is not the deal's with no unlock(s) removed (the document was altered)"]
     assert audited(dealt, lambda d: setattr(d.slots[1], "value", d.slots[top].value)) == [
         "slot 1: its number is not the deal's with Ann, Ben unlock(s) removed (the document was altered)"]
+
+
+def copy_of(t):
+    """Return a fresh copy of a table's deck, read from its text."""
+    return SharedDeck.parse(t.deck.render())
+
+
+def test_duties_are_described_in_seat_order_and_owed_only_by_who_has_not_done_them(shuffled):
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    assert [d.describe() for d in t.deck.duties] == ["Ann: lock and shuffle 8 cards"]
+    t.write("Ann")
+    assert [d.describe() for d in t.deck.duties] == ["Ben: lock and shuffle 8 cards"]
+    deck = copy_of(shuffled)
+    assert deck.duties == [] and deck.waiting_on() == []
+    deck.draw_face_up("draw", 2, to="table")
+    deck.deal("draw", "Ben", 1)
+    assert [d.describe() for d in deck.duties] == [
+        "Ann: unlock 2 card(s) to turn face up", "Ann: unlock 1 card(s) for Ben", "Ben: unlock 2 card(s) to turn face up",
+        "Cy: unlock 2 card(s) to turn face up", "Cy: unlock 1 card(s) for Ben"]
+    deck.slots[deck.hands["Ben"][0]].opened.append("Cy")          # Cy's unlock done: only Ann's is owed
+    assert [d.describe() for d in deck.owed("Cy")] == ["Cy: unlock 2 card(s) to turn face up"]
+    assert deck.waiting_on() == SEATS
+    deck.settle("Ann", SEEDS["Ann"])
+    assert deck.waiting_on() == ["Ben", "Cy"] and deck.owed("Ann") == []
+
+
+def test_a_deal_takes_from_the_top_and_refuses_a_negative_count_an_unknown_seat_or_too_few_cards(shuffled):
+    deck = copy_of(shuffled)
+    pile = list(deck.piles["draw"])
+    assert deck.deal("draw", "Ann", 0) == [] and deck.piles["draw"] == pile
+    assert deck.deal("draw", "Ann", 2) == pile[:2] and deck.hands["Ann"] == pile[:2]
+    assert deck.draw("draw", "Ann") == pile[2:3] and deck.hands["Ann"] == pile[:3]
+    assert deck.deal("draw", "Ben", 5) == pile[3:] and deck.piles["draw"] == [] and deck.top("draw") is None
+    deck = copy_of(shuffled)
+    with pytest.raises(DeckMoveError, match="pile draw has 8 card\\(s\\), not -1"):
+        deck.deal("draw", "Ann", -1)
+    with pytest.raises(DeckMoveError, match="pile draw has 8 card\\(s\\), not 9"):
+        deck.deal("draw", "Ann", 9)
+    with pytest.raises(DeckMoveError, match="Zed has no seat at this deck"):
+        deck.deal("draw", "Zed")
+    assert deck.piles["draw"] == pile and deck.hands == {}
+    t = Table({"draw": ["a", "b"]})
+    t.write("Ann")
+    with pytest.raises(DeckMoveError, match="pile draw is still being shuffled \\(waiting on Ben\\)"):
+        t.deck.deal("draw", "Ann")
+
+
+def test_face_up_cards_go_on_top_face_down_ones_to_the_bottom_and_public_moves_keep_their_place(shuffled):
+    deck = copy_of(shuffled)
+    pile = list(deck.piles["draw"])
+    assert deck.draw_face_up("draw", 2, to="table") == pile[:2]
+    assert deck.piles["table"] == [pile[1], pile[0]]                 # each card turned onto the last
+    deck.draw_face_up("draw", 1, to="table")
+    assert deck.piles["table"] == [pile[2], pile[1], pile[0]]
+    assert all(deck.slots[i].want == "open" for i in pile[:3]) and deck.slots[pile[3]].want == ""
+    assert deck.move_down("draw", "row", 1) == [pile[3]] and deck.move_down("draw", "row", 2) == pile[4:6]
+    assert deck.piles["row"] == pile[3:6] and deck.slots[pile[3]].want == ""
+    deck.move(pile[1], "row", top=False)
+    deck.move(pile[0], "row")
+    assert deck.piles["row"] == [pile[0], *pile[3:6], pile[1]] and deck.piles["table"] == [pile[2]]
+    with pytest.raises(DeckMoveError, match=f"slot {pile[3]} is not face up in a pile"):
+        deck.move(pile[3], "table")
+    deck.take(pile[2], "Cy")
+    assert deck.hands["Cy"] == [pile[2]] and deck.piles["table"] == []
+    with pytest.raises(DeckMoveError, match=f"slot {pile[2]} is not face up in a pile"):
+        deck.move(pile[2], "table")
+
+
+def test_a_peeked_card_is_kept_or_discarded_and_only_its_holder_may_do_either(shuffled):
+    deck = copy_of(shuffled)
+    pile = list(deck.piles["draw"])
+    assert deck.peek("draw", "Ben") == pile[0] and deck.aside == {"Ben": [pile[0]]}
+    assert deck.holder(pile[0]) == "Ben" and deck.pile_of(pile[0]) is None
+    with pytest.raises(DeckMoveError, match=f"Ann does not hold slot {pile[0]}"):
+        deck.keep("Ann", pile[0])
+    deck.keep("Ben", pile[0])
+    assert deck.aside == {} and deck.hands == {"Ben": [pile[0]]}           # an emptied peek is gone
+    deck.peek("draw", "Ben")
+    deck.discard("Ben", pile[1])                                          # a peeked card straight to the discards
+    assert deck.aside == {} and deck.piles["discard"] == [pile[1]] and deck.slots[pile[1]].want == "open"
+    deck.discard("Ben", pile[0], to="out")
+    assert deck.hands == {} and deck.piles["out"] == [pile[0]]
+    deck.deal("draw", "Cy", 2)
+    deck.discard("Cy", pile[2])
+    deck.discard("Cy", pile[3])
+    assert deck.piles["discard"] == [pile[3], pile[2], pile[1]]          # each discard on top
+    with pytest.raises(DeckMoveError, match=f"Cy does not hold slot {pile[4]}"):
+        deck.discard("Cy", pile[4])
+    with pytest.raises(DeckMoveError, match=f"Ann does not hold slot {pile[4]}"):
+        deck.reveal("Ann", pile[4])
