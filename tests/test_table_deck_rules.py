@@ -675,3 +675,52 @@ def test_a_peeked_card_is_kept_or_discarded_and_only_its_holder_may_do_either(sh
         deck.discard("Cy", pile[4])
     with pytest.raises(DeckMoveError, match=f"Ann does not hold slot {pile[4]}"):
         deck.reveal("Ann", pile[4])
+
+
+def test_a_reshuffle_makes_new_slots_after_every_id_used_and_retires_the_old_ones_at_the_write_s_tick(face_up):
+    deck = copy_of(face_up)
+    table = list(deck.piles["table"])
+    with pytest.raises(DeckMoveError, match="every card of draw must be face up before it is reshuffled"):
+        deck.reshuffle("draw", "again")
+    with pytest.raises(DeckMoveError, match="pile discard is not empty"):
+        deck.reshuffle("table", "discard")
+    clock = deck.clock
+    new = deck.reshuffle("table", "again", keep_top=1)
+    assert new == [9, 10] and deck.piles["again"] == new and deck.piles["table"] == table[:1]
+    gen = deck.gens[-1]
+    assert gen.number == 2 and gen.piles == {"again": new}
+    assert gen.cards == sorted(deck.slots[i].index for i in table[1:])
+    assert deck.retired == {i: clock + 1 for i in table[1:]}           # no write open: the next write's tick
+    assert [deck.slots[i].gen for i in new] == [2, 2] and not deck.ready("again")
+    assert [d.describe() for d in deck.duties] == ["Ann: lock and shuffle 2 cards"]
+    deck.begin("Ann")
+    assert deck.clock == clock + 1
+    boxed = deck.box("draw")
+    assert "draw" not in deck.piles and all(deck.retired[i] == clock + 1 for i in boxed) and len(boxed) == 4
+    deck.gone = [11, 12]
+    assert deck.reshuffle("discard", "third") == [13]                   # after the pruned ids too
+    assert deck.box("nothing") == []
+
+
+def test_settle_reports_its_pass_and_its_unlocks_and_only_unlocks_the_slots_asked():
+    deck = SharedDeck.create("m", SEATS, {"draw": [f"c{i}" for i in range(5)]})
+    assert deck.settle("Ann", SEEDS["Ann"]) == ["locked and shuffled 5 cards"]
+    assert deck.settle("Ann", SEEDS["Ann"]) == []                          # nothing owed
+    for seat in ("Ben", "Cy"):
+        deck.settle(seat, SEEDS[seat])
+    first, second, third = deck.draw_face_up("draw", 3)
+    assert deck.settle("Ann", SEEDS["Ann"], only={first}) == ["unlocked 1 card"]
+    assert deck.slots[first].opened == ["Ann"] and deck.slots[second].opened == []
+    assert deck.settle("Ann", SEEDS["Ann"]) == ["unlocked 2 cards"]
+    assert deck.settle("Ben", None) == ["unlocked 3 cards"]                # replayed: who unlocked, no numbers
+    assert [deck.slots[i].steps[-1].value for i in (first, second, third)] == [None, None, None]
+
+
+def test_a_deck_with_one_seat_keeps_every_proof_for_a_player_who_may_join():
+    deck = SharedDeck.create("m", ["Solo"], {"draw": ["a", "b", "c"]})
+    deck.settle("Solo", SEEDS["Ann"])
+    (sid,) = deck.draw_face_up("draw", 1)
+    deck.settle("Solo", SEEDS["Ann"])
+    deck.settle("Solo", SEEDS["Ann"])
+    assert deck.gens[0].passes[0].piles is not None and [st.seat for st in deck.slots[sid].steps] == ["Solo"]
+    assert not deck.checked_by_all(0, None)
