@@ -724,3 +724,19 @@ def test_a_deck_with_one_seat_keeps_every_proof_for_a_player_who_may_join():
     deck.settle("Solo", SEEDS["Ann"])
     assert deck.gens[0].passes[0].piles is not None and [st.seat for st in deck.slots[sid].steps] == ["Solo"]
     assert not deck.checked_by_all(0, None)
+
+
+def test_while_a_reshuffle_is_shuffled_in_the_older_generation_s_numbers_are_still_checked():
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: d.draw_face_up("draw", 2, to="table"))
+    for seat in ("Ben", "Cy"):
+        t.write(seat)
+    t.write("Ann", lambda d: d.reshuffle("table", "again"))      # Ann's pass of generation 2 done, Ben's and Cy's owed
+    t.write("Ben")
+    top = t.deck.piles["draw"][0]
+    assert checked(t, "Ann") == []
+    foreign = group.code("a number from nowhere")
+    assert checked(t, "Ann", lambda d: (setattr(d.slots[top], "value", foreign), setattr(d.slots[top], "base", foreign))) == [
+        f"slot {top}: its number changed since you last saw it, with no proof (numbers swapped or replaced)"]
