@@ -740,3 +740,17 @@ def test_while_a_reshuffle_is_shuffled_in_the_older_generation_s_numbers_are_sti
     foreign = group.code("a number from nowhere")
     assert checked(t, "Ann", lambda d: (setattr(d.slots[top], "value", foreign), setattr(d.slots[top], "base", foreign))) == [
         f"slot {top}: its number changed since you last saw it, with no proof (numbers swapped or replaced)"]
+
+
+def test_card_and_seat_names_are_escaped_and_runs_of_numbers_written_as_ranges_and_read_back():
+    cards = ["1", "2", "3", "5", "07", "08", "a b", "x,y", "50%", "·", "@1", "#", "=2", "\t", "", "3-4", "é", "10",
+             "11", "9", "9", "0", "-", "1-"]
+    deck = SharedDeck.create("m", ["Ann B", "C,D", "50%"], {"draw": cards})
+    deck.piles["draw"] = [24, 1, 2, 3, 10, 12, 11, *range(13, 24), *range(4, 10)]
+    lines = deck.render()
+    assert lines[:2] == ["  deck m v4 · seats Ann%20B, C%2CD, 50%25 · clock 0 · seen 0 0 0",
+                         "  cards 1-3 5 07 08 a%20b x%2Cy 50%25 %B7 %401 %23 %3D2 %09 % 3%2D4 é 10-11 9 9 0 - 1-"]
+    assert "  pile draw 24 1-3 10 12 11 13-23 4-9" in lines and "  gen 1 · draw 1-24 · cards 1-24" in lines
+    again = SharedDeck.parse(lines)
+    assert again.cards == cards and again.seats == ["Ann B", "C,D", "50%"] and again.piles == deck.piles
+    assert again.render() == lines
