@@ -754,3 +754,39 @@ def test_card_and_seat_names_are_escaped_and_runs_of_numbers_written_as_ranges_a
     again = SharedDeck.parse(lines)
     assert again.cards == cards and again.seats == ["Ann B", "C,D", "50%"] and again.piles == deck.piles
     assert again.render() == lines
+
+
+@pytest.fixture(scope="module")
+def reshuffled():
+    """Two face-up cards reshuffled into a new pile, every pass done, a card dealt, the old slots and passes pruned."""
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: d.draw_face_up("draw", 2, to="table"))
+    for seat in ("Ben", "Cy"):
+        t.write(seat)
+    t.old = t.deck.render()
+    t.write("Ann", lambda d: d.reshuffle("table", "again"))
+    for seat in ("Ben", "Cy"):
+        t.write(seat)
+    t.write("Ann", lambda d: d.deal("draw", "Cy", 1))
+    for seat in ("Ben", "Cy", "Ann", "Ben", "Cy"):
+        t.write(seat)
+    assert t.deck.gone == [1, 2] and not t.deck.retired and all(p.piles is None for g in t.deck.gens for p in g.passes)
+    return t
+
+
+def test_a_pruned_slot_brought_back_or_a_slot_moved_to_another_generation_is_refused(reshuffled):
+    old = next(ln for ln in reshuffled.old if ln.startswith("  slot 1 "))
+    lines = [ln for ln in reshuffled.deck.render() if not ln.startswith(("  gone ", "  pile table"))]
+    lines += ["  pile table 1", old.split(" · ")[0]]
+    assert SharedDeck.parse(lines).verify(SharedDeck.parse(reshuffled.records["Ann"]), seat="Ann") == [
+        "slot 1 appeared out of nowhere"]
+
+    def moved(d):                   # slot 8 of generation 1 listed in generation 2
+        d.gens[0].piles["draw"].remove(8)
+        d.gens[1].piles["again"].append(8)
+        d.gens[1].cards.append(d.gens[0].cards.pop())
+
+    assert checked(reshuffled, "Ann", moved) == ["generation 1's piles or cards changed",
+                                                 "generation 2's piles or cards changed", "slot 8 changed generation"]
