@@ -790,3 +790,15 @@ def test_a_pruned_slot_brought_back_or_a_slot_moved_to_another_generation_is_ref
 
     assert checked(reshuffled, "Ann", moved) == ["generation 1's piles or cards changed",
                                                  "generation 2's piles or cards changed", "slot 8 changed generation"]
+
+
+def test_the_shuffle_is_fisher_yates_on_the_seed_s_draws_a_known_answer():
+    """Every pbd must deal the same cards from the same seeds (the audit re-derives them): the order is fixed."""
+    from pbd.table.deck import shuffle
+
+    seed = b"s" * 32
+    assert shuffle(list(range(10)), seed, "m|gen1|draw") == [5, 9, 1, 3, 0, 7, 2, 8, 4, 6]
+    assert shuffle([0, 1], seed, "x") == [1, 0] and shuffle([0, 1], b"t" * 32, "x") == [0, 1]
+    assert shuffle([], seed, "x") == [] and shuffle([7], seed, "x") == [7]
+    orders = {tuple(shuffle([0, 1, 2], bytes([i]) * 32, "x")) for i in range(40)}
+    assert len(orders) == 6                                 # every order of three cards is dealt
