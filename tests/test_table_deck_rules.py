@@ -802,3 +802,23 @@ def test_the_shuffle_is_fisher_yates_on_the_seed_s_draws_a_known_answer():
     assert shuffle([], seed, "x") == [] and shuffle([7], seed, "x") == [7]
     orders = {tuple(shuffle([0, 1, 2], bytes([i]) * 32, "x")) for i in range(40)}
     assert len(orders) == 6                                 # every order of three cards is dealt
+
+
+def test_with_two_seats_a_proof_goes_once_the_other_seat_has_written_after_it():
+    deck = SharedDeck.create("m", ["Ann", "Ben"], {"draw": ["a", "b", "c", "d"]})
+    deck.settle("Ann", SEEDS["Ann"])
+    deck.writer = None
+    deck.settle("Ben", SEEDS["Ben"])
+    deck.writer = None
+    deck.deal("draw", "Ann", 1)                     # nothing may join now: passes go once checked
+    assert [p.piles is not None for p in deck.gens[0].passes] == [True, True]
+    deck.settle("Ann", SEEDS["Ann"])                # Ann has checked Ben's pass; Ben checked Ann's at his
+    assert [p.piles is not None for p in deck.gens[0].passes] == [False, False]
+    deck.writer = None
+    deck.settle("Ben", SEEDS["Ben"])                # Ben's unlock for Ann, stamped at his write
+    (sid,) = deck.hands["Ann"]
+    assert [st.seat for st in deck.slots[sid].steps] == ["Ben"] and deck.gens[0].passes[1].piles is None
+    deck.writer = None
+    deck.settle("Ann", SEEDS["Ann"])                # Ann, the only other seat, has written after it
+    assert deck.slots[sid].steps == [] and deck.slots[sid].opened == ["Ben"]
+    assert deck.checked_by_all(deck.seen["Ben"], "Ben") and not deck.checked_by_all(deck.seen["Ann"], "Ann")
