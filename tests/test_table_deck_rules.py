@@ -822,3 +822,44 @@ def test_with_two_seats_a_proof_goes_once_the_other_seat_has_written_after_it():
     deck.settle("Ann", SEEDS["Ann"])                # Ann, the only other seat, has written after it
     assert deck.slots[sid].steps == [] and deck.slots[sid].opened == ["Ben"]
     assert deck.checked_by_all(deck.seen["Ben"], "Ben") and not deck.checked_by_all(deck.seen["Ann"], "Ann")
+
+
+def test_a_card_reads_only_where_its_holder_s_pbd_could_read_it(dealt, face_up):
+    deck = copy_of(dealt)
+    first, second = deck.hands["Cy"]
+    mine = deck.learn("Cy", SEEDS["Cy"], {})
+    assert deck.card(first, "Cy") == mine[first] and deck.card(first, "Ben") is None and deck.card(99, "Cy") is None
+    assert deck.readable("Cy", second) and not deck.readable("Ann", second)
+    assert deck.hand_cards("Cy") == [mine[first], mine[second]] and deck.hand_cards("Ann") == []
+    assert deck.named("Cy", mine[second]) == second and deck.named("Cy", mine[second], first) is None
+    assert deck.named("Ben", mine[second]) is None
+    other = next(c for c in deck.cards if c not in mine.values())
+    assert deck.named("Cy", other) is None
+    audit = copy_of(dealt)                          # an audit with every seed: the deal, read where Cy could
+    audit.dealt = audit.derive(SEEDS)[0]
+    assert audit.card(first, "Cy") == mine[first] and audit.card(first, "Ann") is None
+    top = audit.piles["draw"][0]
+    assert audit.card(top, "Cy") is None            # in no hand: nobody reads it
+    audit.slots[first].opened.remove("Ann")         # Ann's unlock not done yet: not even Cy reads it
+    assert audit.card(first, "Cy") is None
+    shown = copy_of(face_up)
+    sid = shown.piles["table"][0]
+    assert shown.find(shown.slots[sid].card) == sid and shown.card(sid, "Ann") == shown.slots[sid].card
+    shown.retired[sid] = shown.clock
+    assert shown.find(shown.slots[sid].card) is None and shown.find("no such card") is None
+
+
+def test_replayed_without_the_seeds_a_named_card_is_taken_to_be_a_hidden_slot_its_owner_could_read(dealt):
+    board = copy_of(dealt)
+    replay = copy_of(dealt)
+    replay.oracle = board
+    first, second = replay.hands["Cy"]
+    assert replay.card(first, "Cy") is None
+    assert replay.named("Cy", "c5") == first and replay.card(first, "Cy") == "c5" == replay.card(first, "Ann")
+    assert replay.named("Cy", "c6", second) == second and replay.known == {first: "c5", second: "c6"}
+    assert replay.named("Cy", "not a card") is None and replay.named("Ann", "c7") is None
+    replay.slots[second].opened.remove("Ann")
+    replay.known.clear()
+    assert replay.named("Cy", "c6", second) is None                 # not unlocked by Ann yet: Cy could not read it
+    board.slots[first].index, board.slots[first].card = 3, "c2"     # the document shows it face up: that is the card
+    assert replay.card(first, "Ben") == "c2"
