@@ -863,3 +863,22 @@ def test_replayed_without_the_seeds_a_named_card_is_taken_to_be_a_hidden_slot_it
     assert replay.named("Cy", "c6", second) is None                 # not unlocked by Ann yet: Cy could not read it
     board.slots[first].index, board.slots[first].card = 3, "c2"     # the document shows it face up: that is the card
     assert replay.card(first, "Ben") == "c2"
+
+
+def test_a_hand_card_is_read_once_every_other_seat_has_unlocked_it_and_decrypted_once(shuffled):
+    t = Table({"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: d.deal("draw", "Cy", 2))
+    assert copy_of(t).learn("Cy", SEEDS["Cy"], {}) == {}           # Ben's unlocks still owed
+    t.write("Ben")
+    cache = {}
+    mine = copy_of(t).learn("Cy", SEEDS["Cy"], cache)
+    assert len(mine) == 2 and sorted(cache.values()) == sorted(t.deck.cards.index(c) + 1 for c in mine.values())
+    first, second = t.deck.hands["Cy"]
+    poisoned = {tag: (index % 8) + 1 for tag, index in cache.items()}  # the seat's own cache is trusted
+    shifted = t.deck.cards[(t.deck.cards.index(mine[first]) + 1) % 8]
+    assert copy_of(t).learn("Cy", SEEDS["Cy"], poisoned)[first] == shifted
+    deck = copy_of(t)
+    deck.known[first] = "told"                                      # a card read already is not read again
+    assert deck.learn("Cy", SEEDS["Cy"], {})[first] == "told"
