@@ -184,10 +184,12 @@ def test_a_seat_s_key_that_is_not_its_own_or_is_another_seat_s_is_refused(dealt)
     deck.gens[0].passes[0].key = other
     problems = SharedDeck.parse(deck.render()).verify(None, mine, seat="Ann")
     assert problems[0] == "generation 1: Ann's public key is not Ann's", problems
-    deck.gens[0].passes[0].key = deck.gens[0].passes[2].key
-    problems = SharedDeck.parse(deck.render()).verify(None, seat="Ben")
-    assert problems[:2] == ["generation 1: Ann's public key is refused: it is another seat's key",
-                            "generation 1: Cy's public key is refused: it is another seat's key"], problems
+    for a, b in ((0, 2), (1, 2), (0, 1)):           # any two seats, next to each other or not
+        deck = SharedDeck.parse(dealt.deck.render())
+        deck.gens[0].passes[a].key = deck.gens[0].passes[b].key
+        problems = SharedDeck.parse(deck.render()).verify(None, seat="Ben")
+        assert problems[:2] == [f"generation 1: {SEATS[a]}'s public key is refused: it is another seat's key",
+                                f"generation 1: {SEATS[b]}'s public key is refused: it is another seat's key"], problems
 
 
 def test_a_pass_pruned_or_without_a_key_before_a_seat_checked_it_is_refused(shuffled):
@@ -882,3 +884,17 @@ def test_a_hand_card_is_read_once_every_other_seat_has_unlocked_it_and_decrypted
     deck = copy_of(t)
     deck.known[first] = "told"                                      # a card read already is not read again
     assert deck.learn("Cy", SEEDS["Cy"], {})[first] == "told"
+
+
+def test_a_seat_with_no_record_yet_checks_every_standing_pass(shuffled):
+    """A joiner's (or an auditor's) first look: no record, so every pass that stands is checked from the codes."""
+    def swap_in_pass(d):
+        values, proof = d.gens[0].passes[1].piles["draw"]
+        d.gens[0].passes[1].piles["draw"] = ([values[1], values[0], *values[2:]], proof)
+
+    deck = copy_of(shuffled)
+    assert deck.verify(None) == []
+    swap_in_pass(deck)
+    assert SharedDeck.parse(deck.render()).verify(None) == [
+        "generation 1: Ben's shuffle pass of draw carries no valid proof (its numbers are not the previous ones, each "
+        "locked with its key and shuffled within its pile: the document was altered, or a player's pbd cheated)"]
