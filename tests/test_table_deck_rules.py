@@ -898,3 +898,34 @@ def test_a_seat_with_no_record_yet_checks_every_standing_pass(shuffled):
     assert SharedDeck.parse(deck.render()).verify(None) == [
         "generation 1: Ben's shuffle pass of draw carries no valid proof (its numbers are not the previous ones, each "
         "locked with its key and shuffled within its pile: the document was altered, or a player's pbd cheated)"]
+
+
+def test_a_symbolic_replay_adopts_the_document_s_numbers_where_it_agrees_with_it(dealt, reshuffled):
+    from pbd.table.deck import Slot
+
+    board = copy_of(dealt)
+    replay = SharedDeck.create("m1", SEATS, {"draw": [f"c{i}" for i in range(8)]})
+    for seat in SEATS:
+        replay.settle(seat, None)
+    replay.deal("draw", "Cy", 2)
+    for seat in ("Ann", "Ben"):
+        replay.settle(seat, None)
+    replay.slots[3].opened = ["Ann"]                 # where the replay disagrees, it keeps its own
+    replay.adopt(board)
+    assert (replay.clock, replay.seen, replay.gone) == (board.clock, board.seen, board.gone)
+    assert [(p.key, p.stamp) for p in replay.gens[0].passes] == [(p.key, p.stamp) for p in board.gens[0].passes]
+    for i in (1, 2, 4):
+        mine, theirs = replay.slots[i], board.slots[i]
+        assert (mine.value, mine.base, mine.opened) == (theirs.value, theirs.base, theirs.opened)
+        assert [(st.seat, st.value, st.proof, st.stamp) for st in mine.steps] == [
+            (st.seat, st.value, st.proof, st.stamp) for st in theirs.steps]
+    assert replay.slots[3].value != board.slots[3].value and replay.slots[3].opened == ["Ann"]
+    board = copy_of(reshuffled)
+    replay = copy_of(reshuffled)
+    replay.slots[1], replay.retired[1] = Slot(1, None), 3           # pruned in the document: pruned here too
+    replay.slots[2] = Slot(2, None)                                 # not retired here: kept
+    replay.slots[3].index, replay.slots[3].card = 4, "c3"
+    replay.retired[3] = 1
+    board.retired[3] = 9                                            # retired in both: the document's stamp
+    replay.adopt(board)
+    assert 1 not in replay.slots and 1 not in replay.retired and 2 in replay.slots and replay.retired == {3: 9}
