@@ -196,6 +196,7 @@ def test_a_pass_pruned_or_without_a_key_before_a_seat_checked_it_is_refused(shuf
     pruned = "generation 1: a pass's proof was pruned before you checked it"
     assert checked(shuffled, "Ann", lambda d: setattr(d.gens[0].passes[1], "piles", None)) == [pruned]
     assert checked(shuffled, "Ann", lambda d: setattr(d.gens[0].passes[2], "key", None)) == [pruned]
+    assert checked(shuffled, "Ann", lambda d: [setattr(p, "piles", None) for p in d.gens[0].passes]) == [pruned]
 
 
 def test_slots_pruned_before_a_seat_checked_their_passes_are_refused(shuffled):
