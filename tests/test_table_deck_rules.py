@@ -930,3 +930,21 @@ def test_a_symbolic_replay_adopts_the_document_s_numbers_where_it_agrees_with_it
     board.retired[3] = 9                                            # retired in both: the document's stamp
     replay.adopt(board)
     assert 1 not in replay.slots and 1 not in replay.retired and 2 in replay.slots and replay.retired == {3: 9}
+
+
+def test_a_batch_of_last_unlocks_with_a_card_changed_names_every_card_it_claims():
+    t = Table({"draw": [f"c{i}" for i in range(6)]})
+    for seat in SEATS:
+        t.write(seat)
+    a, b = t.write("Ann", lambda d: d.draw_face_up("draw", 2, to="table"))
+    t.write("Ben")
+    t.write("Cy")                                   # Cy's two unlocks are the last: they show both cards, one proof
+    index = t.deck.slots[b].index
+    wrong = next(i for i in range(1, 7) if i not in (index, t.deck.slots[a].index))
+
+    def other_card(d):
+        d.slots[b].index, d.slots[b].card = wrong, d.cards[wrong - 1]
+
+    assert checked(t, "Ann", other_card) == [
+        f"slots {a}-{b}: Cy's unlocks (slot {a} claims {t.deck.slots[a].card}) (slot {b} claims c{wrong - 1}), "
+        "proven together, carry no valid proof (one of them is a wrong unlock, or the proof is forged)"]
