@@ -948,3 +948,34 @@ def test_a_batch_of_last_unlocks_with_a_card_changed_names_every_card_it_claims(
     assert checked(t, "Ann", other_card) == [
         f"slots {a}-{b}: Cy's unlocks (slot {a} claims {t.deck.slots[a].card}) (slot {b} claims c{wrong - 1}), "
         "proven together, carry no valid proof (one of them is a wrong unlock, or the proof is forged)"]
+
+
+def test_the_operations_default_to_one_card_to_the_table_on_top_and_to_reshuffling_every_card(shuffled):
+    deck = copy_of(shuffled)
+    pile = list(deck.piles["draw"])
+    assert deck.draw_face_up("draw") == pile[:1] and deck.piles["table"] == pile[:1]
+    assert deck.move_down("draw", "row") == pile[1:2] and deck.deal("draw", "Ann") == pile[2:3]
+    deck.draw_face_up("draw", 2, to="other")
+    deck.move(pile[3], "table")
+    assert deck.piles["table"] == [pile[3], pile[0]]
+    for i in (pile[0], pile[3], pile[4]):          # as if every seat had unlocked them
+        deck.slots[i].index, deck.slots[i].card = i, deck.cards[i - 1]
+    deck.move(pile[4], "table")
+    assert deck.reshuffle("table", "again") == [9, 10, 11] and deck.piles["table"] == []
+
+
+def test_a_forged_first_unlock_is_refused_by_a_seat_with_no_record():
+    t = Table({"draw": [f"c{i}" for i in range(6)]})
+    for seat in SEATS:
+        t.write(seat)
+    t.write("Ann", lambda d: d.deal("draw", "Cy", 2))
+    t.write("Ben")                                  # Cy's cards carry Ann's unlocks, then Ben's
+    deck = copy_of(t)
+    first = deck.hands["Cy"][0]
+    assert [st.seat for st in deck.slots[first].steps] == ["Ann", "Ben"] and deck.verify(None) == []
+    proof = deck.slots[first].steps[0].proof
+    for i in deck.hands["Cy"]:
+        deck.slots[i].steps[0].proof = (proof[0], (proof[1] + 1) % group.L)
+    assert SharedDeck.parse(deck.render()).verify(None) == [
+        f"slots {first}-{first + 1}: Ann's unlocks, proven together, carry no valid proof (one of them is a wrong "
+        "unlock, or the proof is forged)"]
