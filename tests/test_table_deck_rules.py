@@ -979,3 +979,19 @@ def test_a_forged_first_unlock_is_refused_by_a_seat_with_no_record():
     assert SharedDeck.parse(deck.render()).verify(None) == [
         f"slots {first}-{first + 1}: Ann's unlocks, proven together, carry no valid proof (one of them is a wrong "
         "unlock, or the proof is forged)"]
+
+
+def test_a_lone_last_unlock_with_its_card_changed_names_the_card_it_claims():
+    t = Table({"draw": [f"c{i}" for i in range(6)]})
+    for seat in SEATS:
+        t.write(seat)
+    (sid,) = t.write("Ann", lambda d: d.draw_face_up("draw", 1, to="table"))
+    t.write("Ben")
+    t.write("Cy")
+    wrong = 1 if t.deck.slots[sid].index != 1 else 2
+
+    def other_card(d):
+        d.slots[sid].index, d.slots[sid].card = wrong, d.cards[wrong - 1]
+
+    assert checked(t, "Ann", other_card) == [
+        f"slot {sid}: Cy's unlock and claims c{wrong - 1} carries no valid proof (a wrong unlock or a forged proof)"]
