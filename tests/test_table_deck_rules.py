@@ -305,6 +305,14 @@ def test_slots_removed_taken_from_below_or_moved_between_hands_are_refused(dealt
     assert checked(dealt, "Cy", lambda d: (d.hands["Cy"].remove(cy[0]), d.piles.setdefault("away", [cy[0]]))) == [
         f"slot {cy[0]} left your hand without you"]
 
+    def pruned_from_hand(d):
+        d.hands["Cy"].remove(cy[0])
+        del d.slots[cy[0]]
+        d.gone = [cy[0]]
+
+    assert checked(dealt, "Cy", pruned_from_hand) == [f"slot {cy[0]} was removed before you checked it",
+                                                      f"slot {cy[0]} left your hand without you"]
+
 
 def test_a_hand_card_that_unlocks_to_no_card_or_to_one_shown_elsewhere_is_refused(dealt):
     deck = SharedDeck.parse(dealt.deck.render())
