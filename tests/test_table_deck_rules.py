@@ -1003,3 +1003,44 @@ def test_a_lone_last_unlock_with_its_card_changed_names_the_card_it_claims():
 
     assert checked(t, "Ann", other_card) == [
         f"slot {sid}: Cy's unlock and claims c{wrong - 1} carries no valid proof (a wrong unlock or a forged proof)"]
+
+
+def test_ranges_of_one_id_read_and_a_range_past_the_bound_is_refused(dealt):
+    lines = dealt.deck.render()
+    assert SharedDeck.parse(edited(lines, "  pile draw", "  pile draw 3-3 4-8")).piles["draw"] == list(range(3, 9))
+    for pile, token in (("1-5000 1-5000", "1-5000"), ("", "1-1")):     # 8,000 ids at most; 8 cards at most
+        limit = {"1-1": "  gen 1 · draw 1-8 · cards 1-8 1-1"}.get(token)
+        text = edited(lines, "  gen 1", limit) if limit else edited(lines, "  pile draw", f"  pile draw {pile}")
+        refused(text, f"the range '{token}' is not valid")
+    lead = lines[0].replace("clock 6 · seen 4 5 6", "clock {} · seen 4 5 6")
+    for ten_digits in ("1000000000", "0000000007"):        # ten digits: refused even at or under the bound
+        refused(edited(lines, "  deck", lead.format(ten_digits)), f"expected the clock \\(a number up to "
+                                                                  f"1000000000\\), not '{ten_digits}'")
+
+
+def test_a_long_shuffle_proof_is_written_in_lines_of_4000_characters_and_read_back():
+    deck = SharedDeck.create("m", ["Ann", "Ben"], {"draw": [f"c{i}" for i in range(30)]})
+    deck.settle("Ann", SEEDS["Ann"])
+    lines = deck.render()
+    proof = [ln.split()[-1] for ln in lines if ln.startswith("  proof 1 1 draw ")]
+    assert [len(part) for part in proof] == [4000, 96]
+    assert SharedDeck.parse(lines).gens[0].passes[0].piles == deck.gens[0].passes[0].piles
+
+
+def test_a_caret_or_a_batch_proof_where_none_can_be_is_refused(shuffled, dealt):
+    standing = shuffled.deck.render()
+    assert "  slot 1 ^" in standing
+    pruned = [ln for ln in standing if not ln.startswith("  proof 1 3 ")]
+    pruned = edited(pruned, "  pass 1 3", lambda ln: ln.rsplit(" ", 1)[0])
+    refused(pruned, "slot 1: '\\^' stands for the number the last shuffle pass of generation 1 gave it, but no such "
+                    "pass stands in the document")
+    one = SharedDeck.create("m", ["Ann", "Ben"], {"draw": ["a"]}).render()
+    refused(one[:-1] + ["  slot 1 ^"], "slot 1: '\\^' stands for the number the last shuffle pass of generation 1")
+    lines = dealt.deck.render()
+    slot1, slot2 = (next(ln for ln in lines if ln.startswith(f"  slot {i} ")) for i in (1, 2))
+    proof = slot1.split(" · ")[1].split()[2]
+    refused(edited(lines, "  slot 1 ", slot1.replace(f" {proof}", "")),
+            "slot 1: Ben's unlock @5 has no proof, and it is the first of Ben's unlocks of generation 1 written at "
+            "@5, which carries their one proof")
+    refused(edited(lines, "  slot 2 ", slot2.replace(" @5", f" {proof} @5")),
+            "slot 2: a second proof for Ben's unlocks of generation 1 written at @5 \\(they share one, written on slot 1\\)")
