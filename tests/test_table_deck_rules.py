@@ -1044,3 +1044,18 @@ def test_a_caret_or_a_batch_proof_where_none_can_be_is_refused(shuffled, dealt):
             "@5, which carries their one proof")
     refused(edited(lines, "  slot 2 ", slot2.replace(" @5", f" {proof} @5")),
             "slot 2: a second proof for Ben's unlocks of generation 1 written at @5 \\(they share one, written on slot 1\\)")
+
+
+def test_a_slot_with_more_unlocks_than_seats_can_give_is_refused_and_a_peek_reads_back(shuffled):
+    lines = SharedDeck.create("m", ["Ann", "Ben"], {"draw": ["a"]}).render()
+    value = lines[-1].split()[2]
+
+    def stepped(n):
+        return lines[:-1] + [lines[-1] + "".join(f" · {1 + k % 2} {value} - @1" for k in range(n))]
+
+    refused(stepped(17), "line 5: shared deck: slot 1 has too many unlocks")
+    refused(stepped(16), "line 5: shared deck: slot 1: 'by' must list each seat that unlocked it once")
+    deck = copy_of(shuffled)
+    sid = deck.peek("draw", "Ben")
+    again = SharedDeck.parse(deck.render())
+    assert again.aside == {"Ben": [sid]} and again.hands == {} and "  aside 2 " + str(sid) in deck.render()
