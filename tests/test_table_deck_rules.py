@@ -432,6 +432,8 @@ def test_every_malformed_line_of_a_dealt_deck_is_named(dealt):
         (lines + ["  hand 3 9"], "line 17: shared deck: Cy's hand is listed twice"),
         (lines + ["  aside 1 9", "  aside 1 10"], "line 18: shared deck: Ann's aside is listed twice"),
         (lines + ["  retired 3"], "line 17: shared deck: expected 'retired ID@STAMP …'"),
+        (lines + ["  retired 3@1234567890"],
+         "line 17: shared deck: expected a clock stamp (a number up to 1000000000), not '1234567890'"),
         (lines + ["  slot 9"], "line 17: shared deck: expected 'slot ID NUMBER · …'"),
         (lines + ["  slot 3 ?"], "line 17: shared deck: slot 3 is listed twice"),
         (lines + ["  slot 0 ?"], "line 17: shared deck: slot 0 is listed twice"),
