@@ -1061,3 +1061,17 @@ def test_a_slot_with_more_unlocks_than_seats_can_give_is_refused_and_a_peek_read
     sid = deck.peek("draw", "Ben")
     again = SharedDeck.parse(deck.render())
     assert again.aside == {"Ben": [sid]} and again.hands == {} and "  aside 2 " + str(sid) in deck.render()
+
+
+def test_one_write_s_batch_may_hold_steps_at_different_places_in_their_slots():
+    """Cy unlocks, in one write, a card whose earlier unlock was pruned and one whose earlier unlock still stands."""
+    t = Table({"draw": [f"c{i}" for i in range(6)]})
+    for seat in SEATS:
+        t.write(seat)
+    (dealt,) = t.write("Ann", lambda d: d.deal("draw", "Ben", 1))
+    (shown,) = t.write("Ben", lambda d: d.draw_face_up("draw", 1, to="table"))
+    t.write("Cy")                                   # Ann's unlock of Ben's card goes; Ben's of the face-up one stays
+    assert [st.seat for st in t.deck.slots[dealt].steps] == ["Cy"]
+    assert [st.seat for st in t.deck.slots[shown].steps] == ["Ben", "Cy"]
+    for seat in ("Ann", "Ben"):
+        assert checked(t, seat) == []
