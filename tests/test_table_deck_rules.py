@@ -347,9 +347,9 @@ def test_a_last_unlock_that_reaches_no_card_is_refused():
 
 
 def test_a_replay_without_seeds_reads_a_card_turned_up_from_the_document_or_the_log_else_refuses():
-    def replayed(oracle=None, known=None):
+    def replayed(oracle=None, known=None, dealt=None):
         deck = SharedDeck.create("m", ["Ann", "Ben"], {"draw": ["a", "b", "c"]})
-        deck.oracle = oracle
+        deck.oracle, deck.dealt = oracle, dealt
         for seat in ("Ann", "Ben"):
             deck.settle(seat, None)
         (sid,) = deck.draw_face_up("draw", 1)
@@ -365,6 +365,7 @@ def test_a_replay_without_seeds_reads_a_card_turned_up_from_the_document_or_the_
     board.slots[1].index, board.slots[1].card = 3, "c"
     assert (replayed(oracle=board).card, replayed(oracle=board).index) == ("c", 3)
     assert (replayed(known={1: "b"}).card, replayed(known={1: "b"}).index) == ("b", 2)
+    assert (replayed(dealt={1: "c"}).card, replayed(dealt={1: "c"}).index) == ("c", 3)     # an audit: the seeds' deal
 
 
 # -- the document format: every malformed line named ---------------------------------------------
