@@ -767,6 +767,8 @@ def test_card_and_seat_names_are_escaped_and_runs_of_numbers_written_as_ranges_a
     assert "  pile draw 24 1-3 10 12 11 13-23 4-9" in lines and "  gen 1 · draw 1-24 · cards 1-24" in lines
     again = SharedDeck.parse(lines)
     assert again.cards == cards and again.seats == ["Ann B", "C,D", "50%"] and again.piles == deck.piles
+    for tail, written in ((["x", "7"], "x 7"), (["x", "7", "8", "9"], "x 7-9")):      # a manifest ending in a run
+        assert SharedDeck.create("m", ["Ann"], {"draw": tail}).render()[1] == f"  cards {written}"
     deck.piles["empty"] = []
     assert "  pile empty -" in deck.render() and SharedDeck.parse(deck.render()).piles["empty"] == []
     assert again.render() == lines
