@@ -628,6 +628,7 @@ def test_duties_are_described_in_seat_order_and_owed_only_by_who_has_not_done_th
 def test_a_deal_takes_from_the_top_and_refuses_a_negative_count_an_unknown_seat_or_too_few_cards(shuffled):
     deck = copy_of(shuffled)
     pile = list(deck.piles["draw"])
+    assert deck.top("draw") == pile[0] and deck.size("draw") == 8
     assert deck.deal("draw", "Ann", 0) == [] and deck.piles["draw"] == pile
     assert deck.deal("draw", "Ann", 2) == pile[:2] and deck.hands["Ann"] == pile[:2]
     assert deck.draw("draw", "Ann") == pile[2:3] and deck.hands["Ann"] == pile[:3]
