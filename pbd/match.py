@@ -933,7 +933,7 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
     lines += [f"  {s}; pbd audit DOC replays the whole log once every player has revealed" for s in unseen]
     if (waiting := _waiting_for(game, snap.text, doc.label)):
         lines.append(waiting)
-    return Result(lines, {"problems": [], "not_checked": unseen})
+    return Result(lines, {"problems": [], **({"not_checked": unseen} if unseen else {})})
 
 
 def _waiting_for(game, text: str, label: str) -> str:

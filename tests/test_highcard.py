@@ -52,7 +52,7 @@ def play_to_the_end(env, cwd, doc, names):
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.parametrize("seats", [3, pytest.param(6, marks=pytest.mark.long)])
+@pytest.mark.parametrize("seats", [2, pytest.param(3, marks=pytest.mark.long), pytest.param(6, marks=pytest.mark.long)])
 def test_a_plugin_game_installed_next_to_pbd_plays_reveals_and_audits(plugin, tmp_path, seats):
     env = {**plugin, "PBD_HOME": str(tmp_path / "home")}
     names = NAMES[:seats]

@@ -109,6 +109,7 @@ def test_random_matches_with_each_variation(option):
     assert option in state.options.words()
 
 
+@pytest.mark.long          # team play's deal and turns: tests/test_ttc_match.py and test_fairplay_attacks.py in the default run
 def test_random_team_match_two_a_side():
     state, secrets = play_out(5, team=2, reparse_every=5)
     assert rules.phase(state).name == "over"

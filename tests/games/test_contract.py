@@ -30,7 +30,7 @@ SLOW_AT_MOST_SEATS = {"boystown", "2xd6", "ttc", "tower"}
 #: games whose match through the document pipeline (a hundred commands and more, each a whole pbd run) is the
 #: longest: the default run plays their random match in process only; ``-m long`` plays their pipeline
 #: (test_every_game_keeps_the_contract_over_many_matches), and their own CLI test files play the pipeline too
-PIPELINE_IN_LONG_RUN = {"boystown", "2xd6", "cnc"}
+PIPELINE_IN_LONG_RUN = {"boystown", "2xd6", "cnc", "tower", "ttc"}
 
 
 @pytest.mark.parametrize("name", GAMES)
