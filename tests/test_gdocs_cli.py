@@ -81,7 +81,8 @@ def test_the_cli_scenario_runs_on_each_backend(pbd, place):
     assert pbd("check", place.spec).exit_code == 0
 
 
-@pytest.mark.parametrize("ann, ben", [("Ann", "Ben"), ("Ann 🦸\U0001F9D9", "𝔅𝔢𝔫 😈")])
+@pytest.mark.parametrize("ann, ben", [pytest.param("Ann", "Ben", marks=pytest.mark.long),     # the emoji names hold more
+                                      ("Ann 🦸\U0001F9D9", "𝔅𝔢𝔫 😈")])
 def test_same_script_same_text_on_a_file_and_on_google_docs(pbd, docs_server, tmp_path, ann, ben):
     local = Place("local", tmp_path)
     gdoc = Place("gdocs", tmp_path, docs_server)
