@@ -497,7 +497,7 @@ def traced_run(tree: Path, modules: list[str], tests: list[str]) -> Coverage:
 #: Where the traced runs are kept, one JSON file per tree content and arguments (see :func:`cached_trace`).
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pbd-mutate"
 #: Folders whose files never change what the tests run (kept out of the cache key).
-UNKEYED = ("benchmarks/notes/",)
+UNKEYED = ("benchmarks/notes/", "benchmarks/mutation/", "benchmarks/rounds/")     # records no test reads
 
 
 def tree_key(modules: list[str], tests: list[str]) -> str:
