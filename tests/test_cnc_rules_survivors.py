@@ -885,8 +885,9 @@ def test_an_adjustment_of_hp_0_is_no_healing():
     # rules.py:1321: "unless they ... receive healing": an agreed HP 0 changes nothing, Confusion stays
     g = pos(side(ap=3), side(chars=[char("Nill", None, "confused")]))
     g.play("Ann", "adjust Nill HP 0: nothing really")
-    g.play("Ben", "accept")
+    out = g.play("Ben", "accept")
     assert (g.char("Ben", "Nill").hp, g.char("Ben", "Nill").statuses) == (10, ["confused"])
+    assert "HP 10→" not in out[0] and "healed" not in out[0], out         # no damage and no healing noted
 
 
 # -- the end of a turn ----------------------------------------------------------------------------
