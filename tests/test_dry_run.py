@@ -51,6 +51,7 @@ def test_dry_run_reads_the_hash_chain_a_real_command_kept_instead_of_walking_it(
     """Walking a seat's chain is 1,025 hashes; the chain store beside the private state serves a dry run, read-only."""
     from pbd import fairplay
 
+    fairplay._chain.cache_clear()           # (a chain an earlier test walked in this process would not be kept)
     pbd("move", match, "--as", "Ann", "play Spider-Man", ok=True)       # a real command keeps Ann's chain
     kept = sorted(p.name for p in (Path(os.environ["PBD_HOME"]) / "matches").rglob("*.chain-*"))
     assert kept
