@@ -902,6 +902,10 @@ def legal(doc_spec: str, player: str) -> Result:
     return Result(legal_lines(game, state, name, moves), {"moves": moves}, warnings=turn.warnings)
 
 
+#: what a replay without the seeds cannot check, the audit does (the hint of a check that stopped short)
+WHOLE_LOG = "pbd audit DOC replays the whole log once every player has revealed"
+
+
 def check(doc_spec: str, game_name: str | None = None) -> Result:
     """Validate a board as people left it; every broken rule, and every hand edit its log does not explain, is listed.
 
@@ -926,11 +930,10 @@ def check(doc_spec: str, game_name: str | None = None) -> Result:
                             for e in edits] + stopped
         raise ProblemsFound(f"{doc_spec}: {len(found)} problem(s) found", found,
                             hint="a hand edit: put it back as the log gives it, or see every difference with pbd "
-                            "replay DOC" if edits else "pbd audit DOC replays the whole log once every player has "
-                            "revealed" if stopped else None)
+                            "replay DOC" if edits else WHOLE_LOG if stopped else None)
     lines = [f"{doc_spec}: the board is consistent with the rules"
              + (" as far as its log replays without the players' seeds:" if unseen else ".")]
-    lines += [f"  {s}; pbd audit DOC replays the whole log once every player has revealed" for s in unseen]
+    lines += [f"  {s}; {WHOLE_LOG}" for s in unseen]
     if (waiting := _waiting_for(game, snap.text, doc.label)):
         lines.append(waiting)
     return Result(lines, {"problems": [], **({"not_checked": unseen} if unseen else {})})
