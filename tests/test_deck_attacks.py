@@ -133,10 +133,9 @@ def seat_table(site, tmp_path, game, seats, patch):
 
 
 CASES = [pytest.param(game, seats, attack, words, id=f"{name}-{game}",
-                      # the default run plays the issue's attack on each of the four table games (the plugin
-                      # tutorial's High Card with -m long); the other pass forgeries, which
+                      # the default run plays the issue's attack on every game; the other pass forgeries, which
                       # tests/test_shuffle_argument.py refuses at the proof, play through the CLI with -m long
-                      marks=() if attack is ORACLE and game != "highcard" else pytest.mark.long)
+                      marks=() if attack is ORACLE else pytest.mark.long)
          for game, seats in GAMES
          for name, attack, words in (("oracle-pass", ORACLE, "shuffle pass of .* carries no valid proof"),
                                      ("key-that-locks-nothing", NO_LOCK,
@@ -165,7 +164,7 @@ def test_every_honest_seat_refuses_a_cheating_pass_before_it_unlocks_anything(si
         assert doc.read_bytes() == before           # no unlock written: no card shown to anyone
 
 
-@pytest.mark.parametrize("game,seats", [pytest.param(game, seats, id=game, marks=() if game == "tower" else
+@pytest.mark.parametrize("game,seats", [pytest.param(game, seats, id=game, marks=() if game in ("tower", "ttc") else
                                                      pytest.mark.long) for game, seats in GAMES])
 def test_a_wrong_unlock_in_a_batch_fails_the_whole_batch_and_names_the_seat(site, tmp_path, game, seats):
     """Issue 25: one seat's unlocks of one write share one proof; one wrong unlock among them fails them all."""
