@@ -130,26 +130,26 @@ class Game:
 
 
 def pos(ann: SideSpec | None = None, ben: SideSpec | None = None, *, to_move: int = 0, turn_number: int = 3,
-        first: int = 0, turn: Turn | None = None, pending=(), secrets_for=("Ann", "Ben"),
-        match_id: str = "c0ffee01") -> Game:
-    """Return a position between Ann (player 1) and Ben (player 2).
+        first: int = 0, turn: Turn | None = None, pending=(), secrets_for=None,
+        match_id: str = "c0ffee01", names: tuple[str, str] = ("Ann", "Ben")) -> Game:
+    """Return a position between Ann (player 1) and Ben (player 2), or the two ``names``.
 
     ``turn_number`` 3 by default: past both players' first turns.  ``secrets_for``
-    names the players whose hands and decks this pbd can see (both, as in a simulation).
+    names the players whose hands and decks this pbd can see (by default both, as in a simulation).
     """
     specs = [ann or side(), ben or side()]
-    meta = Meta("cnc", match_id, [PlayerMeta("Ann"), PlayerMeta("Ben")])
+    meta = Meta("cnc", match_id, [PlayerMeta(n) for n in names])
     state = State(meta, to_move=to_move, turn_number=turn_number, first=first, turn=turn or Turn(),
                   pending=list(pending))
     secrets = {}
-    for name, spec in zip(("Ann", "Ben"), specs):
+    for name, spec in zip(names, specs):
         deck = list(spec.deck if spec.deck is not None else DEFAULT_DECK)
         chars = [c if isinstance(c, Character) else char(c) for c in spec.chars]
         cities = list(spec.cities) if PORTER in spec.cities else [PORTER, *spec.cities]
         state.sides.append(Side(name, spec.cp, spec.ap, spec.ap_next, cities, chars, list(spec.discards),
                                 list(spec.hand), len(deck)))
         seed = fairplay.seed_from_text(spec.seed or f"test-{name}")
-        if name in secrets_for:
+        if name in (names if secrets_for is None else secrets_for):
             secrets[name] = Secrets(match_id, name, "cnc", seed, deck, hand=list(spec.hand))
     return Game(state, Chance(meta, secrets))
 

@@ -104,3 +104,38 @@ def test_a_flipped_battle_card_of_the_previous_layout_passes_check_and_is_rewrit
     assert r.exit_code == 0, r.output
     move(pbd, doc, "Ann", "use Bodyguard")
     assert tokens(doc) == [] and "Bodyguard" in log_text(doc)
+
+
+TYPED = """Boys' Town
+Seats: Ann, Ben (2 of 2)
+Turn: Ann
+
+Catalogue: standard
+Round 1 · Ann's turn, Draw Phase
+Phase: draw · round 1
+Draw pile: 41 · Discard pile: 3 (top: Rusty Bike)
+
+Ann · hand 4 · turns 1
+  (no Residents)
+
+Ben · hand 5 · turns 0
+  (no Residents)
+"""
+
+
+def test_a_board_typed_without_a_match_keeps_the_hands_and_piles_it_shows(pbd, tmp_path):
+    # rules.hand_size and board.piles_line: with no shared deck to count, a typed board's hands and piles are
+    # what it shows (not 0 and gone): show prints them, check finds them consistent, --json counts them
+    board = tmp_path / "typed.txt"
+    board.write_text(TYPED, encoding="utf-8")
+    shown = pbd("show", board, "--game", "boystown", ok=True).output
+    assert "Ann · hand 4 · turns 1" in shown and "Ben · hand 5 · turns 0" in shown, shown
+    assert "Draw pile: 41 · Discard pile: 3 (top: Rusty Bike)" in shown, shown
+    assert pbd("check", board, "--game", "boystown", ok=True).output.strip().endswith("consistent with the rules.")
+    seats = pbd.json("show", board, "--game", "boystown")["players"]
+    assert [(s["name"], s["hand"], s["held"]) for s in seats] == [("Ann", 4, 4), ("Ben", 5, 5)]
+    assert board.read_text(encoding="utf-8") == TYPED
+    # a seat whose lines are not typed yet holds no card
+    board.write_text(TYPED.split("\nBen ·")[0] + "\n", encoding="utf-8")
+    seats = pbd.json("show", board, "--game", "boystown")["players"]
+    assert [(s["name"], s["hand"], s["held"]) for s in seats] == [("Ann", 4, 4), ("Ben", 0, 0)]

@@ -872,6 +872,14 @@ def test_an_adjustment_of_a_character_both_players_have_without_an_owner_takes_p
     assert (g.char("Ann", "Nill").hp, g.char("Ben", "Nill").hp) == (6, 10)
 
 
+def test_an_adjustment_without_an_owner_takes_player_1_s_even_when_player_2_is_called_like_the_card():
+    # rules.py:1317: only "NAME's card" names an owner; a player called Nill does not make "adjust Nill" theirs
+    g = pos(side(ap=3, chars=["Nill"]), side(chars=["Nill"]), names=("Ann", "Nill"))
+    g.play("Ann", "adjust Nill HP -4: fell off a roof")
+    g.play("Nill", "accept")
+    assert (g.char("Ann", "Nill").hp, g.char("Nill", "Nill").hp) == (6, 10)
+
+
 def test_an_adjustment_of_hp_minus_1_is_damage_not_healing():
     # rules.py:1321: -1 HP hurts (Nill 10 -> 9); healing would cure his Confusion
     g = pos(side(ap=3), side(chars=[char("Nill", None, "confused")]))

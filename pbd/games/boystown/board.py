@@ -67,7 +67,7 @@ def render(state: State) -> list[str]:
     if not state.people:
         return body
     body += [status_line(state), _phase_line(state)]
-    if state.deck is not None:
+    if state.deck is not None or "draw" in (state.shown or {}):
         body.append(piles_line(state))
     if state.owed or state.mills:
         body.append("Owed: " + "; ".join([f"{w} draws 1 ({why})" for w, why in state.owed]
@@ -116,7 +116,12 @@ def _phase_line(state: State) -> str:
 
 
 def piles_line(state: State) -> str:
-    """Return the draw and discard pile sizes and the top of the discard pile (face down until turned up)."""
+    """Return the draw and discard pile sizes and the top of the discard pile (face down until turned up);
+    on a board typed without a match (no deck to count), as it shows them."""
+    if state.deck is None:
+        shown = state.shown or {}
+        top = f" (top: {shown['top']})" if shown.get("top") else ""
+        return f"Draw pile: {shown['draw']} · Discard pile: {shown['discard']}{top}"
     ids = cards.pile(state.deck, cards.DISCARD)
     top = ""
     if ids:

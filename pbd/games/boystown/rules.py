@@ -83,8 +83,10 @@ def hand(state: State, seat: str) -> list[tuple[int, Card | None]]:
 
 
 def hand_size(state: State, seat: str) -> int:
-    """Return how many cards ``seat`` holds."""
-    return len(cards.hand(state.deck, seat)) if state.deck else 0
+    """Return how many cards ``seat`` holds: on a board typed without a match (no deck to count), what it shows."""
+    if state.deck is None:
+        return (state.shown or {}).get("hand", {}).get(seat, 0)
+    return len(cards.hand(state.deck, seat))
 
 
 def named(state: State, seat: str, name: str, slot: int | None = None) -> int | None:
