@@ -889,6 +889,14 @@ def test_an_adjustment_of_hp_minus_1_is_damage_not_healing():
     assert "Nill HP 10→9" in out[0]
 
 
+def test_an_adjustment_of_hp_1_is_healing():
+    # rules.py:1323: +1 HP heals (Nill 7 -> 8) and so cures his Confusion
+    g = pos(side(ap=3), side(chars=[char("Nill", 7, "confused")]))
+    g.play("Ann", "adjust Nill HP +1: a plaster")
+    g.play("Ben", "accept")
+    assert (g.char("Ben", "Nill").hp, g.char("Ben", "Nill").statuses) == (8, [])
+
+
 def test_an_adjustment_of_hp_0_is_no_healing():
     # rules.py:1321: "unless they ... receive healing": an agreed HP 0 changes nothing, Confusion stays
     g = pos(side(ap=3), side(chars=[char("Nill", None, "confused")]))
