@@ -1081,3 +1081,30 @@ def test_one_write_s_batch_may_hold_steps_at_different_places_in_their_slots():
     assert [st.seat for st in t.deck.slots[shown].steps] == ["Ben", "Cy"]
     for seat in ("Ann", "Ben"):
         assert checked(t, seat) == []
+
+
+# -- SharedDeck.named: which slot a card a move names left from ------------------------------------
+
+def replayed(t):
+    """Return the deck of ``t`` as a replay without the seeds reads it (the document's deck as its oracle)."""
+    deck = SharedDeck.parse(t.deck.render())
+    deck.oracle = SharedDeck.parse(t.deck.render())
+    return deck
+
+
+def test_a_replay_takes_a_hidden_slot_for_a_card_of_the_deck_and_none_for_a_name_it_lacks(dealt):
+    deck = replayed(dealt)
+    hand = deck.hands["Cy"]
+    assert [deck.card(i, "Cy") for i in hand] == [None, None]          # unlocked for Cy, unread by the replay
+    assert deck.named("Cy", "joker") is None and deck.known == {}        # not a card of the deck: no slot is it
+    assert deck.named("Cy", "c5") == hand[0] and deck.known == {hand[0]: "c5"}   # reads as it from then on
+
+
+def test_an_audit_holding_every_seed_takes_the_first_slot_that_reads_as_the_card_even_if_reserved(dealt):
+    deck = replayed(dealt)
+    deck.dealt = deck.derive(SEEDS)[0]
+    hand = deck.hands["Cy"]
+    deck.reserved = {hand[0]}
+    assert deck.named("Cy", "c0", same=lambda card: True) == hand[0]
+    deck.dealt = None                                   # without the seeds, a reserved slot is taken last
+    assert deck.named("Cy", "c0", same=lambda card: True) == hand[1]
