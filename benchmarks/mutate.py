@@ -43,7 +43,8 @@ It prints, per module: mutants (made and run; ``--max`` samples), killed, surviv
 covered, the share killed, and every survivor as ``file:line  before -> after``; each mutant's
 line shows how many tests it ran.  Options: ``--list`` prints the mutants without running
 anything; ``--jobs N`` runs N copies at once; ``--line N`` keeps the mutants of one line (to
-re-check survivors after writing a test).
+re-check survivors after writing a test); ``--since REV`` keeps those on the lines changed since git
+revision REV (a module run again after it changed).
 
 The traced clean run is cached (``~/.cache/pbd-mutate``, one file per tree content, modules and
 tests; ``--fresh`` ignores it): re-checking another line with the same tests on an unchanged
@@ -60,6 +61,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -541,6 +543,21 @@ def _lines_of(m: Mutant) -> range:
     return range(m.start[0], m.end[0] + 1)
 
 
+def changed_lines(rev: str, rel: str) -> set[int]:
+    """Return the line numbers (the file as it is now) of every hunk of ``git diff -U0 rev`` of module ``rel``.
+
+    :raises SystemExit: git cannot diff against ``rev``.
+    """
+    diff = subprocess.run(["git", "diff", "-U0", rev, "--", rel], cwd=ROOT, capture_output=True, text=True)
+    if diff.returncode:
+        raise SystemExit(f"mutate.py: git diff {rev}: {diff.stderr.strip()}")
+    lines: set[int] = set()
+    for m in re.finditer(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", diff.stdout, re.M):
+        start, count = int(m.group(1)), int(m.group(2) or 1)
+        lines.update(range(start, start + count))
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the mutants of the given modules against the given tests and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -552,6 +569,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=0, help="seconds per mutant (default: 3x the clean run + 30)")
     ap.add_argument("--line", type=int, action="append", default=[],
                     help="only the mutants on this line (repeatable; re-checks survivors after a new test)")
+    ap.add_argument("--since", metavar="REV",
+                    help="only the mutants on lines changed since git revision REV (a module's run again after "
+                         "changes: the lines of every hunk of 'git diff -U0 REV', the file's side now)")
     ap.add_argument("--whole", action="store_true",
                     help="run every test file for each covered mutant (the tool's first way), not only the tests "
                          "that run its line")
@@ -567,8 +587,9 @@ def main(argv: list[str] | None = None) -> int:
     for module in args.module:
         rel = str(Path(module).resolve().relative_to(ROOT))
         every = mutants_of(rel, (ROOT / rel).read_text())
-        if args.line:
-            every = [m for m in every if m.line in args.line]
+        lines = set(args.line) | (changed_lines(args.since, rel) if args.since else set())
+        if args.line or args.since:
+            every = [m for m in every if m.line in lines]
         pick = every
         if args.max and len(every) > args.max:
             pick = sorted(random.Random(f"{args.seed}:{rel}").sample(every, args.max), key=lambda m: m.start)
