@@ -132,3 +132,19 @@ def test_a_decision_that_asks_for_no_card_is_answered_only_by_pass(pbd, tmp_path
     guard = Decision("Ben", rules.prompt(state, "Ben", "guard"), rules.answers("guard"), 3)
     assert rules.decision_answers(state, guard) == ["play Shield", "pass"]
     assert rules.decision_answers(state, Decision("Ben", "say whether you agree", ["pass"], 3)) == ["pass"]
+
+
+def test_a_waiting_line_whose_prompt_no_move_asks_is_refused(pbd, tmp_path):
+    # the CLI half of the test above: such a decision never reaches the rules' answers
+    doc = start(pbd, tmp_path)
+    face = upcoming(doc, "Ann", 1)[0]
+    put(doc, tiles={"Ann": 20 - face, "Ben": 20})
+    move(pbd, doc, "Ann", "roll; pass")
+    asked = "play Sword (an extra die in the duel with Ann on 20), or pass"
+    assert f"Waiting on: Ben — {asked}" in doc.read_text()
+    doc.write_text(doc.read_text().replace(asked, "say whether you agree"))
+    before = doc.read_bytes()
+    result = pbd("move", doc, "--as", "Ben", "pass")
+    assert result.exit_code == 3, result.output
+    assert "does not ask Ben to say whether you agree: the 'Waiting on' line was typed by hand" in result.output
+    assert doc.read_bytes() == before
