@@ -110,7 +110,7 @@ def test_the_loser_of_a_duel_on_tile_1_stays_on_tile_1(pbd, tmp_path):
     assert rules.below(GAME.parse(doc.read_text()).layout, 6) == 1
     put(doc, tiles={"Ann": 6 - face, "Ben": 1}, cards={6: "Trapdoor"})
     move(pbd, doc, "Ann", "roll; pass")
-    assert f"Trapdoor on 6: Ann → 1; duel on 1: Ann against Ben" in log_of(doc), log_of(doc)
+    assert "Trapdoor on 6: Ann → 1; duel on 1: Ann against Ben" in log_of(doc), log_of(doc)
     move(pbd, doc, "Ben", "pass")
     roll_waited(pbd, doc, "Ben")
     winner, loser = _winner(doc)
