@@ -84,6 +84,24 @@ def test_the_template_is_the_default_board(pbd, tmp_path):
     assert pbd("show", out, "--game", "tower").exit_code == 0
 
 
+def test_a_board_typed_without_a_match_keeps_the_hands_it_shows(pbd, tmp_path):
+    # rules.hand_size: with no shared deck to count, a typed board's hands are what it shows (not 0): show
+    # prints them, check finds them consistent and still holds them to the hand limit
+    board = tmp_path / "typed.txt"
+    typed = GAME.template().replace("Seats:  (0 of 2)", "Seats: Ann, Ben (2 of 2)\nTurn: Ann").replace(
+        "Players\n", "Players\n  A Ann · hand 3\n  B Ben · hand 5\n").replace("1 Start    ", "1 Start (A B)")
+    board.write_text(typed, encoding="utf-8")
+    shown = pbd("show", board, "--game", "tower", ok=True).output
+    assert "A Ann · hand 3" in shown and "B Ben · hand 5" in shown, shown
+    assert pbd("check", board, "--game", "tower", ok=True).output.strip().endswith("consistent with the rules.")
+    # a player who has no line yet holds nothing; one typed over the limit is named
+    board.write_text(typed.replace("  B Ben · hand 5\n", "").replace("hand 3", "hand 7"), encoding="utf-8")
+    result = pbd("check", board, "--game", "tower")
+    assert result.exit_code == 1 and "Ann holds 7 cards; the limit is 5" in result.output, result.output
+    assert "Ben" not in result.output.split("problem(s) found")[1], result.output
+    assert board.read_text(encoding="utf-8") == typed.replace("  B Ben · hand 5\n", "").replace("hand 3", "hand 7")
+
+
 def test_the_document_draws_the_tower_top_floor_first(pbd, tmp_path):
     doc = start(pbd, tmp_path)
     text = doc.read_text()

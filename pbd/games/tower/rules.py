@@ -265,8 +265,9 @@ def _need_main(s: State, what: str) -> None:
 
 
 def hand_size(s: State, seat: str) -> int:
-    """Return how many cards ``seat`` holds (public: the deck's hand)."""
-    return shared.hand_size(s.deck, seat) if s.deck is not None else 0
+    """Return how many cards ``seat`` holds (public: the deck's hand); on a board typed without a match
+    (no deck to count), what the board shows."""
+    return shared.hand_size(s.deck, seat) if s.deck is not None else s.shown.get(seat, 0)
 
 
 def begin_turn(s: State) -> None:
