@@ -6,9 +6,19 @@
 import pytest as _pytest_gdocs
 
 
+#: The port the last test's Docs server listened on (see :func:`docs_server`).
+_DOCS_PORT = [0]
+
+
 @_pytest_gdocs.fixture
 def docs_server(monkeypatch, tmp_path):
-    """Start a local Docs/Drive API server; point pbd at it; isolate PBD_HOME; no retry sleeps."""
+    """Start a local Docs/Drive API server; point pbd at it; isolate PBD_HOME; no retry sleeps.
+
+    Each test gets a new server (nothing kept from another test) on the port the previous
+    test's server used, when it is free: pbd builds its API client once per process and
+    endpoint (``gdocs.collection``), so the tests of a run share one build as a user's
+    commands share one per process, instead of paying about 0.15 s of CPU for it each.
+    """
     from pathlib import Path
 
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
@@ -16,7 +26,8 @@ def docs_server(monkeypatch, tmp_path):
 
     from pbd.documents import gdocs
 
-    server = DocsServer().start()
+    server = DocsServer().start(port=_DOCS_PORT[0])
+    _DOCS_PORT[0] = int(server.host.rsplit(":", 1)[1])
     monkeypatch.setenv("PBD_DOCS_EMULATOR_HOST", server.host)
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "pbd-home"))
     sleeps: list[float] = []

@@ -243,14 +243,17 @@ class DocsServer:
 
     # -- life cycle ------------------------------------------------------------------
 
-    def start(self) -> DocsServer:
-        """Start serving on 127.0.0.1 on a free port, in a daemon thread."""
+    def start(self, port: int = 0) -> DocsServer:
+        """Start serving on 127.0.0.1 on ``port`` (a free one if 0 or taken), in a daemon thread."""
         server = self
 
         class Handler(_Handler):
             owner = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        try:
+            self._httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        except OSError:
+            self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()
