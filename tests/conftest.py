@@ -151,6 +151,37 @@ def copy_of_setup(key: tuple, tmp_path, build):
     return tmp_path / made.relative_to(folder)
 
 
+_FOLDERS: dict[tuple, tuple] = {}
+
+
+def copy_of_folder(key: tuple, dest, build):
+    """Fill the folder ``dest`` with what ``build(folder)`` leaves in an empty folder, and return what it returns.
+
+    For a set-up whose seats each run pbd with a PBD_HOME of their own inside the folder (``home-NAME``)
+    next to the document, with seeds given (the same bytes every time): the first call of a test run
+    with ``key`` runs ``build`` in a folder of its own; every call copies that folder, PBD_HOMEs whole
+    (their caches too, as the seats' commands left them), times kept, into ``dest``, each PBD_HOME's
+    remembered documents (``my-matches``) naming the copies.  ``build`` must not depend on
+    ``PBD_HOME``, ``os.environ`` or the current folder beyond what it is given.
+    """
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    if key not in _FOLDERS:
+        import atexit
+
+        folder = Path(tempfile.mkdtemp(prefix="pbd-folder-"))
+        atexit.register(shutil.rmtree, folder, True)
+        _FOLDERS[key] = folder, build(folder)
+    folder, made = _FOLDERS[key]
+    dest = Path(dest)
+    shutil.copytree(folder, dest, dirs_exist_ok=True)
+    for registry in dest.rglob("my-matches"):
+        moved_registry(registry.parent, folder, dest)
+    return made
+
+
 def moved_registry(home, old, new) -> None:
     """Make the copied PBD_HOME ``home`` name documents under folder ``new`` where its original named ``old``.
 
