@@ -17,7 +17,10 @@ def pytest_sessionstart(session):
 
     spec = importlib.util.find_spec("pbd")
     for folder in spec.submodule_search_locations or ():
-        compileall.compile_dir(folder, quiet=1)
+        try:
+            compileall.compile_dir(folder, quiet=1)
+        except OSError:             # a folder we may not write (an install's): its .pyc come with it
+            pass
 
 
 # -- Google Docs: a local Docs/Drive API server (tests/docs_server.py) ----------------
