@@ -71,6 +71,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from itertools import accumulate
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 TEXT_STYLE_FIELDS = ("bold", "italic", "underline", "strikethrough", "smallCaps", "backgroundColor",
@@ -118,13 +119,25 @@ class Unit:
     obj: str | None = None
     bullet: dict | None = None
     suggested: str | None = None
+    #: the length in UTF-16 code units (a unit's char and obj never change: worked out once)
+    size: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def size(self) -> int:
-        """Return the length in UTF-16 code units."""
+    def __post_init__(self) -> None:
         if self.char is None:
-            return 0 if self.obj == "end" else 1
-        return len(self.char.encode("utf-16-le")) // 2
+            self.size = 0 if self.obj == "end" else 1
+        elif len(self.char) == 1:
+            self.size = 2 if ord(self.char) > 0xFFFF else 1
+        else:
+            self.size = len(self.char.encode("utf-16-le")) // 2
+
+    def copy(self) -> Unit:
+        """Return a copy whose styles can change without changing this unit's.
+
+        Requests replace a style's or a bullet's values and never change them in place, so a
+        copy of each style's top level is a copy (``copy.deepcopy`` of a long body is what made
+        the test server slow).
+        """
+        return Unit(self.char, dict(self.style), dict(self.pstyle), self.obj, self.bullet, self.suggested)
 
     @property
     def marker(self) -> bool:
@@ -230,14 +243,17 @@ class DocsServer:
 
     # -- life cycle ------------------------------------------------------------------
 
-    def start(self) -> DocsServer:
-        """Start serving on 127.0.0.1 on a free port, in a daemon thread."""
+    def start(self, port: int = 0) -> DocsServer:
+        """Start serving on 127.0.0.1 on ``port`` (a free one if 0 or taken), in a daemon thread."""
         server = self
 
         class Handler(_Handler):
             owner = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        try:
+            self._httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        except OSError:
+            self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()
@@ -321,7 +337,7 @@ class DocsServer:
         """Put an inline object (an image) at ``index``; return the new revision."""
         with self._lock:
             doc = self.docs[doc_id]
-            units = copy.deepcopy(doc.units)
+            units = [u.copy() for u in doc.units]
             k = _position(units, index, "insertInlineImage")
             units.insert(k, Unit(None, obj="kix." + secrets.token_hex(6)))
             doc.units = units
@@ -603,7 +619,7 @@ class DocsServer:
         requests = data.get("requests")
         if not isinstance(requests, list) or not requests:
             raise ApiError(400, "Must specify at least one request.")
-        tabs = copy.deepcopy(doc.tabs)
+        tabs = [Tab(t.id, t.title, [u.copy() for u in t.units], copy.deepcopy(t.lists)) for t in doc.tabs]
         work = Doc(doc.id, doc.title, doc.revision, tabs)
         replies = []
         for i, request in enumerate(requests):
@@ -696,17 +712,12 @@ def validate(value, schema: dict, api: str, where: str = "") -> None:
 
 def _starts(units: list[Unit]) -> list[int]:
     """Return the index of each unit and, last, the end index of the body."""
-    out, index = [], 1
-    for u in units:
-        out.append(index)
-        index += u.size
-    out.append(index)
-    return out
+    return list(accumulate([u.size for u in units], initial=1))
 
 
-def _position(units: list[Unit], index: int, what: str) -> int:
-    """Return the unit number starting at ``index`` (len(units) for the end)."""
-    starts = _starts(units)
+def _position(units: list[Unit], index: int, what: str, starts: list[int] | None = None) -> int:
+    """Return the unit number starting at ``index`` (len(units) for the end); ``starts``: ``_starts(units)``."""
+    starts = starts or _starts(units)
     if not isinstance(index, int) or index < 1:
         raise ApiError(400, f"Index {index} must be greater than zero.")
     if index > starts[-1]:
@@ -733,7 +744,8 @@ def _range(units: list[Unit], args: dict) -> tuple[int, int, int, int]:
     start, end = rng.get("startIndex", 0), rng.get("endIndex", 0)
     if not (isinstance(start, int) and isinstance(end, int)) or start >= end:
         raise ApiError(400, "The range should not be empty.")
-    return start, end, _position(units, start, "start"), _position(units, end, "end")
+    starts = _starts(units)
+    return start, end, _position(units, start, "start", starts), _position(units, end, "end", starts)
 
 
 def _insert_text(units: list[Unit], args: dict) -> None:
@@ -758,7 +770,7 @@ def _insert_text(units: list[Unit], args: dict) -> None:
     before = units[k - 1] if k > 0 and units[k - 1].char not in (None, "\n") else None
     style = copy.deepcopy((before or units[k]).style)
     para = next(u for u in units[k:] if u.char == "\n")
-    units[k:k] = [Unit(c, copy.deepcopy(style), copy.deepcopy(para.pstyle) if c == "\n" else {},
+    units[k:k] = [Unit(c, dict(style), dict(para.pstyle) if c == "\n" else {},
                        bullet=copy.deepcopy(para.bullet) if c == "\n" else None) for c in text]
 
 
@@ -793,24 +805,24 @@ def _fields(args: dict, known: tuple[str, ...]) -> list[str]:
 
 def _update_text_style(units: list[Unit], args: dict) -> None:
     _, _, i, j = _range(units, args)
-    names, style = _fields(args, TEXT_STYLE_FIELDS), args.get("textStyle") or {}
-    for u in units[i:j]:
+    names, style = _fields(args, TEXT_STYLE_FIELDS), copy.deepcopy(args.get("textStyle") or {})
+    for u in units[i:j]:                    # the units share the values: none is changed in place
         for name in names:
             if name in style:
-                u.style[name] = copy.deepcopy(style[name])
+                u.style[name] = style[name]
             else:
                 u.style.pop(name, None)
 
 
 def _update_paragraph_style(units: list[Unit], args: dict) -> None:
     _, _, i, j = _range(units, args)
-    names, style = _fields(args, PARAGRAPH_STYLE_FIELDS), args.get("paragraphStyle") or {}
+    names, style = _fields(args, PARAGRAPH_STYLE_FIELDS), copy.deepcopy(args.get("paragraphStyle") or {})
     k = i
     while k < len(units):
         if units[k].char == "\n":
             for name in names:
                 if name in style:
-                    units[k].pstyle[name] = copy.deepcopy(style[name])
+                    units[k].pstyle[name] = style[name]
                 else:
                     units[k].pstyle.pop(name, None)
             if k >= j - 1:

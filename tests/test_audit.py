@@ -54,11 +54,17 @@ def rechain(text: str) -> str:
 
 @pytest.fixture
 def revealed(pbd, tmp_path):
-    """A match 40 random moves in, both players revealed with --now."""
-    doc = new_match(pbd, tmp_path, first="random")
-    play_randomly(pbd, doc, random.Random(5), 40)
-    pbd("reveal", doc, "--as", "Ann", "--now", ok=True)
-    pbd("reveal", doc, "--as", "Ben", ok=True)          # the opponent revealed: no --now needed
+    """A match 40 random moves in, both players revealed with --now (played once a run: seeds given, and copied)."""
+    from conftest import copy_of_setup
+
+    def build(pbd, folder):
+        doc = new_match(pbd, folder, first="random")
+        play_randomly(pbd, doc, random.Random(5), 40)
+        pbd("reveal", doc, "--as", "Ann", "--now", ok=True)
+        pbd("reveal", doc, "--as", "Ben", ok=True)          # the opponent revealed: no --now needed
+        return doc
+
+    doc = copy_of_setup(("cnc revealed", "audit"), tmp_path, build)
     assert pbd("audit", doc).exit_code == 0
     return doc
 

@@ -121,14 +121,24 @@ def run(site, tmp_path, seat, *args, patch: str = ""):
 
 
 def seat_table(site, tmp_path, game, seats, patch):
-    """Ann starts, the others join in order; the last joins with the modified pbd."""
-    doc = tmp_path / "m.txt"
+    """Ann starts, the others join in order; the last joins with the modified pbd.
+
+    The honest part (``new`` and the joins before the last) is set up once a run and copied: seeds given."""
+    from conftest import copy_of_folder
+
     players = ["--players", len(seats)] if game != "ttc" else ["--deck", "sample"]
-    done = run(site, tmp_path, seats[0], "new", game, doc, *players, "--seed", seats[0])
-    assert done.returncode == 0, done.stderr
-    for seat in seats[1:]:
-        done = run(site, tmp_path, seat, "join", doc, "--seed", seat, patch=patch if seat == seats[-1] else "")
-        assert done.returncode == 0, (seat, done.stderr)
+
+    def build(folder):
+        done = run(site, folder, seats[0], "new", game, folder / "m.txt", *players, "--seed", seats[0])
+        assert done.returncode == 0, done.stderr
+        for seat in seats[1:-1]:
+            done = run(site, folder, seat, "join", folder / "m.txt", "--seed", seat)
+            assert done.returncode == 0, (seat, done.stderr)
+
+    copy_of_folder(("deck attacks", game, tuple(seats)), tmp_path, build)
+    doc = tmp_path / "m.txt"
+    done = run(site, tmp_path, seats[-1], "join", doc, "--seed", seats[-1], patch=patch)
+    assert done.returncode == 0, (seats[-1], done.stderr)
     return doc
 
 

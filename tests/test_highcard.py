@@ -11,21 +11,16 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 
 
 @pytest.fixture(scope="module")
-def plugin(tmp_path_factory):
-    """Install examples/highcard into a scratch site folder; return the environment that sees it."""
-    site = tmp_path_factory.mktemp("highcard-site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(ROOT / "examples" / "highcard")], check=True, capture_output=True)
-    return {**os.environ, "PYTHONPATH": str(site)}
+def plugin(highcard_site):
+    """Return the environment that sees examples/highcard installed into a scratch site folder (once a run)."""
+    return {**os.environ, "PYTHONPATH": str(highcard_site)}
 
 
 def run(env, cwd, *args, ok=True):

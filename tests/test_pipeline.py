@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import stat
@@ -28,7 +29,9 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
+    """Return every pbd module's pbd imports (the sources read and parsed once a run: they do not change in one)."""
     modules = {}
     for path in PKG.rglob("*.py"):
         rel = path.relative_to(PKG.parent).with_suffix("")

@@ -41,17 +41,23 @@ def run(folder, seat, *args, cheat=False):
 
 @pytest.fixture
 def table(tmp_path):
-    """A 3-seat match of The Tower, every deal settled; returns (folder, Ann's move that places a card)."""
+    """A 3-seat match of The Tower, every deal settled; returns (folder, Ann's move that places a card).
+
+    Set up once a run (seeds given: the same bytes every time) and copied (``copy_of_folder``)."""
+    from conftest import copy_of_folder
+
+    def build(folder):
+        assert run(folder, "Ann", "new", "tower", "m.txt", "--players", 3, "--seed", "a").returncode == 0
+        for seat in SEATS[1:]:
+            assert run(folder, seat, "join", "m.txt", "--seed", seat.lower()).returncode == 0
+        for seat in SEATS[1:]:
+            assert run(folder, seat, "status", "m.txt").returncode == 0
+        moves = json.loads(run(folder, "Ann", "legal", "m.txt", "--json").stdout)["moves"]
+        place = next(m for m in moves if m.startswith("play ") and " on " in m)
+        return re.sub(r" on \d+–\d+$", " on 9", place)
+
     folder = tmp_path / "real"
-    folder.mkdir()
-    assert run(folder, "Ann", "new", "tower", "m.txt", "--players", 3, "--seed", "a").returncode == 0
-    for seat in SEATS[1:]:
-        assert run(folder, seat, "join", "m.txt", "--seed", seat.lower()).returncode == 0
-    for seat in SEATS[1:]:
-        assert run(folder, seat, "status", "m.txt").returncode == 0
-    moves = json.loads(run(folder, "Ann", "legal", "m.txt", "--json").stdout)["moves"]
-    place = next(m for m in moves if m.startswith("play ") and " on " in m)
-    return folder, re.sub(r" on \d+–\d+$", " on 9", place)
+    return folder, copy_of_folder(("tower table", "roll after choice"), folder, build)
 
 
 def test_the_copy_of_the_document_no_longer_shows_the_die(table, tmp_path):
@@ -299,14 +305,18 @@ def test_2xd6_a_modified_pbd_that_rolls_the_onyx_dice_without_waiting_is_refused
 @pytest.fixture
 def surge(tmp_path):
     """A C&C match (Ann, Ben) where Ann, to move, holds Wild Magic Surge ("Roll a die. 1: you lose 10 CP..."):
-    returns ``(folder, the move that plays it)`` (seed a1 deals it in her opening hand)."""
+    returns ``(folder, the move that plays it)`` (seed a1 deals it in her opening hand); set up once a run."""
+    from conftest import copy_of_folder
+
+    def build(folder):
+        assert run(folder, "Ann", "new", "cnc", "m.txt", "--deck", "forces-of-mystery", "--seed", "a1").returncode == 0
+        assert run(folder, "Ben", "join", "m.txt", "--deck", "forces-of-corruption", "--seed", "ben").returncode == 0
+        assert run(folder, "Ann", "status", "m.txt").returncode == 0            # the opening hands
+        assert "Wild Magic Surge" in run(folder, "Ann", "hand", "m.txt").stdout
+        return "play Wild Magic Surge"
+
     folder = tmp_path / "real"
-    folder.mkdir()
-    assert run(folder, "Ann", "new", "cnc", "m.txt", "--deck", "forces-of-mystery", "--seed", "a1").returncode == 0
-    assert run(folder, "Ben", "join", "m.txt", "--deck", "forces-of-corruption", "--seed", "ben").returncode == 0
-    assert run(folder, "Ann", "status", "m.txt").returncode == 0            # the opening hands
-    assert "Wild Magic Surge" in run(folder, "Ann", "hand", "m.txt").stdout
-    return folder, "play Wild Magic Surge"
+    return folder, copy_of_folder(("cnc surge", "roll after choice"), folder, build)
 
 
 def test_cnc_the_sentrys_attack_is_logged_before_its_die():

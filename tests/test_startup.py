@@ -79,12 +79,7 @@ def test_showing_a_twin_tower_city_board_loads_no_gmp_openssl_or_pathlib(tmp_pat
     Nor does it copy anything: ``copy`` (with its failed import of ``org.python.core``, about 1M instructions)
     is loaded only by a replay from the first entry.
     """
-    import os
-
-    doc, env = tmp_path / "t.txt", {**os.environ, "PBD_HOME": str(tmp_path / "home")}
-    for args in (["new", "ttc", str(doc), "--as", "Lia", "--deck", "sample", "--seed", "lia"],
-                 ["join", str(doc), "--as", "Max", "--seed", "max"]):
-        subprocess.run([sys.executable, "-m", "pbd", *args], env=env, check=True, capture_output=True)
+    doc, env = _ttc_match(tmp_path)
     probe = (f"{BEFORE}from pbd.cli import main\nsys.argv = ['pbd', 'show', sys.argv[1]]\n"
              "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
              "print('LOADED', sorted(m for m in set(sys.modules) - before if m in ('gmpy2', 'hashlib', 'pathlib', "
@@ -169,14 +164,19 @@ def test_a_move_records_its_match_in_the_list_without_loading_pbd_status(pbd, ma
 
 
 def _ttc_match(tmp_path):
-    """Return a two-seat Twin Tower City document and the environment of its seats' pbd."""
+    """Return a two-seat Twin Tower City document and the environment of its seats' pbd (set up once a run, copied)."""
     import os
 
-    doc, env = tmp_path / "t.txt", {**os.environ, "PBD_HOME": str(tmp_path / "home")}
-    for args in (["new", "ttc", str(doc), "--as", "Lia", "--deck", "sample", "--seed", "lia"],
-                 ["join", str(doc), "--as", "Max", "--seed", "max"]):
-        subprocess.run([sys.executable, "-m", "pbd", *args], env=env, check=True, capture_output=True)
-    return doc, env
+    from conftest import copy_of_folder
+
+    def build(folder):
+        doc, env = folder / "t.txt", {**os.environ, "PBD_HOME": str(folder / "home")}
+        for args in (["new", "ttc", str(doc), "--as", "Lia", "--deck", "sample", "--seed", "lia"],
+                     ["join", str(doc), "--as", "Max", "--seed", "max"]):
+            subprocess.run([sys.executable, "-m", "pbd", *args], env=env, check=True, capture_output=True)
+
+    copy_of_folder(("startup ttc",), tmp_path, build)
+    return tmp_path / "t.txt", {**os.environ, "PBD_HOME": str(tmp_path / "home")}
 
 
 #: runs the pbd script's own run() and says at exit whether inspect was loaded (ast, dis come with it)

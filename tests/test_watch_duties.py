@@ -33,12 +33,25 @@ def watcher(tmp_path, seat, *args, extra_env=None):
 
 
 def seat(tmp_path, doc, names, game="boystown", extra_env=None):
-    done = pbd(tmp_path, names[0], "new", game, doc, "--as", names[0], "--players", len(names), "--seed", "s0",
-               extra_env=extra_env)
-    assert done.returncode == 0, done.stderr
-    for i, name in enumerate(names[1:], 1):
-        done = pbd(tmp_path, name, "join", doc, "--as", name, "--seed", f"s{i}", extra_env=extra_env)
+    """Seat ``names`` at a new match of ``game`` on ``doc``, each with their own PBD_HOME in ``tmp_path``.
+
+    The first match on a local ``m.txt`` in an empty folder is set up once a run and copied (the same
+    bytes every time: seeds given); any other is set up here."""
+    def build(folder, doc):
+        done = pbd(folder, names[0], "new", game, doc, "--as", names[0], "--players", len(names), "--seed", "s0",
+                   extra_env=extra_env)
         assert done.returncode == 0, done.stderr
+        for i, name in enumerate(names[1:], 1):
+            done = pbd(folder, name, "join", doc, "--as", name, "--seed", f"s{i}", extra_env=extra_env)
+            assert done.returncode == 0, done.stderr
+
+    if extra_env is None and doc == tmp_path / "m.txt" and not any(tmp_path.iterdir()):
+        from conftest import copy_of_folder
+
+        copy_of_folder(("watch duties seat", game, tuple(names)), tmp_path,
+                       lambda folder: build(folder, folder / "m.txt"))
+    else:
+        build(tmp_path, doc)
 
 
 def keep_within(tmp_path, doc, mover, seconds, extra_env=None) -> float:
