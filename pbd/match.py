@@ -205,6 +205,14 @@ def parse_board(game, text: str, label: str):
                         game.parsed_classes, game.parsed_classes[0], keep=2)
 
 
+def board_kept(game, text: str, label: str) -> bool:
+    """Return True if :func:`parse_board` would read this board from PBD_HOME's cache rather than parse it."""
+    from pbd import cache
+
+    return bool(game.parsed_classes) and cache.holds(f"board-{game.name}", label, text.encode("utf-8"),
+                                                     game.parsed_classes)
+
+
 def _need_match(state, label: str) -> None:
     if not state.meta.match_id:
         raise DocumentFormatError(f"{label} has no 'pbd match ID' title line, so it is not a match pbd started",
@@ -255,7 +263,8 @@ def _check_hand_edits(turn: Turn) -> None:
     """Name a status or count the log does not explain (:mod:`pbd.handedits`): a write refuses, a read warns."""
     from pbd import handedits
 
-    handedits.check(turn, lambda text: parse_board(turn.game, text, turn.doc.label))
+    handedits.check(turn, lambda text: parse_board(turn.game, text, turn.doc.label),
+                    lambda text: board_kept(turn.game, text, turn.doc.label))
 
 
 CHECKS.append(_check_hand_edits)
@@ -746,9 +755,7 @@ def _settle(doc: Document, player: str) -> Turn:
     turn.name = _seat(turn.game, turn.state, player)
     meta = turn.state.meta
     if turn.game.pending(turn.state, turn.name) and not _left(turn.state):
-        transact(doc, turn.name, lambda g, s, n, c: Result(g.settle(s, n, c)))
-        turn = _read(doc)
-        turn.name = _seat(turn.game, turn.state, player)
+        return _paid(doc, turn.name)
     with private.lock(meta.match_id, turn.name), _keeping_chains(meta.match_id):
         held = _held(meta.match_id, turn.name)
         if _behind(turn, held):
@@ -756,6 +763,35 @@ def _settle(doc: Document, player: str) -> Turn:
             turn.name = name
         turn.reading = True
         _begin(turn, seated=True, held=held)
+        _keep_checked(turn)
+    return turn
+
+
+def _paid(doc: Document, name: str) -> Turn:
+    """Pay what ``name``'s pbd owes in one guarded write; return the board written, attached, for the read that follows.
+
+    The board this command just wrote is the one it reads: it was read, checked (the seat's
+    record, the hand edits, the pending items) and changed by this seat's own pbd, so reading
+    it back and checking it again would only parse the text it rendered and find its own
+    record in it (about a sixth of such a command's instructions).  What the read back was
+    for stays: the write is refused or retried on a document that moved meanwhile
+    (:func:`_run`), and a write whose answer was lost is looked for in the document
+    (:func:`_landed`).  A seat that writes after this one is read by the seat's next command,
+    as it would be a moment after a read back.
+    """
+    written: list[Turn] = []
+
+    def step(turn: Turn) -> Result:
+        written.append(turn)
+        return Result(turn.game.settle(turn.state, turn.name, turn.chance))
+
+    _run(doc, name, step)
+    turn = written[-1]
+    meta = turn.state.meta
+    with private.lock(meta.match_id, name), _keeping_chains(meta.match_id):
+        turn.game.attach(turn.state, turn.sec)          # the hand, as the written board holds it
+        turn.reading, turn.attached = True, True
+        turn.chance = Chance(meta, {turn.name: turn.sec})
         _keep_checked(turn)
     return turn
 

@@ -318,7 +318,8 @@ def test_a_seats_record_of_the_shared_deck_is_parsed_once_then_read_from_the_cac
     pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
     hand = pbd("hand", doc, "--as", "Ann", ok=True).stdout
     assert [p for p in entries() if p.name.startswith("deck-record-")]
-    parsed = []
+    assert pbd("hand", doc, "--as", "Ann", ok=True).stdout == hand  # (the first paid a duty: the board it wrote,
+    parsed = []                                                     # never read back, is parsed by this one)
     real = SharedDeck.parse.__func__
     monkeypatch.setattr(SharedDeck, "parse", classmethod(lambda cls, lines: parsed.append(1) or real(cls, lines)))
     recorded = []
