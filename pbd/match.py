@@ -788,10 +788,11 @@ def _paid(doc: Document, name: str) -> Turn:
     _run(doc, name, step)
     turn = written[-1]
     meta = turn.state.meta
+    # still attached: detaching (before the render) copies the seat's private part out into its state, never
+    # out of the board, so the hand the read shows is on it
+    turn.reading, turn.attached = True, True
+    turn.chance = Chance(meta, {turn.name: turn.sec})
     with private.lock(meta.match_id, name), _keeping_chains(meta.match_id):
-        turn.game.attach(turn.state, turn.sec)          # the hand, as the written board holds it
-        turn.reading, turn.attached = True, True
-        turn.chance = Chance(meta, {turn.name: turn.sec})
         _keep_checked(turn)
     return turn
 

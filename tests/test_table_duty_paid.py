@@ -22,32 +22,46 @@ from boystown_helpers import QUICK
 SEATS = ("Ann", "Ben")
 
 
-@pytest.fixture
-def table(pbd, tmp_path, monkeypatch):
-    """A 2-seat quick Boys' Town match, each seat with its own PBD_HOME, played until a seat owes an unlock:
-    (run, doc, the seat that owes)."""
-    from pbd.games.boystown import GAME
+def _owing(pbd, tmp_path, monkeypatch, game: str = "boystown"):
+    """A 2-seat match of ``game`` (Boys' Town: its quick deck), each seat with its own PBD_HOME, played until a seat
+    not on turn owes a duty: (run, doc, the seat that owes)."""
+    from pbd import games as registry
+
+    rules = registry.get(game)
 
     def run(seat, *args, ok=None):
         monkeypatch.setenv("PBD_HOME", str(tmp_path / f"home-{seat}"))
         return pbd(*args, "--as", seat, ok=ok)
 
     doc, rng = tmp_path / "match.txt", random.Random(3)
-    (tmp_path / "quick.toml").write_text(QUICK)
-    run("Ann", "new", "boystown", doc, "--seed", "ann", "--deck", tmp_path / "quick.toml", ok=True)
-    run("Ben", "join", doc, "--seed", "ben", ok=True)
-    for _ in range(60):
-        state = GAME.parse(doc.read_text())
-        owing = [s for s in SEATS if GAME.pending(state, s) and state.on_turn != s]
+    deck = []
+    if game == "boystown":
+        (tmp_path / "quick.toml").write_text(QUICK)
+        deck = ["--deck", tmp_path / "quick.toml"]
+    elif rules.sample_decks():
+        deck = ["--deck", rules.sample_decks()[0]]
+    run("Ann", "new", game, doc, "--players", "2", "--seed", "ann", *deck, ok=True)
+    run("Ben", "join", doc, "--seed", "ben", *(deck if rules.join_needs_deck else []), ok=True)
+    for _ in range(80):
+        state = rules.parse(doc.read_text())
+        owing = [s for s in SEATS if rules.pending(state, s) and state.on_turn != s]
         if owing and len(state.meta.log) > 12:
             return run, doc, owing[0]
+        for seat in owing:                              # early in the match: paid as the bench pays them
+            run(seat, "legal", doc, ok=True)
         who = state.on_turn
         moves = json.loads(run(who, "legal", doc, "--json", ok=True).stdout)["moves"]
         if moves:
             run(who, "move", doc, rng.choice(moves), ok=True)
         else:
             run(next(s for s in SEATS if s != who), "legal", doc, ok=True)
-    pytest.fail("no seat came to owe an unlock")
+    pytest.fail(f"no seat of {game} came to owe a duty")
+
+
+@pytest.fixture
+def table(pbd, tmp_path, monkeypatch):
+    """Boys' Town, played until a seat owes an unlock (:func:`_owing`)."""
+    return _owing(pbd, tmp_path, monkeypatch)
 
 
 def _snapshot(folder):
@@ -63,8 +77,9 @@ def _restore(folder, snap) -> None:
         p.write_bytes(data)
 
 
-def test_a_read_that_pays_answers_as_a_read_of_the_board_it_wrote(table, tmp_path):
-    run, doc, seat = table
+@pytest.mark.parametrize("game", ["boystown", "tower", "2xd6"])
+def test_a_read_that_pays_answers_as_a_read_of_the_board_it_wrote(pbd, tmp_path, monkeypatch, game):
+    run, doc, seat = _owing(pbd, tmp_path, monkeypatch, game)
     snap = _snapshot(tmp_path)
     paying = [run(seat, "legal", doc, "--json", ok=True).stdout]
     written = doc.read_bytes()
