@@ -360,14 +360,16 @@ def _check_obligations(turn: Turn) -> None:
 
 
 def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: bool = True,
-         undoable: bool = False, duty: bool = False) -> Result:
+         undoable: bool = False, duty: bool = False, read: Turn | None = None) -> Result:
     """Run ``step`` through the pipeline once, retrying on a board that changed meanwhile.
 
-    If the step is no longer legal on the new board, that is reported as a conflict.
+    If the step is no longer legal on the new board, that is reported as a conflict.  ``read``: the
+    document as the caller has just read it (:func:`_read`; a duty's caller read it to see what is
+    owed), used as this read, which is taken before the lock too; a retry reads again.
 
     :raises ConflictError: the board kept changing, or the move became illegal.
     """
-    turn = _read(doc)
+    turn = read if read is not None else _read(doc)
     name = _seat(turn.game, turn.state, player) if seated else player
     with private.lock(turn.state.meta.match_id, name), _keeping_chains(turn.state.meta.match_id):
         for attempt in range(RETRIES):
@@ -755,7 +757,7 @@ def _settle(doc: Document, player: str) -> Turn:
     turn.name = _seat(turn.game, turn.state, player)
     meta = turn.state.meta
     if turn.game.pending(turn.state, turn.name) and not _left(turn.state):
-        return _paid(doc, turn.name)
+        return _paid(doc, turn.name, turn)
     with private.lock(meta.match_id, turn.name), _keeping_chains(meta.match_id):
         held = _held(meta.match_id, turn.name)
         if _behind(turn, held):
@@ -767,7 +769,7 @@ def _settle(doc: Document, player: str) -> Turn:
     return turn
 
 
-def _paid(doc: Document, name: str) -> Turn:
+def _paid(doc: Document, name: str, read: Turn | None = None) -> Turn:
     """Pay what ``name``'s pbd owes in one guarded write; return the board written, attached, for the read that follows.
 
     The board this command just wrote is the one it reads: it was read, checked (the seat's
@@ -777,7 +779,7 @@ def _paid(doc: Document, name: str) -> Turn:
     for stays: the write is refused or retried on a document that moved meanwhile
     (:func:`_run`), and a write whose answer was lost is looked for in the document
     (:func:`_landed`).  A seat that writes after this one is read by the seat's next command,
-    as it would be a moment after a read back.
+    as it would be a moment after a read back.  ``read``: the document as the caller read it (see :func:`_run`).
     """
     written: list[Turn] = []
 
@@ -785,7 +787,7 @@ def _paid(doc: Document, name: str) -> Turn:
         written.append(turn)
         return Result(turn.game.settle(turn.state, turn.name, turn.chance))
 
-    _run(doc, name, step)
+    _run(doc, name, step, read=read)
     turn = written[-1]
     meta = turn.state.meta
     # still attached: detaching (before the render) copies the seat's private part out into its state, never
@@ -817,7 +819,7 @@ def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
     name = _seat(turn.game, turn.state, player)
     if not turn.game.pending(turn.state, name) or _left(turn.state):
         return name, []
-    done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True)
+    done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True, read=turn)
     return name, [line for line in done.lines if line]
 
 
