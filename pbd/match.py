@@ -791,11 +791,10 @@ def _paid(doc: Document, name: str, read: Turn | None = None) -> Turn:
     turn = written[-1]
     meta = turn.state.meta
     # still attached: detaching (before the render) copies the seat's private part out into its state, never
-    # out of the board, so the hand the read shows is on it
+    # out of the board, so the hand the read shows is on it; and what the read verified was kept by the write
+    # (nothing for :func:`_keep_checked`, which is for a command that writes no document)
     turn.reading, turn.attached = True, True
     turn.chance = Chance(meta, {turn.name: turn.sec})
-    with private.lock(meta.match_id, name), _keeping_chains(meta.match_id):
-        _keep_checked(turn)
     return turn
 
 
