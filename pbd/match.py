@@ -814,12 +814,33 @@ def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
 
     :raises PbdError: the document cannot be read, or what was owed cannot be done (tampering).
     """
+    name, done, _ = _pay(doc, player)
+    return name, done
+
+
+def look(doc: Document, player: str) -> tuple[str, list[str], Snapshot, Any, Any]:
+    """Pay what ``player``'s pbd owes (:func:`pay_duties`); return ``(name, what was done, snapshot, game, state)``
+    of the document as it is then (``pbd watch``, at every new version of it).
+
+    With nothing owed, that is the document read to see so (a watcher reads each version once); after paying,
+    it is read again.
+
+    :raises PbdError: as :func:`pay_duties`.
+    """
+    name, done, turn = _pay(doc, player)
+    if turn is None:
+        turn = _read(doc)
+    return name, done, turn.snap, turn.game, turn.state
+
+
+def _pay(doc: Document, player: str) -> tuple[str, list[str], Turn | None]:
+    """Return ``(name, what was done, the turn read)``: the turn is None once something was written (read again)."""
     turn = _read(doc)
     name = _seat(turn.game, turn.state, player)
     if not turn.game.pending(turn.state, name) or _left(turn.state):
-        return name, []
+        return name, [], turn
     done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True, read=turn)
-    return name, [line for line in done.lines if line]
+    return name, [line for line in done.lines if line], None
 
 
 def _left(state) -> bool:
