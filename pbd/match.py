@@ -751,7 +751,9 @@ def _settle(doc: Document, player: str) -> Turn:
     A command interrupted earlier is settled first (its staged private state adopted or
     dropped).  A game may need a step only this player's pbd can take (Twin Tower City:
     the unlocks of a shared deal, ``Playable.pending``); read commands given ``--as``
-    take it first, in one guarded write.  Then :data:`CHECKS` run as for any command.
+    take it first, in one guarded write, whose :data:`CHECKS` ran on the board it read and
+    whose board written is the one returned (:func:`_paid`).  Otherwise :data:`CHECKS` run
+    as for any command.
     """
     turn = _read(doc)
     turn.name = _seat(turn.game, turn.state, player)
