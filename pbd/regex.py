@@ -58,6 +58,7 @@ def pattern(source: str, flags: int = 0) -> LazyPattern:
 
 def compile_kept(source: str, flags: int = 0) -> re.Pattern:
     """Return ``re.compile(source, flags)``, from the engine code kept in :data:`CODES` when it holds it."""
+    global _read
     import _sre
 
     flags = int(flags)
@@ -66,8 +67,9 @@ def compile_kept(source: str, flags: int = 0) -> re.Pattern:
     if args is not None:
         try:
             return _sre.compile(source, *args)
-        except Exception:               # a code this engine does not take: compiled afresh below
-            codes.pop((source, flags), None)
+        except Exception:               # a code this engine does not take: compiled afresh below (and kept)
+            del codes[(source, flags)]
+            _read -= 1
     try:
         args = _engine_args(source, flags)
         compiled = _sre.compile(source, *args)

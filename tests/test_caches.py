@@ -383,3 +383,4 @@ def test_a_kept_regex_code_the_engine_refuses_is_compiled_afresh(monkeypatch):
     got = regex.pattern(source).match("slot 12: Ann")
     assert got is not None and got.group("n", "who") == ("12", "Ann")
     assert regex._codes[(source, 0)] == regex._engine_args(source, 0)
+    assert len(regex._codes) > regex._read                          # so the sound code is written back at exit
