@@ -224,11 +224,14 @@ class Table:
             if now != last:
                 last, since = now, time.monotonic()
 
-    def pbd(self, seat: str | None, *args) -> subprocess.CompletedProcess:
+    def pbd(self, seat: str | None, *args, counted: bool = True) -> subprocess.CompletedProcess:
+        """Run one command (``counted``: its CPU kept by kind; the bench's own looks between duties are not)."""
         env = {**os.environ, "PBD_HOME": str(self.folder / f"home-{seat or 'all'}")}
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run([sys.executable, "-m", "pbd", *map(str, args), *(["--as", seat] if seat else [])],
                               cwd=self.folder, env=env, capture_output=True, text=True)
+        if not counted:
+            return done
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         self.cpu.setdefault(args[0], []).append(cpu)
@@ -255,6 +258,9 @@ class Table:
 
         With watchers running (:meth:`watch`), each look waits first until they have paid what
         the last write made owed; without, the seat that owes runs ``pbd legal``, which pays it.
+        After a seat that only paid, the board is looked at again (not counted) and only the seats
+        still waited on run a command: a duty any of several seats may pay (The Tower's fresh
+        value for a die) is paid by the first, and the others owe nothing then.
         """
         played = 0
         while played < moves:
@@ -264,15 +270,19 @@ class Table:
             if view.get("result"):
                 break
             movers = [s for s in view.get("to_move", []) if s in self.names]
-            moved, before = False, self.doc.read_bytes()
-            for seat in movers:
+            moved, before, ran = False, self.doc.read_bytes(), set()
+            while movers:
+                seat = movers[0]
+                ran.add(seat)
                 # 'pbd legal' pays what the seat owes first: a seat that only owes duties runs that one command
                 listed = json.loads(self.pbd(seat, "legal", self.doc, "--json").stdout or "{}").get("moves", [])
                 if listed:
                     self.pbd(seat, "move", self.doc, self.rng.choice(listed))
                     played, moved = played + 1, True
                     break
-            if not moved and (not movers or self.doc.read_bytes() == before):
+                view = json.loads(self.pbd(None, "show", self.doc, "--json", counted=False).stdout)
+                movers = [s for s in view.get("to_move", []) if s in self.names and s not in ran]
+            if not moved and (not ran or self.doc.read_bytes() == before):
                 break                                       # nobody can move and nothing was paid: a stall
         return played
 

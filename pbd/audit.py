@@ -308,7 +308,8 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
     Every entry is checked: the replayed move must be legal (a revealed player can only
     play cards they drew), and must write the same log line as the document has.  With
     ``start`` (a state parsed from an earlier board of the same match, whose log is the
-    first entries of this one), only the entries after it are replayed, from that state.  With
+    first entries of this one), only the entries after it are replayed, from that state, and the
+    first entry refused ends the replay (not complete: the caller replays from the start).  With
     ``public`` (the hand-edit check), a game whose hands are hidden may replay only the public
     part of the position, before every seat has revealed (:attr:`ReplayChance.public`).
     """
@@ -316,6 +317,11 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
     state = start
     meta = start.meta if start is not None else Meta(board_meta.game, board_meta.match_id)
     first = len(meta.log) if start is not None else 0
+    # A replay from a kept board (the hand-edit check: its caller replays from the start after any problem) keeps
+    # the state only before the entries a later take-back names, and stops at an entry it refuses: a snapshot of a
+    # 6-seat state before every entry was most of such a replay.  From the start: a snapshot before every entry.
+    wanted = None if start is None else {int(m.group("a")) for e in board_meta.log[first:]
+                                         if (m := TAKEBACK_RE.match(e.text))}
     chance = ReplayChance(meta, derived, board_meta.log)
     chance.public = public
     problems: list[str] = []
@@ -328,11 +334,13 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
         _seat_meta(board_meta, meta, entry.player)
         for name in entry.published:
             _seat_meta(board_meta, meta, name)
-        before[entry.number] = _Snapshot(state)
+        if wanted is None or entry.number in wanted:
+            before[entry.number] = _Snapshot(state)
         meta.log = list(board_meta.log[:i])
         meta.pending_events = []
         meta.published = {p.name: p.chain_index for p in meta.fairplay}
-        saved = pickle.dumps(meta.fairplay, 5)     # (restored only if the entry is refused; deepcopy cost more)
+        # (restored only if the entry is refused; deepcopy cost more)
+        saved = pickle.dumps(meta.fairplay, 5) if wanted is None else None
         chance.start(entry, None)
         try:
             state = _replay_entry(game, state, entry, chance, board, before, strict=True)
@@ -344,6 +352,8 @@ def rebuild(game, board, derived: dict[str, Derived], start=None, public: bool =
             raise
         except PbdError as exc:
             problems.append(f"log entry {entry.number}: {entry.player}: {entry.text} — {exc.message}")
+            if saved is None:               # a replay from a kept board: stopped here (see above)
+                return Rebuilt(state, problems + chance.problems, False)
             meta.fairplay = pickle.loads(saved)
             state = before[entry.number].restore(meta)
             meta.log = list(board_meta.log[:i])

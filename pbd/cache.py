@@ -102,17 +102,13 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
 
     :raises PbdError: whatever ``parse`` raises.
     """
-    stamp = _code_stamp(classes)
-    key = fingerprint(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hex()
-    # (SHA-256 as before: entries an older pbd left for the same file still share the prefix and are removed)
-    where = sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
-    path = os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache")
+    path, prefix = _entry(kind, source, data, classes)
     allowed = {_name(cls): cls for cls in classes}
     hit = _read(path, allowed, expect)
     if hit is not None:
         return hit
     value = parse()
-    payload = _write(path, value, f"{kind}-{where}-", keep)
+    payload = _write(path, value, prefix, keep)
     # what is used is what the cache gives, written or read: pickling an instance asks for its
     # ``__dict__``, after which CPython reads its attributes the slow way (see pbd.record)
     if payload is None:
@@ -122,6 +118,20 @@ def cached(kind: str, source: str, data: bytes, parse: Callable[[], T], classes:
     except pickle.UnpicklingError:      # it holds a class the caller did not list: never read it back
         _drop(path)
         return value
+
+
+def _entry(kind: str, source: str, data: bytes, classes: tuple[type, ...]) -> tuple[str, str]:
+    """Return the path of the entry :func:`cached` keeps for these bytes, and the prefix of every entry of ``source``."""
+    stamp = _code_stamp(classes)
+    key = fingerprint(b"\0".join([MAGIC, kind.encode(), stamp.encode(), data])).hex()
+    # (SHA-256 as before: entries an older pbd left for the same file still share the prefix and are removed)
+    where = sha256(f"{kind}\0{os.path.abspath(source)}".encode()).hexdigest()[:12]
+    return os.path.join(folder(), f"{kind}-{where}-{key[:32]}.cache"), f"{kind}-{where}-"
+
+
+def holds(kind: str, source: str, data: bytes, classes: tuple[type, ...]) -> bool:
+    """Return True if :func:`cached` finds an entry for these bytes (one that turns out unsound is a miss even so)."""
+    return os.path.exists(_entry(kind, source, data, classes)[0])
 
 
 def _drop(path: str) -> None:

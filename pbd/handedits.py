@@ -57,7 +57,8 @@ def record(snap_text: str, log) -> dict:
     return {"n": len(log), "hash": log[-1].hash if log else "", "text": snap_text}
 
 
-def differences(game, board, text: str, rec: dict | None, parse=None, why: list[str] | None = None) -> list[str] | None:
+def differences(game, board, text: str, rec: dict | None, parse=None, why: list[str] | None = None,
+                kept=None) -> list[str] | None:
     """Return every difference between ``board`` and what its log gives, in words (None: cannot tell).
 
     ``rec`` is a checked-position record (:func:`record`); the log is replayed from it when
@@ -65,10 +66,12 @@ def differences(game, board, text: str, rec: dict | None, parse=None, why: list[
     board (default ``game.parse``; the pipeline gives :func:`pbd.match.parse_board`, which keeps
     boards in PBD_HOME's cache).  When the replay from the start stops at an entry it cannot get
     past (None returned), ``why`` (a list, if given) gets a sentence naming that entry and why.
+    ``kept`` (given by the pipeline: :func:`pbd.match.board_kept`) says whether ``parse`` finds a
+    board's text in the cache: see :func:`_replay_from`.
     """
     if rec and rec.get("text") == text:
         return []
-    start = _start(game, board, rec, parse)
+    start = _start(game, board, _replay_from(rec, kept), parse)
     rebuilt = _rebuild(game, board, start) if start is not None else None
     if rebuilt is None or rebuilt.problems:
         # a take-back of an entry before the record, or a game whose replay cannot resume from a
@@ -132,6 +135,21 @@ def stopped(where: str, out_of_sight: bool = False) -> str:
             "named)")
 
 
+def _replay_from(rec: dict | None, kept=None) -> dict | None:
+    """Return the checked position to replay from: ``rec``, or the board read before the seat's last write.
+
+    The board a write leaves (the record after :func:`landed`) was rendered, never parsed, by the
+    command that wrote it, so the next command would parse it only to replay from it; the board
+    that command read (``rec["before"]``, checked then, its log a beginning of the written one's)
+    is in PBD_HOME's cache.  Replaying from it costs the seat's own entry once more, a fraction of
+    a parse.  With ``kept`` not given, or the written board in the cache, or no earlier board: ``rec``.
+    """
+    before = rec.get("before") if rec else None
+    if not before or kept is None or kept(rec.get("text", "")) or not kept(before.get("text", "")):
+        return rec
+    return before
+
+
 def _start(game, board, rec: dict | None, parse=None):
     """Return the state to replay from: the record's board if this board's log extends it, else None."""
     log = board.meta.log
@@ -167,12 +185,11 @@ _DERIVED = {"score", "leader", "finished"}
 
 
 def describe_differences(want: dict, have: dict) -> list[str]:
-    """Return each difference between the described board the log gives (``want``) and the one read (``have``)."""
-    import copy     # here: a board the log explains (the usual case) needs no copies
+    """Return each difference between the described board the log gives (``want``) and the one read (``have``).
 
-    want, have = copy.deepcopy(want), copy.deepcopy(have)
-    for d in (want, have):
-        d.pop("log", None)
+    (The walk only reads the two: no copy is made, the log left out by key.)
+    """
+    want, have = ({k: v for k, v in d.items() if k != "log"} for d in (want, have))
     out: list[str] = []
     _walk([], want, have, out)
     if len(out) > MAX_NAMED:
@@ -253,12 +270,13 @@ def _shown(value) -> str:
 
 # -- the pipeline check and the read-only comparisons ---------------------------------------
 
-def check(turn, parse=None) -> None:
+def check(turn, parse=None, kept=None) -> None:
     """Name every hand edit the log does not explain: refuse a write, warn a read (see the module).
 
     Registered in :data:`pbd.match.CHECKS`; runs with the player's private state attached.
     ``parse`` reads a board afresh from its text (default ``turn.game.parse``; the pipeline gives
-    :func:`pbd.match.parse_board`: the board the command read is then not parsed a second time).
+    :func:`pbd.match.parse_board`: the board the command read is then not parsed a second time);
+    ``kept`` says whether it finds a text in the cache (:func:`_replay_from`).
 
     :raises DocumentFormatError: (exit 3) a command that writes, on a board the log does not explain.
     """
@@ -273,7 +291,7 @@ def check(turn, parse=None) -> None:
         _checked(turn, record(text, turn.state.meta.log))
         return
     board = (parse or turn.game.parse)(text)
-    found = differences(turn.game, board, text, rec, parse)
+    found = differences(turn.game, board, text, rec, parse, kept=kept)
     if found is None:
         return
     if not found:
@@ -293,11 +311,13 @@ def check(turn, parse=None) -> None:
 def landed(sec, read_text: str, written_text: str, log) -> None:
     """After a write lands: if the board read was the checked one, the board written becomes it.
 
-    (So the player's next command, if nobody moved meanwhile, compares nothing.)
+    (So the player's next command, if nobody moved meanwhile, compares nothing.)  The board read
+    is kept beside it (``"before"``): the next command may replay from it (:func:`_replay_from`).
     """
     rec = sec.extra.get(KEY)
     if rec and rec.get("text") == read_text:
-        sec.extra[KEY] = record(written_text, log)
+        before = {k: rec[k] for k in ("n", "hash", "text") if k in rec}
+        sec.extra[KEY] = {**record(written_text, log), "before": before}
 
 
 def _checked(turn, rec: dict) -> None:

@@ -205,6 +205,14 @@ def parse_board(game, text: str, label: str):
                         game.parsed_classes, game.parsed_classes[0], keep=2)
 
 
+def board_kept(game, text: str, label: str) -> bool:
+    """Return True if :func:`parse_board` would read this board from PBD_HOME's cache rather than parse it."""
+    from pbd import cache
+
+    return bool(game.parsed_classes) and cache.holds(f"board-{game.name}", label, text.encode("utf-8"),
+                                                     game.parsed_classes)
+
+
 def _need_match(state, label: str) -> None:
     if not state.meta.match_id:
         raise DocumentFormatError(f"{label} has no 'pbd match ID' title line, so it is not a match pbd started",
@@ -255,7 +263,8 @@ def _check_hand_edits(turn: Turn) -> None:
     """Name a status or count the log does not explain (:mod:`pbd.handedits`): a write refuses, a read warns."""
     from pbd import handedits
 
-    handedits.check(turn, lambda text: parse_board(turn.game, text, turn.doc.label))
+    handedits.check(turn, lambda text: parse_board(turn.game, text, turn.doc.label),
+                    lambda text: board_kept(turn.game, text, turn.doc.label))
 
 
 CHECKS.append(_check_hand_edits)
@@ -351,14 +360,16 @@ def _check_obligations(turn: Turn) -> None:
 
 
 def _run(doc: Document, player: str, step: Callable[[Turn], Result], *, seated: bool = True,
-         undoable: bool = False, duty: bool = False) -> Result:
+         undoable: bool = False, duty: bool = False, read: Turn | None = None) -> Result:
     """Run ``step`` through the pipeline once, retrying on a board that changed meanwhile.
 
-    If the step is no longer legal on the new board, that is reported as a conflict.
+    If the step is no longer legal on the new board, that is reported as a conflict.  ``read``: the
+    document as the caller has just read it (:func:`_read`; a duty's caller read it to see what is
+    owed), used as this read, which is taken before the lock too; a retry reads again.
 
     :raises ConflictError: the board kept changing, or the move became illegal.
     """
-    turn = _read(doc)
+    turn = read if read is not None else _read(doc)
     name = _seat(turn.game, turn.state, player) if seated else player
     with private.lock(turn.state.meta.match_id, name), _keeping_chains(turn.state.meta.match_id):
         for attempt in range(RETRIES):
@@ -740,15 +751,15 @@ def _settle(doc: Document, player: str) -> Turn:
     A command interrupted earlier is settled first (its staged private state adopted or
     dropped).  A game may need a step only this player's pbd can take (Twin Tower City:
     the unlocks of a shared deal, ``Playable.pending``); read commands given ``--as``
-    take it first, in one guarded write.  Then :data:`CHECKS` run as for any command.
+    take it first, in one guarded write, whose :data:`CHECKS` ran on the board it read and
+    whose board written is the one returned (:func:`_paid`).  Otherwise :data:`CHECKS` run
+    as for any command.
     """
     turn = _read(doc)
     turn.name = _seat(turn.game, turn.state, player)
     meta = turn.state.meta
     if turn.game.pending(turn.state, turn.name) and not _left(turn.state):
-        transact(doc, turn.name, lambda g, s, n, c: Result(g.settle(s, n, c)))
-        turn = _read(doc)
-        turn.name = _seat(turn.game, turn.state, player)
+        return _paid(doc, turn.name, turn)
     with private.lock(meta.match_id, turn.name), _keeping_chains(meta.match_id):
         held = _held(meta.match_id, turn.name)
         if _behind(turn, held):
@@ -757,6 +768,35 @@ def _settle(doc: Document, player: str) -> Turn:
         turn.reading = True
         _begin(turn, seated=True, held=held)
         _keep_checked(turn)
+    return turn
+
+
+def _paid(doc: Document, name: str, read: Turn | None = None) -> Turn:
+    """Pay what ``name``'s pbd owes in one guarded write; return the board written, attached, for the read that follows.
+
+    The board this command just wrote is the one it reads: it was read, checked (the seat's
+    record, the hand edits, the pending items) and changed by this seat's own pbd, so reading
+    it back and checking it again would only parse the text it rendered and find its own
+    record in it (about a sixth of such a command's instructions).  What the read back was
+    for stays: the write is refused or retried on a document that moved meanwhile
+    (:func:`_run`), and a write whose answer was lost is looked for in the document
+    (:func:`_landed`).  A seat that writes after this one is read by the seat's next command,
+    as it would be a moment after a read back.  ``read``: the document as the caller read it (see :func:`_run`).
+    """
+    written: list[Turn] = []
+
+    def step(turn: Turn) -> Result:
+        written.append(turn)
+        return Result(turn.game.settle(turn.state, turn.name, turn.chance))
+
+    _run(doc, name, step, read=read)
+    turn = written[-1]
+    meta = turn.state.meta
+    # still attached: detaching (before the render) copies the seat's private part out into its state, never
+    # out of the board, so the hand the read shows is on it; and what the read verified was kept by the write
+    # (nothing for :func:`_keep_checked`, which is for a command that writes no document)
+    turn.reading, turn.attached = True, True
+    turn.chance = Chance(meta, {turn.name: turn.sec})
     return turn
 
 
@@ -776,12 +816,33 @@ def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
 
     :raises PbdError: the document cannot be read, or what was owed cannot be done (tampering).
     """
+    name, done, _ = _pay(doc, player)
+    return name, done
+
+
+def look(doc: Document, player: str) -> tuple[str, list[str], Snapshot, Any, Any]:
+    """Pay what ``player``'s pbd owes (:func:`pay_duties`); return ``(name, what was done, snapshot, game, state)``
+    of the document as it is then (``pbd watch``, at every new version of it).
+
+    With nothing owed, that is the document read to see so (a watcher reads each version once); after paying,
+    it is read again.
+
+    :raises PbdError: as :func:`pay_duties`.
+    """
+    name, done, turn = _pay(doc, player)
+    if turn is None:
+        turn = _read(doc)
+    return name, done, turn.snap, turn.game, turn.state
+
+
+def _pay(doc: Document, player: str) -> tuple[str, list[str], Turn | None]:
+    """Return ``(name, what was done, the turn read)``: the turn is None once something was written (read again)."""
     turn = _read(doc)
     name = _seat(turn.game, turn.state, player)
     if not turn.game.pending(turn.state, name) or _left(turn.state):
-        return name, []
-    done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True)
-    return name, [line for line in done.lines if line]
+        return name, [], turn
+    done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True, read=turn)
+    return name, [line for line in done.lines if line], None
 
 
 def _left(state) -> bool:

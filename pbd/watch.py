@@ -74,8 +74,7 @@ def _look(doc, doc_spec: str, name: str | None) -> tuple[str, bool, str, list[st
     """
     from pbd import match
 
-    name, paid = match.pay_duties(doc, name or status.whoami(doc.label))
-    snap, game, state = match.load(doc)
+    name, paid, snap, game, state = match.look(doc, name or status.whoami(doc.label))
     match._need_match(state, doc.label)
     return name, bool(game.outcome(state) or status.waiting(game, state, name)), snap.revision, paid
 
@@ -182,8 +181,7 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
         if stamp is not None and stamp == w.stamp:
             w.due = clock() + w.pause
             return
-        name, paid = match.pay_duties(w.doc, w.seat or status.whoami(w.doc.label))
-        snap, game, state = match.load(w.doc)
+        name, paid, snap, game, state = match.look(w.doc, w.seat or status.whoami(w.doc.label))
         match._need_match(state, w.doc.label)
     except PbdError as exc:
         line = f"{w.spec}: cannot be read ({exc.message})"

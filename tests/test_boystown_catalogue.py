@@ -86,3 +86,26 @@ def test_a_document_naming_a_catalogue_file_is_refused(pbd, tmp_path, monkeypatc
     r = pbd("score", doc)
     assert r.exit_code == 3 and "which is neither bundled nor a content hash; a match never names a file" in r.output, \
         r.output
+
+
+def test_a_bundled_catalogue_is_read_once_a_process_while_its_file_stays(tmp_path, monkeypatch):
+    """A board names its catalogue on every seat line: the bundled file is read and hashed once, then only looked at
+    (its size and time); a file changed since is read again and its new content is what loads."""
+    import os
+
+    from pbd.games.boystown import catalogue
+
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "standard.toml").write_bytes(open(catalogue._bundled("standard"), "rb").read())
+    (folder / "tiny.toml").write_text(GOOD)
+    monkeypatch.setattr(catalogue, "bundled_dir", lambda: str(folder))
+    reads = []
+    real = catalogue._read_bytes
+    monkeypatch.setattr(catalogue, "_read_bytes", lambda path: reads.append(path) or real(path))
+    first = load("tiny", remember=False, from_document=True)
+    assert load("tiny", remember=False, from_document=True) is first and len(reads) == 1
+    (folder / "tiny.toml").write_text(GOOD.replace('name = "Kid"', 'name = "Kiddo"'))
+    os.utime(folder / "tiny.toml", ns=(1, 1))
+    again = load("tiny", remember=False, from_document=True)
+    assert len(reads) == 2 and "Kiddo" in again.cards and "Kid" not in again.cards

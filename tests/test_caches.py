@@ -318,7 +318,8 @@ def test_a_seats_record_of_the_shared_deck_is_parsed_once_then_read_from_the_cac
     pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
     hand = pbd("hand", doc, "--as", "Ann", ok=True).stdout
     assert [p for p in entries() if p.name.startswith("deck-record-")]
-    parsed = []
+    assert pbd("hand", doc, "--as", "Ann", ok=True).stdout == hand  # (the first paid a duty: the board it wrote,
+    parsed = []                                                     # never read back, is parsed by this one)
     real = SharedDeck.parse.__func__
     monkeypatch.setattr(SharedDeck, "parse", classmethod(lambda cls, lines: parsed.append(1) or real(cls, lines)))
     recorded = []
@@ -327,3 +328,59 @@ def test_a_seats_record_of_the_shared_deck_is_parsed_once_then_read_from_the_cac
     assert pbd("hand", doc, "--as", "Ann", ok=True).stdout == hand
     assert parsed == [] and len(recorded) == 1                  # the board and the record: both from the cache
     assert real(SharedDeck, recorded[0].render()) == recorded[0]
+
+
+def test_the_regex_codes_a_command_compiled_are_kept_equal_to_a_fresh_compile_and_a_damaged_file_is_ignored(
+        pbd, tmp_path):
+    """A board parsed anew compiles forty patterns; the engine code of each is kept in PBD_HOME/cache (pbd.regex):
+    every kept code is the one Python's compiler gives for that source now, a command given the file behaves the
+    same, a damaged file is ignored and rewritten sound, and a dry run writes none."""
+    import _sre
+
+    from pbd import regex
+
+    doc = tmp_path / "m.txt"
+    pbd("new", "boystown", doc, "--as", "Ann", "--players", "2", "--seed", "a", ok=True)
+    pbd("join", doc, "--as", "Ben", "--seed", "b", ok=True)
+    home = tmp_path / "seat"
+    shutil.copytree(os.environ["PBD_HOME"], home)
+    kept = home / "cache" / regex.CODES
+    dry = _pbd_process(home, "move", doc, "--as", "Ann", "draw", "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert not kept.exists()                                    # a dry run writes nothing, not even this
+    for entry in (home / "cache").glob("*.cache"):
+        entry.unlink()                                          # so that the board is parsed
+    shown = _pbd_process(home, "show", doc, "--as", "Ann")
+    assert shown.returncode == 0, shown.stderr
+    table = regex._load(str(kept))
+    assert len(table) >= 20, sorted(os.listdir(home / "cache"))
+    for (source, flags), args in table.items():
+        assert args == regex._engine_args(source, flags), source
+        fresh, given = re.compile(source, flags), _sre.compile(source, *args)
+        assert (given.pattern, given.flags, given.groups, given.groupindex) == \
+               (fresh.pattern, fresh.flags, fresh.groups, fresh.groupindex)
+    again = _pbd_process(home, "show", doc, "--as", "Ann")
+    assert (again.returncode, again.stdout) == (0, shown.stdout)
+    blob = kept.read_bytes()
+    kept.write_bytes(blob[:-3] + bytes(b ^ 0xFF for b in blob[-3:]))     # damaged: a miss, then rewritten whole
+    assert regex._load(str(kept)) == {}
+    for entry in (home / "cache").glob("*.cache"):
+        entry.unlink()                                          # so that the board is parsed again
+    damaged = _pbd_process(home, "show", doc, "--as", "Ann")
+    assert (damaged.returncode, damaged.stdout) == (0, shown.stdout)
+    rewritten = regex._load(str(kept))
+    assert rewritten and all(args == regex._engine_args(*key) for key, args in rewritten.items())
+
+
+def test_a_kept_regex_code_the_engine_refuses_is_compiled_afresh(monkeypatch):
+    """A code the regex engine does not take (another engine's, or nonsense whose digest was made to hold) is never
+    used: the pattern is compiled from its source, and matches as re.compile's does."""
+    from pbd import regex
+
+    source = r"^slot (?P<n>\d+): (?P<who>\w+)$"
+    monkeypatch.setattr(regex, "_codes", {(source, 0): (32, [999, 1, 2], 2, {"n": 1, "who": 2}, (None, "n", "who"))})
+    monkeypatch.setattr(regex, "_read", 1)
+    got = regex.pattern(source).match("slot 12: Ann")
+    assert got is not None and got.group("n", "who") == ("12", "Ann")
+    assert regex._codes[(source, 0)] == regex._engine_args(source, 0)
+    assert len(regex._codes) > regex._read                          # so the sound code is written back at exit

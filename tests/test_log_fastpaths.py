@@ -188,3 +188,27 @@ def test_a_seat_appended_to_the_list_by_hand_is_tagged_as_from_value_0():
     meta.fairplay.append(PlayerMeta("Dee", "", "", 2))
     assert meta.record("Ben", "draw").published == {"Cy": 1, "Dee": 2}
     assert meta.record("Ben", "draw").published == {}
+
+
+def test_a_log_entrys_tags_are_found_at_the_end_as_a_search_from_the_start_finds_them():
+    """The tags of an entry (sig, hash, mac, seal, key) are searched from where they can begin, and a log line's
+    words read up to their last non-blank: the same spans and groups as the searches and the lazy pattern they
+    replace, on tags written every way the patterns allow (blanks of every kind, the hash's optional dot)."""
+    import random
+    import re
+
+    from pbd.games import base
+
+    lazy = re.compile(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
+    rng = random.Random(7)
+    parts = [" · ", "·", " ", "  ", "\u00a0", "\t", "#", "#" + "a" * 64, "#abcdef12", "·#" + "f" * 64, " mac ",
+             "mac " + "0" * 16, " seal " + "1" * 16, " · seal 0123456789abcdef", " key " + "A" * 43,
+             " sig " + "B" * 86, "seal", "mac", "x", ":", "12. Ann: ", "0" * 16]
+    for _ in range(20000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
+        for regex, mark in ((base.SIG_TAG_RE, "·"), (base.HASH_RE, "#"), (base.MAC_RE, "·"), (base.SEAL_RE, "·"),
+                            (base.KEY_TAG_RE, "·")):
+            want, got = regex.search(text), base._tag_at_end(regex, text, mark)
+            assert (want and (want.span(), want.groupdict())) == (got and (got.span(), got.groupdict())), text
+        want, got = lazy.match(text), base.LOG_RE.match(text)
+        assert (want and want.groupdict()) == (got and got.groupdict()), text

@@ -101,7 +101,9 @@ TITLE_RE = pattern(r"^\s*pbd match\s+(?P<id>[0-9a-f]{4,32})\s*(?:[·|-]\s*(?P<ti
 FAIRPLAY_RE = pattern(
     r"^(?P<name>.+?):\s*commitment\s+(?P<commit>[0-9a-f]{64})\s*·\s*chain\s+(?P<idx>\d+)\s+(?P<chain>[0-9a-f]{64})"
     r"(?:\s*·\s*draws\s+(?P<draws>\d+))?(?:\s*·\s*rolls\s+(?P<rolls>\d+))?(?:\s*·\s*free\s+(?P<free>\d+))?\s*$")
-LOG_RE = pattern(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>.*?)\s*$")
+# (the text up to its last non-blank: a lazy ``.*?`` before ``\s*$`` tried the end at every character, the
+# most costly pattern of a parse)
+LOG_RE = pattern(r"^\s*(?P<n>\d+)\.\s+(?P<player>[^:]+?):\s+(?P<text>(?:.*\S)?)\s*$")
 HASH_RE = pattern(r"\s*·?\s*#(?P<hash>[0-9a-f]{64}|[0-9a-f]{8})$")
 MAC_RE = pattern(r"\s*·\s*mac\s+(?P<mac>[0-9a-f]{16})$")
 SEAL_RE = pattern(r"\s*·\s*seal\s+(?P<seal>[0-9a-f]{16})$")
@@ -305,12 +307,32 @@ def _event_tokens(owner: str, events: list[Event]) -> list[str]:
     return tokens
 
 
+def _tag_at_end(regex, text: str, mark: str) -> re.Match | None:
+    """Return ``regex.search(text)`` for a tag anchored at the end that begins with blanks and ``mark`` (the hash's
+    ``·`` optional before its ``#``) and holds no other ``mark``.
+
+    Such a match can only begin in the blanks before the last ``mark`` (and, for ``#``, an optional ``·`` and the
+    blanks before it): the search starts there, where the search from the start arrives after trying every
+    character of the entry.
+    """
+    i = text.rfind(mark)
+    if i < 0:
+        return None
+    while i and text[i - 1].isspace():
+        i -= 1
+    if mark == "#" and i and text[i - 1] == "·":
+        i -= 1
+        while i and text[i - 1].isspace():
+            i -= 1
+    return regex.search(text, i)
+
+
 def _parse_entry(number: int, player: str, text: str) -> LogEntry:
     entry = LogEntry(number, player, text)
-    # each tag's word is looked for first: a regex search anchored at the end tries every start
+    # each tag's word is looked for first; its search starts where the tag can begin (:func:`_tag_at_end`)
     for regex, attr, word in ((SIG_TAG_RE, "sig", "sig"), (HASH_RE, "hash", "#"), (MAC_RE, "mac", "mac"),
                               (SEAL_RE, "seal", "seal"), (KEY_TAG_RE, "key", "key")):
-        if word in text and (m := regex.search(text)):
+        if word in text and (m := _tag_at_end(regex, text, "#" if attr == "hash" else "·")):
             setattr(entry, attr, m.group(attr))
             text = text[:m.start()]
     if "chain" in text and (m := CHAIN_TAG_RE.search(text)):

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 from pbd import paths
 from pbd.digest import sha256
@@ -279,8 +280,8 @@ def load(spec: str, remember: bool = True, from_document: bool = False) -> Catal
     ref = _hash_in(spec)
     if ref:
         return _by_hash(ref)
-    if CATALOGUE_NAME_RE.match(spec) and os.path.isfile(_bundled(spec)):
-        return _from_bytes(_read_bytes(_bundled(spec)), spec, bundled=True, where=_bundled(spec))
+    if CATALOGUE_NAME_RE.match(spec) and (found := _bundled_catalogue(spec)) is not None:
+        return found
     if from_document:
         raise DeckFormatError(f"the document names the catalogue {_excerpt(spec)!r}, which is neither bundled "
                               "nor a content hash; a match never names a file",
@@ -298,6 +299,33 @@ def load(spec: str, remember: bool = True, from_document: bool = False) -> Catal
         target = os.path.join(_store(), f"{cat.digest.split(':')[1]}.toml")
         if not os.path.exists(target):
             paths.write_private(target, data)
+    return cat
+
+
+#: the bundled catalogues this process read, by file: its size and time, and the catalogue
+_BUNDLED: dict[str, tuple[tuple[int, int], Catalogue]] = {}
+
+
+def _bundled_catalogue(name: str) -> Catalogue | None:
+    """Return the bundled catalogue ``name`` (None: there is no such file), read once a process while the file stays.
+
+    A board names its catalogue on every seat line it renders and the rules ask for it again and
+    again: reading and hashing the file each time was about a twentieth of a Boys' Town command
+    that reads a changed document.  The file is looked at each time (its size and time); a
+    changed one is read again.
+    """
+    where = _bundled(name)
+    try:
+        st = os.stat(where)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    kept = _BUNDLED.get(where)
+    if kept is not None and kept[0] == (st.st_size, st.st_mtime_ns):
+        return kept[1]
+    cat = _from_bytes(_read_bytes(where), name, bundled=True, where=where)
+    _BUNDLED[where] = ((st.st_size, st.st_mtime_ns), cat)
     return cat
 
 
