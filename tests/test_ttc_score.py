@@ -271,3 +271,18 @@ def test_the_breakdown_names_every_bonus_and_why():
     lines = score_round([battle(1), battle(4, "dark")], CAT).lines()
     assert "  Virus (battle 1): 6 +5 wielded by Doctor Sickle +5 against Don Triumph = 16" in lines
     assert any(x.startswith("Light 19 (provisional: Light must nullify 1") for x in lines)
+
+
+def test_the_score_memo_tells_apart_cards_that_differ_in_any_field():
+    # rules.round_score keeps scores by a key of every field of every card: a card that differs in one field
+    # (a swap, an environment, who played it) must never be given another card's score
+    from pbd.games.ttc import rules
+
+    base = Play("light", "army", 111, "Ann", swaps=[("Don Triumph", "Patriot Anon")])
+    changed = {"side": "dark", "kind": "warrior", "card": 112, "player": "Ben", "dark_warrior": "x",
+               "dark_item": "x", "light_warrior": "x", "light_item": "x", "environment": "x",
+               "swaps": [("Don Triumph", "Eagle Eye")]}
+    assert set(changed) == set(Play.FIELDS)
+    for field, value in changed.items():
+        assert rules._play_key(base.replace(**{field: value})) != rules._play_key(base), field
+    assert rules._play_key(base.replace()) == rules._play_key(base)
