@@ -181,6 +181,21 @@ LONG = '[catalogue]\nname = "long"\n\n[[card]]\nname = "Kid"\nap = 2\ntp = 2\nco
     for i, name in enumerate("Ace Bea Cal Dot Eli Fay Gus Hal Ida Jay Lou Max".split()))
 
 
+def _vouched_then_names_a_turns_edit(pbd, doc, tmp_path, seat: str) -> None:
+    """A spectator's ``pbd check`` of ``doc`` vouches for it; of a copy with ``seat``'s turns raised by one, names the edit."""
+    import re
+
+    text = doc.read_text()
+    r = pbd("check", doc)
+    assert r.exit_code == 0 and "the board is consistent with the rules" in r.output, r.output
+    m = re.search(rf"{seat} · hand (\d+) · turns (\d+)", text)
+    turns = int(m.group(2))
+    edited = tmp_path / "edited.txt"
+    edited.write_text(text.replace(m.group(0), f"{seat} · hand {m.group(1)} · turns {turns + 1}", 1))
+    r = pbd("check", edited)
+    assert r.exit_code == 1 and f"{seat}'s turns was changed by hand from {turns} to {turns + 1}" in r.output, r.output
+
+
 def test_a_spectators_check_replays_through_cards_the_rebuilt_draw_pile_took_out_of_the_document(pbd, tmp_path,
                                                                                                   monkeypatch):
     """A card a redraw or a defence named and that was then shuffled into a rebuilt draw pile leaves the document;
@@ -212,14 +227,7 @@ def test_a_spectators_check_replays_through_cards_the_rebuilt_draw_pile_took_out
     assert "draw pile rebuilt from" in text and re.search(r"discards \w+ and draws again", text)
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
     pbd("deck", "check", tmp_path / "long.toml", "--game", "boystown", ok=True)
-    r = pbd("check", doc)
-    assert r.exit_code == 0 and "the board is consistent with the rules" in r.output, r.output
-    m = re.search(r"Ann · hand (\d+) · turns (\d+)", text)
-    turns = int(m.group(2))
-    edited = tmp_path / "edited.txt"
-    edited.write_text(text.replace(m.group(0), f"Ann · hand {m.group(1)} · turns {turns + 1}", 1))
-    r = pbd("check", edited)
-    assert r.exit_code == 1 and f"Ann's turns was changed by hand from {turns} to {turns + 1}" in r.output, r.output
+    _vouched_then_names_a_turns_edit(pbd, doc, tmp_path, "Ann")
 
 
 #: Twelve Kids and twelve Shops: a card a move names is one of twelve copies, most of them hidden from a spectator.
@@ -296,22 +304,13 @@ def test_a_spectators_check_replays_a_hand_attack_whose_hand_lost_named_cards_to
     hand as one of that hand's slots (hidden, or read from the document's end); a later flip opens a slot by number,
     so the replay must not have spent that slot on an earlier named card, nor played another copy than the one it
     took: it replays the whole log, vouches for the board and names a later hand edit (~2 s of CPU each)."""
-    import re
-
     text, catalogue = request.getfixturevalue(played)
     assert flip in text and "draw pile rebuilt from" in text
     monkeypatch.setenv("PBD_HOME", str(tmp_path / "spectator"))
     pbd("deck", "check", catalogue, "--game", "boystown", ok=True)
     doc = tmp_path / "m.txt"
     doc.write_text(text)
-    r = pbd("check", doc)
-    assert r.exit_code == 0 and "the board is consistent with the rules" in r.output, r.output
-    m = re.search(r"Ben · hand (\d+) · turns (\d+)", text)
-    turns = int(m.group(2))
-    edited = tmp_path / "edited.txt"
-    edited.write_text(text.replace(m.group(0), f"Ben · hand {m.group(1)} · turns {turns + 1}", 1))
-    r = pbd("check", edited)
-    assert r.exit_code == 1 and f"Ben's turns was changed by hand from {turns} to {turns + 1}" in r.output, r.output
+    _vouched_then_names_a_turns_edit(pbd, doc, tmp_path, "Ben")
 
 
 def test_a_spectators_check_says_where_the_log_stops_replaying(pbd, tmp_path, monkeypatch, hand_attacks):
