@@ -171,9 +171,10 @@ def identify(text: str, game_name: str | None = None):
                               hint="start one with 'pbd new GAME DOC', or name the game with --game")
 
 
-def load(doc: Document, game_name: str | None = None):
-    """Return ``(snapshot, game, state)`` for a document."""
-    snap = doc.read()
+def load(doc: Document, game_name: str | None = None, snap: Snapshot | None = None):
+    """Return ``(snapshot, game, state)`` for a document (``snap``: as it was read already)."""
+    if snap is None:
+        snap = doc.read()
     game = identify(snap.text, game_name)
     return snap, game, parse_board(game, snap.text, doc.label)
 
@@ -270,8 +271,9 @@ def _check_hand_edits(turn: Turn) -> None:
 CHECKS.append(_check_hand_edits)
 
 
-def _read(doc: Document) -> Turn:
-    snap, game, state = load(doc)
+def _read(doc: Document, snap: Snapshot | None = None) -> Turn:
+    """Return the document (as ``snap`` if it was read already) parsed; :raises DocumentFormatError: no match."""
+    snap, game, state = load(doc, snap=snap)
     _need_match(state, doc.label)
     return Turn(doc, snap, game, state, logged=len(state.meta.log))
 
@@ -820,24 +822,30 @@ def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
     return name, done
 
 
-def look(doc: Document, player: str) -> tuple[str, list[str], Snapshot, Any, Any]:
+def look(doc: Document, player: str, seat: str | None = None) -> tuple[str, list[str], Snapshot, Any, Any]:
     """Pay what ``player``'s pbd owes (:func:`pay_duties`); return ``(name, what was done, snapshot, game, state)``
     of the document as it is then (``pbd watch``, at every new version of it).
 
     With nothing owed, that is the document read to see so (a watcher reads each version once); after paying,
-    it is read again.
+    it is read again.  ``seat``: the seat's name as an earlier look found it; a version whose text
+    cannot ask anything of that seat (:meth:`~pbd.games.base.Playable.may_ask`) is then left
+    unparsed, and the state returned is None (nothing owed, nothing to decide, the match not over).
 
     :raises PbdError: as :func:`pay_duties`.
     """
-    name, done, turn = _pay(doc, player)
+    snap = doc.read()
+    game = identify(snap.text)
+    if seat is not None and not game.may_ask(snap.text, seat):
+        return seat, [], snap, game, None
+    name, done, turn = _pay(doc, player, snap)
     if turn is None:
         turn = _read(doc)
     return name, done, turn.snap, turn.game, turn.state
 
 
-def _pay(doc: Document, player: str) -> tuple[str, list[str], Turn | None]:
+def _pay(doc: Document, player: str, snap: Snapshot | None = None) -> tuple[str, list[str], Turn | None]:
     """Return ``(name, what was done, the turn read)``: the turn is None once something was written (read again)."""
-    turn = _read(doc)
+    turn = _read(doc, snap)
     name = _seat(turn.game, turn.state, player)
     if not turn.game.pending(turn.state, name) or _left(turn.state):
         return name, [], turn

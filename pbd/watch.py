@@ -9,6 +9,13 @@ match when a person must decide there (the CLI adds a terminal bell and a deskto
 keeps going until ``--timeout`` or Ctrl-C, and names a match it cannot read without stopping the
 others.  ``--once`` does one pass and exits (for cron or a login script).
 
+A new version whose lines ask nothing of the seat (no ``Turn:``, ``Waiting on:``, ``Owed:`` line
+naming it, no ``Result:``: :meth:`pbd.games.base.Playable.may_ask`) is skipped unparsed: at six
+seats most versions are other seats' business.  Those lines are written by whoever wrote last and
+anyone can edit them, so a version skipped is read whole once 30 pauses have passed since the last
+whole read (:data:`WHOLE_PAUSES`: 30 s for a local file): a line left out by hand, or by a
+modified pbd, delays a duty by that much, never loses it.
+
 A local file is looked at every second or so (its size and modification time; it is read only
 when they change).  A Google Doc is read at most every 10 seconds, and less often (doubling up
 to a minute) while nothing changes or Google is busy: a handful of reads a minute per match, far
@@ -30,6 +37,9 @@ LOCAL_INTERVAL = 1.0
 GOOGLE_INTERVAL = 10.0
 #: The longest pause between two reads of a Google Doc while nothing changes.
 GOOGLE_MAX = 60.0
+#: A version skipped unread is read whole once this many of the first pause have passed since the last whole
+#: read (a local file: 30 s; a Google Doc: 5 minutes), even if the document did not change again.
+WHOLE_PAUSES = 30
 
 
 def _interval(doc, interval: float | None) -> tuple[float, float]:
@@ -66,17 +76,21 @@ def _stamp(doc):
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def _look(doc, doc_spec: str, name: str | None) -> tuple[str, bool, str, list[str]]:
+def _look(doc, name: str | None, skim: bool) -> tuple[str, bool, str, bool]:
     """Pay the seat's duties, then read the match; return (the player's name, whether a person must decide
-    or the match is over, the document's revision, what the duties were).
+    or the match is over, the document's revision, whether the match was read whole).
+
+    ``skim``: a version that cannot ask anything of the seat is left unparsed (:func:`pbd.match.look`).
 
     :raises PbdError: the document cannot be read or parsed; the player is not in the match.
     """
     from pbd import match
 
-    name, paid, snap, game, state = match.look(doc, name or status.whoami(doc.label))
+    name, paid, snap, game, state = match.look(doc, name or status.whoami(doc.label), name if skim else None)
+    if state is None:
+        return name, False, snap.revision, False
     match._need_match(state, doc.label)
-    return name, bool(game.outcome(state) or status.waiting(game, state, name)), snap.revision, paid
+    return name, bool(game.outcome(state) or status.waiting(game, state, name)), snap.revision, True
 
 
 def watch(doc_spec: str | None, player: str | None = None, timeout: float | None = None,
@@ -98,12 +112,13 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
     doc = open_document(doc_spec)
     first, longest = _interval(doc, interval)
     pause, start, name = first, clock(), player
-    seen, revision = object(), None
+    seen, revision, whole, skimmed = object(), None, float("-inf"), False
     while True:
         stamp = _stamp(doc)
-        if stamp is None or stamp != seen:
+        fresh = clock() - whole < WHOLE_PAUSES * first
+        if stamp is None or stamp != seen or skimmed and not fresh:
             try:
-                name, ready, now, _ = _look(doc, doc_spec, name)
+                name, ready, now, read = _look(doc, name, fresh)
             except AuthError:
                 raise
             except (BackendError, DocumentFormatError):
@@ -113,6 +128,9 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
             else:
                 if ready or once:
                     return status.status(doc_spec, name)
+                if read:
+                    whole = clock()
+                skimmed = not read
                 seen = _stamp(doc)                     # (after our own write, if a duty was paid)
                 if stamp is None:                      # Google: back off while nothing changes
                     pause = first if now != revision else min(pause * 2, longest)
@@ -135,6 +153,10 @@ class _Watched:
         self.pause = self.first = self.longest = 1.0
         self.revision = None
         self.said: str | None = None
+        #: the seat's name, when the match was last read whole, whether a version was skipped since
+        self.name: str | None = None
+        self.whole = float("-inf")
+        self.skimmed = False
 
 
 def _inbox(player: str | None, timeout: float | None, interval: float | None, once: bool, say, sleep,
@@ -178,11 +200,16 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
             w.first, w.longest = _interval(w.doc, interval)
             w.pause = w.first
         stamp = _stamp(w.doc)
-        if stamp is not None and stamp == w.stamp:
+        fresh = clock() - w.whole < WHOLE_PAUSES * w.first
+        if stamp is not None and stamp == w.stamp and (fresh or not w.skimmed):
             w.due = clock() + w.pause
             return
-        name, paid, snap, game, state = match.look(w.doc, w.seat or status.whoami(w.doc.label))
-        match._need_match(state, w.doc.label)
+        name, paid, snap, game, state = match.look(w.doc, w.seat or status.whoami(w.doc.label),
+                                                   w.name if fresh else None)
+        w.skimmed = state is None
+        if state is not None:
+            match._need_match(state, w.doc.label)
+            w.name, w.whole = name, clock()
     except PbdError as exc:
         line = f"{w.spec}: cannot be read ({exc.message})"
         if line != w.said:
@@ -193,8 +220,12 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
         return
     for what in paid:
         tell(f"{game.title} on {w.spec}: {name}'s pbd {what}", False)
-    waits = status.waiting(game, state, name) if not game.outcome(state) else [f"the match is over: "
-                                                                                f"{game.outcome(state)}"]
+    if state is None:                                 # nothing in it for the seat
+        waits = []
+    elif game.outcome(state):
+        waits = [f"the match is over: {game.outcome(state)}"]
+    else:
+        waits = status.waiting(game, state, name)
     line = f"{game.title} on {w.spec}: {name}: {'; '.join(waits)}" if waits else None
     if line is not None and line != w.said:
         tell(line, True)

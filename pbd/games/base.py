@@ -1893,6 +1893,17 @@ class Playable(Game):
         """Take the steps ``player`` owes (see :meth:`pending`), in place; return summary lines."""
         return []
 
+    def may_ask(self, text: str, seat: str) -> bool:
+        """Return False only if the document's ``text`` cannot ask anything of ``seat``: no duty owed
+        (:meth:`pending`), no decision or move waited on (:func:`pbd.status.waiting`), the match not over.
+
+        ``pbd watch`` then leaves that version unparsed (a look at every new version was most of a
+        watcher's CPU at six seats).  The answer must never be False where a parse would find
+        something for the seat (a test per game plays matches and asks at every version); True when
+        unsure is always right, and is what a game that says nothing more answers.
+        """
+        return True
+
     def score(self, state) -> tuple[list[str], dict]:
         """Return ``(lines, data)``: the current score explained line by line.
 

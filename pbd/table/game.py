@@ -43,7 +43,8 @@ from typing import ClassVar
 
 from pbd.errors import DocumentFormatError, IllegalMoveError, NotationError, RollWaits, UsageError
 from pbd.games.base import (CHAIN_DUTY, NOTE_HINT, ROLL_DUTY, Chance, Event, LogEntry, Meta, Playable,  # noqa: F401
-                            PlayerMeta, Reveal, Secrets, board_note, published_after, render_frame, split_frame)
+                            PlayerMeta, Reveal, Secrets, board_note, published_after, render_frame, split_frame,
+                            typed)
 from pbd.record import Record
 from pbd.regex import pattern
 from pbd.table.decisions import Decision, parse_line, problems as decision_problems, seats_to_answer
@@ -56,6 +57,8 @@ SEATS_RE = pattern(r"^Seats:\s*(?P<names>.*?)\s*\((?P<n>\d{1,2}) of (?P<of>\d{1,
 TURN_RE = pattern(r"^Turn:\s*(?P<name>.+?)\s*$")
 RESULT_RE = pattern(r"^Result:\s*(?P<text>.+?)\s*$")
 OPTIONS_RE = pattern(r"^Options:\s*(?P<words>.*?)\s*$")
+#: The lines that ask something of a seat, wherever they stand (:meth:`CardGame.may_ask`).
+ASKS_RE = pattern(r"^[ \t]*(?:turn|waiting on|owed|result)[ \t]*:[^\n]*", re.MULTILINE | re.IGNORECASE)
 #: an option's value in a document: a short name or a content hash, never a path
 OPTION_VALUE_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9:'’._-]{0,39}$")
 DECK_HEADING = "Deck"
@@ -575,6 +578,22 @@ class CardGame(Playable, metaclass=ABCMeta):
             return False
         secrets.extra["deck"] = text
         return True
+
+    def may_ask(self, text: str, seat: str) -> bool:
+        """Return False only if no ``Turn:``, ``Waiting on:``, ``Owed:`` or ``Result:`` line of ``text`` names ``seat``
+        (see :meth:`pbd.games.base.Playable.may_ask`).
+
+        Every duty of a card game on the table is named on an ``Owed:`` line (the deck's work, a
+        fresh value for a die, a draw Boys' Town owes), every decision on a ``Waiting on:`` line and
+        the seat on move on the ``Turn:`` line; a ``Result:`` line asks every seat to look.  A name
+        inside a longer one (Ann in Anne) only makes a look that finds nothing.
+        """
+        name = seat.casefold()
+        for m in ASKS_RE.finditer(text):
+            line = typed(m.group(0)).casefold()
+            if name in line or line.lstrip().startswith("result"):
+                return True
+        return False
 
     def pending(self, state: Table, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
