@@ -180,6 +180,9 @@ class Table:
         self.peak_text = ""
         self.rng = random.Random(seed)
         self.watchers: list[subprocess.Popen] = []
+        #: the CPU seconds spent before the first move (the deal: every seat's shuffle pass and the opening
+        #: hands' unlocks; the watchers' start-up): the seats' commands', the watchers'
+        self.dealt: tuple[float, float] | None = None
 
     def watch(self, interval: float = WATCH_INTERVAL) -> None:
         """Start every seat's ``pbd watch`` (every match of its PBD_HOME), as the README has players keep it running.
@@ -194,6 +197,14 @@ class Table:
             self.watchers.append(subprocess.Popen([sys.executable, "-m", "pbd", "watch", "--as", seat],
                                                   cwd=self.folder, env=env, stdin=subprocess.DEVNULL,
                                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def watchers_cpu(self) -> float:
+        """Return the CPU seconds the running watchers have spent so far (Linux's /proc)."""
+        tick, spent = os.sysconf("SC_CLK_TCK"), 0
+        for proc in self.watchers:
+            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            spent += int(fields[11]) + int(fields[12])         # utime, stime (the 14th and 15th fields)
+        return spent / tick
 
     def unwatch(self) -> float:
         """Stop the watchers (Ctrl-C, as a player would) and return the CPU seconds they spent, all of them."""
@@ -274,9 +285,12 @@ class Table:
             while movers:
                 seat = movers[0]
                 ran.add(seat)
+                mark = (self.seat_cpu, self.watchers_cpu())
                 # 'pbd legal' pays what the seat owes first: a seat that only owes duties runs that one command
                 listed = json.loads(self.pbd(seat, "legal", self.doc, "--json").stdout or "{}").get("moves", [])
                 if listed:
+                    if self.dealt is None:
+                        self.dealt = mark                   # (the first move's legal is the round's)
                     self.pbd(seat, "move", self.doc, self.rng.choice(listed))
                     played, moved = played + 1, True
                     break
@@ -300,12 +314,13 @@ def match_figures(game: str, moves: int, watched: bool = False) -> None:
             deals[seats] = table.peak
             played = table.play(moves)
             sizes[seats] = table.peak
-            per_turn[seats] = table.seat_cpu / played if played else 0.0
+            dealt = table.dealt[0] if table.dealt else table.seat_cpu
+            per_turn[seats] = (table.seat_cpu - dealt) / played if played else 0.0
             every = [c for kind in ("show", "legal", "move", "status") for c in table.cpu.get(kind, [])]
             medians[seats] = statistics.median(every) * 1000 if every else 0.0
             print(f"{game}/{seats}: {played} moves; after the deal {deals[seats] / 1024:6.1f} KB, peak document "
                   f"{sizes[seats] / 1024:6.1f} KB; median CPU a command {medians[seats]:6.1f} ms "
-                  f"(join {statistics.median(table.cpu['join']) * 1000:6.1f} ms)")
+                  f"(join {statistics.median(table.cpu['join']) * 1000:6.1f} ms); the deal's duties {dealt:.2f} s")
             if seats == 6:
                 for part, size in breakdown(table.peak_text).items():
                     print(f"  {game}/6 peak: {part:<62} {size / 1024:6.1f} KB")
@@ -319,14 +334,17 @@ def match_figures(game: str, moves: int, watched: bool = False) -> None:
                     done = table.play(moves)
                 finally:
                     spent = table.unwatch()
-                watch_turn[seats] = (table.seat_cpu + spent) / done if done else 0.0
+                dealt = table.dealt or (table.seat_cpu, spent)
+                watch_turn[seats] = (table.seat_cpu - dealt[0] + spent - dealt[1]) / done if done else 0.0
                 print(f"{game}/{seats} with every seat's pbd watch: {done} moves; the movers' commands "
-                      f"{table.seat_cpu:.2f} s, the watchers {spent:.2f} s of CPU")
+                      f"{table.seat_cpu - dealt[0]:.2f} s, the watchers {spent - dealt[1]:.2f} s of CPU (before the "
+                      f"first move: the watchers' start-up and the deal's duties, {sum(dealt):.2f} s)")
     ratio = medians[6] / medians[2] if medians[2] else float("nan")
     print(f"peak document {game}/6: {sizes[6] / 1024:.1f} KB (target 40)")
     print(f"cpu per command {game} 6 seats/2 seats: {ratio:.2f} (target 1.50)")
     # a round is every seat's turn: per seat, the CPU of a round is the CPU of one turn (the move and the duties
-    # every seat's pbd pays for it)
+    # every seat's pbd pays for it); counted from the first move's `legal`, so the deal (each seat's shuffle pass,
+    # the opening hands' unlocks: once a match, printed above) and the watchers' start-up are not in it
     turn = per_turn[6] / per_turn[2] if per_turn[2] else float("nan")
     print(f"round {game} per seat, 6 seats/2 seats, a command per duty: {turn:.2f} ({per_turn[6]:.2f} / "
           f"{per_turn[2]:.2f} s a turn; target 2.00)")

@@ -12,9 +12,10 @@ others.  ``--once`` does one pass and exits (for cron or a login script).
 A new version whose lines ask nothing of the seat (no ``Turn:``, ``Waiting on:``, ``Owed:`` line
 naming it, no ``Result:``: :meth:`pbd.games.base.Playable.may_ask`) is skipped unparsed: at six
 seats most versions are other seats' business.  Those lines are written by whoever wrote last and
-anyone can edit them, so a version skipped is read whole once 30 pauses have passed since the last
-whole read (:data:`WHOLE_PAUSES`: 30 s for a local file): a line left out by hand, or by a
-modified pbd, delays a duty by that much, never loses it.
+anyone can edit them, so a version skipped is read whole once 120 pauses (at most 5 minutes) have
+passed since the last whole read (:func:`_whole_every`: 2 minutes for a local file): a line left out
+by hand, or by a modified pbd, delays a duty by that much, never loses it (and the next write by any
+pbd puts the line back).
 
 A local file is looked at every second or so (its size and modification time; it is read only
 when they change).  A Google Doc is read at most every 10 seconds, and less often (doubling up
@@ -37,9 +38,15 @@ LOCAL_INTERVAL = 1.0
 GOOGLE_INTERVAL = 10.0
 #: The longest pause between two reads of a Google Doc while nothing changes.
 GOOGLE_MAX = 60.0
-#: A version skipped unread is read whole once this many of the first pause have passed since the last whole
-#: read (a local file: 30 s; a Google Doc: 5 minutes), even if the document did not change again.
-WHOLE_PAUSES = 30
+#: A version skipped unread is read whole once this many of the first pause, at most WHOLE_MOST seconds, have
+#: passed since the last whole read, even if the document did not change again.
+WHOLE_PAUSES = 120
+WHOLE_MOST = 300.0
+
+
+def _whole_every(first: float) -> float:
+    """Return the seconds after which a version skipped unread is read whole (a local file: 2 minutes)."""
+    return min(WHOLE_PAUSES * first, WHOLE_MOST)
 
 
 def _interval(doc, interval: float | None) -> tuple[float, float]:
@@ -115,7 +122,7 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
     seen, revision, whole, skimmed = object(), None, float("-inf"), False
     while True:
         stamp = _stamp(doc)
-        fresh = clock() - whole < WHOLE_PAUSES * first
+        fresh = clock() - whole < _whole_every(first)
         if stamp is None or stamp != seen or skimmed and not fresh:
             try:
                 name, ready, now, read = _look(doc, name, fresh)
@@ -200,7 +207,7 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
             w.first, w.longest = _interval(w.doc, interval)
             w.pause = w.first
         stamp = _stamp(w.doc)
-        fresh = clock() - w.whole < WHOLE_PAUSES * w.first
+        fresh = clock() - w.whole < _whole_every(w.first)
         if stamp is not None and stamp == w.stamp and (fresh or not w.skimmed):
             w.due = clock() + w.pause
             return
