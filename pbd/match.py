@@ -252,6 +252,8 @@ class Turn(Record):
         self.warnings = [] if warnings is None else warnings
         #: hand edits the log does not explain, found by a reading command (a write would be refused)
         self.unexplained: list[str] = []
+        #: what the duties this command paid were, in words (:func:`_paid`)
+        self.paid: list[str] = []
 
 
 #: Checks run by every command after the player's private state is attached and before
@@ -773,7 +775,7 @@ def _settle(doc: Document, player: str) -> Turn:
     return turn
 
 
-def _paid(doc: Document, name: str, read: Turn | None = None) -> Turn:
+def _paid(doc: Document, name: str, read: Turn | None = None, duty: bool = False) -> Turn:
     """Pay what ``name``'s pbd owes in one guarded write; return the board written, attached, for the read that follows.
 
     The board this command just wrote is the one it reads: it was read, checked (the seat's
@@ -783,7 +785,8 @@ def _paid(doc: Document, name: str, read: Turn | None = None) -> Turn:
     for stays: the write is refused or retried on a document that moved meanwhile
     (:func:`_run`), and a write whose answer was lost is looked for in the document
     (:func:`_landed`).  A seat that writes after this one is read by the seat's next command,
-    as it would be a moment after a read back.  ``read``: the document as the caller read it (see :func:`_run`).
+    as it would be a moment after a read back.  ``read``: the document as the caller read it (see :func:`_run`);
+    ``duty``: only the duty is done (``pbd watch``: no person read the moves, :func:`_remember_match`).
     """
     written: list[Turn] = []
 
@@ -791,8 +794,9 @@ def _paid(doc: Document, name: str, read: Turn | None = None) -> Turn:
         written.append(turn)
         return Result(turn.game.settle(turn.state, turn.name, turn.chance))
 
-    _run(doc, name, step, read=read)
+    done = _run(doc, name, step, read=read, duty=duty)
     turn = written[-1]
+    turn.paid = [line for line in done.lines if line]
     meta = turn.state.meta
     # still attached: detaching (before the render) copies the seat's private part out into its state, never
     # out of the board, so the hand the read shows is on it; and what the read verified was kept by the write
@@ -822,35 +826,51 @@ def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
     return name, done
 
 
-def look(doc: Document, player: str, seat: str | None = None) -> tuple[str, list[str], Snapshot, Any, Any]:
-    """Pay what ``player``'s pbd owes (:func:`pay_duties`); return ``(name, what was done, snapshot, game, state)``
-    of the document as it is then (``pbd watch``, at every new version of it).
+class Look(Record):
+    """What one look of ``pbd watch`` found (:func:`look`).
 
-    With nothing owed, that is the document read to see so (a watcher reads each version once); after paying,
-    it is read again.  ``seat``: the seat's name as an earlier look found it; a version whose text
-    cannot ask anything of that seat (:meth:`~pbd.games.base.Playable.may_ask`) is then left
-    unparsed, and the state returned is None (nothing owed, nothing to decide, the match not over).
+    ``name``: the seat's; ``paid``: the duties paid, in words; ``state``: the match (None: the
+    version was left unparsed); ``asks``: the lines of the version that ask something of the seat
+    (:meth:`~pbd.games.base.Playable.asks`), None after paying or when the game cannot tell.
+    """
+
+    FIELDS = ("name", "paid", "snap", "game", "state", "asks")
+
+    def __init__(self, name: str, paid: list[str], snap: Snapshot, game: Any, state: Any,
+                 asks: tuple[str, ...] | None):
+        self.name, self.paid, self.snap, self.game, self.state, self.asks = name, paid, snap, game, state, asks
+
+
+def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, ...] | None = None) -> Look:
+    """Pay what ``player``'s pbd owes (:func:`pay_duties`); return what the document shows then (``pbd watch``,
+    at every new version of it).
+
+    ``seat``: the seat's name as an earlier look found it; ``known``: the lines that asked something of
+    it in the last version read whole, where nothing was owed.  A version with no such line, or with
+    just ``known``, is left unparsed (:meth:`~pbd.games.base.Playable.asks`): nothing owed, and
+    nothing to decide but what the last whole read found.
 
     :raises PbdError: as :func:`pay_duties`.
     """
     snap = doc.read()
     game = identify(snap.text)
-    if seat is not None and not game.may_ask(snap.text, seat):
-        return seat, [], snap, game, None
+    if seat is not None:
+        asks = game.asks(snap.text, seat)
+        if asks is not None and (not asks or asks == known):
+            return Look(seat, [], snap, game, None, asks)
     name, done, turn = _pay(doc, player, snap)
-    if turn is None:
-        turn = _read(doc)
-    return name, done, turn.snap, turn.game, turn.state
+    return Look(name, done, turn.snap, turn.game, turn.state, None if done else game.asks(snap.text, name))
 
 
-def _pay(doc: Document, player: str, snap: Snapshot | None = None) -> tuple[str, list[str], Turn | None]:
-    """Return ``(name, what was done, the turn read)``: the turn is None once something was written (read again)."""
+def _pay(doc: Document, player: str, snap: Snapshot | None = None) -> tuple[str, list[str], Turn]:
+    """Return ``(name, what was done, the turn)``: as read, or as written once something was paid (:func:`_paid`:
+    the board the seat's own pbd wrote is not read back; its snapshot is the one read before the write)."""
     turn = _read(doc, snap)
     name = _seat(turn.game, turn.state, player)
     if not turn.game.pending(turn.state, name) or _left(turn.state):
         return name, [], turn
-    done = _run(doc, name, lambda t: Result(t.game.settle(t.state, t.name, t.chance)), duty=True, read=turn)
-    return name, [line for line in done.lines if line], None
+    turn = _paid(doc, name, turn, duty=True)
+    return name, turn.paid, turn
 
 
 def _left(state) -> bool:

@@ -10,7 +10,9 @@ keeps going until ``--timeout`` or Ctrl-C, and names a match it cannot read with
 others.  ``--once`` does one pass and exits (for cron or a login script).
 
 A new version whose lines ask nothing of the seat (no ``Turn:``, ``Waiting on:``, ``Owed:`` line
-naming it, no ``Result:``: :meth:`pbd.games.base.Playable.may_ask`) is skipped unparsed: at six
+naming it, no ``Result:``: :meth:`pbd.games.base.Playable.asks`) is skipped unparsed, and so is one
+whose such lines are the very ones of the last version read whole, where nothing was owed (what
+that read found still stands: the seat on move is named on every version of its turn): at six
 seats most versions are other seats' business.  Those lines are written by whoever wrote last and
 anyone can edit them, so a version skipped is read whole once 120 pauses (at most 5 minutes) have
 passed since the last whole read (:func:`_whole_every`: 2 minutes for a local file): a line left out
@@ -83,21 +85,48 @@ def _stamp(doc):
     return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def _look(doc, name: str | None, skim: bool) -> tuple[str, bool, str, bool]:
-    """Pay the seat's duties, then read the match; return (the player's name, whether a person must decide
-    or the match is over, the document's revision, whether the match was read whole).
+class _Skim:
+    """What a watch keeps between its looks at one seat of one match to leave versions unparsed (see the module)."""
 
-    ``skim``: a version that cannot ask anything of the seat is left unparsed (:func:`pbd.match.look`).
+    def __init__(self, first: float):
+        self.every = _whole_every(first)
+        #: the seat's name, when the match was last read whole and the lines that asked the seat something then
+        #: (None: something was paid, or the read failed), whether a version was left unparsed since
+        self.name: str | None = None
+        self.whole = float("-inf")
+        self.known: tuple[str, ...] | None = None
+        self.skimmed = False
 
-    :raises PbdError: the document cannot be read or parsed; the player is not in the match.
-    """
-    from pbd import match
+    def due(self, clock) -> bool:
+        """Return True if the match must be read whole though the document did not change (a version was skipped)."""
+        return self.skimmed and clock() - self.whole >= self.every
 
-    name, paid, snap, game, state = match.look(doc, name or status.whoami(doc.label), name if skim else None)
-    if state is None:
-        return name, False, snap.revision, False
-    match._need_match(state, doc.label)
-    return name, bool(game.outcome(state) or status.waiting(game, state, name)), snap.revision, True
+    def look(self, doc, player: str | None, clock):
+        """Pay the seat's duties and read the match (:func:`pbd.match.look`, leaving it unparsed where it may).
+
+        :raises PbdError: the document cannot be read or parsed; the player is not in the match.
+        """
+        from pbd import match
+
+        fresh = clock() - self.whole < self.every
+        known, self.known = self.known, None
+        got = match.look(doc, player or self.name or status.whoami(doc.label), self.name if fresh else None, known)
+        self.skimmed = got.state is None
+        if got.state is None:
+            self.known = known
+        else:
+            match._need_match(got.state, doc.label)
+            self.name, self.whole, self.known = got.name, clock(), got.asks
+        return got
+
+
+def _waits(got) -> list[str] | None:
+    """Return what a person must decide by a look (the match's end too); None: as the last whole read found."""
+    if got.state is None:
+        return None if got.asks else []
+    if got.game.outcome(got.state):
+        return [f"the match is over: {got.game.outcome(got.state)}"]
+    return status.waiting(got.game, got.state, got.name)
 
 
 def watch(doc_spec: str | None, player: str | None = None, timeout: float | None = None,
@@ -118,14 +147,13 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
         return _inbox(player, timeout, interval, once, say or (lambda line, wake: None), sleep, clock)
     doc = open_document(doc_spec)
     first, longest = _interval(doc, interval)
-    pause, start, name = first, clock(), player
-    seen, revision, whole, skimmed = object(), None, float("-inf"), False
+    pause, start, skim = first, clock(), _Skim(first)
+    seen, revision = object(), None
     while True:
         stamp = _stamp(doc)
-        fresh = clock() - whole < _whole_every(first)
-        if stamp is None or stamp != seen or skimmed and not fresh:
+        if stamp is None or stamp != seen or skim.due(clock):
             try:
-                name, ready, now, read = _look(doc, name, fresh)
+                got = skim.look(doc, player, clock)
             except AuthError:
                 raise
             except (BackendError, DocumentFormatError):
@@ -133,18 +161,15 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
                     raise                              # not even the first look worked: say why
                 pause = min(pause * 2, longest)        # Google busy, or a half-typed edit: look again later
             else:
-                if ready or once:
-                    return status.status(doc_spec, name)
-                if read:
-                    whole = clock()
-                skimmed = not read
+                if once or _waits(got):
+                    return status.status(doc_spec, got.name)
                 seen = _stamp(doc)                     # (after our own write, if a duty was paid)
                 if stamp is None:                      # Google: back off while nothing changes
-                    pause = first if now != revision else min(pause * 2, longest)
-                revision = now
+                    pause = first if got.snap.revision != revision else min(pause * 2, longest)
+                revision = got.snap.revision
         waited = clock() - start
         if timeout is not None and waited + 1e-9 >= timeout:
-            raise WatchTimeout(f"nothing waits on {name or 'you'} after {timeout:g} s of watching {doc.label}",
+            raise WatchTimeout(f"nothing waits on {skim.name or player or 'you'} after {timeout:g} s of watching {doc.label}",
                                hint="pbd status DOC shows where the match stands")
         sleep(min(pause, timeout - waited) if timeout is not None else pause)
 
@@ -160,10 +185,7 @@ class _Watched:
         self.pause = self.first = self.longest = 1.0
         self.revision = None
         self.said: str | None = None
-        #: the seat's name, when the match was last read whole, whether a version was skipped since
-        self.name: str | None = None
-        self.whole = float("-inf")
-        self.skimmed = False
+        self.skim: _Skim | None = None
 
 
 def _inbox(player: str | None, timeout: float | None, interval: float | None, once: bool, say, sleep,
@@ -205,18 +227,12 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
         if w.doc is None:
             w.doc = open_document(w.spec)
             w.first, w.longest = _interval(w.doc, interval)
-            w.pause = w.first
+            w.pause, w.skim = w.first, _Skim(w.first)
         stamp = _stamp(w.doc)
-        fresh = clock() - w.whole < _whole_every(w.first)
-        if stamp is not None and stamp == w.stamp and (fresh or not w.skimmed):
+        if stamp is not None and stamp == w.stamp and not w.skim.due(clock):
             w.due = clock() + w.pause
             return
-        name, paid, snap, game, state = match.look(w.doc, w.seat or status.whoami(w.doc.label),
-                                                   w.name if fresh else None)
-        w.skimmed = state is None
-        if state is not None:
-            match._need_match(state, w.doc.label)
-            w.name, w.whole = name, clock()
+        got = w.skim.look(w.doc, w.seat, clock)
     except PbdError as exc:
         line = f"{w.spec}: cannot be read ({exc.message})"
         if line != w.said:
@@ -225,22 +241,18 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
         w.pause = min(w.pause * 2, w.longest)
         w.due = clock() + w.pause
         return
-    for what in paid:
-        tell(f"{game.title} on {w.spec}: {name}'s pbd {what}", False)
-    if state is None:                                 # nothing in it for the seat
-        waits = []
-    elif game.outcome(state):
-        waits = [f"the match is over: {game.outcome(state)}"]
-    else:
-        waits = status.waiting(game, state, name)
-    line = f"{game.title} on {w.spec}: {name}: {'; '.join(waits)}" if waits else None
-    if line is not None and line != w.said:
-        tell(line, True)
-    w.said = line
+    for what in got.paid:
+        tell(f"{got.game.title} on {w.spec}: {got.name}'s pbd {what}", False)
+    waits = _waits(got)
+    if waits is not None:                             # (None: what the last whole read said still stands)
+        line = f"{got.game.title} on {w.spec}: {got.name}: {'; '.join(waits)}" if waits else None
+        if line is not None and line != w.said:
+            tell(line, True)
+        w.said = line
     w.stamp = _stamp(w.doc)
     if w.stamp is None:                               # Google: back off while nothing changes
-        w.pause = w.first if snap.revision != w.revision else min(w.pause * 2, w.longest)
-        w.revision = snap.revision
+        w.pause = w.first if got.snap.revision != w.revision else min(w.pause * 2, w.longest)
+        w.revision = got.snap.revision
     w.due = clock() + w.pause
 
 

@@ -1893,16 +1893,17 @@ class Playable(Game):
         """Take the steps ``player`` owes (see :meth:`pending`), in place; return summary lines."""
         return []
 
-    def may_ask(self, text: str, seat: str) -> bool:
-        """Return False only if the document's ``text`` cannot ask anything of ``seat``: no duty owed
-        (:meth:`pending`), no decision or move waited on (:func:`pbd.status.waiting`), the match not over.
+    def asks(self, text: str, seat: str) -> tuple[str, ...] | None:
+        """Return the lines of the document's ``text`` that say what it asks of ``seat`` (None: the game cannot tell).
 
-        ``pbd watch`` then leaves that version unparsed (a look at every new version was most of a
-        watcher's CPU at six seats).  The answer must never be False where a parse would find
-        something for the seat (a test per game plays matches and asks at every version); True when
-        unsure is always right, and is what a game that says nothing more answers.
+        ``pbd watch`` leaves unparsed a version that returns no line (no duty owed, :meth:`pending`;
+        no decision or move waited on, :func:`pbd.status.waiting`; the match not over), and one that
+        returns the same lines as the last version it read whole and owed nothing on (what it
+        found there still stands): a look at every new version was most of a watcher's CPU at six
+        seats.  Both must hold wherever a parse would find otherwise (a test per game plays matches
+        and asks at every version); None, which a game that says nothing more returns, is always right.
         """
-        return True
+        return None
 
     def score(self, state) -> tuple[list[str], dict]:
         """Return ``(lines, data)``: the current score explained line by line.

@@ -57,7 +57,7 @@ SEATS_RE = pattern(r"^Seats:\s*(?P<names>.*?)\s*\((?P<n>\d{1,2}) of (?P<of>\d{1,
 TURN_RE = pattern(r"^Turn:\s*(?P<name>.+?)\s*$")
 RESULT_RE = pattern(r"^Result:\s*(?P<text>.+?)\s*$")
 OPTIONS_RE = pattern(r"^Options:\s*(?P<words>.*?)\s*$")
-#: The lines that ask something of a seat, wherever they stand (:meth:`CardGame.may_ask`).
+#: The lines that ask something of a seat, wherever they stand (:meth:`CardGame.asks`).
 ASKS_RE = pattern(r"^[ \t]*(?:turn|waiting on|owed|result)[ \t]*:[^\n]*", re.MULTILINE | re.IGNORECASE)
 #: an option's value in a document: a short name or a content hash, never a path
 OPTION_VALUE_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9:'’._-]{0,39}$")
@@ -319,6 +319,7 @@ class CardGame(Playable, metaclass=ABCMeta):
             out.append(f"Owed: {' or '.join(owing)}: a fresh random value for {self.awaited_roll(state)[0]}'s roll")
         elif self.roll_owed(state):
             out.append(f"Owed: {self.awaited_roll(state)[0]}: the dice that waited (their fresh random value is in)")
+        out += [f"Owed: {seat}: {what}" for seat, what in self.own_duties(state)]
         return out
 
     def parse(self, text: str) -> Table:
@@ -579,9 +580,9 @@ class CardGame(Playable, metaclass=ABCMeta):
         secrets.extra["deck"] = text
         return True
 
-    def may_ask(self, text: str, seat: str) -> bool:
-        """Return False only if no ``Turn:``, ``Waiting on:``, ``Owed:`` or ``Result:`` line of ``text`` names ``seat``
-        (see :meth:`pbd.games.base.Playable.may_ask`).
+    def asks(self, text: str, seat: str) -> tuple[str, ...]:
+        """Return the ``Turn:``, ``Waiting on:`` and ``Owed:`` lines of ``text`` that name ``seat``, and any ``Result:``
+        line (see :meth:`pbd.games.base.Playable.asks`).
 
         Every duty of a card game on the table is named on an ``Owed:`` line (the deck's work, a
         fresh value for a die, a draw Boys' Town owes), every decision on a ``Waiting on:`` line and
@@ -589,11 +590,8 @@ class CardGame(Playable, metaclass=ABCMeta):
         inside a longer one (Ann in Anne) only makes a look that finds nothing.
         """
         name = seat.casefold()
-        for m in ASKS_RE.finditer(text):
-            line = typed(m.group(0)).casefold()
-            if name in line or line.lstrip().startswith("result"):
-                return True
-        return False
+        lines = (typed(m.group(0)).strip().casefold() for m in ASKS_RE.finditer(text))
+        return tuple(line for line in lines if name in line or line.startswith("result"))
 
     def pending(self, state: Table, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
@@ -911,6 +909,15 @@ class CardGame(Playable, metaclass=ABCMeta):
         """Return True if ``seat``'s pbd owes a step of the game's own before anything else (a lot for
         who moves first); taken by :meth:`owed_step` on its next command.  Default: never."""
         return False
+
+    def own_duties(self, state: Table) -> list[tuple[str, str]]:
+        """Return ``(seat, what, in words)`` for every step of the game's own a seat's pbd owes (:meth:`pending`
+        beyond the deck's work and the dice): the header writes each on an ``Owed:`` line, which is what
+        tells ``pbd watch`` to read the match (:meth:`asks`).  Default: :meth:`owes_step`, as :attr:`step_owed` says it."""
+        return [(seat, self.step_owed) for seat in state.seats if self.owes_step(state, seat)] if state.started else []
+
+    #: what :meth:`owes_step` owes, in words (an ``Owed:`` line of the header)
+    step_owed = "a step of the game"
 
     def owed_step(self, state: Table, seat: str, chance: Chance) -> str | None:
         """Take the step ``seat`` owes (see :meth:`owes_step`), in place; return its log words."""

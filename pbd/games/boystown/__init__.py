@@ -151,6 +151,15 @@ class BoysTown(CardGame):
         flip = bool(b and b.stage == "reveal" and b.attacker == self._name(state, player))
         return flip or self._owes_lot(state, self._name(state, player)) or super().pending(state, player)
 
+    def own_duties(self, state: State) -> list[tuple[str, str]]:
+        """Return the lot for the first player and the flip of a face-down card owed (see the base)."""
+        b, out = state.battle, []
+        if state.seats and self._owes_lot(state, state.seats[0]):
+            out.append((state.seats[0], "the lot for the first player"))
+        if b and b.stage == "reveal":
+            out.append((b.attacker, "the flip of the face-down card"))
+        return out
+
     def _owes_lot(self, state: State, seat: str) -> bool:
         """Return True if ``seat``'s pbd owes the roll for the first player (``--first random``)."""
         return state.first_random and state.phase == "shuffling" and bool(state.seats) \

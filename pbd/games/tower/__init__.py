@@ -162,6 +162,8 @@ class TheTower(CardGame):
 
     # -- the first player by lot (``--first random``) ----------------------------------------
 
+    step_owed = "the lot for the first player"
+
     def owes_step(self, state: State, seat: str) -> bool:
         """Return True if ``seat`` (the creator) owes the lot for the first player: every seat sits, none moved."""
         return state.started and not state.result and state.first_random and seat == state.seats[0]
