@@ -822,8 +822,9 @@ def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
 
     :raises PbdError: the document cannot be read, or what was owed cannot be done (tampering).
     """
-    name, done, _ = _pay(doc, player)
-    return name, done
+    turn = _read(doc)
+    name = _seat(turn.game, turn.state, player)
+    return name, _paid(doc, name, turn, duty=True).paid if _owes(turn, name) else []
 
 
 class Look(Record):
@@ -831,17 +832,21 @@ class Look(Record):
 
     ``name``: the seat's; ``paid``: the duties paid, in words; ``state``: the match (None: the
     version was left unparsed); ``asks``: the lines of the version that ask something of the seat
-    (:meth:`~pbd.games.base.Playable.asks`), None after paying or when the game cannot tell.
+    (:meth:`~pbd.games.base.Playable.asks`), None after paying, when a duty was left for later or
+    when the game cannot tell; ``ahead``: how many seats before this one owe work too (its own was
+    left for them to pay first).
     """
 
-    FIELDS = ("name", "paid", "snap", "game", "state", "asks")
+    FIELDS = ("name", "paid", "snap", "game", "state", "asks", "ahead")
 
     def __init__(self, name: str, paid: list[str], snap: Snapshot, game: Any, state: Any,
-                 asks: tuple[str, ...] | None):
+                 asks: tuple[str, ...] | None, ahead: int = 0):
         self.name, self.paid, self.snap, self.game, self.state, self.asks = name, paid, snap, game, state, asks
+        self.ahead = ahead
 
 
-def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, ...] | None = None) -> Look:
+def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, ...] | None = None,
+         queue: bool = False) -> Look:
     """Pay what ``player``'s pbd owes (:func:`pay_duties`); return what the document shows then (``pbd watch``,
     at every new version of it).
 
@@ -849,6 +854,10 @@ def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, 
     it in the last version read whole, where nothing was owed.  A version with no such line, or with
     just ``known``, is left unparsed (:meth:`~pbd.games.base.Playable.asks`): nothing owed, and
     nothing to decide but what the last whole read found.
+
+    ``queue``: while seats before this one (in seat order) owe work too, leave the seat's own for
+    after theirs (``ahead``): watchers that all saw a draw at once would otherwise all write at
+    once, and all but one write again on the board the first changed (:func:`_run`).
 
     :raises PbdError: as :func:`pay_duties`.
     """
@@ -858,19 +867,21 @@ def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, 
         asks = game.asks(snap.text, seat)
         if asks is not None and (not asks or asks == known):
             return Look(seat, [], snap, game, None, asks)
-    name, done, turn = _pay(doc, player, snap)
-    return Look(name, done, turn.snap, turn.game, turn.state, None if done else game.asks(snap.text, name))
-
-
-def _pay(doc: Document, player: str, snap: Snapshot | None = None) -> tuple[str, list[str], Turn]:
-    """Return ``(name, what was done, the turn)``: as read, or as written once something was paid (:func:`_paid`:
-    the board the seat's own pbd wrote is not read back; its snapshot is the one read before the write)."""
     turn = _read(doc, snap)
     name = _seat(turn.game, turn.state, player)
-    if not turn.game.pending(turn.state, name) or _left(turn.state):
-        return name, [], turn
+    if not _owes(turn, name):
+        return Look(name, [], snap, game, turn.state, game.asks(snap.text, name))
+    seats = game.player_names(turn.state)
+    ahead = sum(1 for s in seats[:seats.index(name)] if game.pending(turn.state, s)) if queue else 0
+    if ahead:
+        return Look(name, [], snap, game, turn.state, None, ahead)
     turn = _paid(doc, name, turn, duty=True)
-    return name, turn.paid, turn
+    return Look(name, turn.paid, turn.snap, game, turn.state, None)
+
+
+def _owes(turn: Turn, name: str) -> bool:
+    """Return True if ``name``'s pbd owes work on the match as read (none once a seat left it)."""
+    return turn.game.pending(turn.state, name) and not _left(turn.state)
 
 
 def _left(state) -> bool:

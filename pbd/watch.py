@@ -46,6 +46,11 @@ WHOLE_PAUSES = 120
 WHOLE_MOST = 300.0
 
 
+#: The longest a watch leaves its seat's work for each seat before it that owes work on the same version (seconds;
+#: the first pause if shorter): the seats' watches then write one after the other, not all at once.
+QUEUE_STEP = 1.0
+
+
 def _whole_every(first: float) -> float:
     """Return the seconds after which a version skipped unread is read whole (a local file: 2 minutes)."""
     return min(WHOLE_PAUSES * first, WHOLE_MOST)
@@ -89,17 +94,24 @@ class _Skim:
     """What a watch keeps between its looks at one seat of one match to leave versions unparsed (see the module)."""
 
     def __init__(self, first: float):
-        self.every = _whole_every(first)
+        self.every, self.step = _whole_every(first), min(first, QUEUE_STEP)
         #: the seat's name, when the match was last read whole and the lines that asked the seat something then
         #: (None: something was paid, or the read failed), whether a version was left unparsed since
         self.name: str | None = None
         self.whole = float("-inf")
         self.known: tuple[str, ...] | None = None
         self.skimmed = False
+        #: until when the seat's work waits for the seats before it that owe work too (None: it does not wait)
+        self.hold: float | None = None
 
     def due(self, clock) -> bool:
-        """Return True if the match must be read whole though the document did not change (a version was skipped)."""
-        return self.skimmed and clock() - self.whole >= self.every
+        """Return True if the match must be read again though the document did not change: a version was
+        skipped long enough ago, or the seat's work has waited long enough for the seats before it."""
+        return self.skimmed and clock() - self.whole >= self.every or self.hold is not None and clock() >= self.hold
+
+    def pause(self, clock, pause: float) -> float:
+        """Return how long to sleep before the next look: ``pause``, or less to pay the work that waits."""
+        return pause if self.hold is None else max(0.0, min(pause, self.hold - clock()))
 
     def look(self, doc, player: str | None, clock):
         """Pay the seat's duties and read the match (:func:`pbd.match.look`, leaving it unparsed where it may).
@@ -110,8 +122,13 @@ class _Skim:
 
         fresh = clock() - self.whole < self.every
         known, self.known = self.known, None
-        got = match.look(doc, player or self.name or status.whoami(doc.label), self.name if fresh else None, known)
+        got = match.look(doc, player or self.name or status.whoami(doc.label), self.name if fresh else None, known,
+                         queue=self.hold is None or clock() < self.hold)
         self.skimmed = got.state is None
+        if not got.ahead:
+            self.hold = None
+        elif self.hold is None:
+            self.hold = clock() + got.ahead * self.step
         if got.state is None:
             self.known = known
         else:
@@ -121,7 +138,10 @@ class _Skim:
 
 
 def _waits(got) -> list[str] | None:
-    """Return what a person must decide by a look (the match's end too); None: as the last whole read found."""
+    """Return what a person must decide by a look (the match's end too); None: as the last whole read found
+    (or the seat's work waits for the seats before it: it is paid before anything is said)."""
+    if got.ahead:
+        return None
     if got.state is None:
         return None if got.asks else []
     if got.game.outcome(got.state):
@@ -171,7 +191,7 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
         if timeout is not None and waited + 1e-9 >= timeout:
             raise WatchTimeout(f"nothing waits on {skim.name or player or 'you'} after {timeout:g} s of watching {doc.label}",
                                hint="pbd status DOC shows where the match stands")
-        sleep(min(pause, timeout - waited) if timeout is not None else pause)
+        sleep(min(skim.pause(clock, pause), timeout - waited) if timeout is not None else skim.pause(clock, pause))
 
 
 class _Watched:
@@ -230,7 +250,7 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
             w.pause, w.skim = w.first, _Skim(w.first)
         stamp = _stamp(w.doc)
         if stamp is not None and stamp == w.stamp and not w.skim.due(clock):
-            w.due = clock() + w.pause
+            w.due = clock() + w.skim.pause(clock, w.pause)
             return
         got = w.skim.look(w.doc, w.seat, clock)
     except PbdError as exc:
@@ -253,7 +273,7 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
     if w.stamp is None:                               # Google: back off while nothing changes
         w.pause = w.first if got.snap.revision != w.revision else min(w.pause * 2, w.longest)
         w.revision = got.snap.revision
-    w.due = clock() + w.pause
+    w.due = clock() + w.skim.pause(clock, w.pause)
 
 
 def notify(text: str) -> None:

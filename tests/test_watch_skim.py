@@ -120,6 +120,8 @@ def test_a_line_naming_a_seat_asks_it_and_nothing_else_does():
     game = games.get("boystown")
     text = "pbd match 0a1b2c3d · Boys' Town\nSeats: Ann, Ben, Cy (3 of 3)\nTurn: Ann\n\n12. Ben: drew\n"
     assert game.asks(text, "Ann") == ("turn: ann",) and game.asks(text, "Ben") == game.asks(text, "Cy") == ()
+    asked = text.replace("Turn: Ann", "Turn: Ann\nWaiting on: Ben — play a card or pass · from 9")
+    assert game.asks(asked, "Ann") == game.asks(asked, "Ben") == ("turn: ann", "waiting on: ben — play a card or pass · from 9")
     assert game.asks(text.replace("Turn: Ann", "  owed : Cy\u00a0: unlock 1 card(s) for Ann"), "cy")
     assert game.asks(text.replace("Turn: Ann", "Waiting on: Ben — keep or redraw · from 3"), "Ben")
     assert game.asks(text + "Owed: Ben draws 1 (lost the battle)\n", "Ben")      # Boys' Town's board line
@@ -130,10 +132,10 @@ def test_a_line_naming_a_seat_asks_it_and_nothing_else_does():
 class _Table:
     """Ben's in-process `pbd watch` on a 3-seat Boys' Town match, with a clock that moves only when it sleeps."""
 
-    def __init__(self, pbd, tmp_path, monkeypatch):
+    def __init__(self, pbd, tmp_path, monkeypatch, watcher: str = "Ben"):
         from test_watch_duties import seat
 
-        self.pbd, self.tmp, self.env = pbd, tmp_path, monkeypatch
+        self.pbd, self.tmp, self.env, self.watcher = pbd, tmp_path, monkeypatch, watcher
         self.doc = tmp_path / "m.txt"
         seat(tmp_path, self.doc, ["Ann", "Ben", "Cy"])
         self.now, self.paid_at, self.events, self.before = 0.0, None, {}, None
@@ -148,8 +150,8 @@ class _Table:
         self.now += seconds
         for at in [t for t in self.events if t <= self.now]:
             self.events.pop(at)()
-            self.home("Ben")
-        paid = self.doc.read_text().count("Ben: unlocked")
+            self.home(self.watcher)
+        paid = self.doc.read_text().count(f"{self.watcher}: unlocked")
         if self.paid_at is None and self.before is not None and paid > self.before:
             self.paid_at = self.now
 
@@ -159,8 +161,8 @@ class _Table:
         self.pbd("status", self.doc, "--as", "Ann", ok=True)
         self.pbd("move", self.doc, "--as", "Ann", "draw", ok=True)
         text = self.doc.read_text()
-        assert "Owed: Ben: unlock" in text
-        self.before = text.count("Ben: unlocked")
+        assert f"Owed: {self.watcher}: unlock" in text
+        self.before = text.count(f"{self.watcher}: unlocked")
         if strip:
             self.doc.write_text("".join(line for line in text.splitlines(keepends=True)
                                         if not line.startswith("Owed: Ben")))
@@ -168,9 +170,9 @@ class _Table:
     def watch(self) -> None:
         from pbd import watch
 
-        self.home("Ben")
+        self.home(self.watcher)
         with pytest.raises(WatchTimeout):
-            watch.watch(str(self.doc), "Ben", timeout=80, interval=0.5, sleep=self.sleep, clock=self.clock)
+            watch.watch(str(self.doc), self.watcher, timeout=80, interval=0.5, sleep=self.sleep, clock=self.clock)
 
 
 @pytest.mark.parametrize("strip", [False, True], ids=["as written", "owed line deleted by hand"])
@@ -183,3 +185,30 @@ def test_a_duty_whose_line_was_deleted_by_hand_is_paid_late_never_lost(pbd, tmp_
         assert 60.0 <= table.paid_at <= 61.0, table.paid_at
     else:
         assert table.paid_at <= 2.5, table.paid_at
+
+
+def test_a_watch_leaves_its_work_for_the_seats_before_it_that_owe_too_but_not_for_long(pbd, tmp_path, monkeypatch):
+    """Ann draws: Ben and Cy owe an unlock each.  Cy's pbd, asked to queue, leaves its unlock while Ben's is owed
+    (watches that all saw the draw would otherwise all write at once, and all but one write again); once
+    Ben paid, or asked not to queue, it pays.  Cy's watch pays after one step if Ben's pbd never comes."""
+    from pbd import match
+    from pbd.documents import open_document
+
+    table = _Table(pbd, tmp_path, monkeypatch, watcher="Cy")
+    table.draw(strip=False)
+    drawn = table.doc.read_bytes()
+    table.home("Cy")
+    got = match.look(open_document(str(table.doc)), "Cy", queue=True)
+    assert got.ahead == 1 and got.paid == [] and table.doc.read_bytes() == drawn
+    table.home("Ben")
+    pbd("status", table.doc, "--as", "Ben", ok=True)
+    table.home("Cy")
+    got = match.look(open_document(str(table.doc)), "Cy", queue=True)
+    assert got.ahead == 0 and got.paid and "Cy: unlocked" in table.doc.read_text()
+
+
+def test_a_watch_pays_after_one_step_when_the_seat_before_it_never_does(pbd, tmp_path, monkeypatch):
+    table = _Table(pbd, tmp_path, monkeypatch, watcher="Cy")
+    table.events[2.0] = lambda: table.draw(strip=False)
+    table.watch()      # Cy sees the draw at 2.0, Ben owes too: Cy's unlock waits one step (0.5 s), then is paid
+    assert table.paid_at == 3.0, table.paid_at

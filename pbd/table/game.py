@@ -581,17 +581,19 @@ class CardGame(Playable, metaclass=ABCMeta):
         return True
 
     def asks(self, text: str, seat: str) -> tuple[str, ...]:
-        """Return the ``Turn:``, ``Waiting on:`` and ``Owed:`` lines of ``text`` that name ``seat``, and any ``Result:``
-        line (see :meth:`pbd.games.base.Playable.asks`).
+        """Return every ``Turn:``, ``Waiting on:``, ``Owed:`` and ``Result:`` line of ``text`` if one of them names
+        ``seat`` or is a ``Result:`` line, else none (see :meth:`pbd.games.base.Playable.asks`).
 
         Every duty of a card game on the table is named on an ``Owed:`` line (the deck's work, a
-        fresh value for a die, a draw Boys' Town owes), every decision on a ``Waiting on:`` line and
-        the seat on move on the ``Turn:`` line; a ``Result:`` line asks every seat to look.  A name
-        inside a longer one (Ann in Anne) only makes a look that finds nothing.
+        fresh value for a die, a draw Boys' Town owes, the game's own steps: :meth:`own_duties`),
+        every decision on a ``Waiting on:`` line and the seat on move on the ``Turn:`` line; a
+        ``Result:`` line asks every seat to look.  The lines naming other seats come too: a question
+        put to another seat holds up the seat on move.  A name inside a longer one (Ann in Anne)
+        only makes a look that finds nothing.
         """
         name = seat.casefold()
-        lines = (typed(m.group(0)).strip().casefold() for m in ASKS_RE.finditer(text))
-        return tuple(line for line in lines if name in line or line.startswith("result"))
+        lines = tuple(typed(m.group(0)).strip().casefold() for m in ASKS_RE.finditer(text))
+        return lines if any(name in line or line.startswith("result") for line in lines) else ()
 
     def pending(self, state: Table, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
