@@ -93,8 +93,8 @@ def _stamp(doc):
 class _Skim:
     """What a watch keeps between its looks at one seat of one match to leave versions unparsed (see the module)."""
 
-    def __init__(self, first: float):
-        self.every, self.step = _whole_every(first), min(first, QUEUE_STEP)
+    def __init__(self, first: float, queue: bool = True):
+        self.every, self.step, self.queue = _whole_every(first), min(first, QUEUE_STEP), queue
         #: the seat's name, when the match was last read whole and the lines that asked the seat something then
         #: (None: something was paid, or the read failed), whether a version was left unparsed since
         self.name: str | None = None
@@ -123,7 +123,7 @@ class _Skim:
         fresh = clock() - self.whole < self.every
         known, self.known = self.known, None
         got = match.look(doc, player or self.name or status.whoami(doc.label), self.name if fresh else None, known,
-                         queue=self.hold is None or clock() < self.hold)
+                         queue=self.queue and (self.hold is None or clock() < self.hold))
         self.skimmed = got.state is None
         if not got.ahead:
             self.hold = None
@@ -167,7 +167,7 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
         return _inbox(player, timeout, interval, once, say or (lambda line, wake: None), sleep, clock)
     doc = open_document(doc_spec)
     first, longest = _interval(doc, interval)
-    pause, start, skim = first, clock(), _Skim(first)
+    pause, start, skim = first, clock(), _Skim(first, queue=not once)
     seen, revision = object(), None
     while True:
         stamp = _stamp(doc)
@@ -189,7 +189,8 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
                 revision = got.snap.revision
         waited = clock() - start
         if timeout is not None and waited + 1e-9 >= timeout:
-            raise WatchTimeout(f"nothing waits on {skim.name or player or 'you'} after {timeout:g} s of watching {doc.label}",
+            raise WatchTimeout(f"nothing waits on {skim.name or player or 'you'} after {timeout:g} s of watching "
+                               f"{doc.label}",
                                hint="pbd status DOC shows where the match stands")
         sleep(min(skim.pause(clock, pause), timeout - waited) if timeout is not None else skim.pause(clock, pause))
 
@@ -228,7 +229,7 @@ def _inbox(player: str | None, timeout: float | None, interval: float | None, on
     while True:
         for w in watched:
             if clock() >= w.due:
-                _inbox_look(w, interval, tell, clock)
+                _inbox_look(w, interval, once, tell, clock)
         if once:
             return Result(lines or ["Nothing waits on you."], {"lines": lines})
         waited = clock() - start
@@ -238,8 +239,9 @@ def _inbox(player: str | None, timeout: float | None, interval: float | None, on
         sleep(min(pause, timeout - waited) if timeout is not None else pause)
 
 
-def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
-    """Look at one watched seat once: pay its duties, say (once) what a person must decide, or why it cannot."""
+def _inbox_look(w: _Watched, interval: float | None, once: bool, tell, clock) -> None:
+    """Look at one watched seat once: pay its duties, say (once) what a person must decide, or why it cannot
+    (``once``: this is the only look, so the seat's work never waits for the seats before it)."""
     from pbd import match
     from pbd.errors import PbdError
 
@@ -247,7 +249,7 @@ def _inbox_look(w: _Watched, interval: float | None, tell, clock) -> None:
         if w.doc is None:
             w.doc = open_document(w.spec)
             w.first, w.longest = _interval(w.doc, interval)
-            w.pause, w.skim = w.first, _Skim(w.first)
+            w.pause, w.skim = w.first, _Skim(w.first, queue=not once)
         stamp = _stamp(w.doc)
         if stamp is not None and stamp == w.stamp and not w.skim.due(clock):
             w.due = clock() + w.skim.pause(clock, w.pause)

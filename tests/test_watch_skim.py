@@ -3,13 +3,15 @@
 At six seats most new versions of a match are other seats' business, and a watcher parsed
 each one (most of a watched turn's CPU).  A card game on the table names every duty on an
 ``Owed:`` line, every decision on a ``Waiting on:`` line and the seat on move on ``Turn:``
-(:meth:`pbd.table.game.CardGame.asks`); a version with none naming the seat is skipped, and so is one
-whose lines naming it are those of the last version its watch read whole and owed nothing on.
+(:meth:`pbd.table.game.CardGame.asks`); a version with none naming the seat is skipped, and so is
+one whose such lines are those of the last version its watch read whole and owed nothing on.
 
 The property: in random matches of every game, at every version (each join, each duty paid, each
 move) a seat's watch sees, a version skipped holds no duty for the seat and nothing to decide but
-what its watch last found (its move, a decision, the match's end).  Those lines can be typed over by anyone, so a version skipped is read whole
-after 120 pauses anyway: a duty whose line was deleted by hand is paid late, never lost.
+what its watch last found (its move, a decision, the match's end).  Those lines can be typed over
+by anyone, so a version skipped is read whole after 120 pauses anyway: a duty whose line was
+deleted by hand is paid late, never lost.  And watches that all saw a draw queue their unlocks in
+seat order, each waiting at most a step per seat before it, instead of all writing at once.
 """
 
 from __future__ import annotations
@@ -121,7 +123,8 @@ def test_a_line_naming_a_seat_asks_it_and_nothing_else_does():
     text = "pbd match 0a1b2c3d · Boys' Town\nSeats: Ann, Ben, Cy (3 of 3)\nTurn: Ann\n\n12. Ben: drew\n"
     assert game.asks(text, "Ann") == ("turn: ann",) and game.asks(text, "Ben") == game.asks(text, "Cy") == ()
     asked = text.replace("Turn: Ann", "Turn: Ann\nWaiting on: Ben — play a card or pass · from 9")
-    assert game.asks(asked, "Ann") == game.asks(asked, "Ben") == ("turn: ann", "waiting on: ben — play a card or pass · from 9")
+    assert game.asks(asked, "Ann") == game.asks(asked, "Ben") == ("turn: ann",
+                                                                  "waiting on: ben — play a card or pass · from 9")
     assert game.asks(text.replace("Turn: Ann", "  owed : Cy\u00a0: unlock 1 card(s) for Ann"), "cy")
     assert game.asks(text.replace("Turn: Ann", "Waiting on: Ben — keep or redraw · from 3"), "Ben")
     assert game.asks(text + "Owed: Ben draws 1 (lost the battle)\n", "Ben")      # Boys' Town's board line

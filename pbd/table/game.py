@@ -915,7 +915,8 @@ class CardGame(Playable, metaclass=ABCMeta):
     def own_duties(self, state: Table) -> list[tuple[str, str]]:
         """Return ``(seat, what, in words)`` for every step of the game's own a seat's pbd owes (:meth:`pending`
         beyond the deck's work and the dice): the header writes each on an ``Owed:`` line, which is what
-        tells ``pbd watch`` to read the match (:meth:`asks`).  Default: :meth:`owes_step`, as :attr:`step_owed` says it."""
+        tells ``pbd watch`` to read the match (:meth:`asks`).  Default: :meth:`owes_step`, in the words of
+        :attr:`step_owed`."""
         return [(seat, self.step_owed) for seat in state.seats if self.owes_step(state, seat)] if state.started else []
 
     #: what :meth:`owes_step` owes, in words (an ``Owed:`` line of the header)
