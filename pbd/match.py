@@ -833,20 +833,20 @@ class Look(Record):
     ``name``: the seat's; ``paid``: the duties paid, in words; ``state``: the match (None: the
     version was left unparsed); ``asks``: the lines of the version that ask something of the seat
     (:meth:`~pbd.games.base.Playable.asks`), None after paying, when a duty was left for later or
-    when the game cannot tell; ``ahead``: how many seats before this one owe work too (its own was
+    when the game cannot tell; ``ahead``: the seats before this one that owe work too (its own was
     left for them to pay first).
     """
 
     FIELDS = ("name", "paid", "snap", "game", "state", "asks", "ahead")
 
     def __init__(self, name: str, paid: list[str], snap: Snapshot, game: Any, state: Any,
-                 asks: tuple[str, ...] | None, ahead: int = 0):
+                 asks: tuple[str, ...] | None, ahead: tuple[str, ...] = ()):
         self.name, self.paid, self.snap, self.game, self.state, self.asks = name, paid, snap, game, state, asks
         self.ahead = ahead
 
 
 def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, ...] | None = None,
-         queue: bool = False) -> Look:
+         queue: bool = False, after: tuple[str, ...] = ()) -> Look:
     """Pay what ``player``'s pbd owes (:func:`pay_duties`); return what the document shows then (``pbd watch``,
     at every new version of it).
 
@@ -857,13 +857,18 @@ def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, 
 
     ``queue``: while seats before this one (in seat order) owe work too, leave the seat's own for
     after theirs (``ahead``): watchers that all saw a draw at once would otherwise all write at
-    once, and all but one write again on the board the first changed (:func:`_run`).
+    once, and all but one write again on the board the first changed (:func:`_run`).  ``after``: the
+    seats an earlier look left the work for; while the text may still have one of them owe
+    (:meth:`~pbd.games.base.Playable.may_owe`), the version is left unparsed and the work waits.
 
     :raises PbdError: as :func:`pay_duties`.
     """
     snap = doc.read()
     game = identify(snap.text)
-    if seat is not None:
+    if seat is not None and after:
+        if any(game.may_owe(snap.text, s) for s in after):
+            return Look(seat, [], snap, game, None, None, after)
+    elif seat is not None:
         asks = game.asks(snap.text, seat)
         if asks is not None and (not asks or asks == known):
             return Look(seat, [], snap, game, None, asks)
@@ -872,7 +877,7 @@ def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, 
     if not _owes(turn, name):
         return Look(name, [], snap, game, turn.state, game.asks(snap.text, name))
     seats = game.player_names(turn.state)
-    ahead = sum(1 for s in seats[:seats.index(name)] if game.pending(turn.state, s)) if queue else 0
+    ahead = tuple(s for s in seats[:seats.index(name)] if game.pending(turn.state, s)) if queue else ()
     if ahead:
         return Look(name, [], snap, game, turn.state, None, ahead)
     turn = _paid(doc, name, turn, duty=True)

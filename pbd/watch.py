@@ -101,8 +101,10 @@ class _Skim:
         self.whole = float("-inf")
         self.known: tuple[str, ...] | None = None
         self.skimmed = False
-        #: until when the seat's work waits for the seats before it that owe work too (None: it does not wait)
+        #: until when the seat's work waits for the seats before it that owe work too (None: it does not wait),
+        #: and which seats those are
         self.hold: float | None = None
+        self.after: tuple[str, ...] = ()
 
     def due(self, clock) -> bool:
         """Return True if the match must be read again though the document did not change: a version was
@@ -122,13 +124,14 @@ class _Skim:
 
         fresh = clock() - self.whole < self.every
         known, self.known = self.known, None
+        holding = self.hold is not None and clock() < self.hold
         got = match.look(doc, player or self.name or status.whoami(doc.label), self.name if fresh else None, known,
-                         queue=self.queue and (self.hold is None or clock() < self.hold))
+                         queue=self.queue and (self.hold is None or holding), after=self.after if holding else ())
         self.skimmed = got.state is None
         if not got.ahead:
-            self.hold = None
+            self.hold, self.after = None, ()
         elif self.hold is None:
-            self.hold = clock() + got.ahead * self.step
+            self.hold, self.after = clock() + len(got.ahead) * self.step, got.ahead
         if got.state is None:
             self.known = known
         else:

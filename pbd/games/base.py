@@ -1905,6 +1905,12 @@ class Playable(Game):
         """
         return None
 
+    def may_owe(self, text: str, seat: str) -> bool:
+        """Return False only if ``seat``'s pbd owes no work on the document's ``text`` (:meth:`pending`): a watch
+        whose own work waits for that seat's stops waiting then (True, which is always right: until its wait ends).
+        """
+        return True
+
     def score(self, state) -> tuple[list[str], dict]:
         """Return ``(lines, data)``: the current score explained line by line.
 

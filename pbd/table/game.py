@@ -59,6 +59,17 @@ RESULT_RE = pattern(r"^Result:\s*(?P<text>.+?)\s*$")
 OPTIONS_RE = pattern(r"^Options:\s*(?P<words>.*?)\s*$")
 #: The lines that ask something of a seat, wherever they stand (:meth:`CardGame.asks`).
 ASKS_RE = pattern(r"^[ \t]*(?:turn|waiting on|owed|result)[ \t]*:[^\n]*", re.MULTILINE | re.IGNORECASE)
+
+
+def _asking(text: str) -> list[str]:
+    """Return the lines of ``text`` that ask something of a seat (:data:`ASKS_RE`), as pbd reads its own, lower case."""
+    return [typed(m.group(0)).strip().casefold() for m in ASKS_RE.finditer(text)]
+
+
+def _owes_on(line: str, name: str) -> bool:
+    """Return True if a lower-case asking line names ``name`` (lower case) but as the seat whose cards another
+    unlocks (``owed: ben: unlock 1 card(s) for ann``: Ann's pbd owes nothing there; her move was asked already)."""
+    return name in line.replace(f"card(s) for {name}", "")
 #: an option's value in a document: a short name or a content hash, never a path
 OPTION_VALUE_RE = pattern(r"^[A-Za-z0-9][A-Za-z0-9:'’._-]{0,39}$")
 DECK_HEADING = "Deck"
@@ -581,19 +592,26 @@ class CardGame(Playable, metaclass=ABCMeta):
         return True
 
     def asks(self, text: str, seat: str) -> tuple[str, ...]:
-        """Return every ``Turn:``, ``Waiting on:``, ``Owed:`` and ``Result:`` line of ``text`` if one of them names
-        ``seat`` or is a ``Result:`` line, else none (see :meth:`pbd.games.base.Playable.asks`).
+        """Return the ``Turn:``, ``Waiting on:`` and ``Result:`` lines of ``text`` and the ``Owed:`` lines that name
+        ``seat`` as the one who owes, if one of them names it so or is a ``Result:`` line; else none
+        (see :meth:`pbd.games.base.Playable.asks`).
 
         Every duty of a card game on the table is named on an ``Owed:`` line (the deck's work, a
         fresh value for a die, a draw Boys' Town owes, the game's own steps: :meth:`own_duties`),
         every decision on a ``Waiting on:`` line and the seat on move on the ``Turn:`` line; a
-        ``Result:`` line asks every seat to look.  The lines naming other seats come too: a question
-        put to another seat holds up the seat on move.  A name inside a longer one (Ann in Anne)
-        only makes a look that finds nothing.
+        ``Result:`` line asks every seat to look.  A seat named only as the one whose cards another
+        unlocks (``Ben: unlock 1 card(s) for Ann``) is not asked anything by it.  The lines naming other seats come
+        too but for their duties: a question put to another seat holds up the seat on move.  A name
+        inside a longer one (Ann in Anne) only makes a look that finds nothing.
         """
         name = seat.casefold()
-        lines = tuple(typed(m.group(0)).strip().casefold() for m in ASKS_RE.finditer(text))
-        return lines if any(name in line or line.startswith("result") for line in lines) else ()
+        lines = tuple(line for line in _asking(text) if not line.startswith("owed") or _owes_on(line, name))
+        return lines if any(_owes_on(line, name) or line.startswith("result") for line in lines) else ()
+
+    def may_owe(self, text: str, seat: str) -> bool:
+        """Return False only if no ``Owed:`` line of ``text`` names ``seat`` as the one who owes (see the base)."""
+        name = seat.casefold()
+        return any(line.startswith("owed") and _owes_on(line, name) for line in _asking(text))
 
     def pending(self, state: Table, player: str) -> bool:
         """Return True if ``player``'s pbd owes work on the deck or a chain value for a die (done by its next command)."""
