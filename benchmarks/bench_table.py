@@ -5,7 +5,9 @@ moves are played through the real CLI (each command a fresh ``python -m pbd`` pr
 seat's own PBD_HOME, as players run it), every seat that owes a duty running ``pbd legal``
 (which pays it first) after each move.  With ``--watch`` each match is played a second time
 with every seat's ``pbd watch`` running for the whole match and paying the duties, as the
-README has players keep it; the round figure is then printed both ways.  Printed per game: the peak document size (target at most 40 KB at 6 seats),
+README has players keep it; the round figure is then printed both ways, each counted from the first
+move (the deal's duties, once a match, and the watchers' start-up are printed apart).  Printed per
+game: the peak document size (target at most 40 KB at 6 seats),
 the median CPU of a command at 6 seats against 2 seats (target at most 1.5x), and the shuffle
 proof's size and check time per pass for that game's piles.
 
