@@ -195,7 +195,8 @@ def watch(doc_spec: str | None, player: str | None = None, timeout: float | None
             raise WatchTimeout(f"nothing waits on {skim.name or player or 'you'} after {timeout:g} s of watching "
                                f"{doc.label}",
                                hint="pbd status DOC shows where the match stands")
-        sleep(min(skim.pause(clock, pause), timeout - waited) if timeout is not None else skim.pause(clock, pause))
+        nap = skim.pause(clock, pause)
+        sleep(min(nap, timeout - waited) if timeout is not None else nap)
 
 
 class _Watched:
