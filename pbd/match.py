@@ -762,7 +762,7 @@ def _settle(doc: Document, player: str) -> Turn:
     turn = _read(doc)
     turn.name = _seat(turn.game, turn.state, player)
     meta = turn.state.meta
-    if turn.game.pending(turn.state, turn.name) and not _left(turn.state):
+    if _owes(turn, turn.name):
         return _paid(doc, turn.name, turn)
     with private.lock(meta.match_id, turn.name), _keeping_chains(meta.match_id):
         held = _held(meta.match_id, turn.name)
@@ -822,9 +822,8 @@ def pay_duties(doc: Document, player: str) -> tuple[str, list[str]]:
 
     :raises PbdError: the document cannot be read, or what was owed cannot be done (tampering).
     """
-    turn = _read(doc)
-    name = _seat(turn.game, turn.state, player)
-    return name, _paid(doc, name, turn, duty=True).paid if _owes(turn, name) else []
+    got = look(doc, player)
+    return got.name, got.paid
 
 
 class Look(Record):
@@ -832,8 +831,8 @@ class Look(Record):
 
     ``name``: the seat's; ``paid``: the duties paid, in words; ``state``: the match (None: the
     version was left unparsed); ``asks``: the lines of the version that ask something of the seat
-    (:meth:`~pbd.games.base.Playable.asks`), None after paying, when a duty was left for later or
-    when the game cannot tell; ``ahead``: the seats before this one that owe work too (its own was
+    (:meth:`~pbd.games.base.Playable.asks`), None after paying, when a duty was left for later, when
+    the look was given no ``seat`` or when the game cannot tell; ``ahead``: the seats before this one that owe work too (its own was
     left for them to pay first).
     """
 
@@ -848,7 +847,7 @@ class Look(Record):
 def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, ...] | None = None,
          queue: bool = False, after: tuple[str, ...] = ()) -> Look:
     """Pay what ``player``'s pbd owes (:func:`pay_duties`); return what the document shows then (``pbd watch``,
-    at every new version of it).
+    at every new version of it; with only ``doc`` and ``player``, :func:`pay_duties`).
 
     ``seat``: the seat's name as an earlier look found it; ``known``: the lines that asked something of
     it in the last version read whole, where nothing was owed.  A version with no such line, or with
@@ -874,8 +873,8 @@ def look(doc: Document, player: str, seat: str | None = None, known: tuple[str, 
             return Look(seat, [], snap, game, None, asks)
     turn = _read(doc, snap)
     name = _seat(turn.game, turn.state, player)
-    if not _owes(turn, name):
-        return Look(name, [], snap, game, turn.state, game.asks(snap.text, name))
+    if not _owes(turn, name):     # (the lines only for a watch that skims: not for pay_duties)
+        return Look(name, [], snap, game, turn.state, game.asks(snap.text, name) if seat is not None else None)
     seats = game.player_names(turn.state)
     ahead = tuple(s for s in seats[:seats.index(name)] if game.pending(turn.state, s)) if queue else ()
     if ahead:
